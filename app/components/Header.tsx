@@ -1,0 +1,157 @@
+import { useEffect, useId, useState } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
+import { Logo } from "./Logo";
+import { useSiteDialogs } from "./SiteDialogs";
+import { useAboutUs } from "./useAboutUs";
+import { saveStoredUser } from "~/features/auth/auth-sync";
+import { displayName, isAdmin, type PublicUser } from "~/features/auth/user";
+import type { PublicConfig } from "~/platform/config.server";
+
+interface NavItem {
+  label: string;
+  to: string;
+  about?: boolean;
+  membersOnlyBadge?: boolean;
+}
+
+/** Main navigation with the spec's role rules: Application and Admin for admins only. */
+export function navItems(user: PublicUser | null): NavItem[] {
+  const admin = isAdmin(user);
+  const items: (NavItem | false)[] = [
+    { label: "Home", to: "/" },
+    { label: "About Us", to: "/#about", about: true },
+    admin && { label: "Application", to: "/application" },
+    { label: "Knowledge", to: "/knowledge-center", membersOnlyBadge: !user },
+    admin && { label: "Admin", to: "/admin/dashboard" },
+    { label: "Forms", to: "/form-requests" },
+    { label: "Contact", to: "/contact-us" },
+    { label: "Calculator", to: "/mortgage-calculator" },
+  ];
+  return items.filter((i): i is NavItem => !!i);
+}
+
+export function Header({ user, config }: { user: PublicUser | null; config: PublicConfig }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const menuId = useId();
+  const { openApplyNow, openPayment } = useSiteDialogs();
+  const goAbout = useAboutUs();
+  useEffect(() => setMenuOpen(false), [location.pathname, location.hash]);
+  const items = navItems(user);
+
+  const renderItem = (item: NavItem, mobile: boolean) => {
+    const base = mobile
+      ? "flex items-center justify-between rounded-md px-3 py-2.5 text-base font-medium"
+      : "relative inline-flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium";
+    const badge = item.membersOnlyBadge ? (
+      <span className="rounded-full bg-accent-400 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-brand-900">
+        Members Only
+      </span>
+    ) : null;
+    if (item.about) {
+      return (
+        <a href={item.to} onClick={goAbout} className={`${base} text-slate-700 hover:bg-brand-50 hover:text-brand-800`}>
+          {item.label}
+        </a>
+      );
+    }
+    return (
+      <NavLink
+        to={item.to}
+        end={item.to === "/"}
+        className={({ isActive }) =>
+          `${base} ${isActive ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-brand-50 hover:text-brand-800"}`
+        }
+      >
+        {item.label}
+        {badge}
+      </NavLink>
+    );
+  };
+
+  return (
+    <header className="sticky top-0 z-40 bg-white/95 shadow-sm backdrop-blur">
+      <div className="bg-brand-900 text-sm text-brand-50">
+        <div className="container-page flex min-h-10 flex-wrap items-center justify-between gap-x-4 gap-y-1 py-1.5">
+          <a href={`tel:${config.phone.replace(/[^\d+]/g, "")}`} className="hidden items-center gap-1.5 hover:text-white sm:inline-flex">
+            <Phone className="h-3.5 w-3.5" aria-hidden /> {config.phone}
+          </a>
+          <div className="flex flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
+            {user ? (
+              <>
+                <span className="font-medium text-white" data-testid="welcome-line">
+                  Welcome, {displayName(user)}
+                </span>
+                {isAdmin(user) ? (
+                  <Link to="/admin/dashboard" className="inline-flex items-center gap-1 hover:text-white">
+                    <Shield className="h-3.5 w-3.5" aria-hidden /> Admin Panel
+                  </Link>
+                ) : null}
+                <button type="button" onClick={openPayment} className="inline-flex items-center gap-1 hover:text-white">
+                  <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
+                </button>
+                <Form method="post" action="/logout" onSubmit={() => saveStoredUser(null)} className="inline">
+                  <button type="submit" className="inline-flex items-center gap-1 hover:text-white">
+                    <LogOut className="h-3.5 w-3.5" aria-hidden /> Log Out
+                  </button>
+                </Form>
+              </>
+            ) : (
+              <Link to="/login" className="inline-flex items-center gap-1 font-medium hover:text-white">
+                <LogIn className="h-3.5 w-3.5" aria-hidden /> Member Login
+              </Link>
+            )}
+            <Link to="/contact-us" className="inline-flex items-center gap-1 hover:text-white">
+              <Mail className="h-3.5 w-3.5" aria-hidden /> Contact Us
+            </Link>
+          </div>
+        </div>
+      </div>
+
+      <div className="container-page flex h-16 items-center justify-between gap-4">
+        <Link to="/" className="flex items-center gap-3" aria-label={`${config.orgName} home`}>
+          <Logo />
+          <span className="hidden font-serif text-lg font-bold leading-tight text-brand-900 sm:block">
+            {config.orgName}
+          </span>
+        </Link>
+        <nav aria-label="Main" className="hidden lg:block">
+          <ul className="flex items-center gap-0.5">
+            {items.map((item) => (
+              <li key={item.label}>{renderItem(item, false)}</li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-2">
+          <button type="button" className="btn-accent hidden sm:inline-flex" onClick={openApplyNow}>
+            Apply Now
+          </button>
+          <button
+            type="button"
+            className="rounded-md p-2 text-brand-900 hover:bg-brand-50 lg:hidden"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <X className="h-6 w-6" aria-hidden /> : <Menu className="h-6 w-6" aria-hidden />}
+          </button>
+        </div>
+      </div>
+
+      <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 bg-white lg:hidden">
+        <ul className="container-page flex flex-col gap-1 py-3">
+          {items.map((item) => (
+            <li key={item.label}>{renderItem(item, true)}</li>
+          ))}
+          <li className="pt-2">
+            <button type="button" className="btn-accent w-full" onClick={openApplyNow}>
+              Apply Now
+            </button>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,100 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { ExternalLink } from "lucide-react";
+import { Modal } from "./Modal";
+
+interface SiteDialogsApi {
+  openApplyNow(): void;
+  openPayment(): void;
+}
+
+const SiteDialogsContext = createContext<SiteDialogsApi | null>(null);
+
+export function useSiteDialogs(): SiteDialogsApi {
+  const ctx = useContext(SiteDialogsContext);
+  if (!ctx) throw new Error("useSiteDialogs outside SiteDialogsProvider");
+  return ctx;
+}
+
+/** The Apply Now and 'Leaving Our Site' dialogs shared by header, footer and pages. */
+export function SiteDialogsProvider({ paymentPortalUrl, children }: { paymentPortalUrl: string; children: ReactNode }) {
+  const [applyOpen, setApplyOpen] = useState(false);
+  const [paymentOpen, setPaymentOpen] = useState(false);
+  const openApplyNow = useCallback(() => setApplyOpen(true), []);
+  const openPayment = useCallback(() => setPaymentOpen(true), []);
+  const api = useMemo(() => ({ openApplyNow, openPayment }), [openApplyNow, openPayment]);
+
+  return (
+    <SiteDialogsContext.Provider value={api}>
+      {children}
+      <ApplyNowDialog open={applyOpen} onOpenChange={setApplyOpen} />
+      <PaymentDialog open={paymentOpen} onOpenChange={setPaymentOpen} portalUrl={paymentPortalUrl} />
+    </SiteDialogsContext.Provider>
+  );
+}
+
+export function ApplyNowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Apply Now"
+      description="Online applications are coming soon."
+      footer={
+        <>
+          <button type="button" className="btn-ghost" onClick={() => onOpenChange(false)}>
+            Close
+          </button>
+          <Link to="/contact-us" className="btn-primary" onClick={() => onOpenChange(false)}>
+            Contact Us
+          </Link>
+        </>
+      }
+    >
+      <p>
+        We are putting the finishing touches on our online membership application. Until it opens, our member services team
+        will gladly take your application by phone or e-mail and answer any question about coverage.
+      </p>
+    </Modal>
+  );
+}
+
+export function PaymentDialog({
+  open,
+  onOpenChange,
+  portalUrl,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  portalUrl: string;
+}) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Leaving Our Site"
+      description="You will be redirected to our secure payment portal to complete your payment."
+      footer={
+        <>
+          <button type="button" className="btn-ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <a
+            href={portalUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="btn-primary"
+            onClick={() => onOpenChange(false)}
+          >
+            Continue to Payment <ExternalLink className="h-4 w-4" aria-hidden />
+          </a>
+        </>
+      }
+    >
+      <p>
+        Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for
+        card details on this site.
+      </p>
+    </Modal>
+  );
+}

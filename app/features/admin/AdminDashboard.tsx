@@ -1,0 +1,95 @@
+import type { ReactNode } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Tabs } from "radix-ui";
+import { FileText, Rss, Upload } from "lucide-react";
+import type { PublicUser } from "~/features/auth/user";
+import { isSuperAdmin } from "~/features/auth/user";
+
+export type AdminTab = "rss" | "submissions";
+
+/** Default tab: RSS for super_admin, otherwise submissions (limited_admin never sees RSS). */
+export function resolveTab(user: PublicUser, requested: string | null): AdminTab {
+  const superAdmin = isSuperAdmin(user);
+  if (requested === "submissions") return "submissions";
+  if (requested === "rss" && superAdmin) return "rss";
+  return superAdmin ? "rss" : "submissions";
+}
+
+export function AdminDashboard({
+  user,
+  initialTab,
+  rssPanel,
+  submissionsPanel,
+}: {
+  user: PublicUser;
+  initialTab: AdminTab;
+  rssPanel: ReactNode;
+  submissionsPanel: ReactNode;
+}) {
+  const [, setSearchParams] = useSearchParams();
+  const superAdmin = isSuperAdmin(user);
+  const tabClass =
+    "group inline-flex flex-1 items-center justify-center gap-2 border-b-2 border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
+  return (
+    <section className="container-page py-10">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">Admin Dashboard</p>
+          <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Manage AHA content and submissions</h1>
+        </div>
+        <Link to="/admin/upload" className="btn-primary">
+          <Upload className="h-4 w-4" aria-hidden />
+          <span className="hidden sm:inline">User Upload</span>
+          <span className="sm:hidden">Upload</span>
+        </Link>
+      </div>
+
+      <Tabs.Root
+        defaultValue={initialTab}
+        onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}
+        className="mt-8"
+      >
+        <Tabs.List aria-label="Admin sections" className="flex border-b border-slate-200">
+          {superAdmin ? (
+            <Tabs.Trigger value="rss" className={tabClass}>
+              <Rss className="h-4 w-4" aria-hidden />
+              <span className="hidden sm:inline">RSS Management</span>
+              <span className="sm:hidden">RSS</span>
+            </Tabs.Trigger>
+          ) : null}
+          <Tabs.Trigger value="submissions" className={tabClass}>
+            <FileText className="h-4 w-4" aria-hidden />
+            <span className="hidden sm:inline">Form &amp; Application Submissions</span>
+            <span className="sm:hidden">Forms</span>
+          </Tabs.Trigger>
+        </Tabs.List>
+        {superAdmin ? (
+          <Tabs.Content value="rss" className="pt-6 focus:outline-none">
+            <p className="mb-6 text-sm text-slate-600">Manage RSS feeds and content ingestion</p>
+            {rssPanel}
+          </Tabs.Content>
+        ) : null}
+        <Tabs.Content value="submissions" className="pt-6 focus:outline-none">
+          <p className="mb-6 text-sm text-slate-600">View and manage form requests and membership applications</p>
+          {submissionsPanel}
+        </Tabs.Content>
+      </Tabs.Root>
+    </section>
+  );
+}
+
+/** A titled admin panel frame. */
+export function AdminPanel({ title, description, actions, children }: { title: string; description: string; actions?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-200 px-5 py-4">
+        <div>
+          <h2 className="text-xl font-semibold text-brand-900">{title}</h2>
+          <p className="mt-1 text-sm text-slate-600">{description}</p>
+        </div>
+        {actions}
+      </div>
+      <div className="p-5">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { Router, type Request, type RequestHandler, type Response } from "express";
+import { clientIp, handler, jsonBody, parseInput } from "~/platform/http.server";
+import type { Services } from "~/platform/services.server";
+import { toPublicUser } from "~/features/members/users.server";
+import { loginSchema } from "./auth.server";
+import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
+
+/** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */
+export function sessionMiddleware(services: Services): RequestHandler {
+  return handler(async (req, res, next) => {
+    const token = readSessionToken(req.headers.cookie, req.secure);
+    const row = token ? await services.auth.userForSession(token) : null;
+    res.locals.sessionToken = row ? token : null;
+    res.locals.user = row ? toPublicUser(row) : null;
+    next();
+  });
+}
+
+export function authRouter(services: Services): Router {
+  const router = Router();
+  const json = jsonBody();
+
+  const login = handler(async (req: Request, res: Response) => {
+    const input = parseInput(loginSchema, req.body ?? {});
+    const result = await services.auth.login(input, clientIp(req));
+    // A new session id at every login: the old one (if any) ends here.
+    await services.auth.logout(res.locals.sessionToken ?? readSessionToken(req.headers.cookie, req.secure) ?? undefined);
+    res.setHeader("Set-Cookie", sessionCookie(result.token, result.expiresAt, req.secure));
+    services.logger.info({ userId: result.user.id, role: result.user.role }, "login");
+    res.json({ success: true, user: result.user });
+  });
+
+  const logout = handler(async (req: Request, res: Response) => {
+    await services.auth.logout(readSessionToken(req.headers.cookie, req.secure) ?? undefined);
+    res.setHeader("Set-Cookie", clearSessionCookie(req.secure));
+    res.json({ success: true });
+  });
+
+  router.post(["/api/auth/login", "/.netlify/functions/admin-login"], json, login);
+  router.post(["/api/auth/logout", "/.netlify/functions/logout"], json, logout);
+  router.get("/api/auth/me", (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    res.json({ success: true, user: res.locals.user ?? null });
+  });
+  return router;
+}

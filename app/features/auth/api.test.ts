@@ -1,0 +1,319 @@
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
+import { apiErrorHandler } from "~/platform/http.server";
+import { sessionMiddleware } from "./api.server";
+import { INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./auth.server";
+import { TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
+
+describeEachDatabase("auth API", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  async function addMember(certificate: string, birthdate = "1985-03-07", active = true) {
+    const { auth } = server.services;
+    const { id } = await auth.users.createMember({
+      certificate,
+      birthdateDigest: auth.digestBirthdate(birthdate),
+      firstName: "Dana",
+      lastName: "Reyes",
+    });
+    if (!active) await auth.setActive(id, false);
+    return id;
+  }
+  const login = (body: unknown, headers: Record<string, string> = {}, path = "/api/auth/login") =>
+    server.request(path, { method: "POST", json: body, headers });
+
+  describe("members", () => {
+    it("signs in with certificate number and normalized birthdate, and /me knows them", async () => {
+      await addMember("AHA1001");
+      const res = await login({ username: "AHA1001", password: "030785" });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toEqual({
+        success: true,
+        user: {
+          id: expect.any(Number),
+          certificate_number: "AHA1001",
+          username: null,
+          first_name: "Dana",
+          last_name: "Reyes",
+          admin: false,
+          role: "user",
+          is_active: true,
+          is_core_admin: false,
+        },
+      });
+      const cookie = sessionCookieFrom(res);
+      const me = await (await server.request("/api/auth/me", { cookie })).json();
+      expect(me.user.certificate_number).toBe("AHA1001");
+    });
+
+    it("normalizes on the server too: lower-case certificate with spaces, YYYY-MM-DD and MMDDYYYY birthdates", async () => {
+      await addMember("AHA1002", "1990-12-01");
+      for (const password of ["1990-12-01", "12011990", "120190", "12/01/90"]) {
+        const res = await login({ username: "  aha1002 ", password });
+        expect(res.status, password).toBe(200);
+      }
+    });
+
+    it("answers the same generic message for a wrong birthdate and an unknown certificate", async () => {
+      await addMember("AHA1003");
+      const wrong = await login({ username: "AHA1003", password: "030786" });
+      const unknown = await login({ username: "NOPE9999", password: "030785" });
+      expect(wrong.status).toBe(401);
+      expect(unknown.status).toBe(401);
+      expect(await wrong.json()).toEqual({ success: false, error: INVALID_CREDENTIALS });
+      expect(await unknown.json()).toEqual({ success: false, error: INVALID_CREDENTIALS });
+      expect(wrong.headers.getSetCookie()).toEqual([]);
+    });
+
+    it("refuses an inactive member", async () => {
+      await addMember("AHA1004", "1985-03-07", false);
+      const res = await login({ username: "AHA1004", password: "030785" });
+      expect(res.status).toBe(403);
+      expect((await res.json()).success).toBe(false);
+    });
+
+    it("never makes a member an admin through the staff form", async () => {
+      await addMember("AHA1005");
+      const res = await login({ username: "AHA1005", password: "030785", kind: "staff" });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  describe("staff", () => {
+    it("signs in with username and password on the spec's alias path", async () => {
+      await server.services.auth.createStaff("Chief", "a-long-password-1", "super_admin");
+      const res = await login({ username: "chief", password: "a-long-password-1", kind: "staff" }, {}, "/.netlify/functions/admin-login");
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.user).toMatchObject({ username: "chief", role: "super_admin", admin: true, certificate_number: null });
+    });
+
+    it("refuses a wrong password with the generic staff message", async () => {
+      await server.services.auth.createStaff("helper1", "a-long-password-2", "limited_admin");
+      const res = await login({ username: "helper1", password: "a-long-password-X", kind: "staff" });
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toBe(INVALID_STAFF_CREDENTIALS);
+    });
+
+    it("rejects passwords under 12 characters when creating staff", async () => {
+      await expect(server.services.auth.createStaff("short", "short-pass", "limited_admin")).rejects.toThrow(/at least 12/);
+    });
+
+    it("ends every session when the password changes", async () => {
+      const { cookie } = await loginAs(server, "limited_admin", { username: "pwchange" });
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).not.toBeNull();
+      await server.services.auth.setPassword("pwchange", "another-long-password");
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+    });
+  });
+
+  describe("sessions", () => {
+    it("logout revokes the session on the server, on both paths", async () => {
+      for (const path of ["/api/auth/logout", "/.netlify/functions/logout"]) {
+        const { cookie } = await loginAs(server, "member");
+        const out = await server.request(path, { method: "POST", cookie });
+        expect(out.status).toBe(200);
+        expect(out.headers.getSetCookie()[0]).toMatch(/Max-Age=0/);
+        // The old cookie, replayed, no longer works.
+        expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+      }
+    });
+
+    it("issues a new session id at every login and ends the previous one", async () => {
+      await addMember("AHA1006");
+      const first = sessionCookieFrom(await login({ username: "AHA1006", password: "030785" }));
+      const second = sessionCookieFrom(await login({ username: "AHA1006", password: "030785" }, { Cookie: first }));
+      expect(second).not.toBe(first);
+      expect((await (await server.request("/api/auth/me", { cookie: first })).json()).user).toBeNull();
+      expect((await (await server.request("/api/auth/me", { cookie: second })).json()).user).not.toBeNull();
+    });
+
+    it("deactivation ends the account's sessions", async () => {
+      const { cookie, userId } = await loginAs(server, "member");
+      await server.services.auth.setActive(userId, false);
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+    });
+
+    it("expires staff after 30 idle minutes and members after 7 idle days", async () => {
+      const { sessions, users } = server.services.auth;
+      const now = Date.now();
+      const staff = await users.findStaffByUsername((await loginAs(server, "super_admin", { username: "idle-staff" })) && "idle-staff");
+      const s = await sessions.create(staff!, now);
+      expect(await sessions.resolve(s.token, now + 29 * 60_000)).not.toBeNull();
+      expect(await sessions.resolve(s.token, now + 29 * 60_000 + 31 * 60_000)).toBeNull();
+
+      const memberId = await addMember("AHA1007");
+      const member = (await users.findById(memberId))!;
+      const m = await sessions.create(member, now);
+      expect(await sessions.resolve(m.token, now + 6 * 86_400_000)).not.toBeNull();
+      expect(await sessions.resolve(m.token, now + 6 * 86_400_000 + 8 * 86_400_000)).toBeNull();
+      // Absolute limit: 30 days even when active every day.
+      const a = await sessions.create(member, now);
+      for (let day = 5; day < 30; day += 5) expect(await sessions.resolve(a.token, now + day * 86_400_000)).not.toBeNull();
+      expect(await sessions.resolve(a.token, now + 30 * 86_400_000 + 1000)).toBeNull();
+    });
+
+    it("sets an HttpOnly, SameSite=Lax cookie; __Host- and Secure behind HTTPS", async () => {
+      await addMember("AHA1008");
+      const plain = (await login({ username: "AHA1008", password: "030785" })).headers.getSetCookie()[0];
+      expect(plain).toMatch(/^aha_session=[A-Za-z0-9_-]{43};/);
+      expect(plain).toMatch(/HttpOnly/);
+      expect(plain).toMatch(/SameSite=Lax/);
+      expect(plain).toMatch(/Path=\//);
+      expect(plain).not.toMatch(/Secure/);
+
+      const https = await startTestServer(dialect, { TRUST_PROXY: "1" });
+      try {
+        const { auth } = https.services;
+        await auth.users.createMember({ certificate: "AHA1009", birthdateDigest: auth.digestBirthdate("1985-03-07") });
+        const res = await https.request("/api/auth/login", {
+          method: "POST",
+          json: { username: "AHA1009", password: "030785" },
+          headers: { "X-Forwarded-Proto": "https" },
+        });
+        const cookie = res.headers.getSetCookie()[0];
+        expect(cookie).toMatch(/^__Host-aha_session=/);
+        expect(cookie).toMatch(/Secure/);
+        expect(res.headers.get("strict-transport-security")).toMatch(/max-age=31536000/);
+      } finally {
+        await https.close();
+      }
+    });
+  });
+
+  describe("throttling", () => {
+    it("answers 429 after 5 failed attempts on one account, even with the right birthdate", async () => {
+      await addMember("AHA2001");
+      const ip = { "X-Test": "1" };
+      for (let i = 0; i < 5; i++) expect((await login({ username: "AHA2001", password: "000000" }, ip)).status).toBe(401);
+      const blocked = await login({ username: "AHA2001", password: "030785" });
+      expect(blocked.status).toBe(429);
+      expect(await blocked.json()).toEqual({ success: false, error: TOO_MANY_ACCOUNT });
+      expect(blocked.headers.get("retry-after")).toBe("900");
+    });
+
+    it("answers 429 to an IP after 20 failures across accounts", async () => {
+      const other = await startTestServer(dialect);
+      try {
+        for (let i = 0; i < 20; i++) {
+          const res = await other.request("/api/auth/login", { method: "POST", json: { username: `GUESS${i}`, password: "010101" } });
+          expect(res.status).toBe(401);
+        }
+        const res = await other.request("/api/auth/login", { method: "POST", json: { username: "GUESS-NEW", password: "010101" } });
+        expect(res.status).toBe(429);
+        expect((await res.json()).error).toBe(TOO_MANY_IP);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("keeps counting across a restart (the count lives in the database)", async () => {
+      const { throttle } = server.services.auth;
+      for (let i = 0; i < 5; i++) await throttle.recordFailure("member:RESTART", "203.0.113.9");
+      const fresh = new (throttle.constructor as typeof import("./throttle.server").LoginThrottle)(server.services.database.db);
+      expect(await fresh.blocked("member:RESTART", "203.0.113.10")).not.toBeNull();
+    });
+  });
+
+  describe("input and cross-site checks", () => {
+    it("answers 400 with a clear message to bad bodies", async () => {
+      const cases: [unknown, RegExp][] = [
+        [{}, /required/i],
+        [{ username: "AHA1" }, /Birthdate is required/],
+        [{ username: "", password: "010101" }, /Certificate number is required/],
+        [{ username: 12, password: [] }, /./],
+        [{ username: "A", password: "1", kind: "root" }, /./],
+        ["just a string", /./],
+      ];
+      for (const [body, message] of cases) {
+        const res = await login(body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        const json = await res.json();
+        expect(json.success).toBe(false);
+        expect(json.error).toMatch(message);
+      }
+      const broken = await server.request("/api/auth/login", { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toEqual({ success: false, error: "Request body is not valid JSON" });
+      const textPlain = await server.request("/api/auth/login", { method: "POST", body: "x".repeat(2_000_000), headers: { "Content-Type": "text/plain" } });
+      expect(textPlain.status).toBe(413);
+    });
+
+    it("refuses cross-site state changes by Sec-Fetch-Site, else by Origin", async () => {
+      const body = { username: "X", password: "010101" };
+      expect((await login(body, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+      expect((await login(body, { Origin: "https://evil.example" })).status).toBe(403);
+      expect((await login(body, { Origin: server.url })).status).toBe(401);
+      expect((await login(body, { "Sec-Fetch-Site": "same-origin", Origin: server.url })).status).toBe(401);
+      const res = await server.request("/api/auth/logout", { method: "POST", headers: { Origin: "https://evil.example" } });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ success: false, error: "Cross-site request refused" });
+    });
+
+    it("answers unknown API paths with JSON 404 and no stack", async () => {
+      const res = await server.request("/api/nothing-here");
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ success: false, error: "No such API endpoint" });
+    });
+
+    it("sends a nonce-based CSP and the other security headers", async () => {
+      const res = await server.request("/healthz");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "ok", database: "ok", dialect });
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(csp).toMatch(/base-uri 'none'/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    });
+  });
+
+  describe("role checks", () => {
+    let guarded: { url: string; close: () => Promise<void> };
+    beforeAll(async () => {
+      const app = express();
+      app.use(sessionMiddleware(server.services));
+      app.get("/user", apiRequireUser, (_q, r) => void r.json({ ok: "user" }));
+      app.get("/admin", apiRequireAdmin, (_q, r) => void r.json({ ok: "admin" }));
+      app.get("/super", apiRequireSuperAdmin, (_q, r) => void r.json({ ok: "super" }));
+      app.use(apiErrorHandler(server.services.logger));
+      const s = await new Promise<import("node:http").Server>((resolve) => {
+        const x = app.listen(0, "127.0.0.1", () => resolve(x));
+      });
+      guarded = { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => s.close(() => r())) };
+    });
+    afterAll(() => guarded.close());
+
+    it("lets each role through exactly the doors it may use", async () => {
+      const who = {
+        anonymous: "",
+        member: (await loginAs(server, "member")).cookie,
+        limited: (await loginAs(server, "limited_admin")).cookie,
+        super: (await loginAs(server, "super_admin")).cookie,
+      };
+      const expected: Record<keyof typeof who, [number, number, number]> = {
+        anonymous: [401, 401, 401],
+        member: [200, 403, 403],
+        limited: [200, 200, 403],
+        super: [200, 200, 200],
+      };
+      for (const [name, cookie] of Object.entries(who) as [keyof typeof who, string][]) {
+        const statuses = await Promise.all(
+          ["/user", "/admin", "/super"].map(async (p) => (await fetch(guarded.url + p, { headers: cookie ? { Cookie: cookie } : {} })).status),
+        );
+        expect(statuses, name).toEqual(expected[name]);
+      }
+    });
+  });
+});

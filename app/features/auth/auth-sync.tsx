@@ -1,0 +1,84 @@
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useRevalidator } from "react-router";
+import type { PublicUser } from "./user";
+
+/** localStorage key of the browser's display copy of the current user (spec section 3). */
+export const STORED_USER_KEY = "user";
+const CHANNEL = "aha-auth";
+
+type AuthEvent = "login" | "logout";
+
+interface AuthSyncApi {
+  /** True while the session is being re-checked after a login or logout elsewhere. */
+  checking: boolean;
+  /** Re-reads the session from the server (root loader). */
+  recheck(): Promise<void>;
+  announce(event: AuthEvent): void;
+}
+
+const AuthSyncContext = createContext<AuthSyncApi>({ checking: false, recheck: async () => {}, announce: () => {} });
+export const useAuthSync = () => useContext(AuthSyncContext);
+
+export function saveStoredUser(user: PublicUser | null) {
+  try {
+    if (user) localStorage.setItem(STORED_USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(STORED_USER_KEY);
+  } catch {
+    // Private mode or storage full: the copy is for display only.
+  }
+}
+
+function post(event: AuthEvent) {
+  if (typeof BroadcastChannel === "undefined") return;
+  const ch = new BroadcastChannel(CHANNEL);
+  ch.postMessage({ type: event, at: Date.now() });
+  ch.close();
+}
+
+/**
+ * Keeps every open tab in step with the session: a login or logout in one tab is
+ * broadcast, and the others re-check the session with the server.
+ */
+export function AuthSyncProvider({ user, children }: { user: PublicUser | null; children: ReactNode }) {
+  const revalidator = useRevalidator();
+  const [checking, setChecking] = useState(false);
+  const previousId = useRef<number | null | undefined>(undefined);
+  const remoteChange = useRef(false);
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+
+  const recheck = useCallback(async () => {
+    setChecking(true);
+    try {
+      await revalidate.current();
+    } finally {
+      setChecking(false);
+    }
+  }, []);
+
+  const userId = user?.id ?? null;
+  useEffect(() => {
+    saveStoredUser(user);
+    const before = previousId.current;
+    previousId.current = userId;
+    if (before === undefined || before === userId) return;
+    if (remoteChange.current) {
+      remoteChange.current = false;
+      return;
+    }
+    post(userId === null ? "logout" : "login");
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [userId]);
+
+  useEffect(() => {
+    if (typeof BroadcastChannel === "undefined") return;
+    const ch = new BroadcastChannel(CHANNEL);
+    ch.onmessage = () => {
+      remoteChange.current = true;
+      void recheck();
+    };
+    return () => ch.close();
+  }, [recheck]);
+
+  return <AuthSyncContext.Provider value={{ checking, recheck, announce: post }}>{children}</AuthSyncContext.Provider>;
+}

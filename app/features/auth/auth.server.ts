@@ -1,0 +1,126 @@
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { HttpError } from "~/platform/http.server";
+import type { Database, UserRow } from "~/platform/schema";
+import { UsersRepo, toPublicUser } from "~/features/members/users.server";
+import {
+  MIN_PASSWORD_LENGTH,
+  birthdateDigest,
+  dummyPasswordHash,
+  hashPassword,
+  safeEqual,
+  verifyPassword,
+} from "./credentials.server";
+import { isNormalizedBirthdate, normalizeBirthdate, normalizeCertificate } from "./normalize";
+import { SessionStore } from "./sessions.server";
+import { LoginThrottle } from "./throttle.server";
+import type { PublicUser } from "./user";
+
+/** The one failure message: it never says which half was wrong or whether the account exists. */
+export const INVALID_CREDENTIALS = "Invalid certificate number or birthdate";
+export const INVALID_STAFF_CREDENTIALS = "Invalid username or password";
+
+export const loginSchema = z.object({
+  username: z.string({ error: "Certificate number is required" }).trim().min(1, "Certificate number is required").max(200),
+  password: z.string({ error: "Birthdate is required" }).min(1, "Birthdate is required").max(200),
+  kind: z.enum(["member", "staff"]).default("member"),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export interface LoginResult {
+  user: PublicUser;
+  token: string;
+  expiresAt: Date;
+}
+
+export class AuthService {
+  readonly users: UsersRepo;
+  readonly sessions: SessionStore;
+  readonly throttle: LoginThrottle;
+
+  constructor(
+    db: Kysely<Database>,
+    private secret: Buffer,
+  ) {
+    this.users = new UsersRepo(db);
+    this.sessions = new SessionStore(db);
+    this.throttle = new LoginThrottle(db);
+  }
+
+  /** Checks credentials under the throttle; throws HttpError 401/403/429 on failure. */
+  async login(input: LoginInput, ip: string): Promise<LoginResult> {
+    const identifier = input.kind === "staff" ? input.username.trim().toLowerCase() : normalizeCertificate(input.username);
+    const accountKey = `${input.kind}:${identifier}`;
+    const blocked = await this.throttle.blocked(accountKey, ip);
+    if (blocked) throw new HttpError(429, blocked.message, undefined, { "Retry-After": String(blocked.retryAfter) });
+
+    const user = input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
+    if (!user) {
+      await this.throttle.recordFailure(accountKey, ip);
+      throw new HttpError(401, input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
+    }
+    if (user.is_active !== 1) {
+      await this.throttle.recordFailure(accountKey, ip);
+      throw new HttpError(403, "This account is inactive. Please contact us for help.");
+    }
+    await this.throttle.clearAccount(accountKey);
+    const { token, expiresAt } = await this.sessions.create(user);
+    return { user: toPublicUser(user), token, expiresAt };
+  }
+
+  private async checkMember(certificate: string, password: string): Promise<UserRow | null> {
+    const normalized = normalizeBirthdate(password);
+    const digest = birthdateDigest(this.secret, normalized);
+    const user = await this.users.findMemberByCertificate(certificate);
+    // Same comparison whether or not the account exists.
+    const ok = safeEqual(digest, user?.birthdate_digest ?? "0".repeat(64));
+    return ok && user && isNormalizedBirthdate(normalized) ? user : null;
+  }
+
+  private async checkStaff(username: string, password: string): Promise<UserRow | null> {
+    const user = await this.users.findStaffByUsername(username);
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    return ok && user ? user : null;
+  }
+
+  async userForSession(token: string | undefined): Promise<UserRow | null> {
+    return token ? this.sessions.resolve(token) : null;
+  }
+
+  async logout(token: string | undefined) {
+    if (token) await this.sessions.revoke(token);
+  }
+
+  digestBirthdate(birthdate: string) {
+    return birthdateDigest(this.secret, normalizeBirthdate(birthdate));
+  }
+
+  async createStaff(username: string, password: string, role: "limited_admin" | "super_admin", isCoreAdmin = false) {
+    assertPassword(password);
+    if (!/^[a-z0-9._@-]{3,64}$/i.test(username.trim())) {
+      throw new HttpError(400, "Username must be 3-64 letters, digits, dots, dashes, underscores or @");
+    }
+    return this.users.createStaff({ username, passwordHash: await hashPassword(password), role, isCoreAdmin });
+  }
+
+  /** Sets a staff password and ends every session of that account. */
+  async setPassword(username: string, password: string) {
+    assertPassword(password);
+    const user = await this.users.findStaffByUsername(username);
+    if (!user) throw new HttpError(404, `No staff account named ${username}`);
+    await this.users.setPasswordHash(user.id, await hashPassword(password));
+    await this.sessions.revokeAllFor(user.id);
+  }
+
+  /** Deactivating an account ends its sessions. */
+  async setActive(userId: number, active: boolean) {
+    await this.users.setActive(userId, active);
+    if (!active) await this.sessions.revokeAllFor(userId);
+  }
+}
+
+function assertPassword(password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new HttpError(400, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}

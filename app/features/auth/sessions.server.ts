@@ -1,0 +1,77 @@
+import type { Kysely } from "kysely";
+import { nowIso } from "~/platform/db.server";
+import type { Database, Role, UserRow } from "~/platform/schema";
+import { newSessionToken, sessionIdHash } from "./credentials.server";
+import { isAdminRole } from "./user";
+
+const MINUTE = 60_000;
+/** Staff: 30 minutes idle, 12 hours in all. Members: 7 days idle, 30 days in all. */
+export function sessionLifetime(role: Role) {
+  return isAdminRole(role)
+    ? { idleMinutes: 30, absoluteMs: 12 * 60 * MINUTE }
+    : { idleMinutes: 7 * 24 * 60, absoluteMs: 30 * 24 * 60 * MINUTE };
+}
+
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = MINUTE;
+
+export class SessionStore {
+  constructor(private db: Kysely<Database>) {}
+
+  /** Starts a session and returns its token (only its hash is stored). */
+  async create(user: Pick<UserRow, "id" | "role">, now = Date.now()): Promise<{ token: string; expiresAt: Date }> {
+    const token = newSessionToken();
+    const { idleMinutes, absoluteMs } = sessionLifetime(user.role);
+    const expiresAt = new Date(now + absoluteMs);
+    const at = new Date(now).toISOString();
+    await this.db
+      .insertInto("sessions")
+      .values({
+        id_hash: sessionIdHash(token),
+        user_id: user.id,
+        created_at: at,
+        last_seen_at: at,
+        expires_at: expiresAt.toISOString(),
+        idle_minutes: idleMinutes,
+      })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  /** The active user behind a token, or null when the session is unknown, expired, idle or the account inactive. */
+  async resolve(token: string, now = Date.now()): Promise<UserRow | null> {
+    if (!token || token.length > 200) return null;
+    const idHash = sessionIdHash(token);
+    const row = await this.db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .selectAll("users")
+      .select(["sessions.last_seen_at", "sessions.expires_at", "sessions.idle_minutes"])
+      .where("sessions.id_hash", "=", idHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    const lastSeen = Date.parse(row.last_seen_at);
+    const expired = Date.parse(row.expires_at) <= now || lastSeen + row.idle_minutes * MINUTE <= now;
+    if (expired || row.is_active !== 1) {
+      await this.db.deleteFrom("sessions").where("id_hash", "=", idHash).execute();
+      return null;
+    }
+    if (now - lastSeen > TOUCH_EVERY_MS) {
+      await this.db.updateTable("sessions").set({ last_seen_at: new Date(now).toISOString() }).where("id_hash", "=", idHash).execute();
+    }
+    const { last_seen_at: _a, expires_at: _b, idle_minutes: _c, ...user } = row;
+    return user as UserRow;
+  }
+
+  async revoke(token: string) {
+    await this.db.deleteFrom("sessions").where("id_hash", "=", sessionIdHash(token)).execute();
+  }
+
+  async revokeAllFor(userId: number) {
+    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  }
+
+  async pruneExpired() {
+    await this.db.deleteFrom("sessions").where("expires_at", "<=", nowIso()).execute();
+  }
+}

@@ -1,0 +1,71 @@
+import path from "node:path";
+import compression from "compression";
+import express, { type RequestHandler } from "express";
+import type { ServerBuild } from "react-router";
+import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
+import { apiErrorHandler, notFound } from "./http.server";
+import { pingDatabase } from "./db.server";
+import { reactRouterHandler } from "./react-router-handler.server";
+import { cspNonce, sameOriginGuard, securityHeaders } from "./security.server";
+import type { Services } from "./services.server";
+
+export interface AppOptions {
+  /** The React Router build (or a loader of it in dev); omitted in API-only tests. */
+  build?: ServerBuild | (() => Promise<ServerBuild>);
+  /** Vite dev middleware, in development only. */
+  viteMiddleware?: RequestHandler;
+  /** Directory of built client assets (build/client). */
+  clientDir?: string;
+  dev?: boolean;
+}
+
+/** The whole HTTP application: security, API, then pages. */
+export function createApp(services: Services, opts: AppOptions = {}) {
+  const { config, logger } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use((req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      // The path only: query strings may carry tokens (e-mail confirmation links).
+      logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, "request");
+    });
+    next();
+  });
+  app.use(cspNonce);
+  app.use(securityHeaders({ dev: !!opts.dev, frameSources: ["https://www.youtube-nocookie.com", "https://www.youtube.com"] }));
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    try {
+      await pingDatabase(services.database);
+      res.json({ status: "ok", database: "ok", dialect: services.database.dialect });
+    } catch (err) {
+      logger.error({ err }, "health check failed");
+      res.status(503).json({ status: "error", database: "unreachable", dialect: services.database.dialect });
+    }
+  });
+
+  if (opts.viteMiddleware) app.use(opts.viteMiddleware);
+  if (opts.clientDir) {
+    app.use("/assets", express.static(path.join(opts.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(opts.clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.use(sameOriginGuard(config.PUBLIC_URL));
+  app.use(sessionMiddleware(services));
+
+  const api = express.Router();
+  api.use(authRouter(services));
+  app.use(api);
+  app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
+  app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));
+
+  if (opts.build) app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production" }));
+  app.use(apiErrorHandler(logger));
+  return app;
+}

@@ -1,0 +1,44 @@
+import path from "node:path";
+import type { Config } from "./config.server";
+import { migrateToLatest, openDatabase, type DatabaseOptions } from "./db.server";
+import { createLogger, type Logger } from "./logger.server";
+import { createServices, type Services } from "./services.server";
+
+export function databaseOptions(config: Config): DatabaseOptions {
+  return config.DATABASE_URL ? { url: config.DATABASE_URL } : { sqliteFile: path.join(config.DATA_DIR, "app.db") };
+}
+
+/** Opens and migrates the database and builds the services. Used by the server, the CLI and tests. */
+export async function startServices(
+  config: Config,
+  opts: { logger?: Logger; database?: DatabaseOptions } = {},
+): Promise<Services> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const database = openDatabase(opts.database ?? databaseOptions(config));
+  try {
+    const applied = await migrateToLatest(database);
+    if (applied.length) logger.info({ migrations: applied, dialect: database.dialect }, "database migrated");
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return createServices(config, database, logger);
+}
+
+/** ADMIN_USERNAME/ADMIN_PASSWORD create the first super_admin when no staff account exists. */
+export async function ensureFirstAdmin(services: Services): Promise<"created" | "exists" | "none"> {
+  const { config, auth, logger } = services;
+  if ((await auth.users.countStaff()) > 0) return "exists";
+  if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
+    await auth.createStaff(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, "super_admin", true);
+    logger.info({ username: config.ADMIN_USERNAME }, "created the first super_admin from ADMIN_USERNAME");
+    return "created";
+  }
+  return "none";
+}
+
+export const NO_STAFF_HINT = [
+  "No staff account exists yet. Create the first administrator with:",
+  "  npm run admin -- create-admin --username <u> --password <p> --role super_admin",
+  "or start the site with ADMIN_USERNAME and ADMIN_PASSWORD set.",
+].join("\n");

@@ -1,0 +1,81 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optionalUrl,
+  /** Key for member birthdate digests. When unset, a key file is generated in DATA_DIR. */
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  ADMIN_USERNAME: z.string().trim().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(12, "ADMIN_PASSWORD must be at least 12 characters").optional(),
+  PUBLIC_URL: optionalUrl,
+  /** Express "trust proxy" setting: number of hops, or true/false. */
+  TRUST_PROXY: z.string().default("false"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ORG_NAME: z.string().default("American Homeowners Association"),
+  CONTACT_PHONE: z.string().default("(800) 555-0142"),
+  CONTACT_EMAIL: z.email().default("info@aha-homeowners.org"),
+  POSTAL_ADDRESS: z.string().default("1100 Summer Street, Suite 300, Stamford, CT 06905"),
+  PAYMENT_PORTAL_URL: z.url().default("https://pay.aha-homeowners.org/"),
+  SMTP_URL: optionalUrl,
+  NOTIFY_EMAIL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.email().optional()),
+  MAIL_FROM: z.string().optional(),
+  INGEST_TOKEN: z.string().min(16, "INGEST_TOKEN must be at least 16 characters").optional(),
+  RSS_INGEST_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
+  RSS_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  CASE_LOOKUP_URL: optionalUrl,
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** Reads and checks the environment once; a bad value throws with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const trustProxy =
+    e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY === "false" ? false : Number(e.TRUST_PROXY) || e.TRUST_PROXY;
+  return {
+    ...e,
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    trustProxy,
+    isProduction: e.NODE_ENV === "production",
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** The part of the configuration the browser may see. */
+export function publicConfig(config: Config) {
+  return {
+    orgName: config.ORG_NAME,
+    phone: config.CONTACT_PHONE,
+    email: config.CONTACT_EMAIL,
+    address: config.POSTAL_ADDRESS,
+    paymentPortalUrl: config.PAYMENT_PORTAL_URL,
+    publicUrl: config.PUBLIC_URL ?? null,
+  };
+}
+export type PublicConfig = ReturnType<typeof publicConfig>;

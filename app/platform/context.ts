@@ -1,0 +1,20 @@
+import type { PublicUser } from "~/features/auth/user";
+import type { PublicConfig } from "./config.server";
+import type { Services } from "./services.server";
+
+/** What the server hands every loader and action. */
+export interface AppContext {
+  services: Services;
+  /** The signed-in user, resolved from the session cookie on the server. */
+  user: PublicUser | null;
+  sessionToken: string | null;
+  cspNonce: string;
+  publicConfig: PublicConfig;
+  ip: string;
+  /** True when the request came over HTTPS (directly or through a trusted proxy). */
+  secure: boolean;
+}
+
+declare module "react-router" {
+  interface AppLoadContext extends AppContext {}
+}

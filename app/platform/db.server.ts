@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+import { migrations } from "./migrations/index";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** PostgreSQL schema the handle works in, when not the default. */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent SQLite is used. */
+  url?: string;
+  /** SQLite file; defaults to DATA_DIR/app.db. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests use one schema per test file). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL returns int8/numeric as strings; counts are wrapped in Number() by callers, but
+// bigint ids from count(*) etc. are parsed here so both dialects hand back numbers.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", schema: opts.pgSchema, close: () => db.destroy() };
+  }
+  const file = opts.sqliteFile!;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(migrations)) {
+        out[name] = {
+          up: (db) => m.up(db, handle.dialect),
+          down: m.down ? (db) => m.down!(db, handle.dialect) : undefined,
+        };
+      }
+      return out;
+    },
+  };
+    // Kysely looks for its own tables across all schemas; pin them to ours.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+export async function pingDatabase(handle: DatabaseHandle): Promise<void> {
+  await sql`select 1`.execute(handle.db);
+}
+
+export class UniqueViolationError extends Error {
+  constructor(cause: unknown) {
+    super("Unique constraint violated", { cause });
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/** Runs a write and turns either driver's unique-violation error into UniqueViolationError. */
+export async function mapUnique<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new UniqueViolationError(err);
+    throw err;
+  }
+}
+
+export const nowIso = () => new Date().toISOString();
+export const toBool = (v: number | boolean | null | undefined) => v === 1 || v === true;
+export const fromBool = (v: boolean) => (v ? 1 : 0);

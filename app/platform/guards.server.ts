@@ -1,0 +1,50 @@
+import type { RequestHandler } from "express";
+import { data, redirect } from "react-router";
+import type { AppContext } from "./context";
+import { forbidden, unauthorized } from "./http.server";
+import { isAdmin, isSuperAdmin, type PublicUser } from "~/features/auth/user";
+
+/*
+ * Authorization happens here, on the server, from the session: the browser's copy of the
+ * user is for display only. Loaders use the require* helpers, API routers the api* ones.
+ */
+
+/** For loaders/actions: a logged-out visitor gets the 401 "Authentication Required" screen. */
+export function requireUser(context: AppContext): PublicUser {
+  if (!context.user) throw data({ reason: "auth-required" }, { status: 401 });
+  return context.user;
+}
+
+/** A signed-in non-admin is sent to /. */
+export function requireAdmin(context: AppContext): PublicUser {
+  const user = requireUser(context);
+  if (!isAdmin(user)) throw redirect("/");
+  return user;
+}
+
+export function requireSuperAdmin(context: AppContext): PublicUser {
+  const user = requireUser(context);
+  if (!isSuperAdmin(user)) throw redirect(isAdmin(user) ? "/admin/dashboard" : "/");
+  return user;
+}
+
+const currentUser = (res: { locals: Record<string, unknown> }) => res.locals.user as PublicUser | null | undefined;
+
+export const apiRequireUser: RequestHandler = (_req, res, next) => {
+  if (!currentUser(res)) return next(unauthorized());
+  next();
+};
+
+export const apiRequireAdmin: RequestHandler = (_req, res, next) => {
+  const user = currentUser(res);
+  if (!user) return next(unauthorized());
+  if (!isAdmin(user)) return next(forbidden());
+  next();
+};
+
+export const apiRequireSuperAdmin: RequestHandler = (_req, res, next) => {
+  const user = currentUser(res);
+  if (!user) return next(unauthorized());
+  if (!isSuperAdmin(user)) return next(forbidden());
+  next();
+};

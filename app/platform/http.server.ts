@@ -1,0 +1,97 @@
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { z } from "zod";
+
+/** An error with an HTTP status and a message safe to show the caller. */
+export class HttpError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public details?: unknown,
+    public headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new HttpError(400, message, details);
+export const unauthorized = (message = "Authentication required") => new HttpError(401, message);
+export const forbidden = (message = "You do not have permission to do this") => new HttpError(403, message);
+export const notFound = (message = "Not found") => new HttpError(404, message);
+
+/** Wraps an async handler so a rejection reaches the error handler (Express 5 does this too; kept explicit). */
+export function handler(fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown> | unknown): RequestHandler {
+  return (req, res, next) => {
+    Promise.resolve(fn(req, res, next)).catch(next);
+  };
+}
+
+/** Parses a value with a zod schema or throws a 400 carrying the field errors. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, message = "Invalid request"): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const details: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const key = issue.path.join(".") || "_";
+      if (!(key in details)) details[key] = issue.message;
+    }
+    // The first problem, in words a person can act on; every field's problem in details.
+    const first = Object.values(details)[0];
+    throw new HttpError(400, first ?? message, details);
+  }
+  return result.data;
+}
+
+export const JSON_LIMIT = "1mb";
+
+/**
+ * JSON body parser for API routers. It parses whatever the Content-Type says (a JSON API
+ * with a text/plain body is still JSON, and still size-limited); multipart is left to its
+ * own route.
+ */
+export function jsonBody(limit: string = JSON_LIMIT): RequestHandler {
+  return express.json({
+    limit,
+    strict: false,
+    type: (req) => {
+      const type = String(req.headers["content-type"] ?? "");
+      return !type.startsWith("multipart/");
+    },
+  });
+}
+
+/** JSON error answers: {success:false, error, details?}; never a stack trace. */
+export function apiErrorHandler(log: { error: (o: object, m: string) => void }): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { status, body, headers } = toErrorResponse(err);
+    if (status >= 500) log.error({ err, method: req.method, path: req.path }, "request failed");
+    if (res.headersSent) return;
+    if (headers) res.set(headers);
+    res.status(status).json(body);
+  };
+}
+
+export function toErrorResponse(err: unknown): {
+  status: number;
+  body: { success: false; error: string; details?: unknown };
+  headers?: Record<string, string>;
+} {
+  if (err instanceof HttpError) {
+    return {
+      status: err.status,
+      body: { success: false, error: err.message, ...(err.details !== undefined ? { details: err.details } : {}) },
+      headers: err.headers,
+    };
+  }
+  const e = err as { type?: string; status?: number; expose?: boolean } | null;
+  if (e?.type === "entity.too.large") return { status: 413, body: { success: false, error: "Request body is too large" } };
+  if (e?.type === "entity.parse.failed") return { status: 400, body: { success: false, error: "Request body is not valid JSON" } };
+  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
+    return { status: 415, body: { success: false, error: "Unsupported request encoding" } };
+  if (e?.status && e.status >= 400 && e.status < 500 && e.expose)
+    return { status: e.status, body: { success: false, error: "Bad request" } };
+  return { status: 500, body: { success: false, error: "Internal server error" } };
+}
+
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}

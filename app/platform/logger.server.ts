@@ -1,0 +1,25 @@
+import pino from "pino";
+
+export type Logger = pino.Logger;
+
+/** Structured logs. Credentials never reach a log line: known secret fields are redacted. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: [
+        "password",
+        "*.password",
+        "birthdate",
+        "*.birthdate",
+        "req.headers.cookie",
+        "req.headers.authorization",
+        "headers.cookie",
+        "headers.authorization",
+        "token",
+        "*.token",
+      ],
+      censor: "[redacted]",
+    },
+  });
+}

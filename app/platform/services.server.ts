@@ -1,0 +1,30 @@
+import type { Config } from "./config.server";
+import { publicConfig, type PublicConfig } from "./config.server";
+import type { DatabaseHandle } from "./db.server";
+import type { Logger } from "./logger.server";
+import { loadAuthSecret } from "~/features/auth/credentials.server";
+import { AuthService } from "~/features/auth/auth.server";
+
+/**
+ * Everything stateful, built once per process and handed to the API routers and, through
+ * the load context, to route loaders and actions. Route modules never open their own
+ * connections.
+ */
+export interface Services {
+  config: Config;
+  publicConfig: PublicConfig;
+  database: DatabaseHandle;
+  logger: Logger;
+  auth: AuthService;
+}
+
+export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
+  const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
+  return {
+    config,
+    publicConfig: publicConfig(config),
+    database,
+    logger,
+    auth: new AuthService(database.db, secret),
+  };
+}

@@ -1,0 +1,77 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { Header } from "./components/Header";
+import { Footer } from "./components/Footer";
+import { SiteDialogsProvider } from "./components/SiteDialogs";
+import { NotFound } from "./components/NotFound";
+import { AuthSyncProvider } from "./features/auth/auth-sync";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { user: context.user, config: context.publicConfig, nonce: context.cspNonce };
+}
+
+// The session can change under any navigation (expiry, another tab): always re-read it.
+export const shouldRevalidate = () => true;
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = data?.nonce;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0c2540" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        {data ? (
+          <SiteDialogsProvider paymentPortalUrl={data.config.paymentPortalUrl}>
+            <AuthSyncProvider user={data.user}>
+              <Header user={data.user} config={data.config} />
+              <main id="main" className="flex-1">
+                {children}
+              </main>
+              <Footer config={data.config} />
+            </AuthSyncProvider>
+          </SiteDialogsProvider>
+        ) : (
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+        )}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <section className="container-page py-24 text-center">
+      <title>Something went wrong | American Homeowners Association</title>
+      <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">Error {status}</p>
+      <h1 className="mt-2 font-serif text-3xl font-bold text-brand-900">Something went wrong</h1>
+      <p className="mx-auto mt-4 max-w-md text-slate-600">
+        We could not show this page. Please try again in a moment, or go back to the home page.
+      </p>
+      <a href="/" className="btn-primary mt-8">
+        Back to Home
+      </a>
+    </section>
+  );
+}

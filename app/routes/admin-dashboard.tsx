@@ -1,0 +1,31 @@
+import type { Route } from "./+types/admin-dashboard";
+import { pageMeta } from "~/components/seo";
+import { AdminDashboard, AdminPanel, resolveTab } from "~/features/admin/AdminDashboard";
+import { requireAdmin } from "~/platform/guards.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Admin Dashboard", description: "Manage AHA content and submissions.", noindex: true });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireAdmin(context);
+  const tab = resolveTab(user, new URL(request.url).searchParams.get("tab"));
+  return { user, tab };
+}
+
+export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminDashboard
+      user={loaderData.user}
+      initialTab={loaderData.tab}
+      rssPanel={
+        <AdminPanel title="RSS Feed Management" description="Manage RSS feeds, sync content, and monitor ingestion status." />
+      }
+      submissionsPanel={
+        <AdminPanel
+          title="Form & Application Submissions"
+          description="View and manage all form submissions, membership applications, and contact requests."
+        />
+      }
+    />
+  );
+}

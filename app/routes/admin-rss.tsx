@@ -1,0 +1,30 @@
+import type { Route } from "./+types/admin-rss";
+import { pageMeta } from "~/components/seo";
+import { AdminDashboard, AdminPanel } from "~/features/admin/AdminDashboard";
+import { requireSuperAdmin } from "~/platform/guards.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "RSS Feed Management", description: "Manage RSS feeds and content ingestion.", noindex: true });
+
+/** /admin/rss: the dashboard on its RSS tab, super_admin only. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { user: requireSuperAdmin(context) };
+}
+
+export default function AdminRssRoute({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminDashboard
+      user={loaderData.user}
+      initialTab="rss"
+      rssPanel={
+        <AdminPanel title="RSS Feed Management" description="Manage RSS feeds, sync content, and monitor ingestion status." />
+      }
+      submissionsPanel={
+        <AdminPanel
+          title="Form & Application Submissions"
+          description="View and manage all form submissions, membership applications, and contact requests."
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,136 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import pg from "pg";
+import { describe, inject } from "vitest";
+import { loadConfig, type Config } from "../../app/platform/config.server";
+import { migrateToLatest, openDatabase, type Dialect } from "../../app/platform/db.server";
+import { createLogger } from "../../app/platform/logger.server";
+import { createServices, type Services } from "../../app/platform/services.server";
+import { createApp } from "../../app/platform/app.server";
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export function testDialects(): Dialect[] {
+  return process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+}
+
+/** Runs a suite once per database. */
+export function describeEachDatabase(name: string, fn: (dialect: Dialect) => void) {
+  for (const dialect of testDialects()) describe(`${name} [${dialect}]`, () => fn(dialect));
+}
+
+export interface TestContext {
+  services: Services;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database (SQLite: a copy of the template file; PostgreSQL: a new schema) and the services on it. */
+export async function createTestContext(dialect: Dialect, env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-test-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+    RSS_INGEST_INTERVAL_MINUTES: "0",
+    ...env,
+  });
+  let database;
+  let dropSchema = async () => {};
+  if (dialect === "sqlite") {
+    const file = path.join(dataDir, "app.db");
+    fs.copyFileSync(inject("sqliteTemplate"), file);
+    database = openDatabase({ sqliteFile: file });
+  } else {
+    const url = process.env.TEST_DATABASE_URL!;
+    const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = openDatabase({ url, pgSchema: schema, poolSize: 4 });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    };
+  }
+  await migrateToLatest(database);
+  const services = createServices(config, database, createLogger("silent"));
+  return {
+    services,
+    config,
+    dataDir,
+    async close() {
+      await database.close();
+      await dropSchema();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer extends TestContext {
+  url: string;
+  /** fetch against the server; JSON bodies are sent as JSON. */
+  request(pathname: string, init?: RequestInit & { json?: unknown; cookie?: string }): Promise<Response>;
+}
+
+/** The real HTTP application (API only, no page build) on an ephemeral port. */
+export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const ctx = await createTestContext(dialect, env);
+  const app = createApp(ctx.services);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    ...ctx,
+    url,
+    request(pathname, init = {}) {
+      const { json, cookie, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined) headers.set("Content-Type", "application/json");
+      if (cookie) headers.set("Cookie", cookie);
+      return fetch(url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.close();
+    },
+  };
+}
+
+/** The session cookie ("name=value") from a login answer. */
+export function sessionCookieFrom(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.includes("aha_session="));
+  if (!set) throw new Error("no session cookie in the answer");
+  return set.split(";")[0];
+}
+
+/** Creates accounts and signs them in through the real API. */
+export async function loginAs(
+  server: TestServer,
+  who: "member" | "limited_admin" | "super_admin",
+  opts: { certificate?: string; username?: string } = {},
+): Promise<{ cookie: string; userId: number }> {
+  const { auth } = server.services;
+  if (who === "member") {
+    const certificate = opts.certificate ?? `M${crypto.randomInt(1e9)}`;
+    const { id } = await auth.users.createMember({ certificate, birthdateDigest: auth.digestBirthdate("1980-01-15"), firstName: "Pat" });
+    const res = await server.request("/api/auth/login", { method: "POST", json: { username: certificate, password: "011580" } });
+    return { cookie: sessionCookieFrom(res), userId: id };
+  }
+  const username = opts.username ?? `${who}${crypto.randomInt(1e9)}`;
+  const { id } = await auth.createStaff(username, "correct horse battery", who);
+  const res = await server.request("/api/auth/login", {
+    method: "POST",
+    json: { username, password: "correct horse battery", kind: "staff" },
+  });
+  return { cookie: sessionCookieFrom(res), userId: id };
+}

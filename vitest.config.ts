@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "bench/**/*.test.ts"],
+    globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
