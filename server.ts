@@ -24,9 +24,9 @@ async function main() {
       build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     });
   } else {
-    const buildFile = path.join(root, "build/server/index.js");
-    const build = (await import(buildFile)) as ServerBuild;
-    app = createApp(services, { build, clientDir: path.join(root, "build/client") });
+    const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+    const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+    app = createApp(services, { build, clientDir: path.join(buildDir, "client") });
   }
 
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -1,0 +1,73 @@
+/**
+ * `npm test`: unit and integration tests (Vitest, SQLite and, with TEST_DATABASE_URL,
+ * PostgreSQL), then the browser tests (Playwright on the system Chromium) against a fresh
+ * build. Without a Chromium the browser tests are skipped loudly; REQUIRE_E2E=1 makes
+ * that a failure. Ends with one "passed, failed" line.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { chromePath, E2E_DATA_DIR } from "../tests/e2e/env";
+
+const tmp = path.resolve(".tmp");
+fs.mkdirSync(tmp, { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedStep = false;
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function readJson(file: string): any {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+// Extra arguments (file filters) go to both runners: `npm test -- auth`.
+const filters = process.argv.slice(2);
+
+// 1. Unit + integration.
+const vitestJson = path.join(tmp, `vitest-${process.pid}.json`);
+fs.rmSync(vitestJson, { force: true });
+const vitestArgs = ["vitest", "run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile=${vitestJson}`, ...filters];
+if (run("npx", vitestArgs) !== 0) failedStep = true;
+const v = readJson(vitestJson);
+if (v) {
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests;
+  totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+} else failedStep = true;
+
+// 2. Browser tests.
+const chrome = chromePath();
+if (!chrome) {
+  const line = "!".repeat(78);
+  console.error(`\n${line}\n  BROWSER TESTS SKIPPED: no Chromium found (set CHROME_PATH or install /usr/bin/chromium)\n${line}\n`);
+  if (process.env.REQUIRE_E2E === "1") {
+    console.error("REQUIRE_E2E=1: a missing browser is a failure.");
+    failedStep = true;
+  }
+} else if (process.env.SKIP_E2E === "1") {
+  console.error("\nBROWSER TESTS SKIPPED: SKIP_E2E=1\n");
+} else {
+  if (run("npx", ["react-router", "build"]) !== 0) failedStep = true;
+  else {
+    fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+    const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
+    fs.rmSync(pwJson, { force: true });
+    if (run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome }) !== 0) failedStep = true;
+    const p = readJson(pwJson);
+    if (p?.stats) {
+      totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
+      totals.failed += p.stats.unexpected;
+      totals.skipped += p.stats.skipped;
+    } else failedStep = true;
+  }
+}
+
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedStep || totals.failed > 0 ? 1 : 0);

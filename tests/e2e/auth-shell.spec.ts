@@ -1,0 +1,254 @@
+import { MEMBER_PASSWORD, STAFF_PASSWORD, createAccount, expect, test } from "./fixtures";
+
+test.describe("sign-in", () => {
+  test("a member signs in with certificate and birthdate, sees the welcome line, and logs out", async ({ page, services }) => {
+    const { certificate } = await createAccount(services, "member", "Robin");
+    await page.goto("/login");
+    await page.getByLabel("Certificate Number").fill(` ${certificate!.toLowerCase()} `);
+    // Typed as lower case, shown upper-cased.
+    await expect(page.getByLabel("Certificate Number")).toHaveValue(` ${certificate} `);
+    const birthdate = page.getByLabel("Date of Birth", { exact: true });
+    await birthdate.fill("03/07/1985x9");
+    await expect(birthdate).toHaveValue("03/07/19"); // masked: digits and slashes, 8 characters at most
+    await birthdate.fill(MEMBER_PASSWORD);
+    await expect(birthdate).toHaveAttribute("type", "password");
+    await page.getByRole("button", { name: "Show date of birth" }).click();
+    await expect(birthdate).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+
+    await expect(page).toHaveURL(/\/knowledge-center$/);
+    await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Robin Member");
+    await expect(page.getByRole("banner").getByRole("button", { name: "Make a Payment" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Admin Panel" })).toHaveCount(0);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"));
+    expect(stored).toMatchObject({ certificate_number: certificate, role: "user", admin: false });
+
+    await page.getByRole("button", { name: "Log Out" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("link", { name: "Member Login" })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
+    await page.goto("/knowledge-center");
+    await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+  });
+
+  test("a wrong birthdate shows the server's message in a red banner", async ({ page, services }) => {
+    const { certificate } = await createAccount(services, "member");
+    await page.goto("/login");
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    await page.getByLabel("Date of Birth", { exact: true }).fill("010101");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid certificate number or birthdate");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("a failed network call shows 'Login failed. Please try again.'", async ({ page }) => {
+    await page.goto("/login");
+    await page.route("**/api/auth/login", (route) => route.abort());
+    await page.getByLabel("Certificate Number").fill("AHA1");
+    await page.getByLabel("Date of Birth", { exact: true }).fill("010101");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText("Login failed. Please try again.");
+  });
+
+  test("staff sign in with username and password and land on the admin dashboard", async ({ page, services }) => {
+    const { username } = await createAccount(services, "super_admin", "Casey");
+    await page.goto("/login");
+    await page.getByRole("tab", { name: "Staff sign-in" }).click();
+    await page.getByLabel("Username").fill(username!);
+    await page.getByLabel("Password", { exact: true }).fill(STAFF_PASSWORD);
+    await page.getByRole("button", { name: "Sign In as Staff" }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page.getByRole("heading", { name: "Manage AHA content and submissions" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Admin Panel" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "RSS Management" })).toHaveAttribute("aria-selected", "true");
+  });
+
+  test("sign-in works without JavaScript", async ({ browser, services }) => {
+    const { certificate } = await createAccount(services, "member", "Nojs");
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/login?redirectTo=/knowledge");
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    await page.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/\/knowledge$/);
+    await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Nojs Member");
+    await context.close();
+  });
+});
+
+test.describe("guards", () => {
+  test("a visitor sees 'Authentication Required', goes to login and comes back", async ({ page, services }) => {
+    const { certificate } = await createAccount(services, "member");
+    await page.goto("/knowledge");
+    await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await expect(page.getByText("You must be logged in to access this area")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Home" }).first()).toBeVisible();
+    await page.getByRole("link", { name: "Go to Login" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fknowledge$/);
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    await page.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/\/knowledge$/);
+  });
+
+  test("the server answers 401 to a visitor on a guarded page and its data", async ({ request }) => {
+    for (const path of ["/knowledge-center", "/application", "/admin/dashboard", "/admin/upload"]) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(401);
+      expect(await res.text()).toContain("Authentication Required");
+    }
+    const data = await request.get("/admin/dashboard.data");
+    expect(data.status()).not.toBe(200);
+    expect(await data.text()).not.toContain("Manage AHA content");
+  });
+
+  test("a member is sent to / from admin routes", async ({ page, signIn }) => {
+    await signIn("member");
+    for (const path of ["/admin", "/admin/dashboard", "/admin/rss", "/admin/users"]) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/$/);
+    }
+    await expect(page.getByRole("link", { name: "Admin", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Application" })).toHaveCount(0);
+  });
+
+  test("a limited_admin sees submissions only and is kept out of /admin/rss", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin");
+    await expect(page.getByRole("tab", { name: /Form & Application Submissions/ })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tab", { name: /RSS/ })).toHaveCount(0);
+    await page.goto("/admin/rss");
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page.getByRole("link", { name: "Admin", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Application", exact: true })).toBeVisible();
+  });
+});
+
+test.describe("shell", () => {
+  test("the mobile menu toggles and lists the navigation", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
+    await expect(mobileNav).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(mobileNav).toBeVisible();
+    await expect(mobileNav.getByRole("link", { name: /Knowledge/ })).toContainText("Members Only");
+    for (const name of ["Home", "About Us", "Forms", "Contact", "Calculator"]) {
+      await expect(mobileNav.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await page.getByRole("button", { name: "Close menu" }).click();
+    await expect(mobileNav).toBeHidden();
+  });
+
+  test("Apply Now closes on Escape and on the backdrop, and keeps focus inside", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Apply Now" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Apply Now" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("Online applications are coming soon.");
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press("Tab");
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole("button", { name: "Apply Now" }).first().click();
+    await expect(dialog).toBeVisible();
+    await page.mouse.click(5, 5); // the backdrop
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole("button", { name: "Apply Now" }).first().click();
+    await dialog.getByRole("link", { name: "Contact Us" }).click();
+    await expect(page).toHaveURL(/\/contact-us$/);
+  });
+
+  test("'Leaving Our Site' continues to the payment portal in a new tab", async ({ page, signIn, context }) => {
+    await signIn("member");
+    await page.goto("/");
+    await page.getByRole("banner").getByRole("button", { name: "Make a Payment" }).click();
+    const dialog = page.getByRole("dialog", { name: "Leaving Our Site" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("banner").getByRole("button", { name: "Make a Payment" }).click();
+    const [popup] = await Promise.all([context.waitForEvent("page"), dialog.getByRole("link", { name: "Continue to Payment" }).click()]);
+    await expect(popup).toHaveURL(/\/test-payment-portal$/);
+    await expect(dialog).toBeHidden();
+  });
+
+  test("logout in one tab logs out the other", async ({ context, signIn }) => {
+    await signIn("member", { firstName: "Taylor" });
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await first.goto("/knowledge-center");
+    await second.goto("/knowledge-center");
+    await expect(second.getByTestId("welcome-line")).toHaveText("Welcome, Taylor Member");
+    await first.getByRole("button", { name: "Log Out" }).click();
+    await expect(first.getByRole("link", { name: "Member Login" })).toBeVisible();
+    await expect(second.getByRole("link", { name: "Member Login" })).toBeVisible();
+    await expect(second.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+  });
+
+  test("login in one tab updates the other", async ({ context, services }) => {
+    const { certificate } = await createAccount(services, "member", "Sam");
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await second.goto("/");
+    await first.goto("/login");
+    await first.getByLabel("Certificate Number").fill(certificate!);
+    await first.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
+    await first.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(second.getByTestId("welcome-line")).toHaveText("Welcome, Sam Member");
+  });
+
+  test("the logo falls back to an 'AHA' badge", async ({ page }) => {
+    await page.route("**/logo.svg", (route) => route.abort());
+    await page.goto("/");
+    await expect(page.getByTestId("logo-fallback").first()).toHaveText("AHA");
+  });
+
+  test("'About Us' from another page goes home and scrolls to the about section", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About Us" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.locator("#about")).toBeInViewport();
+  });
+
+  test("navigation scrolls to the top", async ({ page }) => {
+    await page.goto("/");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.getByRole("contentinfo").getByRole("link", { name: "Contact Us" }).click();
+    await expect(page).toHaveURL(/\/contact-us$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test("an unknown address shows a real 404 page", async ({ page }) => {
+    const res = await page.goto("/no-such-page");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  });
+
+  test("pages carry their own title, description, twitter card and noindex where the spec says", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page).toHaveTitle("Member Login | American Homeowners Association");
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+    await page.goto("/");
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /homeowners/i);
+    await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+  });
+
+  test("the footer shows contact details and the 2022 copyright", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toContainText("(800) 555-0142");
+    await expect(footer).toContainText("info@aha-homeowners.org");
+    await expect(footer).toContainText("© 2022");
+    for (const name of ["Home", "About Us", "Membership Benefits", "Knowledge Center", "Contact Us"]) {
+      await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await expect(footer.getByRole("button", { name: "Apply Now" })).toBeVisible();
+  });
+});

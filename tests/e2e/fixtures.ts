@@ -1,0 +1,85 @@
+import crypto from "node:crypto";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { loadConfig } from "../../app/platform/config.server";
+import { databaseOptions, startServices } from "../../app/platform/bootstrap.server";
+import type { Services } from "../../app/platform/services.server";
+import { sessionCookieName } from "../../app/features/auth/cookie.server";
+import { E2E_BASE, E2E_ENV } from "./env";
+
+type Role = "member" | "limited_admin" | "super_admin";
+
+export interface SignedIn {
+  userId: number;
+  certificate?: string;
+  username?: string;
+  token: string;
+}
+
+/**
+ * Browser-test fixtures. `services` opens the same database as the server under test, so a
+ * test can create accounts and sessions directly and then drive the UI.
+ */
+export const test = base.extend<
+  { signIn: (role: Role, opts?: { context?: BrowserContext; firstName?: string }) => Promise<SignedIn> },
+  { services: Services }
+>({
+  services: [
+    async ({}, use) => {
+      const config = loadConfig({ ...process.env, ...E2E_ENV });
+      const services = await startServices(config, { database: databaseOptions(config) });
+      await use(services);
+      await services.database.close();
+    },
+    { scope: "worker" },
+  ],
+  signIn: async ({ services, context }, use) => {
+    await use(async (role, opts = {}) => {
+      const account = await createAccount(services, role, opts.firstName);
+      const user = (await services.auth.users.findById(account.userId))!;
+      const { token, expiresAt } = await services.auth.sessions.create(user);
+      await (opts.context ?? context).addCookies([
+        {
+          name: sessionCookieName(false),
+          value: token,
+          url: E2E_BASE,
+          httpOnly: true,
+          sameSite: "Lax",
+          expires: Math.floor(expiresAt.getTime() / 1000),
+        },
+      ]);
+      return { ...account, token };
+    });
+  },
+});
+
+export const MEMBER_BIRTHDATE = "1985-03-07";
+export const MEMBER_PASSWORD = "030785";
+export const STAFF_PASSWORD = "correct horse battery";
+
+/** Creates an account with a unique certificate number or username. */
+export async function createAccount(services: Services, role: Role, firstName = "Jordan") {
+  const suffix = crypto.randomBytes(4).toString("hex").toUpperCase();
+  if (role === "member") {
+    const certificate = `AHA${suffix}`;
+    const { id } = await services.auth.users.createMember({
+      certificate,
+      birthdateDigest: services.auth.digestBirthdate(MEMBER_BIRTHDATE),
+      firstName,
+      lastName: "Member",
+    });
+    return { userId: id, certificate };
+  }
+  const username = `${role.replace("_", "")}${suffix}`.toLowerCase();
+  const { id } = await services.auth.createStaff(username, STAFF_PASSWORD, role);
+  return { userId: id, username };
+}
+
+/** Runs axe-core on the page and fails with the list of violations. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  expect(summary, "axe violations").toEqual([]);
+}
+
+export { expect };
