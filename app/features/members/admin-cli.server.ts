@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+import { UniqueViolationError } from "~/platform/db.server";
+import { HttpError } from "~/platform/http.server";
+import type { Services } from "~/platform/services.server";
+import { normalizeCertificate } from "~/features/auth/normalize";
+
+export const USAGE = `Usage:
+  npm run admin -- create-admin --username <u> --password <p> --role super_admin|limited_admin
+  npm run admin -- add-member --certificate <c> --birthdate <YYYY-MM-DD> [--first-name <f>] [--last-name <l>]
+  npm run admin -- set-password --username <u> --password <p>`;
+
+export interface CliResult {
+  code: number;
+  out: string;
+}
+
+/** A calendar date written YYYY-MM-DD that exists (no 2023-02-30). */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** The staff/member account commands. Returns an exit code and what to print; never prints secrets. */
+export async function runAdminCommand(argv: string[], services: Services): Promise<CliResult> {
+  const [command, ...rest] = argv;
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        username: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
+        certificate: { type: "string" },
+        birthdate: { type: "string" },
+        "first-name": { type: "string" },
+        "last-name": { type: "string" },
+      },
+      strict: true,
+    }) as { values: Record<string, string | undefined> });
+  } catch (err) {
+    return { code: 2, out: `${(err as Error).message}\n\n${USAGE}` };
+  }
+  const missing = (names: string[]) => names.filter((n) => !values[n]);
+
+  try {
+    switch (command) {
+      case "create-admin": {
+        const lack = missing(["username", "password", "role"]);
+        if (lack.length) return { code: 2, out: `Missing ${lack.map((n) => `--${n}`).join(", ")}\n\n${USAGE}` };
+        if (values.role !== "super_admin" && values.role !== "limited_admin") {
+          return { code: 2, out: `--role must be super_admin or limited_admin` };
+        }
+        const isFirst = (await services.auth.users.countStaff()) === 0;
+        await services.auth.createStaff(values.username!, values.password!, values.role, isFirst && values.role === "super_admin");
+        return { code: 0, out: `Created ${values.role} "${values.username!.trim().toLowerCase()}".` };
+      }
+      case "add-member": {
+        const lack = missing(["certificate", "birthdate"]);
+        if (lack.length) return { code: 2, out: `Missing ${lack.map((n) => `--${n}`).join(", ")}\n\n${USAGE}` };
+        if (!isIsoDate(values.birthdate!)) return { code: 2, out: `--birthdate must be a real date written YYYY-MM-DD` };
+        const certificate = normalizeCertificate(values.certificate!);
+        if (!certificate) return { code: 2, out: `--certificate must not be empty` };
+        await services.auth.users.createMember({
+          certificate,
+          birthdateDigest: services.auth.digestBirthdate(values.birthdate!),
+          firstName: values["first-name"]?.trim() || null,
+          lastName: values["last-name"]?.trim() || null,
+        });
+        return { code: 0, out: `Added member ${certificate}.` };
+      }
+      case "set-password": {
+        const lack = missing(["username", "password"]);
+        if (lack.length) return { code: 2, out: `Missing ${lack.map((n) => `--${n}`).join(", ")}\n\n${USAGE}` };
+        await services.auth.setPassword(values.username!, values.password!);
+        return { code: 0, out: `Password changed for "${values.username!.trim().toLowerCase()}"; their sessions have ended.` };
+      }
+      default:
+        return { code: 2, out: command ? `Unknown command "${command}"\n\n${USAGE}` : USAGE };
+    }
+  } catch (err) {
+    if (err instanceof UniqueViolationError) {
+      return { code: 1, out: command === "add-member" ? "A member with that certificate number already exists." : "That username is already taken." };
+    }
+    if (err instanceof HttpError) return { code: 1, out: err.message };
+    throw err;
+  }
+}

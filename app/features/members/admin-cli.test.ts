@@ -1,0 +1,99 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
+import { isIsoDate, runAdminCommand } from "./admin-cli.server";
+
+describeEachDatabase("admin CLI", (dialect) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect);
+  });
+  afterAll(() => ctx.close());
+  const run = (...argv: string[]) => runAdminCommand(argv, ctx.services);
+
+  it("creates staff accounts that can sign in, and refuses duplicates", async () => {
+    expect(await run("create-admin", "--username", "Boss", "--password", "long-enough-pass", "--role", "super_admin")).toEqual({
+      code: 0,
+      out: 'Created super_admin "boss".',
+    });
+    const boss = await ctx.services.auth.users.findStaffByUsername("boss");
+    expect(boss).toMatchObject({ role: "super_admin", is_core_admin: 1, certificate_number: null });
+    expect(boss!.password_hash).toMatch(/^scrypt\$/);
+    const again = await run("create-admin", "--username", "boss", "--password", "long-enough-pass", "--role", "limited_admin");
+    expect(again).toEqual({ code: 1, out: "That username is already taken." });
+    const login = await ctx.services.auth.login({ username: "boss", password: "long-enough-pass", kind: "staff" }, "127.0.0.1");
+    expect(login.user.role).toBe("super_admin");
+  });
+
+  it("checks the role and the password length", async () => {
+    expect((await run("create-admin", "--username", "x1", "--password", "long-enough-pass", "--role", "user")).code).toBe(2);
+    expect(await run("create-admin", "--username", "x2", "--password", "short", "--role", "limited_admin")).toEqual({
+      code: 1,
+      out: "Password must be at least 12 characters",
+    });
+    expect((await run("create-admin", "--username", "x3")).out).toMatch(/Missing --password, --role/);
+  });
+
+  it("adds members with a birthdate digest, never the birthdate", async () => {
+    const res = await run("add-member", "--certificate", " aha-77 ", "--birthdate", "1979-11-02", "--first-name", "Lee");
+    expect(res).toEqual({ code: 0, out: "Added member AHA-77." });
+    const row = await ctx.services.auth.users.findMemberByCertificate("AHA-77");
+    expect(row).toMatchObject({ first_name: "Lee", role: "user", username: null, password_hash: null });
+    expect(row!.birthdate_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toMatch(/1979|110279/);
+    const login = await ctx.services.auth.login({ username: "aha-77", password: "110279", kind: "member" }, "127.0.0.1");
+    expect(login.user.first_name).toBe("Lee");
+    expect((await run("add-member", "--certificate", "AHA-77", "--birthdate", "1979-11-02")).out).toBe(
+      "A member with that certificate number already exists.",
+    );
+    expect((await run("add-member", "--certificate", "AHA-78", "--birthdate", "11/02/1979")).code).toBe(2);
+  });
+
+  it("sets a password and ends that account's sessions", async () => {
+    await run("create-admin", "--username", "rotate", "--password", "first-password-1", "--role", "limited_admin");
+    const first = await ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2");
+    expect((await run("set-password", "--username", "rotate", "--password", "second-password-2")).code).toBe(0);
+    expect(await ctx.services.auth.userForSession(first.token)).toBeNull();
+    await expect(ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2")).rejects.toThrow();
+    expect((await run("set-password", "--username", "nobody", "--password", "second-password-2")).out).toBe("No staff account named nobody");
+  });
+
+  it("explains usage for unknown commands and options", async () => {
+    expect((await run("frobnicate")).out).toMatch(/Unknown command "frobnicate"[\s\S]*npm run admin -- create-admin/);
+    expect((await run("add-member", "--nope", "1")).code).toBe(2);
+  });
+});
+
+describe("isIsoDate", () => {
+  it("accepts real dates only", () => {
+    expect(isIsoDate("2000-02-29")).toBe(true);
+    expect(isIsoDate("2023-02-29")).toBe(false);
+    expect(isIsoDate("1985-13-01")).toBe(false);
+    expect(isIsoDate("85-01-01")).toBe(false);
+  });
+});
+
+describe("npm run admin (a real process)", () => {
+  it("creates an account in DATA_DIR and exits 0, or exits non-zero with a message", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-cli-"));
+    const exec = promisify(execFile);
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", DATABASE_URL: "" };
+    try {
+      const ok = await exec("npx", ["tsx", "scripts/admin.ts", "create-admin", "--username", "cli", "--password", "cli-password-123", "--role", "super_admin"], { env });
+      expect(ok.stdout).toContain('Created super_admin "cli".');
+      expect(fs.existsSync(path.join(dataDir, "app.db"))).toBe(true);
+      const key = fs.statSync(path.join(dataDir, "auth-secret.key"));
+      expect(key.mode & 0o777).toBe(0o600);
+      await expect(exec("npx", ["tsx", "scripts/admin.ts", "add-member", "--certificate", "A1"], { env })).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("Missing --birthdate"),
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
