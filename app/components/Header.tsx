@@ -91,7 +91,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
                 <button type="button" onClick={openPayment} className="inline-flex items-center gap-1 hover:text-white">
                   <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
                 </button>
-                <Form method="post" action="/logout" onSubmit={() => saveStoredUser(null)} className="inline">
+                <Form method="post" action="/logout" onSubmit={() => saveStoredUser(null)} className="inline-flex">
                   <button type="submit" className="inline-flex items-center gap-1 hover:text-white">
                     <LogOut className="h-3.5 w-3.5" aria-hidden /> Log Out
                   </button>
@@ -112,7 +112,8 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
       <div className="container-page flex h-16 items-center justify-between gap-4">
         <Link to="/" className="flex items-center gap-3" aria-label={`${config.orgName} home`}>
           <Logo />
-          <span className="hidden font-serif text-lg font-bold leading-tight text-brand-900 sm:block">
+          {/* Between lg and xl the full navigation needs the room. */}
+          <span className="font-serif text-base font-bold leading-tight text-brand-900 sm:text-lg lg:hidden xl:block">
             {config.orgName}
           </span>
         </Link>
