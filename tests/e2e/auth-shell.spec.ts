@@ -103,6 +103,38 @@ test.describe("guards", () => {
     expect(await data.text()).not.toContain("Manage AHA content");
   });
 
+  test("while the session is re-checked after a broadcast, the page says 'Verifying authentication...'", async ({ context, signIn }) => {
+    await signIn("member");
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await first.goto("/knowledge-center");
+    await second.goto("/knowledge-center");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await second.route("**/*.data*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await first.getByRole("button", { name: "Log Out" }).click();
+    await expect(second.getByText("Verifying authentication...")).toBeVisible();
+    release();
+    await expect(second.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+  });
+
+  test("page actions refuse cross-site posts and oversized bodies; GET /logout changes nothing", async ({ request, page, signIn }) => {
+    const evil = await request.post("/logout", { headers: { Origin: "https://evil.example" }, form: { x: "1" } });
+    expect(evil.status()).toBe(403);
+    const crossSite = await request.post("/login", { headers: { "Sec-Fetch-Site": "cross-site" }, form: { username: "A", password: "1" } });
+    expect(crossSite.status()).toBe(403);
+    const huge = await request.post("/login", { form: { username: "A", password: "x".repeat(1_100_000) } });
+    expect(huge.status()).toBe(413);
+
+    await signIn("member", { firstName: "Stay" });
+    await page.goto("/logout");
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Stay Member");
+  });
+
   test("a member is sent to / from admin routes", async ({ page, signIn }) => {
     await signIn("member");
     for (const path of ["/admin", "/admin/dashboard", "/admin/rss", "/admin/users"]) {
