@@ -22,6 +22,13 @@ export async function startServices(
     await database.close();
     throw err;
   }
+  if (config.DATABASE_URL && !config.AUTH_SECRET) {
+    // Each machine would generate its own key file and members could sign in on one instance only.
+    logger.warn(
+      { dataDir: config.DATA_DIR },
+      "AUTH_SECRET is not set: using the key file in DATA_DIR. With PostgreSQL, set the same AUTH_SECRET on every instance and for the admin CLI.",
+    );
+  }
   return createServices(config, database, logger);
 }
 
