@@ -3,6 +3,7 @@ import compression from "compression";
 import express, { type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
+import { submissionsRouter } from "~/features/submissions/api.server";
 import { apiErrorHandler, notFound } from "./http.server";
 import { pingDatabase } from "./db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -61,6 +62,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   const api = express.Router();
   api.use(authRouter(services));
+  api.use(submissionsRouter(services));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

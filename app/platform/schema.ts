@@ -45,11 +45,60 @@ export interface RateLimitHitsTable {
   hit_at: Timestamp;
 }
 
+/** Admin-side spec, section 4: a missing status is treated as pending. */
+export type SubmissionStatus = "pending" | "in-review" | "approved" | "rejected" | "completed";
+
+interface SubmissionColumns {
+  id: Generated<number>;
+  status: Generated<SubmissionStatus>;
+  submitted_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContactMessagesTable extends SubmissionColumns {
+  name: string;
+  email: string;
+  phone: string | null;
+  subject: string;
+  message: string;
+}
+
+export interface CpaRequestsTable extends SubmissionColumns {
+  first_name: string;
+  last_name: string | null;
+  email: string;
+  phone: string | null;
+  firm_name: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  notes: string | null;
+  member_id: string | null;
+}
+
+export interface HomeownerMaterialRequestsTable extends SubmissionColumns {
+  first_name: string;
+  last_name: string | null;
+  email: string;
+  phone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  materials_requested: string | null;
+  notes: string | null;
+  member_id: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   rate_limit_hits: RateLimitHitsTable;
+  contact_messages: ContactMessagesTable;
+  cpa_requests: CpaRequestsTable;
+  homeowner_material_requests: HomeownerMaterialRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,6 +4,8 @@ import type { DatabaseHandle } from "./db.server";
 import type { Logger } from "./logger.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
+import { StaffNotifier } from "~/features/submissions/notify.server";
+import { SubmissionService } from "~/features/submissions/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -16,6 +18,8 @@ export interface Services {
   database: DatabaseHandle;
   logger: Logger;
   auth: AuthService;
+  /** Public forms: contact messages and request forms. */
+  submissions: SubmissionService;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
@@ -26,5 +30,13 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     database,
     logger,
     auth: new AuthService(database.db, secret),
+    submissions: new SubmissionService(
+      database.db,
+      new StaffNotifier(
+        { smtpUrl: config.SMTP_URL, notifyEmail: config.NOTIFY_EMAIL, mailFrom: config.MAIL_FROM, orgName: config.ORG_NAME },
+        logger,
+      ),
+      logger,
+    ),
   };
 }

@@ -1,7 +1,9 @@
 import type { AppMigration } from "./types";
 import { m0001_auth } from "./0001_auth";
+import { m0002_submissions } from "./0002_submissions";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
   "0001_auth": m0001_auth,
+  "0002_submissions": m0002_submissions,
 };

@@ -1,0 +1,375 @@
+import net, { type AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { SUBMISSION_RATE_LIMIT, SUBMISSION_REJECTED } from "./service.server";
+
+const contact = {
+  name: "  Dana Reyes ",
+  email: "dana@example.com",
+  phone: "",
+  subject: "warranty",
+  message: "My water heater failed last night. Is it covered?",
+};
+
+const cpa = {
+  first_name: "Lee",
+  last_name: "Park",
+  email: "lee@example.com",
+  phone: "(203) 555-0199",
+  firm_name: null,
+  city: null,
+  state: null,
+  zip: null,
+  notes: "Please send the 2024 premium statement.",
+};
+
+const material = {
+  first_name: "Ana",
+  last_name: "Lopez Garcia",
+  email: "ana@example.com",
+  phone: null,
+  address1: "12 Elm Street",
+  address2: "Apt 4",
+  city: "Stamford",
+  state: "CT",
+  zip: "06905",
+  materials_requested: "Maintenance checklist",
+  notes: null,
+};
+
+describeEachDatabase("public forms API", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, json: unknown) => server.request(path, { method: "POST", json });
+  const db = () => server.services.database.db;
+
+  async function expectCreated(res: Response) {
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toEqual({ success: true, ok: true, id: expect.any(Number), submission: { id: body.id } });
+    return body.id as number;
+  }
+
+  describe("contact", () => {
+    it("POST /api/forms stores a pending contact message, trimmed, blank phone as null", async () => {
+      const id = await expectCreated(await post("/api/forms", contact));
+      const row = await db().selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        name: "Dana Reyes",
+        email: "dana@example.com",
+        phone: null,
+        subject: "warranty",
+        message: contact.message,
+        status: "pending",
+      });
+      expect(new Date(row.submitted_at).toISOString()).toBe(row.submitted_at);
+      expect(row.updated_at).toBe(row.submitted_at);
+    });
+
+    it("POST /api/submit-contact-form is the same endpoint", async () => {
+      const id = await expectCreated(await post("/api/submit-contact-form", { ...contact, subject: "feedback", phone: "203-555-0100" }));
+      const row = await server.services.submissions.repository.find("contact", id);
+      expect(row).toMatchObject({ subject: "feedback", phone: "203-555-0100", status: "pending" });
+    });
+
+    it("answers 400 with a message per field and stores nothing", async () => {
+      const before = await server.services.submissions.repository.count("contact");
+      const res = await post("/api/forms", { name: " ", email: "not-an-email", phone: "call me", subject: "sales", message: "" });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.success).toBe(false);
+      expect(body.error).toBe("Please enter your name");
+      expect(body.details).toEqual({
+        name: "Please enter your name",
+        email: "Please enter a valid email address, like name@example.com",
+        phone: "Please enter a valid phone number, like (555) 123-4567",
+        subject: "Please choose a subject",
+        message: "Please enter your message",
+      });
+      expect(await server.services.submissions.repository.count("contact")).toBe(before);
+    });
+
+    it("limits every field's length", async () => {
+      const res = await post("/api/forms", { ...contact, name: "x".repeat(121), message: "y".repeat(5001) });
+      expect(res.status).toBe(400);
+      expect((await res.json()).details).toEqual({
+        name: "Name must be at most 120 characters",
+        message: "Message must be at most 5000 characters",
+      });
+    });
+
+    it("answers 400, never 500, for a body that is not an object or not JSON", async () => {
+      for (const body of [null, [], "text", 42]) {
+        const res = await post("/api/forms", body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+      }
+      const res = await server.request("/api/forms", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{oops" });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ success: false, error: "Request body is not valid JSON" });
+    });
+
+    it("refuses a filled bot trap with a 4xx and stores nothing", async () => {
+      const before = await server.services.submissions.repository.count("contact");
+      const res = await post("/api/forms", { ...contact, website: "http://spam.example" });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ success: false, error: SUBMISSION_REJECTED });
+      expect(await server.services.submissions.repository.count("contact")).toBe(before);
+    });
+  });
+
+  describe("request forms", () => {
+    it("POST /api/submit-cpa-request stores the spec's fields", async () => {
+      const id = await expectCreated(await post("/api/submit-cpa-request", cpa));
+      const row = await db().selectFrom("cpa_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ ...cpa, member_id: null, status: "pending" });
+    });
+
+    it("POST /api/submit-material-request stores the spec's fields", async () => {
+      const id = await expectCreated(await post("/api/submit-material-request", { ...material, member_id: "AHA-1001" }));
+      const row = await db().selectFrom("homeowner_material_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ ...material, member_id: "AHA-1001", status: "pending" });
+    });
+
+    it("the alternative paths take fullName and memberId and split the name at the first space", async () => {
+      const cpaId = await expectCreated(
+        await post("/api/cpa-requests", {
+          fullName: "  Mary  Ann Smith ",
+          email: "mary@example.com",
+          phone: "",
+          memberId: "AHA123",
+          notes: "For my accountant",
+        }),
+      );
+      expect(await server.services.submissions.repository.find("cpa", cpaId)).toMatchObject({
+        first_name: "Mary",
+        last_name: "Ann Smith",
+        email: "mary@example.com",
+        phone: null,
+        member_id: "AHA123",
+        notes: "For my accountant",
+        firm_name: null,
+        status: "pending",
+      });
+
+      const homeId = await expectCreated(
+        await post("/api/homeowner-material-requests", {
+          fullName: "Cher",
+          email: "cher@example.com",
+          memberId: null,
+          notes: null,
+          materials_requested: "Hurricane preparation guide",
+        }),
+      );
+      expect(await server.services.submissions.repository.find("homeowner", homeId)).toMatchObject({
+        first_name: "Cher",
+        last_name: null,
+        member_id: null,
+        materials_requested: "Hurricane preparation guide",
+        address1: null,
+        status: "pending",
+      });
+    });
+
+    it("answers 400 with field errors on every request path", async () => {
+      const cases: [string, unknown, Record<string, string>][] = [
+        ["/api/submit-cpa-request", { ...cpa, first_name: "", email: "" }, { first_name: "Please enter your first name", email: "Please enter your email address" }],
+        ["/api/submit-material-request", { ...material, zip: "123" }, { zip: "Please enter a valid ZIP code, like 06905 or 06905-1234" }],
+        ["/api/cpa-requests", { email: "a@b.co", memberId: "AHA 1" }, { fullName: "Please enter your full name", memberId: "Membership ID may contain only letters, numbers and dashes" }],
+        ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", materials_requested: "m".repeat(2001) }, { materials_requested: "Materials requested must be at most 2000 characters" }],
+      ];
+      for (const [path, body, details] of cases) {
+        const res = await post(path, body);
+        expect(res.status, path).toBe(400);
+        expect((await res.json()).details, path).toEqual(details);
+      }
+      expect(await server.services.submissions.repository.count("cpa")).toBe(2);
+      expect(await server.services.submissions.repository.count("homeowner")).toBe(2);
+    });
+
+    it("refuses a filled bot trap on every request path", async () => {
+      for (const [path, body] of [
+        ["/api/submit-cpa-request", cpa],
+        ["/api/submit-material-request", material],
+        ["/api/cpa-requests", { fullName: "Bot", email: "bot@example.com" }],
+        ["/api/homeowner-material-requests", { fullName: "Bot", email: "bot@example.com" }],
+      ] as const) {
+        const res = await post(path, { ...body, website: "x" });
+        expect(res.status, path).toBe(400);
+      }
+      expect(await server.services.submissions.repository.count("cpa")).toBe(2);
+      expect(await server.services.submissions.repository.count("homeowner")).toBe(2);
+    });
+
+    it("has no GET that stores anything", async () => {
+      const res = await server.request("/api/submit-cpa-request?first_name=A&email=a@b.co");
+      expect(res.status).toBe(404);
+    });
+  });
+});
+
+describeEachDatabase("public forms rate limit", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it(`accepts ${SUBMISSION_RATE_LIMIT.max} submissions per form family in the window, then answers 429`, async () => {
+    const post = (path: string, json: unknown) => server.request(path, { method: "POST", json });
+    for (let i = 0; i < SUBMISSION_RATE_LIMIT.max; i++) {
+      const path = i % 2 ? "/api/forms" : "/api/submit-contact-form";
+      expect((await post(path, { ...contact, message: `message ${i}` })).status).toBe(201);
+    }
+    // Invalid input is answered 400 as before and does not use the allowance.
+    expect((await post("/api/forms", { ...contact, email: "" })).status).toBe(400);
+
+    const refused = await post("/api/forms", contact);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = await refused.json();
+    expect(body.success).toBe(false);
+    expect(body.error).toMatch(/^You have sent several forms in a short time\. Please wait \d+ minutes? and try again/);
+    expect(await server.services.submissions.repository.count("contact")).toBe(SUBMISSION_RATE_LIMIT.max);
+
+    // The request forms are a separate family, shared by CPA and material requests and their aliases.
+    const paths = ["/api/submit-cpa-request", "/api/submit-material-request", "/api/cpa-requests", "/api/homeowner-material-requests"];
+    for (let i = 0; i < SUBMISSION_RATE_LIMIT.max; i++) {
+      const path = paths[i % paths.length];
+      const body = path.startsWith("/api/submit") ? (path.includes("cpa") ? cpa : material) : { fullName: "Pat Doe", email: "pat@example.com" };
+      expect((await post(path, body)).status, `${path} #${i}`).toBe(201);
+    }
+    for (const path of paths) expect((await post(path, { fullName: "Pat Doe", first_name: "Pat", email: "pat@example.com" })).status, path).toBe(429);
+  });
+});
+
+interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on an ephemeral port that keeps what it receives. */
+async function startSmtp() {
+  const received: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  return { received, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+/** Quoted-printable soft breaks and escapes undone, enough to read a plain-text mail. */
+function decodeBody(raw: string) {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+describeEachDatabase("staff notification", (dialect) => {
+  describe("with a working mail server", () => {
+    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let server: TestServer;
+    beforeAll(async () => {
+      smtp = await startSmtp();
+      server = await startTestServer(dialect, {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        NOTIFY_EMAIL: "staff@aha.example",
+        MAIL_FROM: "AHA Website <website@aha.example>",
+      });
+    });
+    afterAll(async () => {
+      await server.close();
+      await smtp.close();
+    });
+
+    it("sends one e-mail to staff per new contact message, with its content", async () => {
+      const res = await server.request("/api/forms", { method: "POST", json: { ...contact, subject: "billing" } });
+      const { id } = await res.json();
+      await server.services.submissions.notifier.settled();
+      expect(smtp.received).toHaveLength(1);
+      const mail = smtp.received[0];
+      expect(mail.to).toEqual(["staff@aha.example"]);
+      const text = decodeBody(mail.raw);
+      expect(text).toContain("Subject: New contact message from Dana Reyes");
+      expect(text).toContain("Reply-To: dana@example.com");
+      expect(text).toContain("From: AHA Website <website@aha.example>");
+      expect(text).toContain(`Reference: contact_${id}`);
+      expect(text).toContain("Subject: Billing Inquiry");
+      expect(text).toContain(contact.message);
+    });
+
+    it("sends one e-mail per request form too", async () => {
+      smtp.received.length = 0;
+      const res = await server.request("/api/cpa-requests", {
+        method: "POST",
+        json: { fullName: "Lee Park", email: "lee@example.com", memberId: "AHA77", notes: "Statement for 2024 please" },
+      });
+      const { id } = await res.json();
+      await server.services.submissions.notifier.settled();
+      expect(smtp.received).toHaveLength(1);
+      const text = decodeBody(smtp.received[0].raw);
+      expect(text).toContain("Subject: New CPA request from Lee Park");
+      expect(text).toContain(`Reference: cpa_${id}`);
+      expect(text).toContain("Membership ID: AHA77");
+      expect(text).toContain("Statement for 2024 please");
+    });
+
+    it("sends nothing for a refused submission", async () => {
+      smtp.received.length = 0;
+      expect((await server.request("/api/forms", { method: "POST", json: { ...contact, email: "" } })).status).toBe(400);
+      expect((await server.request("/api/forms", { method: "POST", json: { ...contact, website: "x" } })).status).toBe(400);
+      await server.services.submissions.notifier.settled();
+      expect(smtp.received).toHaveLength(0);
+    });
+  });
+
+  describe("with the mail server down", () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, NOTIFY_EMAIL: "staff@aha.example" });
+    });
+    afterAll(() => server.close());
+
+    it("still stores the submission and answers 201", async () => {
+      const res = await server.request("/api/submit-material-request", { method: "POST", json: material });
+      expect(res.status).toBe(201);
+      const { id } = await res.json();
+      await server.services.submissions.notifier.settled();
+      expect(await server.services.submissions.repository.find("homeowner", id)).toMatchObject({ email: "ana@example.com", status: "pending" });
+    });
+  });
+
+  describe("without SMTP_URL", () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { NOTIFY_EMAIL: "staff@aha.example" });
+    });
+    afterAll(() => server.close());
+
+    it("does not try to send", async () => {
+      expect(server.services.submissions.notifier.enabled).toBe(false);
+      expect((await server.request("/api/forms", { method: "POST", json: contact })).status).toBe(201);
+    });
+  });
+});

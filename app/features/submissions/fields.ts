@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/**
+ * Field builders shared by every public form's schema. Input may come from a JSON API call
+ * (strings, null, missing) or from a posted form (strings, "" for blank): blank and null
+ * are treated alike, text is trimmed, and every field has a length limit.
+ */
+
+const blankToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
+
+const tooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
+
+export function requiredText(label: string, max: number, requiredMessage: string) {
+  return z.preprocess(
+    blankToUndefined,
+    z.string(requiredMessage).trim().min(1, requiredMessage).max(max, tooLong(label, max)),
+  );
+}
+
+/** Optional text: blank or missing becomes null, as the database stores it. */
+export function optionalText(label: string, max: number) {
+  return z
+    .preprocess(blankToUndefined, z.string(`${label} must be text`).trim().max(max, tooLong(label, max)).optional())
+    .transform((v) => v ?? null);
+}
+
+export const EMAIL_MAX = 254;
+
+export function requiredEmail() {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string("Please enter your email address")
+      .trim()
+      .max(EMAIL_MAX, tooLong("Email address", EMAIL_MAX))
+      .pipe(z.email("Please enter a valid email address, like name@example.com")),
+  );
+}
+
+export const PHONE_MAX = 30;
+// Digits with the usual separators, an optional leading + and an optional extension.
+const PHONE_PATTERN = /^\+?[\d\s().-]+(?:\s*(?:x|ext\.?)\s*\d{1,6})?$/i;
+
+export function optionalPhone() {
+  return optionalText("Phone number", PHONE_MAX).refine((v) => v === null || isPhoneNumber(v), {
+    message: "Please enter a valid phone number, like (555) 123-4567",
+  });
+}
+
+export function isPhoneNumber(value: string) {
+  if (!PHONE_PATTERN.test(value)) return false;
+  const digits = value.replace(/(?:x|ext\.?)\s*\d+$/i, "").replace(/\D/g, "");
+  return digits.length >= 7 && digits.length <= 15;
+}
+
+export function optionalZip() {
+  return optionalText("ZIP code", 10).refine((v) => v === null || /^\d{5}(?:-\d{4})?$/.test(v), {
+    message: "Please enter a valid ZIP code, like 06905 or 06905-1234",
+  });
+}
+
+export const MEMBER_ID_MAX = 30;
+
+export function optionalMemberId() {
+  return optionalText("Membership ID", MEMBER_ID_MAX).refine((v) => v === null || /^[A-Za-z0-9-]+$/.test(v), {
+    message: "Membership ID may contain only letters, numbers and dashes",
+  });
+}
+
+/** One message per field (the first), keyed by the field's path, as the API's `details`. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+import type { Kysely } from "kysely";
+import { HttpError, parseInput } from "~/platform/http.server";
+import type { Logger } from "~/platform/logger.server";
+import { DbRateLimiter } from "~/platform/rate-limit.server";
+import type { Database } from "~/platform/schema";
+import { SUBMISSION_KINDS, type SubmissionFamily, type SubmissionKind } from "./kinds";
+import type { StaffNotifier } from "./notify.server";
+import { SubmissionsRepository, type SubmissionRow, type SubmissionValues } from "./repository.server";
+import {
+  contactSchema,
+  cpaRequestSchema,
+  isHoneypotFilled,
+  materialRequestSchema,
+  requestFormSchema,
+  toCpaRequest,
+  toMaterialRequest,
+  type RequestFormKind,
+} from "./schemas";
+
+/** Per visitor (IP) and form family: enough for any person, a wall for a script. */
+export const SUBMISSION_RATE_LIMIT = { max: 10, windowMs: 10 * 60_000 };
+
+export const SUBMISSION_REJECTED = "Your submission could not be accepted.";
+
+export function tooManySubmissions(retryAfterSeconds: number) {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `You have sent several forms in a short time. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or call us.`;
+}
+
+/**
+ * Accepts the public forms: bot trap, validation (400 with field errors), a per-IP rate
+ * limit (429), then the row is stored and staff are notified. The JSON API and the page
+ * actions (forms posted without JavaScript) both come through here.
+ */
+export class SubmissionService {
+  readonly repository: SubmissionsRepository;
+  private limiters: Record<SubmissionFamily, DbRateLimiter>;
+
+  constructor(
+    db: Kysely<Database>,
+    readonly notifier: StaffNotifier,
+    private logger: Logger,
+    limit = SUBMISSION_RATE_LIMIT,
+  ) {
+    this.repository = new SubmissionsRepository(db);
+    this.limiters = {
+      contact: new DbRateLimiter(db, "submit:contact", limit.max, limit.windowMs),
+      request: new DbRateLimiter(db, "submit:request", limit.max, limit.windowMs),
+    };
+  }
+
+  /** name, email, phone, subject, message. */
+  submitContact(raw: unknown, ip: string) {
+    return this.accept("contact", raw, ip, (input) => parseInput(contactSchema, input));
+  }
+
+  /** first_name, last_name, email, phone, firm_name, city, state, zip, notes (and member_id). */
+  submitCpaRequest(raw: unknown, ip: string) {
+    return this.accept("cpa", raw, ip, (input) => parseInput(cpaRequestSchema, input));
+  }
+
+  /** first_name ... materials_requested, notes (and member_id). */
+  submitMaterialRequest(raw: unknown, ip: string) {
+    return this.accept("homeowner", raw, ip, (input) => parseInput(materialRequestSchema, input));
+  }
+
+  /** The request form's own fields (fullName, email, phone, memberId, notes, materials_requested). */
+  submitRequestForm(form: RequestFormKind, raw: unknown, ip: string) {
+    if (form === "cpa") return this.accept("cpa", raw, ip, (input) => toCpaRequest(parseInput(requestFormSchema, input)));
+    return this.accept("homeowner", raw, ip, (input) => toMaterialRequest(parseInput(requestFormSchema, input)));
+  }
+
+  private async accept<K extends SubmissionKind>(
+    kind: K,
+    raw: unknown,
+    ip: string,
+    validate: (raw: unknown) => SubmissionValues<K>,
+  ): Promise<SubmissionRow<K>> {
+    if (isHoneypotFilled(raw)) {
+      this.logger.info({ kind, ip }, "submission refused: bot trap filled");
+      throw new HttpError(400, SUBMISSION_REJECTED);
+    }
+    const values = validate(raw ?? {});
+    const { allowed, retryAfterSeconds } = await this.limiters[SUBMISSION_KINDS[kind].family].hit(ip);
+    if (!allowed) {
+      this.logger.warn({ kind, ip }, "submission refused: rate limit");
+      throw new HttpError(429, tooManySubmissions(retryAfterSeconds), undefined, { "Retry-After": String(retryAfterSeconds) });
+    }
+    const row = await this.repository.insert(kind, values);
+    this.logger.info({ kind, id: row.id }, "submission stored");
+    this.notifier.submissionReceived(kind, row);
+    return row;
+  }
+}
