@@ -1,0 +1,15 @@
+/** The admin feed messages (spec: admin-side sections 4, 8, 9). */
+export const ADMIN_MESSAGE_MS = 5000;
+
+export const FEED_ADMIN_MESSAGES = {
+  loadFailed: (reason: string) => `Failed to load RSS feeds: ${reason}`,
+  ingestFailed: (reason: string) => `Ingestion failed: ${reason}`,
+  addFailed: (reason: string) => `Failed to add feed: ${reason}`,
+  updateFailed: (reason: string) => `Failed to update feed: ${reason}`,
+  deleteFailed: (reason: string) => `Failed to delete feed: ${reason}`,
+  ingested: "Ingestion completed! Processed feeds successfully.",
+  added: "Feed added successfully!",
+  updated: "Feed updated successfully!",
+  deleted: "Feed deleted successfully!",
+  confirmDelete: "Are you sure you want to delete this feed?",
+} as const;
