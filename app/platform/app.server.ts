@@ -4,6 +4,7 @@ import express, { type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
 import { submissionsRouter } from "~/features/submissions/api.server";
+import { articlesRouter } from "~/features/articles/api.server";
 import { apiErrorHandler, notFound } from "./http.server";
 import { pingDatabase } from "./db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -63,6 +64,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const api = express.Router();
   api.use(authRouter(services));
   api.use(submissionsRouter(services));
+  api.use(articlesRouter(services));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

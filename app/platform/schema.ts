@@ -45,6 +45,70 @@ export interface RateLimitHitsTable {
   hit_at: Timestamp;
 }
 
+export interface RssFeedsTable {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  category: string;
+  is_active: Bool;
+  last_ingested_at: Timestamp | null;
+  last_error: string | null;
+  consecutive_failures: Generated<number>;
+  /** Backoff: a failing feed is skipped until then. */
+  next_attempt_at: Timestamp | null;
+  etag: string | null;
+  last_modified: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ArticlesTable {
+  id: Generated<number>;
+  feed_id: number;
+  dedupe_key: string;
+  guid: string | null;
+  link: string;
+  title: string;
+  summary: string | null;
+  content: string | null;
+  image_url: string | null;
+  published_at: Timestamp;
+  category: string;
+  source_name: string | null;
+  content_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IngestRunsTable {
+  id: Generated<number>;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  /** running | success | failed */
+  status: string;
+  reason: string;
+  articles_added: Generated<number>;
+  articles_updated: Generated<number>;
+  feeds_total: Generated<number>;
+  feeds_failed: Generated<number>;
+  feeds_not_modified: Generated<number>;
+  feeds_skipped: Generated<number>;
+  error: string | null;
+}
+
+export interface IngestLeasesTable {
+  name: string;
+  holder: string | null;
+  run_id: number | null;
+  expires_at: Timestamp | null;
+}
+
+export interface RssMetaTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
 /** Admin-side spec, section 4: a missing status is treated as pending. */
 export type SubmissionStatus = "pending" | "in-review" | "approved" | "rejected" | "completed";
 
@@ -96,6 +160,11 @@ export interface Database {
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   rate_limit_hits: RateLimitHitsTable;
+  rss_feeds: RssFeedsTable;
+  articles: ArticlesTable;
+  ingest_runs: IngestRunsTable;
+  ingest_leases: IngestLeasesTable;
+  rss_meta: RssMetaTable;
   contact_messages: ContactMessagesTable;
   cpa_requests: CpaRequestsTable;
   homeowner_material_requests: HomeownerMaterialRequestsTable;

@@ -6,6 +6,7 @@ import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
+import { ArticlesService } from "~/features/articles/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -20,6 +21,8 @@ export interface Services {
   auth: AuthService;
   /** Public forms: contact messages and request forms. */
   submissions: SubmissionService;
+  /** RSS feeds, articles, featured cards, ingest (engine, lease, scheduler). */
+  articles: ArticlesService;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
@@ -38,5 +41,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       ),
       logger,
     ),
+    articles: new ArticlesService(database.db, config, logger),
   };
 }

@@ -1,0 +1,142 @@
+import crypto from "node:crypto";
+import { Router, type RequestHandler } from "express";
+import { z } from "zod";
+import { apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
+import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
+import type { Services } from "~/platform/services.server";
+import { isArticleCategory } from "./categories";
+import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./service.server";
+
+export const INVALID_INGEST_TOKEN = "Invalid ingest token";
+
+const positiveInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`);
+
+const articlesQuery = z
+  .object({
+    page: positiveInt("page").min(1, "page must be 1 or more").optional(),
+    limit: positiveInt("limit").min(1, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
+    pageSize: positiveInt("pageSize").min(1, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
+    category: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => !v || v === "all" || isArticleCategory(v), "Unknown category"),
+  })
+  .transform((q) => ({
+    page: q.page ?? 1,
+    limit: q.limit ?? q.pageSize ?? ARTICLES_DEFAULT_LIMIT,
+    category: q.category && q.category !== "all" ? q.category : null,
+  }));
+
+const feedId = z.coerce.number({ error: "Feed id is required" }).int("Feed id is required").positive("Feed id is required");
+const exportQuery = z.object({ month: z.string().trim().optional() });
+
+/** Blank query values count as absent (`?category=&page=`). */
+function queryOf(q: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q)) {
+    const value = Array.isArray(v) ? v[0] : v;
+    if (value !== "" && value !== undefined) out[k] = value;
+  }
+  return out;
+}
+
+/** Constant-time comparison of a presented bearer token with INGEST_TOKEN. */
+export function tokenMatches(presented: string, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const a = crypto.createHash("sha256").update(presented).digest();
+  const b = crypto.createHash("sha256").update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return m ? m[1] : null;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set("Cache-Control", "no-store");
+  next();
+};
+
+/**
+ * /api/rss/* and /api/featured-articles. Feeds, export and health: super_admin. Articles: any
+ * signed-in user. Ingest: any signed-in user, or a scheduler with the INGEST_TOKEN bearer.
+ * Featured articles: public.
+ */
+export function articlesRouter(services: Services): Router {
+  const router = Router();
+  const json = jsonBody();
+  const articles = () => services.articles;
+
+  router.get("/api/featured-articles", handler(async (_req, res) => {
+    const result = await articles().featured();
+    res.set("Cache-Control", "public, max-age=60");
+    res.status(result.success ? 200 : 503).json(result);
+  }));
+
+  router.get("/api/rss/articles", noStore, apiRequireUser, handler(async (req, res) => {
+    const q = parseInput(articlesQuery, queryOf(req.query as Record<string, unknown>));
+    const page = await articles().listArticles(q);
+    res.json({ success: true, ...page });
+  }));
+
+  const ingestAuth: RequestHandler = (req, res, next) => {
+    if (res.locals.user) return next();
+    const token = bearerToken(req.get("authorization"));
+    if (token === null) return next(unauthorized());
+    if (!tokenMatches(token, services.config.INGEST_TOKEN)) return next(unauthorized(INVALID_INGEST_TOKEN));
+    res.locals.ingestByToken = true;
+    next();
+  };
+
+  router.post("/api/rss/ingest", noStore, ingestAuth, json, handler(async (req, res) => {
+    const reason = res.locals.ingestByToken ? "token" : "manual";
+    const result = await articles().ingestAll({ reason });
+    services.logger.info({ reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused }, "RSS ingest requested");
+    res.json(result);
+  }));
+
+  router.get("/api/rss/feeds", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
+    res.json({ success: true, feeds: await articles().listFeeds() });
+  }));
+
+  router.post("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
+    const feed = await articles().createFeed(req.body ?? {});
+    services.logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
+    res.status(201).json({ success: true, feed });
+  }));
+
+  router.put("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
+    const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
+    const id = parseInput(feedId, body.id ?? req.query.id);
+    const feed = await articles().updateFeed({ ...body, id });
+    services.logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
+    res.json({ success: true, feed });
+  }));
+
+  router.delete("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
+    const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
+    const id = parseInput(feedId, body.id ?? req.query.id);
+    await articles().deleteFeed(id);
+    services.logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
+    res.json({ success: true });
+  }));
+
+  router.get("/api/rss/export", noStore, apiRequireSuperAdmin, handler(async (req, res) => {
+    const { month } = parseInput(exportQuery, queryOf(req.query as Record<string, unknown>));
+    const digest = await articles().exportMonth(month);
+    res.type("text/plain; charset=utf-8");
+    res.set("Content-Disposition", `inline; filename="knowledge-center-${digest.month}.txt"`);
+    res.send(digest.text);
+  }));
+
+  router.get("/api/rss/health", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
+    res.json(await articles().health());
+  }));
+
+  // Other methods on the feeds path are a clear 405, not a 404.
+  router.all("/api/rss/feeds", (_req, _res, next) => next(new HttpError(405, "Method not allowed")));
+  return router;
+}

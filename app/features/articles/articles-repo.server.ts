@@ -1,0 +1,205 @@
+import type { Kysely, Selectable } from "kysely";
+import { nowIso } from "~/platform/db.server";
+import type { ArticlesTable, Database } from "~/platform/schema";
+
+export type ArticleRow = Selectable<ArticlesTable>;
+
+/**
+ * An article as the API and the pages see it. The spec names two fields twice (published_at /
+ * publishDate, source_name / feedTitle); both names are sent.
+ */
+export interface ArticleJson {
+  id: number;
+  title: string;
+  summary: string | null;
+  content: string | null;
+  link: string;
+  category: string;
+  image_url: string | null;
+  published_at: string;
+  publishDate: string;
+  source_name: string | null;
+  feedTitle: string | null;
+  guid?: string;
+}
+
+export function toArticleJson(row: Pick<ArticleRow, "id" | "title" | "summary" | "content" | "link" | "category" | "image_url" | "published_at" | "source_name" | "guid">): ArticleJson {
+  return {
+    id: Number(row.id),
+    title: row.title,
+    summary: row.summary,
+    content: row.content,
+    link: row.link,
+    category: row.category,
+    image_url: row.image_url,
+    published_at: row.published_at,
+    publishDate: row.published_at,
+    source_name: row.source_name,
+    feedTitle: row.source_name,
+    ...(row.guid ? { guid: row.guid } : {}),
+  };
+}
+
+/** One item of a feed, normalized and ready to store. */
+export interface PreparedArticle {
+  dedupe_key: string;
+  guid: string | null;
+  link: string;
+  title: string;
+  summary: string | null;
+  content: string | null;
+  image_url: string | null;
+  /** null when the feed gave no usable date: a new row then takes the time it was first seen. */
+  published_at: string | null;
+  source_name: string | null;
+  content_hash: string;
+}
+
+const LIST_COLUMNS = ["id", "title", "summary", "content", "link", "category", "image_url", "published_at", "source_name", "guid"] as const;
+const INSERT_CHUNK = 50;
+const LOOKUP_CHUNK = 500;
+
+/** Data access for articles. */
+export class ArticlesRepo {
+  constructor(private db: Kysely<Database>) {}
+
+  /** One page, newest first; `categories` empty means every category. */
+  async page(opts: { offset: number; limit: number; category?: string }) {
+    let q = this.db.selectFrom("articles").select(LIST_COLUMNS);
+    if (opts.category) q = q.where("category", "=", opts.category);
+    return q.orderBy("published_at", "desc").orderBy("id", "desc").limit(opts.limit).offset(opts.offset).execute();
+  }
+
+  async count(category?: string): Promise<number> {
+    let q = this.db.selectFrom("articles").select((eb) => eb.fn.countAll().as("n"));
+    if (category) q = q.where("category", "=", category);
+    const row = await q.executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async categoryCounts(): Promise<Array<{ category: string; count: number }>> {
+    const rows = await this.db
+      .selectFrom("articles")
+      .select(["category", (eb) => eb.fn.countAll().as("n")])
+      .groupBy("category")
+      .execute();
+    return rows.map((r) => ({ category: r.category, count: Number(r.n) }));
+  }
+
+  /** The newest article of any of these categories. */
+  newestIn(categories: readonly string[]) {
+    return this.db
+      .selectFrom("articles")
+      .select(LIST_COLUMNS)
+      .where("category", "in", categories as string[])
+      .orderBy("published_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Articles published in [from, to), newest first. */
+  between(from: string, to: string, limit: number) {
+    return this.db
+      .selectFrom("articles")
+      .select(LIST_COLUMNS)
+      .where("published_at", ">=", from)
+      .where("published_at", "<", to)
+      .orderBy("published_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+  }
+
+  async countBetween(from: string, to: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("articles")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("published_at", ">=", from)
+      .where("published_at", "<", to)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async setCategoryForFeed(feedId: number, category: string) {
+    await this.db.updateTable("articles").set({ category, updated_at: nowIso() }).where("feed_id", "=", feedId).execute();
+  }
+
+  /**
+   * Stores a feed's items: new ones are inserted, changed ones updated, unchanged ones cost
+   * nothing. Returns how many were added and updated. Runs in one transaction per feed.
+   */
+  async saveFeedItems(
+    feedId: number,
+    category: string,
+    items: PreparedArticle[],
+    now = nowIso(),
+  ): Promise<{ added: number; updated: number }> {
+    if (!items.length) return { added: 0, updated: 0 };
+    return this.db.transaction().execute(async (trx) => {
+      const existing = new Map<string, { id: number; content_hash: string }>();
+      for (let i = 0; i < items.length; i += LOOKUP_CHUNK) {
+        const keys = items.slice(i, i + LOOKUP_CHUNK).map((it) => it.dedupe_key);
+        const rows = await trx
+          .selectFrom("articles")
+          .select(["id", "dedupe_key", "content_hash"])
+          .where("feed_id", "=", feedId)
+          .where("dedupe_key", "in", keys)
+          .execute();
+        for (const r of rows) existing.set(r.dedupe_key, { id: Number(r.id), content_hash: r.content_hash });
+      }
+
+      const fresh = items.filter((it) => !existing.has(it.dedupe_key));
+      let added = 0;
+      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+        const res = await trx
+          .insertInto("articles")
+          .values(
+            fresh.slice(i, i + INSERT_CHUNK).map((it) => ({
+              feed_id: feedId,
+              dedupe_key: it.dedupe_key,
+              guid: it.guid,
+              link: it.link,
+              title: it.title,
+              summary: it.summary,
+              content: it.content,
+              image_url: it.image_url,
+              published_at: it.published_at ?? now,
+              category,
+              source_name: it.source_name,
+              content_hash: it.content_hash,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .onConflict((oc) => oc.columns(["feed_id", "dedupe_key"]).doNothing())
+          .executeTakeFirst();
+        added += Number(res.numInsertedOrUpdatedRows ?? 0);
+      }
+
+      let updated = 0;
+      for (const it of items) {
+        const prev = existing.get(it.dedupe_key);
+        if (!prev || prev.content_hash === it.content_hash) continue;
+        await trx
+          .updateTable("articles")
+          .set({
+            guid: it.guid,
+            link: it.link,
+            title: it.title,
+            summary: it.summary,
+            content: it.content,
+            image_url: it.image_url,
+            ...(it.published_at ? { published_at: it.published_at } : {}),
+            source_name: it.source_name,
+            content_hash: it.content_hash,
+            updated_at: now,
+          })
+          .where("id", "=", prev.id)
+          .execute();
+        updated++;
+      }
+      return { added, updated };
+    });
+  }
+}

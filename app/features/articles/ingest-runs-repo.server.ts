@@ -1,0 +1,110 @@
+import type { Kysely, Selectable } from "kysely";
+import { nowIso } from "~/platform/db.server";
+import type { Database, IngestRunsTable } from "~/platform/schema";
+
+export type IngestRunRow = Selectable<IngestRunsTable>;
+
+export type RunStatus = "running" | "success" | "failed";
+
+export interface RunTotals {
+  articlesAdded: number;
+  articlesUpdated: number;
+  feedsTotal: number;
+  feedsFailed: number;
+  feedsNotModified: number;
+  feedsSkipped: number;
+}
+
+export const LEASE_NAME = "rss_ingest";
+
+/** The record of ingest runs, and the lease row that lets one run at a time across instances. */
+export class IngestRunsRepo {
+  constructor(private db: Kysely<Database>) {}
+
+  async start(reason: string, at = nowIso()): Promise<number> {
+    const row = await this.db
+      .insertInto("ingest_runs")
+      .values({ started_at: at, status: "running", reason })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async finish(id: number, status: Exclude<RunStatus, "running">, totals: RunTotals, error: string | null, at = nowIso()) {
+    await this.db
+      .updateTable("ingest_runs")
+      .set({
+        finished_at: at,
+        status,
+        articles_added: totals.articlesAdded,
+        articles_updated: totals.articlesUpdated,
+        feeds_total: totals.feedsTotal,
+        feeds_failed: totals.feedsFailed,
+        feeds_not_modified: totals.feedsNotModified,
+        feeds_skipped: totals.feedsSkipped,
+        error,
+      })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  find(id: number) {
+    return this.db.selectFrom("ingest_runs").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** The most recently finished run. */
+  lastFinished() {
+    return this.db
+      .selectFrom("ingest_runs")
+      .selectAll()
+      .where("finished_at", "is not", null)
+      .orderBy("finished_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The most recent run, finished or not. */
+  latest() {
+    return this.db.selectFrom("ingest_runs").selectAll().orderBy("id", "desc").limit(1).executeTakeFirst();
+  }
+
+  /**
+   * Takes the lease when it is free or expired: one conditional UPDATE, atomic on SQLite and
+   * PostgreSQL alike (a concurrent taker re-reads the row and matches nothing).
+   */
+  async acquireLease(holder: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    const nowText = new Date(now).toISOString();
+    const res = await this.db
+      .updateTable("ingest_leases")
+      .set({ holder, run_id: null, expires_at: new Date(now + ttlMs).toISOString() })
+      .where("name", "=", LEASE_NAME)
+      .where((eb) => eb.or([eb("holder", "is", null), eb("expires_at", "is", null), eb("expires_at", "<", nowText)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Extends a held lease; false when it was lost (expired and taken by another instance). */
+  async renewLease(holder: string, ttlMs: number, runId: number | null, now = Date.now()): Promise<boolean> {
+    const res = await this.db
+      .updateTable("ingest_leases")
+      .set({ expires_at: new Date(now + ttlMs).toISOString(), ...(runId !== null ? { run_id: runId } : {}) })
+      .where("name", "=", LEASE_NAME)
+      .where("holder", "=", holder)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async releaseLease(holder: string) {
+    await this.db
+      .updateTable("ingest_leases")
+      .set({ holder: null, expires_at: null })
+      .where("name", "=", LEASE_NAME)
+      .where("holder", "=", holder)
+      .execute();
+  }
+
+  lease() {
+    return this.db.selectFrom("ingest_leases").selectAll().where("name", "=", LEASE_NAME).executeTakeFirst();
+  }
+}
