@@ -1,6 +1,7 @@
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
 import { AdminDashboard, AdminPanel, resolveTab } from "~/features/admin/AdminDashboard";
+import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import { requireAdmin } from "~/platform/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -18,7 +19,7 @@ export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps
       user={loaderData.user}
       initialTab={loaderData.tab}
       rssPanel={
-        <AdminPanel title="RSS Feed Management" description="Manage RSS feeds, sync content, and monitor ingestion status." />
+        <RssFeedManagement />
       }
       submissionsPanel={
         <AdminPanel

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/admin-rss";
 import { pageMeta } from "~/components/seo";
 import { AdminDashboard, AdminPanel } from "~/features/admin/AdminDashboard";
+import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import { requireSuperAdmin } from "~/platform/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -17,7 +18,7 @@ export default function AdminRssRoute({ loaderData }: Route.ComponentProps) {
       user={loaderData.user}
       initialTab="rss"
       rssPanel={
-        <AdminPanel title="RSS Feed Management" description="Manage RSS feeds, sync content, and monitor ingestion status." />
+        <RssFeedManagement />
       }
       submissionsPanel={
         <AdminPanel

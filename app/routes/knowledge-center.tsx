@@ -1,7 +1,12 @@
+import { redirect } from "react-router";
 import type { Route } from "./+types/knowledge-center";
 import { pageMeta } from "~/components/seo";
-import { PageHero } from "~/components/PageHero";
 import { requireUser } from "~/platform/guards.server";
+import { rssApi } from "~/features/articles/api-client";
+import { categoryParam, toKnowledgeCenterPage } from "~/features/articles/cards";
+import type { ArticlesPageView } from "~/features/articles/client-types";
+import { KnowledgeCenter, type KnowledgeCenterData } from "~/features/articles/KnowledgeCenter";
+import { KNOWLEDGE_CENTER_PAGE_SIZE, knowledgeCenterSearch, parsePageParam } from "~/features/articles/pagination";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -9,15 +14,47 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Members-only articles, a home maintenance calendar and video tutorials for homeowners.",
   });
 
-export async function loader({ context }: Route.LoaderArgs) {
-  requireUser(context);
-  return null;
+/** Category and page of the URL (?category=&page=), so a link or a reload shows the same page. */
+function readQuery(request: Request) {
+  const url = new URL(request.url);
+  return { url, category: categoryParam(url.searchParams.get("category")), page: parsePageParam(url.searchParams.get("page")) };
 }
 
-export default function KnowledgeCenterRoute() {
-  return (
-    <PageHero eyebrow="Members Only" title="Knowledge Center">
-      Articles, a home maintenance calendar and video tutorials for members.
-    </PageHero>
-  );
+/** A page past the end goes to the last page. */
+function pastTheEnd(url: URL, category: string | null, page: number, answer: ArticlesPageView) {
+  const last = answer.pagination.totalPages;
+  return last > 0 && page > last ? redirect(`${url.pathname}${knowledgeCenterSearch({ category, page: last })}`) : null;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs): Promise<KnowledgeCenterData> {
+  requireUser(context);
+  const { url, category, page } = readQuery(request);
+  let answer: ArticlesPageView;
+  try {
+    answer = await context.services.articles.listArticles({ page, limit: KNOWLEDGE_CENTER_PAGE_SIZE, category });
+  } catch (err) {
+    context.services.logger.error({ err }, "knowledge center: listing articles failed");
+    return { status: "error", category };
+  }
+  const moved = pastTheEnd(url, category, page, answer);
+  if (moved) throw moved;
+  return { status: "ok", category, page: toKnowledgeCenterPage(answer) };
+}
+
+/** In the browser, page and category changes read GET /api/rss/articles; a failure shows the error state in place. */
+export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<KnowledgeCenterData> {
+  const { url, category, page } = readQuery(request);
+  let answer: ArticlesPageView;
+  try {
+    answer = await rssApi.listArticles({ page, limit: KNOWLEDGE_CENTER_PAGE_SIZE, category });
+  } catch {
+    return { status: "error", category };
+  }
+  const moved = pastTheEnd(url, category, page, answer);
+  if (moved) throw moved;
+  return { status: "ok", category, page: toKnowledgeCenterPage(answer) };
+}
+
+export default function KnowledgeCenterRoute({ loaderData }: Route.ComponentProps) {
+  return <KnowledgeCenter data={loaderData} />;
 }
