@@ -82,12 +82,8 @@ export async function ingestFeed(
       await feeds.markFetched(id, res.validators);
       return { feedId: id, name: feed.name, status: "not-modified" };
     }
-    const { text } = decodeFeedBody(res.body, res.contentType);
-    const parsed = parseFeedDocument(text, res.url);
     const now = Date.now();
-    const items = parsed.items.map((raw) => normalizeItem(raw, now)).filter((it): it is NormalizedItem => !!it);
-    const sourceName = (parsed.title && plainTitle(parsed.title, parsed.titleIsText)) || feed.name;
-    const prepared = prepareItems(items, sourceName);
+    const { items: prepared } = readFeedItems(res.body, res.contentType, res.url, feed.name, now);
     const saved = await articles.saveFeedItems(id, feed.category, prepared, new Date(now).toISOString());
     await feeds.markFetched(id, res.validators);
     return { feedId: id, name: feed.name, status: "ok", added: saved.added, updated: saved.updated, items: prepared.length };
@@ -102,6 +98,18 @@ export async function ingestFeed(
     }
     return { feedId: id, name: feed.name, status: "failed", error: message };
   }
+}
+
+/**
+ * Bytes of a feed to articles ready to store: decode, parse, normalize, dedupe. The source name
+ * is the feed document's title, else the name the admin gave the feed.
+ */
+export function readFeedItems(body: Buffer, contentType: string | null, url: string, feedName: string, now = Date.now()) {
+  const { text } = decodeFeedBody(body, contentType);
+  const parsed = parseFeedDocument(text, url);
+  const items = parsed.items.map((raw) => normalizeItem(raw, now)).filter((it): it is NormalizedItem => !!it);
+  const sourceName = (parsed.title && plainTitle(parsed.title, parsed.titleIsText)) || feedName;
+  return { format: parsed.format, sourceName, items: prepareItems(items, sourceName) };
 }
 
 function feedErrorMessage(err: unknown): string {

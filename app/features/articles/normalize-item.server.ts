@@ -34,12 +34,15 @@ export function absoluteHttpUrl(value: string | null | undefined, base?: string)
 // Tags whose text must not leak into plain text or content when the tag itself is dropped.
 const DROP_WITH_CONTENT = ["script", "style", "textarea", "option", "noscript", "iframe", "object", "embed", "svg", "math", "template", "head", "title", "select", "button", "frame", "frameset", "applet"];
 
+const BLOCK_TAG = /<\s*\/?\s*(br|p|div|li|ul|ol|h[1-6]|blockquote|tr|td|th|table|figure|figcaption|section|article|header|footer|pre|hr|dd|dt)\b[^>]*>/gi;
+
 const TEXT_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 
 /** Plain text from HTML (or from text with entities): tags dropped, entities decoded, spaces collapsed. */
 export function htmlToText(html: string | null | undefined): string {
   if (!html) return "";
-  const withBreaks = html.replace(/<\s*(br|\/p|\/div|\/li|\/h[1-6]|\/blockquote|\/tr)\b[^>]*>/gi, "$& ");
+  // Block boundaries become spaces, so "</figcaption><p>Next" does not glue words together.
+  const withBreaks = html.replace(BLOCK_TAG, " $& ");
   const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {}, nonTextTags: DROP_WITH_CONTENT });
   return text
     .replace(/&(amp|lt|gt|quot|#39);/g, (m) => TEXT_ENTITIES[m] ?? m)
@@ -85,9 +88,21 @@ function isTrackingPixel(attribs: Record<string, string>): boolean {
 export function sanitizeContent(html: string | null | undefined, base: string): string {
   if (!html) return "";
   const options = contentOptions(base);
-  const out = sanitizeHtml(html, options).trim();
+  const out = dropEmptyElements(sanitizeHtml(html, options)).trim();
   // Over-long content is cut and sanitized again, so no tag is left half-open.
   return out.length > CONTENT_MAX ? sanitizeHtml(out.slice(0, CONTENT_MAX), options).trim() : out;
+}
+
+/** Elements left empty once pixels and refused links are gone (share buttons, pixel wrappers). */
+const EMPTY_ELEMENT = /<(a|p|span|div|figure)\b[^>]*>\s*<\/\1>/g;
+
+function dropEmptyElements(html: string): string {
+  let out = html;
+  for (let prev = ""; prev !== out; ) {
+    prev = out;
+    out = out.replace(EMPTY_ELEMENT, "");
+  }
+  return out;
 }
 
 function contentOptions(base: string): sanitizeHtml.IOptions {
@@ -113,8 +128,9 @@ function contentOptions(base: string): sanitizeHtml.IOptions {
       a: (tagName, attribs) => {
         const raw = attribs.href?.trim() ?? "";
         const href = /^mailto:/i.test(raw) ? raw : absoluteHttpUrl(raw, base);
-        const next: Record<string, string> = { rel: "noopener noreferrer", target: "_blank" };
-        if (href) next.href = href;
+        // A link whose target was refused keeps its text, as plain text.
+        if (!href) return { tagName: "span", attribs: {} };
+        const next: Record<string, string> = { href, rel: "noopener noreferrer", target: "_blank" };
         if (attribs.title) next.title = attribs.title;
         return { tagName, attribs: next };
       },
@@ -182,7 +198,14 @@ function parseOneDate(raw: string): number | null {
   return ms;
 }
 
+/** WordPress appends "The post X appeared first on Y." to every excerpt. */
+function stripBoilerplate(text: string): string {
+  return text.replace(/\s*The post .{1,400}? appeared first on .{1,200}?\.?\s*$/s, "").trim();
+}
+
 export interface NormalizedItem {
+  /** The feed's own identifier, untouched: the dedupe key is made from it. */
+  rawGuid: string | null;
   guid: string | null;
   link: string;
   title: string;
@@ -199,16 +222,25 @@ export function normalizeItem(raw: RawItem, now = Date.now()): NormalizedItem | 
   const htmlBase = raw.contentBase ?? link;
   const content = sanitizeContent(raw.content ?? raw.description, htmlBase);
   const summarySource = raw.description ?? raw.content;
-  const summaryText = clipText(htmlToText(summarySource), SUMMARY_MAX);
+  const summaryText = clipText(stripBoilerplate(htmlToText(summarySource)), SUMMARY_MAX);
   let title = plainTitle(raw.title, raw.titleIsText);
   if (!title) title = clipText(summaryText, 100);
   if (!title) return null;
+  // Media and enclosure images first; small thumbnails (Blogger's 72 px) only when the content has no image.
+  const candidates = raw.images.flatMap((img) => {
+    const url = absoluteHttpUrl(img.url, htmlBase);
+    return url ? [{ url, small: img.small }] : [];
+  });
   const image =
-    raw.images.map((u) => absoluteHttpUrl(u, raw.contentBase ?? raw.base)).find((u): u is string => !!u) ??
+    candidates.find((c) => !c.small)?.url ??
     firstImage(content) ??
-    (raw.content && raw.description ? firstImage(sanitizeContent(raw.description, htmlBase)) : null);
-  const guid = raw.guid?.trim() ? raw.guid.trim().slice(0, 1000) : null;
+    (raw.content && raw.description ? firstImage(sanitizeContent(raw.description, htmlBase)) : null) ??
+    candidates[0]?.url ??
+    null;
+  // The raw guid only feeds the dedupe key; what is stored and shown is plain text.
+  const guid = raw.guid?.trim() ? clipText(htmlToText(raw.guid), 1000) || null : null;
   return {
+    rawGuid: raw.guid?.trim() || null,
     guid,
     link,
     title,
@@ -228,14 +260,14 @@ const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex"
  * never merge; an exact repeat (same key, link and title) is one item.
  */
 export function prepareItems(items: NormalizedItem[], sourceName: string | null): PreparedArticle[] {
-  const base = items.map((it) => (it.guid ? `guid:${it.guid}` : `link:${it.link}`));
+  const base = items.map((it) => (it.rawGuid ? `guid:${it.rawGuid}` : `link:${it.link}`));
   const counts = new Map<string, number>();
   for (const k of base) counts.set(k, (counts.get(k) ?? 0) + 1);
   const seen = new Set<string>();
   const out: PreparedArticle[] = [];
   items.forEach((it, i) => {
     let key = base[i];
-    if (counts.get(key)! > 1) key = `${key}|link:${it.link}|title:${it.title}${it.guid ? "" : `|date:${it.published_at ?? ""}`}`;
+    if (counts.get(key)! > 1) key = `${key}|link:${it.link}|title:${it.title}${it.rawGuid ? "" : `|date:${it.published_at ?? ""}`}`;
     const dedupeKey = sha256(key);
     if (seen.has(dedupeKey)) return;
     seen.add(dedupeKey);

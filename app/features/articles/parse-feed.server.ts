@@ -19,12 +19,17 @@ export interface RawItem {
   content: string | null;
   /** Date strings, best first. */
   dates: string[];
-  /** Image URL candidates from media, enclosures and podcast art, best first. */
-  images: string[];
+  /** Image candidates from media, enclosures and podcast art, best first; small = a declared width under 150 px. */
+  images: ImageCandidate[];
   /** The URL the item's link resolves against (xml:base, else the document URL). */
   base: string;
   /** An explicit xml:base for the item's HTML, when the document gives one (else the item link is used). */
   contentBase: string | null;
+}
+
+export interface ImageCandidate {
+  url: string;
+  small: boolean;
 }
 
 export interface ParsedFeed {
@@ -91,18 +96,23 @@ const IMAGE_EXT = /\.(jpe?g|png|gif|webp|avif)(\?|#|$)/i;
 const isImageType = (type?: string) => !!type && type.toLowerCase().startsWith("image/");
 
 /** media:content / media:thumbnail / media:group, images only, best first. */
-function mediaImages(media: MediaNs.ItemOrFeed | undefined): string[] {
+function mediaImages(media: MediaNs.ItemOrFeed | undefined): ImageCandidate[] {
   if (!media) return [];
   const contents = [...(media.contents ?? []), ...(media.groups ?? []).flatMap((g) => g.contents ?? [])];
   const fromContents = contents
     .filter((c) => c.url && (c.medium === "image" || isImageType(c.type) || (!c.medium && !c.type && IMAGE_EXT.test(c.url))))
-    .map((c) => c.url!);
+    .map((c) => candidate(c.url, c.width));
   const thumbs = [
     ...(media.thumbnails ?? []),
     ...contents.flatMap((c) => c.thumbnails ?? []),
     ...(media.groups ?? []).flatMap((g) => g.thumbnails ?? []),
-  ].map((t) => t.url);
+  ].map((t) => candidate(t.url, t.width));
   return compact([...fromContents, ...thumbs]);
+}
+
+function candidate(url: string | undefined | null, width?: number): ImageCandidate | null {
+  const u = str(url);
+  return u ? { url: u, small: typeof width === "number" && width > 0 && width < 150 } : null;
 }
 
 function mediaDescription(media: MediaNs.ItemOrFeed | undefined): string | null {
@@ -154,8 +164,8 @@ function fromRss(feed: RssFeed.Feed<string>, url: string): ParsedFeed {
         ]),
         images: compact([
           ...mediaImages(item.media),
-          ...(item.enclosures ?? []).filter((e) => e.url && (isImageType(e.type) || (!e.type && IMAGE_EXT.test(e.url)))).map((e) => e.url),
-          str(item.itunes?.image),
+          ...(item.enclosures ?? []).filter((e) => e.url && (isImageType(e.type) || (!e.type && IMAGE_EXT.test(e.url)))).map((e) => candidate(e.url)),
+          candidate(item.itunes?.image),
         ]),
         base: resolveBase(item.xml?.base, feedBase),
         contentBase: explicitBase(item.xml?.base, feed.xml?.base, url),
@@ -194,7 +204,7 @@ function fromAtom(feed: AtomFeed.Feed<string>, url: string): ParsedFeed {
     titleIsText: title.isText,
     items: (feed.entries ?? []).map((entry): RawItem => {
       const t = atomText(entry.title);
-      const enclosureImages = (entry.links ?? []).filter((l) => l.rel === "enclosure" && l.href && isImageType(l.type)).map((l) => l.href!);
+      const enclosureImages = (entry.links ?? []).filter((l) => l.rel === "enclosure" && l.href && isImageType(l.type)).map((l) => candidate(l.href));
       const id = str(entry.id);
       return {
         guid: id,
@@ -204,7 +214,7 @@ function fromAtom(feed: AtomFeed.Feed<string>, url: string): ParsedFeed {
         description: atomHtml(entry.summary) ?? mediaDescription(entry.media),
         content: atomHtml(entry.content),
         dates: compact([str(entry.published), str(entry.updated), ...(entry.dc?.dates ?? []).map(str), ...(entry.dcterms?.issued ?? []).map(str)]),
-        images: compact([...mediaImages(entry.media), ...enclosureImages, str(entry.itunes?.image)]),
+        images: compact([...mediaImages(entry.media), ...enclosureImages, candidate(entry.itunes?.image)]),
         base: resolveBase(entry.xml?.base, feedBase),
         contentBase: explicitBase(entry.xml?.base, feed.xml?.base, url),
       };
@@ -246,7 +256,7 @@ function fromJson(feed: JsonFeed.Feed<string>, url: string): ParsedFeed {
       description: str(item.summary) ? escapeText(item.summary!) : null,
       content: str(item.content_html) ?? (str(item.content_text) ? escapeText(item.content_text!) : null),
       dates: compact([str(item.date_published), str(item.date_modified)]),
-      images: compact([str(item.image), str(item.banner_image)]),
+      images: compact([candidate(item.image), candidate(item.banner_image)]),
       base: url,
       contentBase: null,
     })),

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
-import { classifyAddress, literalHostAddress, refusedMessage } from "./ip-policy.server";
+import { classifyAddress, literalHostAddress, refusedMessage, type AddressVerdict } from "./ip-policy.server";
 
 /**
  * Fetches a feed URL from the server, safely: http/https only, every address checked before
@@ -20,6 +20,8 @@ export interface SafeFetchLimits {
   /** Tests and local use only: lets feeds on private addresses through. */
   allowPrivateHosts: boolean;
   userAgent: string;
+  /** Which addresses may be dialled (default: public unicast only). Tests narrow it to prove each check runs. */
+  addressPolicy?: (address: string) => AddressVerdict;
 }
 
 export const DEFAULT_FETCH_LIMITS: SafeFetchLimits = {
@@ -64,7 +66,7 @@ export class SafeFetcher {
   private lookup: LookupFunction;
 
   constructor(readonly limits: SafeFetchLimits = DEFAULT_FETCH_LIMITS) {
-    this.lookup = checkedLookup(limits.allowPrivateHosts);
+    this.lookup = checkedLookup(limits.allowPrivateHosts, limits.addressPolicy);
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 8 });
   }
@@ -144,7 +146,7 @@ export class SafeFetcher {
     if (url.username || url.password) throw new FeedFetchError("URLs with a user name or password are not allowed");
     const literal = literalHostAddress(url);
     if (literal && !this.limits.allowPrivateHosts) {
-      const verdict = classifyAddress(literal);
+      const verdict = (this.limits.addressPolicy ?? classifyAddress)(literal);
       if (!verdict.allowed) throw new FeedFetchError(refusedMessage(literal, literal, verdict.reason));
     }
     return url;
@@ -226,14 +228,14 @@ function headerValue(v: string | string[] | undefined): string | null {
  * dns.lookup (all addresses, once), every address checked, and the socket connects to the
  * checked addresses: no second resolution that an attacker's DNS could answer differently.
  */
-export function checkedLookup(allowPrivateHosts: boolean): LookupFunction {
+export function checkedLookup(allowPrivateHosts: boolean, policy: (address: string) => AddressVerdict = classifyAddress): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       if (!addresses.length) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: "ENOTFOUND" }), "", 0);
       if (!allowPrivateHosts) {
         for (const a of addresses) {
-          const verdict = classifyAddress(a.address);
+          const verdict = policy(a.address);
           if (!verdict.allowed) return callback(new FeedFetchError(refusedMessage(hostname, a.address, verdict.reason)), "", 0);
         }
       }
