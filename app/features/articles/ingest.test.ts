@@ -1,0 +1,361 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FIXTURES_DIR, startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
+import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
+import { createLogger } from "~/platform/logger.server";
+import type { ArticleCategory } from "./categories";
+import { DEFAULT_FEEDS } from "./default-feeds";
+import { backoffUntil, RSS_REFRESH_FAILED } from "./ingest.server";
+import { ArticlesService } from "./service.server";
+
+const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES_DIR, name), "utf8");
+
+function rss(items: Array<{ guid: string; title: string; date?: string; body?: string }>) {
+  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Dynamic Feed</title><link>https://dyn.example.com/</link>
+  ${items
+    .map(
+      (i) => `<item><title>${i.title}</title><link>https://dyn.example.com/${i.guid}</link><guid>${i.guid}</guid>
+      <description>${i.body ?? `About ${i.title}`}</description><pubDate>${i.date ?? "Mon, 04 Mar 2024 10:00:00 GMT"}</pubDate></item>`,
+    )
+    .join("")}</channel></rss>`;
+}
+
+describeEachDatabase("RSS ingest", (dialect) => {
+  let ctx: TestContext;
+  let feeds: FeedServer;
+  let articles: ArticlesService;
+
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect, { RSS_ALLOW_PRIVATE_HOSTS: "true" });
+    feeds = await startFeedServer();
+    articles = ctx.services.articles;
+  });
+  afterAll(async () => {
+    await articles.stop();
+    await feeds.close();
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    articles.configure({
+      fetch: { timeoutMs: 1000, maxBytes: 1024 * 1024 },
+      ingest: { reuseWindowMs: 0, backoffBaseMs: 60_000, waitPollMs: 25 },
+    });
+    await ctx.services.database.db.deleteFrom("rss_feeds").execute();
+    feeds.requests.length = 0;
+  });
+
+  async function addFeed(pathname: string, opts: { category?: ArticleCategory; active?: boolean; name?: string } = {}) {
+    const feed = await articles.createFeed({
+      name: opts.name ?? pathname,
+      url: `${feeds.url}${pathname}`,
+      category: opts.category ?? "home_improvement",
+      is_active: opts.active ?? true,
+    });
+    return feed;
+  }
+  const feedRow = async (id: number) => (await articles.listFeeds()).find((f) => f.id === id)!;
+  const countArticles = async () => (await articles.listArticles({ limit: 1 })).pagination.total;
+
+  it("ingests every active feed, counts new articles, skips inactive feeds and records the run", async () => {
+    const wp = await addFeed("/feeds/wordpress.xml", { category: "maintenance_repair" });
+    await addFeed("/feeds/blogger.xml", { category: "decor" });
+    await addFeed("/feeds/medium.xml", { active: false });
+
+    const result = await articles.ingestAll({ reason: "manual" });
+    expect(result).toMatchObject({ success: true, counts: { articles: 5, feeds: 2, failed: 0 } });
+    expect(result.error).toBeUndefined();
+    expect(result.run).toMatchObject({ status: "success", reason: "manual", reused: false, updated: 0, not_modified: 0, skipped: 0 });
+    expect(feeds.hits("/feeds/medium.xml")).toEqual([]);
+
+    const page = await articles.listArticles({ limit: 10 });
+    expect(page.pagination).toEqual({ page: 1, limit: 10, total: 5, totalPages: 1 });
+    expect(page.categories).toEqual([
+      { value: "decor", label: "Decor", count: 2 },
+      { value: "maintenance_repair", label: "Maintenance and Repair", count: 3 },
+    ]);
+    expect(page.articles[0]).toEqual({
+      id: expect.any(Number),
+      title: "How to Re-Caulk a Bathtub Like a Pro",
+      summary: expect.stringMatching(/^Old caulk/),
+      content: expect.stringContaining("<figure>"),
+      link: "https://handyhome.example.com/re-caulk-bathtub/",
+      category: "maintenance_repair",
+      image_url: "https://handyhome.example.com/wp-content/uploads/2024/03/caulk-1024x683.jpg",
+      published_at: "2024-03-05T14:00:00.000Z",
+      publishDate: "2024-03-05T14:00:00.000Z",
+      source_name: "Handy Home Journal",
+      feedTitle: "Handy Home Journal",
+      guid: "https://handyhome.example.com/?p=4211",
+    });
+    expect(page.articles.map((a) => a.published_at)).toEqual([...page.articles.map((a) => a.published_at)].sort().reverse());
+
+    const row = await feedRow(wp.id);
+    expect(row.last_ingested_at).not.toBeNull();
+    expect(row).toMatchObject({ last_error: null, consecutive_failures: 0, next_attempt_at: null });
+
+    const run = await ctx.services.database.db.selectFrom("ingest_runs").selectAll().where("id", "=", result.run.id!).executeTakeFirstOrThrow();
+    expect(run).toMatchObject({ status: "success", reason: "manual", articles_added: 5, feeds_total: 2, feeds_failed: 0, error: null });
+    expect(run.finished_at).not.toBeNull();
+  });
+
+  it("re-ingesting adds nothing: a 304 costs nothing, and an unchanged body writes nothing", async () => {
+    await addFeed("/feeds/youtube.xml");
+    await addFeed("/plain/podcast.xml");
+    expect((await articles.ingestAll()).counts.articles).toBe(4);
+
+    const again = await articles.ingestAll();
+    expect(again.counts).toEqual({ articles: 0, feeds: 2, failed: 0 });
+    expect(again.run).toMatchObject({ updated: 0, not_modified: 1 });
+    const conditional = feeds.hits("/feeds/youtube.xml");
+    expect(conditional.map((r) => r.status)).toEqual([200, 304]);
+    expect(conditional[1].ifNoneMatch).toMatch(/^"/);
+    expect(feeds.hits("/plain/podcast.xml").map((r) => r.status)).toEqual([200, 200]);
+    expect(await countArticles()).toBe(4);
+  });
+
+  it("an updated item updates its row in place; counts.articles counts only new ones", async () => {
+    feeds.setDynamic("update.xml", rss([{ guid: "a", title: "First title" }, { guid: "b", title: "Second" }]));
+    await addFeed("/dynamic/update.xml", { category: "safety" });
+    await articles.ingestAll();
+    const before = (await articles.listArticles({ limit: 10 })).articles;
+
+    feeds.setDynamic(
+      "update.xml",
+      rss([
+        { guid: "a", title: "First title, corrected", body: "Now with more detail" },
+        { guid: "b", title: "Second" },
+        { guid: "c", title: "Third", date: "Tue, 05 Mar 2024 10:00:00 GMT" },
+      ]),
+    );
+    const result = await articles.ingestAll();
+    expect(result.counts.articles).toBe(1);
+    expect(result.run.updated).toBe(1);
+    const after = (await articles.listArticles({ limit: 10 })).articles;
+    expect(after).toHaveLength(3);
+    const a = after.find((x) => x.guid === "a")!;
+    expect(a.id).toBe(before.find((x) => x.guid === "a")!.id);
+    expect(a).toMatchObject({ title: "First title, corrected", summary: "Now with more detail" });
+  });
+
+  it("keeps the first-seen time for an undated item across re-ingests", async () => {
+    feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date</title><link>https://u.example.com/1</link></item></channel></rss>`);
+    await addFeed("/dynamic/undated.xml");
+    await articles.ingestAll();
+    const first = (await articles.listArticles()).articles[0].published_at;
+    feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date (edited)</title><link>https://u.example.com/1</link></item></channel></rss>`);
+    await articles.ingestAll();
+    const [item] = (await articles.listArticles()).articles;
+    expect(item.title).toBe("No date (edited)");
+    expect(item.published_at).toBe(first);
+  });
+
+  it("a failing feed never stops the others; each failure is stored with a clear message", async () => {
+    articles.configure({ fetch: { timeoutMs: 400, maxBytes: 256 * 1024 } });
+    const good = await addFeed("/feeds/rss1-rdf.xml", { category: "housing_mortgage_trends" });
+    const bad = {
+      status: await addFeed("/status/500"),
+      broken: await addFeed("/feeds/broken.xml"),
+      loop: await addFeed("/loop"),
+      slow: await addFeed("/slow?ms=3000"),
+      huge: await addFeed("/huge?bytes=1000000"),
+      page: await addFeed("/feeds/not-a-feed.html"),
+      missing: await addFeed("/feeds/no-such-file.xml"),
+    };
+    const result = await articles.ingestAll();
+    expect(result).toMatchObject({ success: true, counts: { articles: 2, feeds: 8, failed: 7 } });
+    expect(result.failures).toHaveLength(7);
+    const expected: Record<keyof typeof bad, string> = {
+      status: "HTTP 500 Internal Server Error",
+      broken: "The feed is not well-formed XML",
+      loop: "Too many redirects (more than 5)",
+      slow: "Timed out after 400 ms",
+      huge: "Feed is larger than 256 KB",
+      page: "The URL returned a web page, not a feed",
+      missing: "HTTP 404 Not Found",
+    };
+    for (const [key, feed] of Object.entries(bad) as Array<[keyof typeof bad, { id: number }]>) {
+      const row = await feedRow(feed.id);
+      expect(row.last_error, key).toBe(expected[key]);
+      expect(row.consecutive_failures, key).toBe(1);
+      expect(row.next_attempt_at, key).not.toBeNull();
+      expect(row.last_ingested_at, key).toBeNull();
+    }
+    expect((await feedRow(good.id)).last_error).toBeNull();
+    expect(await countArticles()).toBe(2);
+  });
+
+  it("backs off a failing feed, then retries it; a success clears the failure", async () => {
+    feeds.setDynamic("flaky.xml", "<html>oops</html>", "text/html");
+    const flaky = await addFeed("/dynamic/flaky.xml");
+    await addFeed("/feeds/bom.xml");
+
+    await articles.ingestAll();
+    const failed = await feedRow(flaky.id);
+    expect(failed.consecutive_failures).toBe(1);
+    expect(Date.parse(failed.next_attempt_at!)).toBeGreaterThan(Date.now() + 50_000);
+
+    const skipped = await articles.ingestAll();
+    expect(skipped.counts).toEqual({ articles: 0, feeds: 1, failed: 0 });
+    expect(skipped.run.skipped).toBe(1);
+    expect(feeds.hits("/dynamic/flaky.xml")).toHaveLength(1);
+
+    // Time passes: the feed is due again, fails again, and waits twice as long.
+    await ctx.services.database.db.updateTable("rss_feeds").set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", flaky.id).execute();
+    await articles.ingestAll();
+    const twice = await feedRow(flaky.id);
+    expect(twice.consecutive_failures).toBe(2);
+    expect(Date.parse(twice.next_attempt_at!)).toBeGreaterThan(Date.now() + 110_000);
+
+    // Fixed: an admin edit clears the wait, the next ingest reads it and resets the failure count.
+    feeds.setDynamic("flaky.xml", rss([{ guid: "ok", title: "Back online" }]));
+    await articles.updateFeed({ id: flaky.id, name: "flaky", url: `${feeds.url}/dynamic/flaky.xml`, category: "home_improvement", is_active: true });
+    const healed = await articles.ingestAll();
+    expect(healed.counts.articles).toBe(1);
+    expect(await feedRow(flaky.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
+  });
+
+  it("answers 'RSS refresh failed' when every feed failed", async () => {
+    await addFeed("/status/503");
+    const result = await articles.ingestAll();
+    expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 1, failed: 1 } });
+    const health = await articles.health();
+    expect(health.lastRun).toMatchObject({ status: "failed", error: "Every feed failed" });
+  });
+
+  it("concurrent calls in one process share one run", async () => {
+    await addFeed("/slow?ms=200");
+    await addFeed("/feeds/feedburner.xml");
+    const results = await Promise.all([articles.ingestAll(), articles.ingestAll(), articles.ingestAll()]);
+    expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
+    expect(results.map((r) => r.run.reused)).toEqual([false, true, true]);
+    expect(results.every((r) => r.counts.articles === 5)).toBe(true);
+    expect(feeds.hits("/slow")).toHaveLength(1);
+  });
+
+  it("another instance waits for the run in flight (lease in the database) and answers its result", async () => {
+    await addFeed("/slow?ms=300");
+    const other = new ArticlesService(ctx.services.database.db, ctx.config, createLogger("silent"), {
+      ingest: { reuseWindowMs: 0, waitPollMs: 20 },
+    });
+    try {
+      const first = articles.ingestAll();
+      await new Promise((r) => setTimeout(r, 100));
+      const lease = await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+      expect(lease.holder).not.toBeNull();
+      const second = await other.ingestAll();
+      const firstResult = await first;
+      expect(second.run).toMatchObject({ id: firstResult.run.id, reused: true });
+      expect(second.counts).toEqual(firstResult.counts);
+      expect(feeds.hits("/slow")).toHaveLength(1);
+      const released = await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+      expect(released.holder).toBeNull();
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("takes over a lease whose holder died (expired)", async () => {
+    await addFeed("/feeds/bom.xml");
+    const db = ctx.services.database.db;
+    await db.updateTable("ingest_leases").set({ holder: "crashed-instance", run_id: null, expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    const result = await articles.ingestAll();
+    expect(result.success).toBe(true);
+    expect(result.run.reused).toBe(false);
+    expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
+  });
+
+  it("reuses a run that finished within the reuse window instead of fetching again", async () => {
+    await addFeed("/feeds/bom.xml");
+    const first = await articles.ingestAll();
+    expect(first.run.reused).toBe(false);
+    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    const second = await articles.ingestAll();
+    expect(second.run).toMatchObject({ id: first.run.id, reused: true });
+    expect(feeds.hits("/feeds/bom.xml")).toHaveLength(1);
+  });
+
+  it("stores the category of the feed and the feed's title as source (else the feed's name)", async () => {
+    feeds.setDynamic("untitled.xml", `<rss version="2.0"><channel><item><title>T</title><link>https://t.example.com/</link></item></channel></rss>`);
+    await addFeed("/dynamic/untitled.xml", { name: "Admin's Name For It", category: "top_story" });
+    await articles.ingestAll();
+    const [a] = (await articles.listArticles({ category: "top_story" })).articles;
+    expect(a).toMatchObject({ category: "top_story", source_name: "Admin's Name For It", feedTitle: "Admin's Name For It" });
+  });
+});
+
+describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => {
+  let ctx: TestContext;
+  let feeds: FeedServer;
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect);
+    feeds = await startFeedServer();
+  });
+  afterAll(async () => {
+    await ctx.services.articles.stop();
+    await feeds.close();
+    await ctx.close();
+  });
+
+  it("a feed pointing at 127.0.0.1 (or a name for it) fails with a clear error and no request is made", async () => {
+    const { articles } = ctx.services;
+    // The API refuses such URLs up front; a row written some other way still cannot be fetched.
+    const literal = await articles.feedsRepo.create({ name: "Loopback", url: `${feeds.url}/feeds/wordpress.xml`, category: "news", is_active: true });
+    const named = await articles.feedsRepo.create({ name: "Named", url: `http://localhost:${feeds.port}/feeds/blogger.xml`, category: "news", is_active: true });
+    const result = await articles.ingestAll();
+    expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 2, failed: 2 } });
+    const rows = await articles.listFeeds();
+    expect(rows.find((f) => f.id === literal.id)!.last_error).toBe("Refused to connect to 127.0.0.1: a loopback address is not allowed");
+    expect(rows.find((f) => f.id === named.id)!.last_error).toMatch(/^Refused to connect to localhost \((127\.0\.0\.1|::1)\): a loopback address is not allowed$/);
+    expect(feeds.requests).toEqual([]);
+  });
+});
+
+describeEachDatabase("default feeds", (dialect) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect);
+  });
+  afterAll(() => ctx.close());
+
+  it("are seeded once, inactive, and never again, even after an admin deleted them", async () => {
+    const { articles } = ctx.services;
+    expect(await articles.seedDefaultFeeds()).toBe(DEFAULT_FEEDS.length);
+    const seeded = await articles.listFeeds();
+    expect(seeded).toHaveLength(DEFAULT_FEEDS.length);
+    expect(seeded.every((f) => f.is_active === false && /^https:\/\//.test(f.url))).toBe(true);
+    expect(await articles.seedDefaultFeeds()).toBe(0);
+    for (const f of seeded) await articles.deleteFeed(f.id);
+    expect(await articles.seedDefaultFeeds()).toBe(0);
+    expect(await articles.listFeeds()).toEqual([]);
+    expect(await ctx.services.database.db.selectFrom("articles").selectAll().execute()).toEqual([]);
+  });
+
+  it("are not seeded into a feeds table that already has feeds", async () => {
+    const other = await createTestContext(dialect);
+    try {
+      await other.services.articles.createFeed({ name: "Mine", url: "https://mine.example.com/feed", category: "news" });
+      expect(await other.services.articles.seedDefaultFeeds()).toBe(0);
+      expect((await other.services.articles.listFeeds()).map((f) => f.name)).toEqual(["Mine"]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("backoffUntil", () => {
+  it("doubles with each failure, up to the maximum", () => {
+    const s = { backoffBaseMs: 5 * 60_000, backoffMaxMs: 24 * 60 * 60_000 };
+    const at = (n: number) => Date.parse(backoffUntil(n, s, 0));
+    expect([1, 2, 3, 4].map(at)).toEqual([5, 10, 20, 40].map((m) => m * 60_000));
+    expect(at(30)).toBe(24 * 60 * 60_000);
+  });
+});
+
+// A fixture read through the whole pipeline, kept here so a broken fixture is noticed by name.
+describe("fixture sanity", () => {
+  it("the dynamic RSS helper makes a feed the parser reads", () => {
+    expect(rss([{ guid: "x", title: "X" }])).toContain("<guid>x</guid>");
+    expect(fixture("wordpress.xml")).toContain("<rss");
+  });
+});
