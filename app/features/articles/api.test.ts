@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
+import { INVALID_INGEST_TOKEN } from "./api.server";
+import { FEATURED_SLOTS } from "./categories";
 import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./service.server";
 import { FEED_MESSAGES } from "./feed-input";
+
+const INGEST_TOKEN = "scheduler-token-0123456789abcdef";
 
 describeEachDatabase("articles API", (dialect) => {
   let server: TestServer;
@@ -183,5 +188,245 @@ describeEachDatabase("articles API", (dialect) => {
       const after = await (await req("/api/rss/articles?category=insurance", { cookie: member })).json();
       expect(after.articles).toEqual([]);
     });
+  });
+
+  describe("articles", () => {
+    let feedId: number;
+    beforeAll(async () => {
+      const { feed } = await (
+        await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { name: "Lister", url: "https://lister.example.com/feed", category: "decor" } })
+      ).json();
+      feedId = feed.id;
+      const days = Array.from({ length: 23 }, (_, i) => ({ title: `Decor ${String(i).padStart(2, "0")}`, published_at: new Date(Date.UTC(2024, 0, 1 + i)).toISOString() }));
+      await addArticles(feedId, "decor", days);
+      await addArticles(feedId, "green_design", [{ title: "Green one", published_at: "2024-02-15T00:00:00.000Z" }]);
+      await addArticles(feedId, "home_remodeling", [{ title: "Remodel one", published_at: "2023-12-15T00:00:00.000Z" }]);
+    });
+
+    it("pages newest first with totals and the categories that have articles", async () => {
+      const res = await req("/api/rss/articles?limit=10&page=2", { cookie: member });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const body = await res.json();
+      expect(body.success).toBe(true);
+      expect(body.pagination).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3 });
+      expect(body.articles.map((a: { title: string }) => a.title)).toEqual([
+        "Decor 13", "Decor 12", "Decor 11", "Decor 10", "Decor 09", "Decor 08", "Decor 07", "Decor 06", "Decor 05", "Decor 04",
+      ]);
+      expect(body.categories).toEqual([
+        { value: "home_remodeling", label: "Home Remodeling", count: 1 },
+        { value: "decor", label: "Decor", count: 23 },
+        { value: "green_design", label: "Green Design", count: 1 },
+      ]);
+      expect(Object.keys(body.articles[0]).sort()).toEqual(
+        ["category", "content", "feedTitle", "id", "image_url", "link", "publishDate", "published_at", "source_name", "summary", "title"].sort(),
+      );
+    });
+
+    it("defaults to page 1 of 10, accepts pageSize (up to 1000) and filters by category", async () => {
+      const first = await (await req("/api/rss/articles", { cookie: member })).json();
+      expect(first.pagination).toEqual({ page: 1, limit: 10, total: 25, totalPages: 3 });
+      expect(first.articles[0].title).toBe("Green one");
+      const all = await (await req("/api/rss/articles?pageSize=1000", { cookie: member })).json();
+      expect(all.articles).toHaveLength(25);
+      expect(all.pagination).toEqual({ page: 1, limit: 1000, total: 25, totalPages: 1 });
+      const green = await (await req("/api/rss/articles?category=green_design", { cookie: member })).json();
+      expect(green.articles.map((a: { title: string }) => a.title)).toEqual(["Green one"]);
+      expect(green.pagination.total).toBe(1);
+      expect(green.categories).toHaveLength(3);
+      const none = await (await req("/api/rss/articles?category=insurance", { cookie: member })).json();
+      expect(none).toMatchObject({ articles: [], pagination: { total: 0, totalPages: 1 } });
+      const beyond = await (await req("/api/rss/articles?page=99", { cookie: member })).json();
+      expect(beyond).toMatchObject({ articles: [], pagination: { page: 99, total: 25 } });
+      const blank = await req("/api/rss/articles?category=&page=", { cookie: member });
+      expect(blank.status).toBe(200);
+    });
+
+    it("refuses a bad page, limit or category with 400", async () => {
+      for (const [q, error] of [
+        ["limit=0", "limit must be between 1 and 1000"],
+        ["limit=1001", "limit must be between 1 and 1000"],
+        ["pageSize=5000", "pageSize must be between 1 and 1000"],
+        ["page=0", "page must be 1 or more"],
+        ["page=abc", "page must be a whole number"],
+        ["limit=2.5", "limit must be a whole number"],
+        ["category=gardening", "Unknown category"],
+      ]) {
+        const res = await req(`/api/rss/articles?${q}`, { cookie: member });
+        expect(res.status, q).toBe(400);
+        expect((await res.json()).error, q).toBe(error);
+      }
+    });
+
+    it("exports a month as a plain-text digest grouped by category", async () => {
+      const res = await req("/api/rss/export?month=2024-01", { cookie: superAdmin });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      const text = await res.text();
+      expect(text).toMatch(/^American Homeowners Association Knowledge Center: January 2024\n/);
+      expect(text).toContain("23 articles this month.");
+      expect(text).toContain("Decor (23)");
+      expect(text).not.toContain("Green one");
+      expect(text.indexOf("Decor 22")).toBeLessThan(text.indexOf("Decor 00"));
+      const empty = await (await req("/api/rss/export?month=1999-05", { cookie: superAdmin })).text();
+      expect(empty).toContain("No articles were published in May 1999.");
+      const current = await req("/api/rss/export", { cookie: superAdmin });
+      expect(current.status).toBe(200);
+      const bad = await req("/api/rss/export?month=2024-13", { cookie: superAdmin });
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).error).toBe("Month must be in YYYY-MM format");
+    });
+
+    it("featured articles: the newest article of each slot, with the spec's fields", async () => {
+      const res = await req("/api/featured-articles");
+      const body = await res.json();
+      expect(body.success).toBe(true);
+      expect(body.articles.map((a: { category: string }) => a.category)).toEqual(FEATURED_SLOTS.map((s) => s.key));
+      const [improvement, decor, green] = body.articles;
+      expect(improvement).toMatchObject({ title: "Remodel one", is_placeholder: false, is_error: false });
+      expect(decor).toEqual({
+        id: expect.any(Number),
+        category: "decor",
+        title: "Decor 22",
+        excerpt: "Summary of Decor 22",
+        image_url: null,
+        external_url: "https://example.com/Decor%2022",
+        published_at: "2024-01-23T00:00:00.000Z",
+        is_placeholder: false,
+        is_error: false,
+      });
+      expect(green).toMatchObject({ title: "Green one", external_url: "https://example.com/Green%20one" });
+    });
+  });
+});
+
+describeEachDatabase("featured articles with no articles", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it("answers a placeholder card per slot", async () => {
+    const body = await (await server.request("/api/featured-articles")).json();
+    expect(body.success).toBe(true);
+    expect(body.articles).toHaveLength(3);
+    for (const [i, item] of body.articles.entries()) {
+      expect(item).toEqual({
+        id: `placeholder-${FEATURED_SLOTS[i].key}`,
+        category: FEATURED_SLOTS[i].key,
+        title: expect.stringContaining(FEATURED_SLOTS[i].title),
+        excerpt: expect.any(String),
+        image_url: null,
+        external_url: "#",
+        published_at: null,
+        is_placeholder: true,
+        is_error: false,
+      });
+    }
+  });
+});
+
+describeEachDatabase("ingest API", (dialect) => {
+  let server: TestServer;
+  let feeds: FeedServer;
+  let member: string;
+  let superAdmin: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { INGEST_TOKEN, RSS_ALLOW_PRIVATE_HOSTS: "true" });
+    server.services.articles.configure({ ingest: { reuseWindowMs: 0 }, fetch: { timeoutMs: 2000 } });
+    feeds = await startFeedServer();
+    member = (await loginAs(server, "member")).cookie;
+    superAdmin = (await loginAs(server, "super_admin")).cookie;
+  });
+  afterAll(async () => {
+    await server.services.articles.stop();
+    await feeds.close();
+    await server.close();
+  });
+
+  const ingest = (init: { cookie?: string; headers?: Record<string, string> } = {}) =>
+    server.request("/api/rss/ingest", { method: "POST", json: {}, ...init });
+
+  it("any signed-in user may refresh; the answer carries the counts", async () => {
+    const add = await server.request("/api/rss/feeds", {
+      method: "POST",
+      cookie: superAdmin,
+      json: { name: "WP", url: `${feeds.url}/feeds/wordpress.xml`, category: "home_improvement", is_active: true },
+    });
+    expect(add.status).toBe(201);
+    const res = await ingest({ cookie: member });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ success: true, counts: { articles: 3, feeds: 1, failed: 0 } });
+    expect(body.error).toBeUndefined();
+    const again = await (await ingest({ cookie: member })).json();
+    expect(again.counts).toEqual({ articles: 0, feeds: 1, failed: 0 });
+  });
+
+  it("a scheduler may call it with the bearer INGEST_TOKEN and no session; a wrong token is refused", async () => {
+    const ok = await ingest({ headers: { Authorization: `Bearer ${INGEST_TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).success).toBe(true);
+    for (const header of [`Bearer ${INGEST_TOKEN}x`, "Bearer nope", `Basic ${INGEST_TOKEN}`, `Bearer`]) {
+      const res = await ingest({ headers: { Authorization: header } });
+      expect(res.status, header).toBe(401);
+      expect((await res.json()).error, header).toBe(header.startsWith("Bearer ") ? INVALID_INGEST_TOKEN : "Authentication required");
+    }
+  });
+
+  it("health lists failing feeds with their errors and the last run", async () => {
+    await server.request("/api/rss/feeds", {
+      method: "POST",
+      cookie: superAdmin,
+      json: { name: "Down", url: `${feeds.url}/status/500`, category: "news", is_active: true },
+    });
+    await server.request("/api/rss/feeds", {
+      method: "POST",
+      cookie: superAdmin,
+      json: { name: "Off", url: `${feeds.url}/status/404`, category: "news", is_active: false },
+    });
+    const run = await (await ingest({ cookie: superAdmin })).json();
+    expect(run).toMatchObject({ success: true, counts: { feeds: 2, failed: 1 } });
+    expect(run.failures).toEqual([{ id: expect.any(Number), name: "Down", error: "HTTP 500 Internal Server Error" }]);
+    const health = await (await server.request("/api/rss/health", { cookie: superAdmin })).json();
+    expect(health).toEqual({
+      success: true,
+      feeds: { total: 3, active: 2, failing: 1 },
+      failing: [
+        {
+          id: expect.any(Number),
+          name: "Down",
+          url: `${feeds.url}/status/500`,
+          last_error: "HTTP 500 Internal Server Error",
+          consecutive_failures: 1,
+          next_attempt_at: expect.any(String),
+        },
+      ],
+      lastRun: {
+        id: run.run.id,
+        status: "success",
+        reason: "manual",
+        started_at: expect.any(String),
+        finished_at: expect.any(String),
+        counts: { articles: 0, updated: 0, feeds: 2, failed: 1, not_modified: 1, skipped: 0 },
+        error: null,
+      },
+    });
+  });
+});
+
+describeEachDatabase("ingest API without INGEST_TOKEN", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it("refuses every bearer token when none is configured", async () => {
+    const res = await server.request("/api/rss/ingest", { method: "POST", json: {}, headers: { Authorization: "Bearer anything-at-all-here" } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe(INVALID_INGEST_TOKEN);
   });
 });
