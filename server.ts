@@ -13,6 +13,8 @@ async function main() {
   const services = await startServices(config);
   const { logger } = services;
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
+  // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
+  await services.articles.start();
 
   let app;
   if (dev) {
@@ -39,6 +41,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");
     server.close();
+    await services.articles.stop();
     await services.database.close();
     process.exit(0);
   };
