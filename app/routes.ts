@@ -5,6 +5,11 @@ export default [
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
 
+  // Public forms: contact, form requests, payment hand-over.
+  route("contact-us", "routes/contact-us.tsx"),
+  route("form-requests", "routes/form-requests.tsx"),
+  route("make-payment", "routes/make-payment.tsx"),
+
   // Signed-in users (members and staff).
   layout("routes/guard-user.tsx", [
     route("knowledge-center", "routes/knowledge-center.tsx", { id: "knowledge-center" }),

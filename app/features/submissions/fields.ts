@@ -66,13 +66,3 @@ export function optionalMemberId() {
     message: "Membership ID may contain only letters, numbers and dashes",
   });
 }
-
-/** One message per field (the first), keyed by the field's path, as the API's `details`. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    if (!(key in out)) out[key] = issue.message;
-  }
-  return out;
-}

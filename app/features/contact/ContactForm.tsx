@@ -1,0 +1,195 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { RotateCcw, Send } from "lucide-react";
+import { ErrorSummary, Field, FormMessage, SubmitButton } from "~/components/forms/FormParts";
+import { useZodForm } from "~/components/forms/useZodForm";
+import { postForm } from "~/features/submissions/client";
+import type { FormActionData } from "~/features/submissions/form-result";
+import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";
+import { CONTACT_SUBJECTS, LIMITS, contactSchema } from "~/features/submissions/schemas";
+import { CONTACT_FAILURE, CONTACT_FAILURE_NO_SCRIPT, CONTACT_SUCCESS } from "./contact-info";
+import { clearContactDraft, loadContactDraft, saveContactDraft } from "./draft";
+
+const FIELDS = {
+  name: "Full Name",
+  email: "Email Address",
+  phone: "Phone Number",
+  subject: "Subject",
+  message: "Message",
+};
+
+type Phase = "editing" | "sending" | "sent" | "failed";
+
+/**
+ * The contact form. With JavaScript it posts to /api/forms; a message that could not be
+ * sent is kept in local storage and restored on the next visit until it is sent. Without
+ * JavaScript it posts to the page's action, which answers with the page and its messages.
+ */
+export function ContactForm({ result }: { result?: FormActionData }) {
+  const form = useZodForm({
+    id: "contact",
+    schema: contactSchema,
+    fields: FIELDS,
+    initialValues: result && result.status !== "success" ? result.values : undefined,
+    initialErrors: result?.status === "invalid" ? result.errors : undefined,
+  });
+  const [phase, setPhase] = useState<Phase>(result?.status === "success" ? "sent" : "editing");
+  const [failureReason, setFailureReason] = useState<string | null>(null);
+  const [draftRestored, setDraftRestored] = useState(false);
+  const [draftKept, setDraftKept] = useState(false);
+  const sentRef = useRef<HTMLDivElement>(null);
+
+  // A message kept after a failed send comes back when the page is opened again.
+  useEffect(() => {
+    if (result) return;
+    const draft = loadContactDraft();
+    if (!draft) return;
+    form.setValues(draft);
+    setDraftRestored(true);
+    setDraftKept(true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration
+  }, []);
+
+  // While a draft is kept, it follows what is typed, until the message is sent.
+  useEffect(() => {
+    if (draftKept) saveContactDraft(form.values);
+  }, [draftKept, form.values]);
+
+  useEffect(() => {
+    if (phase === "sent") sentRef.current?.focus();
+  }, [phase]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = form.validate();
+    if (!checked.ok) return;
+    setPhase("sending");
+    setFailureReason(null);
+    try {
+      const answer = await postForm("/api/forms", { ...checked.data, website: honeypotValue(event.currentTarget) });
+      if (answer.ok) {
+        clearContactDraft();
+        setDraftKept(false);
+        setDraftRestored(false);
+        form.reset();
+        setPhase("sent");
+        return;
+      }
+      if (answer.details) form.showServerErrors(answer.details);
+      setFailureReason(answer.status === 400 && answer.details ? null : answer.error);
+    } catch {
+      setFailureReason(null);
+    }
+    saveContactDraft(form.values);
+    setDraftKept(true);
+    setPhase("failed");
+  }
+
+  function discardDraft() {
+    clearContactDraft();
+    setDraftKept(false);
+    setDraftRestored(false);
+    form.reset();
+  }
+
+  if (phase === "sent") {
+    return (
+      <div ref={sentRef} tabIndex={-1} className="space-y-6 focus:outline-none">
+        <FormMessage tone="success" testId="contact-success">
+          <p className="font-medium">{CONTACT_SUCCESS}</p>
+        </FormMessage>
+        <p className="text-slate-700">
+          A member of our team will reply to the e-mail address you gave us. If your question is urgent, please call us during
+          business hours.
+        </p>
+        {form.hydrated ? (
+          <button type="button" className="btn-outline" onClick={() => setPhase("editing")}>
+            <RotateCcw className="h-4 w-4" aria-hidden /> Send another message
+          </button>
+        ) : (
+          <Link to="/contact-us" className="btn-outline" reloadDocument>
+            <RotateCcw className="h-4 w-4" aria-hidden /> Send another message
+          </Link>
+        )}
+      </div>
+    );
+  }
+
+  const failedWithoutScript = result?.status === "failed" && phase === "editing";
+
+  return (
+    <form
+      method="post"
+      noValidate={form.hydrated}
+      onSubmit={onSubmit}
+      aria-busy={phase === "sending"}
+      className="relative space-y-5"
+    >
+      {phase === "failed" ? (
+        <FormMessage tone="error" testId="contact-failure">
+          <p className="font-medium">{CONTACT_FAILURE}</p>
+          {failureReason ? <p>{failureReason}</p> : null}
+        </FormMessage>
+      ) : null}
+      {failedWithoutScript ? (
+        <FormMessage tone="error" testId="contact-failure">
+          <p className="font-medium">{CONTACT_FAILURE_NO_SCRIPT}</p>
+          <p>{result.message}</p>
+        </FormMessage>
+      ) : null}
+      {draftRestored && phase === "editing" ? (
+        <div
+          role="status"
+          data-testid="contact-draft-restored"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          <p>We restored the message you were writing. It has not been sent yet.</p>
+          <button type="button" className="font-semibold underline underline-offset-2 hover:text-amber-950" onClick={discardDraft}>
+            Discard draft
+          </button>
+        </div>
+      ) : null}
+      <ErrorSummary form={form} />
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field form={form} name="name" label={FIELDS.name}>
+          {(p) => <input {...p} type="text" autoComplete="name" required maxLength={LIMITS.name} className="field-input" />}
+        </Field>
+        <Field form={form} name="email" label={FIELDS.email}>
+          {(p) => <input {...p} type="email" autoComplete="email" required maxLength={254} className="field-input" />}
+        </Field>
+        <Field form={form} name="phone" label={FIELDS.phone} optional>
+          {(p) => <input {...p} type="tel" autoComplete="tel" maxLength={30} className="field-input" />}
+        </Field>
+        <Field form={form} name="subject" label={FIELDS.subject}>
+          {(p) => (
+            <select {...p} required className="field-input">
+              <option value="">Select a subject</option>
+              {CONTACT_SUBJECTS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <Field
+        form={form}
+        name="message"
+        label={FIELDS.message}
+        hint={`How can we help? Please include your membership ID if you have one. Up to ${LIMITS.message.toLocaleString("en-US")} characters.`}
+      >
+        {(p) => <textarea {...p} required rows={6} maxLength={LIMITS.message} className="field-input min-h-36 resize-y" />}
+      </Field>
+      <Honeypot formId="contact" />
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-slate-600">We reply within 24 hours. We never share your details.</p>
+        <SubmitButton busy={phase === "sending"} busyLabel="Sending...">
+          <Send className="h-4 w-4" aria-hidden /> Send Message
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

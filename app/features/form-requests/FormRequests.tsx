@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { FormMessage } from "~/components/forms/FormParts";
+import type { FormActionData } from "~/features/submissions/form-result";
+import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/schemas";
+import { FormChooser } from "./FormChooser";
+import { INVALID_FORM_SELECTION, REQUEST_SUCCESS } from "./messages";
+import { RequestForm } from "./RequestForm";
+
+export type FormSelection = RequestFormKind | "invalid" | null;
+
+/**
+ * No form chosen ('Select a Form'), then a chosen form, then submitted: the success
+ * message shows, the form resets and the selection clears.
+ */
+export function FormRequests({ selection, result }: { selection: FormSelection; result?: FormActionData }) {
+  const navigate = useNavigate();
+  const [submitted, setSubmitted] = useState(result?.status === "success");
+  const successRef = useRef<HTMLDivElement>(null);
+  const formTitleRef = useRef<HTMLHeadingElement>(null);
+  const previous = useRef(selection);
+
+  const chosen = selection === "cpa" || selection === "homeowner" ? selection : null;
+
+  useEffect(() => {
+    if (previous.current === selection) return;
+    previous.current = selection;
+    if (chosen) {
+      // A form chosen on this page: hide the last success and bring the form into view.
+      setSubmitted(false);
+      formTitleRef.current?.focus();
+      formTitleRef.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  }, [selection, chosen]);
+
+  useEffect(() => {
+    if (submitted) successRef.current?.focus();
+  }, [submitted]);
+
+  function onSubmitted() {
+    setSubmitted(true);
+    navigate("/form-requests", { replace: true, preventScrollReset: true });
+  }
+
+  return (
+    <div className="space-y-8">
+      {submitted ? (
+        <div ref={successRef} tabIndex={-1} className="focus:outline-none">
+          <FormMessage tone="success" testId="request-success">
+            <p className="font-medium">{REQUEST_SUCCESS}</p>
+          </FormMessage>
+        </div>
+      ) : null}
+      {selection === "invalid" ? (
+        <FormMessage tone="error" testId="request-invalid">
+          <p className="font-medium">{INVALID_FORM_SELECTION}</p>
+        </FormMessage>
+      ) : null}
+
+      <FormChooser selected={chosen} />
+
+      {chosen ? (
+        <section
+          aria-labelledby="request-form-title"
+          className="scroll-mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+        >
+          <h2
+            id="request-form-title"
+            ref={formTitleRef}
+            tabIndex={-1}
+            className="font-serif text-2xl font-bold text-brand-900 focus:outline-none"
+          >
+            {REQUEST_FORMS[chosen].title}
+          </h2>
+          <p className="mt-1 text-slate-700">{REQUEST_FORMS[chosen].summary}</p>
+          <p className="mt-1 text-sm text-slate-600">Your full name and email address are required; everything else is optional.</p>
+          <div className="mt-6">
+            <RequestForm key={chosen} kind={chosen} result={result} onSubmitted={onSubmitted} />
+          </div>
+        </section>
+      ) : null}
+    </div>
+  );
+}

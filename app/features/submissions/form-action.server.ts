@@ -1,0 +1,56 @@
+import { data } from "react-router";
+import { HttpError } from "~/platform/http.server";
+import type { Logger } from "~/platform/logger.server";
+import type { FormActionData } from "./form-result";
+import { HONEYPOT_FIELD } from "./schemas";
+
+
+/**
+ * An HttpError from the services. Not `instanceof`: the page build bundles its own copy of
+ * http.server.ts, while the services (built by the server entry) throw the source module's
+ * class, so the two classes differ at run time.
+ */
+export function isHttpError(err: unknown): err is HttpError {
+  if (err instanceof HttpError) return true;
+  const e = err as Partial<HttpError> | null;
+  return !!e && e instanceof Error && typeof e.status === "number" && e.status >= 400 && e.status < 600;
+}
+
+/** The posted fields as strings (files and repeated names are not part of these forms). */
+export function formValues(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string" && !(key in out)) out[key] = value;
+  return out;
+}
+
+/**
+ * Runs a submission through the same service as the JSON API and answers with what the
+ * page shows: success, the field errors, or a failure that hands the typed values back so
+ * nothing is lost.
+ */
+export async function submitPostedForm(
+  raw: Record<string, string>,
+  logger: Logger,
+  submit: (raw: Record<string, string>) => Promise<{ id: number }>,
+) {
+  const { [HONEYPOT_FIELD]: _trap, ...values } = raw;
+  try {
+    const row = await submit(raw);
+    return data<FormActionData>({ status: "success", id: row.id });
+  } catch (err) {
+    if (isHttpError(err) && err.status < 500) {
+      if (err.status === 400 && err.details && typeof err.details === "object") {
+        return data<FormActionData>(
+          { status: "invalid", values, errors: err.details as Record<string, string> },
+          { status: 400 },
+        );
+      }
+      return data<FormActionData>({ status: "failed", values, message: err.message }, { status: err.status, headers: err.headers });
+    }
+    logger.error({ err }, "form submission failed");
+    return data<FormActionData>(
+      { status: "failed", values, message: "The server could not save your submission" },
+      { status: 500 },
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import { data } from "react-router";
+import type { Route } from "./+types/form-requests";
+import { PageHero } from "~/components/PageHero";
+import { pageMeta } from "~/components/seo";
+import { FormRequests, type FormSelection } from "~/features/form-requests/FormRequests";
+import { INVALID_FORM_SELECTION } from "~/features/form-requests/messages";
+import { formValues, submitPostedForm } from "~/features/submissions/form-action.server";
+import type { FormActionData } from "~/features/submissions/form-result";
+import { isRequestFormKind } from "~/features/submissions/schemas";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Form Requests",
+    description:
+      "Request a CPA statement for your accountant or homeowner materials such as maintenance checklists and coverage guides.",
+  });
+
+export function loader({ request }: Route.LoaderArgs) {
+  const form = new URL(request.url).searchParams.get("form");
+  const selection: FormSelection = form === null || form === "" ? null : isRequestFormKind(form) ? form : "invalid";
+  return { selection };
+}
+
+/** A request form posted without JavaScript: same schema and service as the JSON API. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const raw = formValues(await request.formData());
+  const kind = raw.form;
+  if (!isRequestFormKind(kind)) {
+    return data<FormActionData>({ status: "failed", values: raw, message: INVALID_FORM_SELECTION }, { status: 400 });
+  }
+  return submitPostedForm(raw, context.services.logger, (input) =>
+    context.services.submissions.submitRequestForm(kind, input, context.ip),
+  );
+}
+
+export default function FormRequestsPage({ loaderData, actionData }: Route.ComponentProps) {
+  // After a post without JavaScript, the posted form stays chosen unless it was sent.
+  const posted = actionData && actionData.status !== "success" ? actionData.values.form : undefined;
+  const selection: FormSelection =
+    actionData?.status === "success" ? null : posted !== undefined ? (isRequestFormKind(posted) ? posted : "invalid") : loaderData.selection;
+  return (
+    <>
+      <PageHero eyebrow="Form Requests" title="Request forms and materials">
+        Need paperwork for your accountant or printed guides for your home? Send us a request and we will take care of it.
+      </PageHero>
+      <div className="container-page max-w-5xl py-12 lg:py-16">
+        <FormRequests selection={selection} result={actionData} />
+      </div>
+    </>
+  );
+}
