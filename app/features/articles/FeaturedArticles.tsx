@@ -34,7 +34,7 @@ export function FeaturedArticles() {
   }, []);
 
   return (
-    <section aria-labelledby="featured-articles-heading" className="bg-slate-50 py-16 sm:py-20" data-testid="featured-articles">
+    <section aria-labelledby="featured-articles-heading" className="border-t border-slate-200 bg-white py-16 sm:py-20" data-testid="featured-articles">
       <div className="container-page">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>

@@ -136,7 +136,7 @@ export function KnowledgeCenter({ data }: { data: KnowledgeCenterData }) {
                 </div>
                 {hydrated ? null : (
                   <button type="submit" className="btn-outline">
-                    Apply
+                    Filter
                   </button>
                 )}
               </Form>

@@ -1,0 +1,255 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { deleteFeed, forgetRecentIngests, rssDocument, seedFeed, startFeedServer, uniq, withArticlesLock } from "./articles-support";
+
+const panel = (page: Page) => page.getByRole("tabpanel", { name: /RSS/ });
+const message = (page: Page) => page.getByTestId("rss-message");
+const row = (page: Page, name: string) => page.getByTestId("feed-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(name) }) });
+
+test.describe("admin RSS feed management", () => {
+  test("a super_admin sees the feed list with active and inactive marks, last ingestion and last error", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const ok = await seedFeed(services, { name: `Healthy feed ${tag}`, is_active: true, category: "insurance", last_ingested_at: "2024-05-01T10:30:00.000Z" });
+    const broken = await seedFeed(services, {
+      name: `Broken feed ${tag}`,
+      is_active: false,
+      last_error: "HTTP 404 from the feed server",
+      consecutive_failures: 3,
+    });
+    await signIn("super_admin");
+    await page.goto("/admin/dashboard");
+    await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
+    await expect(panel(page)).toContainText("Manage RSS feeds, sync content, and monitor ingestion status.");
+
+    const okRow = row(page, `Healthy feed ${tag}`);
+    await expect(okRow).toContainText(ok.url);
+    await expect(okRow).toContainText("Insurance");
+    await expect(okRow).toContainText("Active");
+    await expect(okRow).toContainText("2024");
+    await expect(okRow).toContainText("None");
+    const brokenRow = row(page, `Broken feed ${tag}`);
+    await expect(brokenRow).toContainText("Inactive");
+    await expect(brokenRow).toContainText("Never");
+    await expect(brokenRow).toContainText("HTTP 404 from the feed server");
+    await expect(brokenRow).toContainText("3 failures in a row");
+    await deleteFeed(services, ok.id);
+    await deleteFeed(services, broken.id);
+  });
+
+  test("add, edit and delete a feed, with the spec's messages", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const name = `Porch Pros ${tag}`;
+    const url = `https://porch.example.org/${tag}/feed.xml`;
+    await signIn("super_admin");
+    await page.goto("/admin/rss");
+    await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
+
+    await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Add Feed" });
+    const add = dialog.getByRole("button", { name: "Add Feed" });
+    await expect(add).toBeDisabled();
+    await dialog.getByLabel("Name").fill(name);
+    await expect(add).toBeDisabled();
+    await expect(dialog.getByLabel("URL")).toHaveAttribute("type", "url");
+    await dialog.getByLabel("URL").fill("ftp://porch.example.org/feed");
+    await expect(add).toBeEnabled();
+    await add.click();
+    await expect(dialog.getByText("URL must be an http or https address")).toBeVisible();
+    await dialog.getByLabel("URL").fill(url);
+    const category = dialog.getByLabel("Category");
+    expect(await category.locator("optgroup").evaluateAll((els) => els.map((el) => el.getAttribute("label")))).toEqual([
+      "Home & Living",
+      "Safety & Security",
+      "Sustainability",
+      "Technology",
+      "News & Information",
+      "Legacy",
+    ]);
+    await category.selectOption("home_security");
+    await expect(dialog.getByLabel("Enabled")).toBeChecked();
+    await add.click();
+    await expect(message(page)).toHaveText("Feed added successfully!");
+    await expect(dialog).toBeHidden();
+    const added = row(page, name);
+    await expect(added).toContainText(url);
+    await expect(added).toContainText("Home Security");
+    await expect(added).toContainText("Active");
+
+    // The same URL twice is refused by the server.
+    await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+    await dialog.getByLabel("Name").fill(`Copy ${tag}`);
+    await dialog.getByLabel("URL").fill(url);
+    await dialog.getByRole("button", { name: "Add Feed" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText(/^Failed to add feed: .+/);
+    await expect(message(page)).toHaveText(/^Failed to add feed: .+/);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    await added.getByRole("button", { name: `Edit ${name}` }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Feed" });
+    await expect(edit.getByLabel("Name")).toHaveValue(name);
+    await expect(edit.getByLabel("URL")).toHaveValue(url);
+    await expect(edit.getByLabel("Category")).toHaveValue("home_security");
+    await edit.getByLabel("Name").fill(`${name} Weekly`);
+    await edit.getByLabel("Enabled").uncheck();
+    await edit.getByRole("button", { name: "Save Changes" }).click();
+    await expect(message(page)).toHaveText("Feed updated successfully!");
+    const edited = row(page, `${name} Weekly`);
+    await expect(edited).toContainText("Inactive");
+
+    await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Feed" });
+    await expect(confirm).toContainText("Are you sure you want to delete this feed?");
+    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(edited).toBeVisible();
+    await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
+    await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(message(page)).toHaveText("Feed deleted successfully!");
+    await expect(row(page, name)).toHaveCount(0);
+    const stored = await services.database.db.selectFrom("rss_feeds").select("id").where("url", "=", url).execute();
+    expect(stored).toEqual([]);
+  });
+
+  test("updating or deleting a feed that is gone says why", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const a = await seedFeed(services, { name: `Vanishing A ${tag}` });
+    const b = await seedFeed(services, { name: `Vanishing B ${tag}` });
+    await signIn("super_admin");
+    await page.goto("/admin/dashboard?tab=rss");
+    await expect(row(page, `Vanishing A ${tag}`)).toBeVisible();
+    await deleteFeed(services, a.id);
+    await deleteFeed(services, b.id);
+
+    await row(page, `Vanishing A ${tag}`).getByRole("button", { name: `Edit Vanishing A ${tag}` }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Feed" });
+    await edit.getByLabel("Name").fill(`Renamed ${tag}`);
+    await edit.getByRole("button", { name: "Save Changes" }).click();
+    await expect(edit.getByRole("alert")).toHaveText(/^Failed to update feed: .+/);
+    await edit.getByRole("button", { name: "Cancel" }).click();
+
+    await row(page, `Vanishing B ${tag}`).getByRole("button", { name: `Delete Vanishing B ${tag}` }).click();
+    await page.getByRole("dialog", { name: "Delete Feed" }).getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(message(page)).toHaveText(/^Failed to delete feed: .+/);
+    // The list reloads and no longer shows the feeds removed elsewhere.
+    await expect(row(page, `Vanishing B ${tag}`)).toHaveCount(0);
+  });
+
+  test("'Ingest all' reads 'Ingesting...', reports success and refreshes the list", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const feedServer = await startFeedServer(() => rssDocument(`Ingest check ${tag}`, []));
+    await signIn("super_admin");
+    await withArticlesLock(async () => {
+      const feed = await seedFeed(services, { name: `Ingest me ${tag}`, url: feedServer.url, is_active: true, category: "news" });
+      try {
+        await page.goto("/admin/dashboard");
+        await expect(row(page, `Ingest me ${tag}`)).toContainText("Never");
+        await forgetRecentIngests(services);
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        await page.route("**/api/rss/ingest", async (route) => {
+          await held;
+          await route.continue();
+        });
+        await panel(page).getByRole("button", { name: "Ingest all" }).click();
+        await expect(panel(page).getByRole("button", { name: "Ingesting..." })).toBeDisabled();
+        release();
+        await expect(message(page)).toHaveText("Ingestion completed! Processed feeds successfully.");
+        await expect(row(page, `Ingest me ${tag}`)).not.toContainText("Never");
+      } finally {
+        await deleteFeed(services, feed.id);
+        await feedServer.close();
+      }
+    });
+  });
+
+  test("failures of ingest and of loading the list show their reason", async ({ page, signIn, services }) => {
+    const feed = await seedFeed(services, { name: `Listed ${uniq()}` });
+    await signIn("super_admin");
+    await page.route("**/api/rss/feeds", (route) =>
+      route.fulfill({ status: 503, json: { success: false, error: "Database unavailable" } }),
+    );
+    await page.goto("/admin/dashboard");
+    await expect(message(page)).toHaveText("Failed to load RSS feeds: Database unavailable");
+    await expect(panel(page).getByText("The feed list could not be loaded.")).toBeVisible();
+
+    // A non-ok answer without a reason gives 'HTTP error! status: N'.
+    await page.route("**/api/rss/feeds", (route) => route.fulfill({ status: 502, body: "Bad gateway" }));
+    await panel(page).getByRole("button", { name: "Refresh" }).click();
+    await expect(message(page)).toHaveText("Failed to load RSS feeds: HTTP error! status: 502");
+
+    await page.unroute("**/api/rss/feeds");
+    await panel(page).getByRole("button", { name: "Try Again" }).click();
+    await expect(page.getByTestId("feed-row").first()).toBeVisible();
+
+    await page.route("**/api/rss/ingest", (route) => route.fulfill({ status: 500, json: { success: false, error: "RSS refresh failed" } }));
+    await panel(page).getByRole("button", { name: "Ingest all" }).click();
+    await expect(message(page)).toHaveText("Ingestion failed: RSS refresh failed");
+
+    await page.route("**/api/rss/ingest", (route) => route.fulfill({ status: 200, json: { success: false } }));
+    await panel(page).getByRole("button", { name: "Ingest all" }).click();
+    await expect(message(page)).toHaveText("Ingestion failed: Unknown error");
+    await deleteFeed(services, feed.id);
+  });
+
+  test("shows a loading state, then an empty state with 'Add Feed'", async ({ page, signIn }) => {
+    await signIn("super_admin");
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/api/rss/feeds", async (route) => {
+      await held;
+      await route.fulfill({ json: { success: true, feeds: [] } });
+    });
+    await page.goto("/admin/dashboard");
+    await expect(panel(page).getByRole("status").filter({ hasText: "Loading feeds..." })).toBeVisible();
+    release();
+    await expect(panel(page).getByText("No RSS feeds yet")).toBeVisible();
+    await expect(panel(page).getByText("Loading feeds...")).toHaveCount(0);
+    await panel(page).getByRole("button", { name: "Add Feed" }).last().click();
+    await expect(page.getByRole("dialog", { name: "Add Feed" })).toBeVisible();
+  });
+
+  test("messages clear themselves after 5 seconds", async ({ page, signIn, services }) => {
+    const feed = await seedFeed(services, { name: `Listed ${uniq()}` });
+    await page.clock.install();
+    await signIn("super_admin");
+    await page.route("**/api/rss/ingest", (route) => route.fulfill({ status: 500, json: { success: false, error: "RSS refresh failed" } }));
+    await page.goto("/admin/dashboard");
+    await expect(page.getByTestId("feed-row").first()).toBeVisible();
+    await panel(page).getByRole("button", { name: "Ingest all" }).click();
+    await expect(message(page)).toHaveText("Ingestion failed: RSS refresh failed");
+    await page.clock.fastForward(4_500);
+    await expect(message(page)).toBeVisible();
+    await page.clock.fastForward(600);
+    await expect(message(page)).toHaveCount(0);
+    await deleteFeed(services, feed.id);
+  });
+
+  test("limited_admin has no RSS tab and the feeds API refuses them", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/dashboard");
+    await expect(page.getByRole("tab", { name: /Form & Application Submissions/ })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tab", { name: /RSS/ })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "RSS Feed Management" })).toHaveCount(0);
+    const res = await page.request.get("/api/rss/feeds");
+    expect(res.status()).toBe(403);
+    await page.goto("/admin/rss");
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  });
+
+  test("the dashboard and its dialogs have no axe violations at 1280 and 390 pixels", async ({ page, signIn, services }) => {
+    const feed = await seedFeed(services, { name: `Listed ${uniq()}`, is_active: true, last_error: "HTTP 500 from the feed server" });
+    await signIn("super_admin");
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/admin/dashboard");
+      await expect(panel(page).getByText("Loading feeds...")).toHaveCount(0);
+      await expect(panel(page).getByTestId(width > 1000 ? "feed-row" : "feed-card").first()).toBeVisible();
+      await expectNoAxeViolations(page);
+      await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+      await expect(page.getByRole("dialog", { name: "Add Feed" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.keyboard.press("Escape");
+    }
+    await deleteFeed(services, feed.id);
+  });
+});
