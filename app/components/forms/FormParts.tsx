@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { AlertCircle, CheckCircle2, Loader2 } from "lucide-react";
+import { focusAndReveal } from "./focus";
 import type { ZodForm } from "./useZodForm";
 
 export interface ControlProps {
@@ -81,7 +82,7 @@ export function ErrorSummary({ form }: { form: ZodForm }) {
                 const target = document.getElementById(form.controlId(name));
                 if (target) {
                   e.preventDefault();
-                  target.focus();
+                  focusAndReveal(target);
                 }
               }}
             >

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import type { z } from "zod";
+import { focusAndReveal } from "./focus";
 
 /** One message per field (the first), keyed by the field's path, like the API's `details`. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
@@ -46,7 +47,7 @@ export function useZodForm<S extends z.ZodType>(options: ZodFormOptions<S>) {
 
   useEffect(() => setHydrated(true), []);
   useEffect(() => {
-    if (focusSummary) summaryRef.current?.focus();
+    if (focusSummary) focusAndReveal(summaryRef.current);
   }, [focusSummary]);
 
   const check = (next: FormValues): FormErrors => {

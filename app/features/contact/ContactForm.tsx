@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { RotateCcw, Send } from "lucide-react";
+import { focusAndReveal } from "~/components/forms/focus";
 import { ErrorSummary, Field, FormMessage, SubmitButton } from "~/components/forms/FormParts";
 import { useZodForm } from "~/components/forms/useZodForm";
 import { postForm } from "~/features/submissions/client";
@@ -56,7 +57,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   }, [draftKept, form.values]);
 
   useEffect(() => {
-    if (phase === "sent") sentRef.current?.focus();
+    if (phase === "sent") focusAndReveal(sentRef.current);
   }, [phase]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { focusAndReveal } from "~/components/forms/focus";
 import { FormMessage } from "~/components/forms/FormParts";
 import type { FormActionData } from "~/features/submissions/form-result";
 import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/schemas";
@@ -28,13 +29,12 @@ export function FormRequests({ selection, result }: { selection: FormSelection; 
     if (chosen) {
       // A form chosen on this page: hide the last success and bring the form into view.
       setSubmitted(false);
-      formTitleRef.current?.focus();
-      formTitleRef.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+      focusAndReveal(formTitleRef.current, "start");
     }
   }, [selection, chosen]);
 
   useEffect(() => {
-    if (submitted) successRef.current?.focus();
+    if (submitted) focusAndReveal(successRef.current);
   }, [submitted]);
 
   function onSubmitted() {
@@ -62,13 +62,13 @@ export function FormRequests({ selection, result }: { selection: FormSelection; 
       {chosen ? (
         <section
           aria-labelledby="request-form-title"
-          className="scroll-mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+          className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
         >
           <h2
             id="request-form-title"
             ref={formTitleRef}
             tabIndex={-1}
-            className="font-serif text-2xl font-bold text-brand-900 focus:outline-none"
+            className="scroll-mt-32 font-serif text-2xl font-bold text-brand-900 focus:outline-none"
           >
             {REQUEST_FORMS[chosen].title}
           </h2>

@@ -12,8 +12,9 @@ import { HONEYPOT_FIELD } from "./schemas";
  */
 export function isHttpError(err: unknown): err is HttpError {
   if (err instanceof HttpError) return true;
-  const e = err as Partial<HttpError> | null;
-  return !!e && e instanceof Error && typeof e.status === "number" && e.status >= 400 && e.status < 600;
+  if (!(err instanceof Error)) return false;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === "number" && status >= 400 && status < 600;
 }
 
 /** The posted fields as strings (files and repeated names are not part of these forms). */
