@@ -80,6 +80,12 @@ export interface ArticlesTable {
   updated_at: Timestamp;
 }
 
+/** Kept by triggers on articles (migration 0003). */
+export interface ArticleCategoryCountsTable {
+  category: string;
+  n: number;
+}
+
 export interface IngestRunsTable {
   id: Generated<number>;
   started_at: Timestamp;
@@ -162,6 +168,7 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   rss_feeds: RssFeedsTable;
   articles: ArticlesTable;
+  article_category_counts: ArticleCategoryCountsTable;
   ingest_runs: IngestRunsTable;
   ingest_leases: IngestLeasesTable;
   rss_meta: RssMetaTable;

@@ -37,8 +37,8 @@ export interface FeedServer {
   url: string;
   port: number;
   requests: LoggedRequest[];
-  /** Sets the body served at /dynamic/<name>. */
-  setDynamic(name: string, body: string | Buffer, contentType?: string): void;
+  /** Sets the body served at /dynamic/<name> (validators: ETag/Last-Modified and 304s; off = like /plain). */
+  setDynamic(name: string, body: string | Buffer, contentType?: string, opts?: { validators?: boolean }): void;
   /** Requests whose path starts with prefix. */
   hits(prefix: string): LoggedRequest[];
   close(): Promise<void>;
@@ -59,7 +59,7 @@ const etagOf = (body: Buffer) => `"${crypto.createHash("sha1").update(body).dige
 export async function startFeedServer(opts: { host?: string; fixturesDir?: string } = {}): Promise<FeedServer> {
   const fixturesDir = opts.fixturesDir ?? FIXTURES_DIR;
   const requests: LoggedRequest[] = [];
-  const dynamic = new Map<string, { body: Buffer; type: string }>();
+  const dynamic = new Map<string, { body: Buffer; type: string; validators: boolean }>();
   const timers = new Set<NodeJS.Timeout>();
 
   const readFixture = (name: string): Buffer | null => {
@@ -119,7 +119,10 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
     }
     if ((m = /^\/dynamic\/(.+)$/.exec(p))) {
       const entry = dynamic.get(m[1]);
-      return entry ? sendWithValidators(req, res, entry.body, entry.type, log) : notFound();
+      if (!entry) return notFound();
+      if (entry.validators) return sendWithValidators(req, res, entry.body, entry.type, log);
+      log.status = 200;
+      return res.writeHead(200, { "Content-Type": entry.type, "Content-Length": entry.body.length }).end(entry.body);
     }
     if ((m = /^\/redirect\/(\d+)\/(.+)$/.exec(p))) {
       const n = Number(m[1]);
@@ -202,8 +205,8 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
     url: `http://${opts.host ?? "127.0.0.1"}:${port}`,
     port,
     requests,
-    setDynamic(name, body, contentType = "application/rss+xml") {
-      dynamic.set(name, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type: contentType });
+    setDynamic(name, body, contentType = "application/rss+xml", opts = {}) {
+      dynamic.set(name, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type: contentType, validators: opts.validators ?? true });
     },
     hits(prefix) {
       return requests.filter((r) => r.path.startsWith(prefix));

@@ -184,9 +184,19 @@ describeEachDatabase("articles API", (dialect) => {
       await req("/api/rss/feeds", { method: "PUT", cookie: superAdmin, json: { id: feed.id, name: "Mover", url: feed.url, category: "insurance", is_active: true } });
       const page = await (await req("/api/rss/articles?category=insurance", { cookie: member })).json();
       expect(page.articles.map((a: { title: string }) => a.title)).toEqual(["Moving day"]);
+      // The category counts (kept by database triggers) follow inserts, moves and cascading deletes.
+      const count = (body: { categories: Array<{ value: string; count: number }> }, value: string) =>
+        body.categories.find((c) => c.value === value)?.count ?? 0;
+      expect(count(page, "insurance")).toBe(1);
+      expect(count(page, "news")).toBe(0);
       await req("/api/rss/feeds", { method: "DELETE", cookie: superAdmin, json: { id: feed.id } });
       const after = await (await req("/api/rss/articles?category=insurance", { cookie: member })).json();
       expect(after.articles).toEqual([]);
+      expect(count(after, "insurance")).toBe(0);
+      const { db } = server.services.database;
+      const actual = await db.selectFrom("articles").select(["category", (eb) => eb.fn.countAll().as("n")]).groupBy("category").execute();
+      const kept = await server.services.articles.articlesRepo.categoryCounts();
+      expect(Object.fromEntries(kept.map((c) => [c.category, c.count]))).toEqual(Object.fromEntries(actual.map((r) => [r.category, Number(r.n)])));
     });
   });
 
