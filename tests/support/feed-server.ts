@@ -37,6 +37,8 @@ export interface FeedServer {
   url: string;
   port: number;
   requests: LoggedRequest[];
+  /** The most requests this server was answering at the same moment (reset it to 0 to measure). */
+  maxInFlight: number;
   /** Sets the body served at /dynamic/<name> (validators: ETag/Last-Modified and 304s; off = like /plain). */
   setDynamic(name: string, body: string | Buffer, contentType?: string, opts?: { validators?: boolean }): void;
   /** Requests whose path starts with prefix. */
@@ -61,6 +63,7 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
   const requests: LoggedRequest[] = [];
   const dynamic = new Map<string, { body: Buffer; type: string; validators: boolean }>();
   const timers = new Set<NodeJS.Timeout>();
+  const api = { maxInFlight: 0 } as FeedServer;
 
   const readFixture = (name: string): Buffer | null => {
     const file = path.join(fixturesDir, path.basename(name));
@@ -80,7 +83,11 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
     res.writeHead(200, { "Content-Type": type, "Content-Length": body.length }).end(body);
   };
 
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
+    inFlight++;
+    api.maxInFlight = Math.max(api.maxInFlight, inFlight);
+    res.on("close", () => inFlight--);
     const url = new URL(req.url ?? "/", "http://localhost");
     const p = url.pathname;
     const log: LoggedRequest = {
@@ -201,7 +208,7 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  return {
+  Object.assign(api, {
     url: `http://${opts.host ?? "127.0.0.1"}:${port}`,
     port,
     requests,
@@ -216,5 +223,6 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
+  });
+  return api;
 }

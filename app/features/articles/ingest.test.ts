@@ -223,6 +223,15 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(health.lastRun).toMatchObject({ status: "failed", error: "Every feed failed" });
   });
 
+  it("fetches at most 4 feeds at a time", async () => {
+    for (let i = 0; i < 10; i++) await addFeed(`/slow?ms=150&n=${i}`);
+    feeds.maxInFlight = 0;
+    const result = await articles.ingestAll();
+    expect(result.counts).toEqual({ articles: 30, feeds: 10, failed: 0 });
+    expect(feeds.hits("/slow")).toHaveLength(10);
+    expect(feeds.maxInFlight).toBe(4);
+  });
+
   it("concurrent calls in one process share one run", async () => {
     await addFeed("/slow?ms=200");
     await addFeed("/feeds/feedburner.xml");
@@ -308,6 +317,31 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
     expect(rows.find((f) => f.id === literal.id)!.last_error).toBe("Refused to connect to 127.0.0.1: a loopback address is not allowed");
     expect(rows.find((f) => f.id === named.id)!.last_error).toMatch(/^Refused to connect to localhost \((127\.0\.0\.1|::1)\): a loopback address is not allowed$/);
     expect(feeds.requests).toEqual([]);
+  });
+});
+
+describeEachDatabase("when the database fails", (dialect) => {
+  it("ingest answers 'RSS refresh failed' and the featured cards turn into the spec's error cards", async () => {
+    const ctx = await createTestContext(dialect);
+    const { articles } = ctx.services;
+    await ctx.services.database.close();
+    try {
+      const result = await articles.ingestAll();
+      expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 0, failed: 0 } });
+      const featured = await articles.featured();
+      expect(featured.success).toBe(false);
+      expect(featured.error).toBe("Failed to load articles");
+      expect(featured.articles.map((a) => [a.title, a.excerpt, a.is_error, a.external_url])).toEqual(
+        ["Home Improvement", "Decor", "Green Living"].map((t) => [
+          `${t} Temporarily Unavailable`,
+          "We're experiencing technical difficulties. Please try again later.",
+          true,
+          "#",
+        ]),
+      );
+    } finally {
+      await ctx.close().catch(() => undefined);
+    }
   });
 });
 
