@@ -5,6 +5,18 @@ export default [
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
 
+  // Public marketing pages, the e-mail confirmation page and search-engine files.
+  route("about-us", "routes/about-us.tsx"),
+  route("membership-benefits", "routes/membership-benefits.tsx"),
+  route("members-only", "routes/members-only.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
+  route("confirm-email", "routes/email-confirmation.tsx", { id: "confirm-email" }),
+  route("auth/confirm", "routes/email-confirmation.tsx", { id: "auth-confirm" }),
+  route("auth/callback", "routes/email-confirmation.tsx", { id: "auth-callback" }),
+  route("email-confirmation", "routes/email-confirmation.tsx", { id: "email-confirmation" }),
+  route("robots.txt", "routes/robots-txt.ts"),
+  route("sitemap.xml", "routes/sitemap-xml.ts"),
+
   // Public forms: contact, form requests, payment hand-over.
   route("contact-us", "routes/contact-us.tsx"),
   route("form-requests", "routes/form-requests.tsx"),
