@@ -75,6 +75,18 @@ test.describe("sign-in", () => {
     await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Nojs Member");
     await context.close();
   });
+
+  test("a failed sign-in without JavaScript shows the message, not an error page", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Certificate Number").fill("NOBODY1");
+    await page.getByLabel("Date of Birth", { exact: true }).fill("010101");
+    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign In", exact: true }).click()]);
+    expect(response.status()).toBe(401);
+    await expect(page.getByRole("alert")).toHaveText("Invalid certificate number or birthdate");
+    await context.close();
+  });
 });
 
 test.describe("guards", () => {
@@ -188,8 +200,11 @@ test.describe("shell", () => {
 
     await page.getByRole("button", { name: "Apply Now" }).first().click();
     await expect(dialog).toBeVisible();
-    await page.mouse.click(5, 5); // the backdrop
-    await expect(dialog).toBeHidden();
+    // Radix starts listening for outside clicks a tick after opening: retry the backdrop click.
+    await expect(async () => {
+      await page.mouse.click(5, 5);
+      await expect(dialog).toBeHidden({ timeout: 500 });
+    }).toPass();
 
     await page.getByRole("button", { name: "Apply Now" }).first().click();
     await dialog.getByRole("link", { name: "Contact Us" }).click();

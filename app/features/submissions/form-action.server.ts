@@ -5,18 +5,6 @@ import type { FormActionData } from "./form-result";
 import { HONEYPOT_FIELD } from "./schemas";
 
 
-/**
- * An HttpError from the services. Not `instanceof`: the page build bundles its own copy of
- * http.server.ts, while the services (built by the server entry) throw the source module's
- * class, so the two classes differ at run time.
- */
-export function isHttpError(err: unknown): err is HttpError {
-  if (err instanceof HttpError) return true;
-  if (!(err instanceof Error)) return false;
-  const status = (err as { status?: unknown }).status;
-  return typeof status === "number" && status >= 400 && status < 600;
-}
-
 /** The posted fields as strings (files and repeated names are not part of these forms). */
 export function formValues(form: FormData): Record<string, string> {
   const out: Record<string, string> = {};
@@ -39,7 +27,7 @@ export async function submitPostedForm(
     const row = await submit(raw);
     return data<FormActionData>({ status: "success", id: row.id });
   } catch (err) {
-    if (isHttpError(err) && err.status < 500) {
+    if (err instanceof HttpError && err.status < 500) {
       if (err.status === 400 && err.details && typeof err.details === "object") {
         return data<FormActionData>(
           { status: "invalid", values, errors: err.details as Record<string, string> },
