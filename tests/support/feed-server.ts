@@ -208,7 +208,7 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  Object.assign(api, {
+  const rest: Omit<FeedServer, "maxInFlight"> = {
     url: `http://${opts.host ?? "127.0.0.1"}:${port}`,
     port,
     requests,
@@ -223,6 +223,6 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  });
-  return api;
+  };
+  return Object.assign(api, rest);
 }
