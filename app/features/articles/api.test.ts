@@ -87,6 +87,12 @@ describeEachDatabase("articles API", (dialect) => {
       }
     });
 
+    it("answers 405 for other methods on the feeds path", async () => {
+      const res = await req("/api/rss/feeds", { method: "PATCH", cookie: superAdmin, json: {} });
+      expect(res.status).toBe(405);
+      expect(await res.json()).toEqual({ success: false, error: "Method not allowed" });
+    });
+
     it("featured articles are public", async () => {
       const res = await req("/api/featured-articles");
       expect(res.status).toBe(200);

@@ -88,6 +88,8 @@ export async function ingestFeed(
     await feeds.markFetched(id, res.validators);
     return { feedId: id, name: feed.name, status: "ok", added: saved.added, updated: saved.updated, items: prepared.length };
   } catch (err) {
+    // A shutdown is not the feed's fault: no failure is recorded, no backoff.
+    if (signal?.aborted) return { feedId: id, name: feed.name, status: "failed", error: "Ingest was stopped" };
     const message = feedErrorMessage(err);
     const failures = Number(feed.consecutive_failures) + 1;
     if (!(err instanceof FeedFetchError || err instanceof FeedParseError)) logger.warn({ err, feedId: id }, "feed ingest failed unexpectedly");
@@ -153,6 +155,7 @@ export class IngestCoordinator {
 
   ingestAll(reason: string): Promise<IngestResult> {
     if (this.inFlight) return this.inFlight.then((r) => ({ ...r, run: { ...r.run, reused: true } }));
+    if (this.stopping.signal.aborted) return Promise.resolve(failedResult(reason));
     const p = this.coordinate(reason).finally(() => {
       if (this.inFlight === p) this.inFlight = null;
     });

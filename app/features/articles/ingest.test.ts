@@ -264,6 +264,19 @@ describeEachDatabase("RSS ingest", (dialect) => {
     }
   });
 
+  it("stopping (shutdown) aborts the run in flight without holding it against the feed", async () => {
+    const feed = await addFeed("/slow?ms=3000");
+    const other = new ArticlesService(ctx.services.database.db, ctx.config, createLogger("silent"), { ingest: { reuseWindowMs: 0 } });
+    const running = other.ingestAll();
+    await new Promise((r) => setTimeout(r, 100));
+    await other.stop();
+    const result = await running;
+    expect(result.counts).toEqual({ articles: 0, feeds: 1, failed: 1 });
+    expect(await feedRow(feed.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
+    expect((await other.ingestAll()).success).toBe(false);
+    expect((await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
+  });
+
   it("takes over a lease whose holder died (expired)", async () => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
