@@ -41,11 +41,17 @@ const TEXT_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;
 /** Plain text from HTML (or from text with entities): tags dropped, entities decoded, spaces collapsed. */
 export function htmlToText(html: string | null | undefined): string {
   if (!html) return "";
+  // Most titles carry no markup and no entity: no parser needed.
+  if (!/[<&]/.test(html)) return cleanText(html);
   // Block boundaries become spaces, so "</figcaption><p>Next" does not glue words together.
   const withBreaks = html.replace(BLOCK_TAG, " $& ");
   const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {}, nonTextTags: DROP_WITH_CONTENT });
+  return cleanText(text.replace(/&(amp|lt|gt|quot|#39);/g, (m) => TEXT_ENTITIES[m] ?? m));
+}
+
+/** Control characters out, runs of white space (and no-break/zero-width spaces) as one space. */
+function cleanText(text: string): string {
   return text
-    .replace(/&(amp|lt|gt|quot|#39);/g, (m) => TEXT_ENTITIES[m] ?? m)
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
     .replace(/[\s\u00A0\u200B]+/g, " ")
     .trim();
