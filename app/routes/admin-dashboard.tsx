@@ -1,7 +1,6 @@
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
-import { AdminDashboard, AdminPanel, resolveTab } from "~/features/admin/AdminDashboard";
-import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
+import { AdminDashboard, resolveTab } from "~/features/admin/AdminDashboard";
 import { requireAdmin } from "~/platform/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -15,18 +14,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminDashboard
-      user={loaderData.user}
-      initialTab={loaderData.tab}
-      rssPanel={
-        <RssFeedManagement />
-      }
-      submissionsPanel={
-        <AdminPanel
-          title="Form & Application Submissions"
-          description="View and manage all form submissions, membership applications, and contact requests."
-        />
-      }
-    />
+    <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} />
   );
 }

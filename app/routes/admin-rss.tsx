@@ -1,7 +1,6 @@
 import type { Route } from "./+types/admin-rss";
 import { pageMeta } from "~/components/seo";
-import { AdminDashboard, AdminPanel } from "~/features/admin/AdminDashboard";
-import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
+import { AdminDashboard } from "~/features/admin/AdminDashboard";
 import { requireSuperAdmin } from "~/platform/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -14,18 +13,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function AdminRssRoute({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminDashboard
-      user={loaderData.user}
-      initialTab="rss"
-      rssPanel={
-        <RssFeedManagement />
-      }
-      submissionsPanel={
-        <AdminPanel
-          title="Form & Application Submissions"
-          description="View and manage all form submissions, membership applications, and contact requests."
-        />
-      }
-    />
+    <AdminDashboard user={loaderData.user} initialTab="rss" />
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Tabs } from "radix-ui";
 import { FileText, Rss, Upload } from "lucide-react";
+import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 
@@ -15,17 +16,7 @@ export function resolveTab(user: PublicUser, requested: string | null): AdminTab
   return superAdmin ? "rss" : "submissions";
 }
 
-export function AdminDashboard({
-  user,
-  initialTab,
-  rssPanel,
-  submissionsPanel,
-}: {
-  user: PublicUser;
-  initialTab: AdminTab;
-  rssPanel: ReactNode;
-  submissionsPanel: ReactNode;
-}) {
+export function AdminDashboard({ user, initialTab }: { user: PublicUser; initialTab: AdminTab }) {
   const [, setSearchParams] = useSearchParams();
   const superAdmin = isSuperAdmin(user);
   const tabClass =
@@ -66,12 +57,16 @@ export function AdminDashboard({
         {superAdmin ? (
           <Tabs.Content value="rss" className="pt-6 focus:outline-none">
             <p className="mb-6 text-sm text-slate-600">Manage RSS feeds and content ingestion</p>
-            {rssPanel}
+            <RssFeedManagement />
           </Tabs.Content>
         ) : null}
         <Tabs.Content value="submissions" className="pt-6 focus:outline-none">
           <p className="mb-6 text-sm text-slate-600">View and manage form requests and membership applications</p>
-          {submissionsPanel}
+          {/* The submissions table is built by its own issue. */}
+          <AdminPanel
+            title="Form & Application Submissions"
+            description="View and manage all form submissions, membership applications, and contact requests."
+          />
         </Tabs.Content>
       </Tabs.Root>
     </section>
