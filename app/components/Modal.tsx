@@ -1,6 +1,6 @@
 import { Dialog } from "radix-ui";
 import { X } from "lucide-react";
-import type { ReactNode, RefObject } from "react";
+import { useRef, type ReactNode, type RefObject } from "react";
 
 /**
  * The one dialog of the site, on Radix Dialog: closes on Escape and on a backdrop click,
@@ -26,6 +26,8 @@ export function Modal({
   /** Element to focus when the dialog opens (default: the first focusable element). */
   initialFocus?: RefObject<HTMLElement | null>;
 }) {
+  // Without a Dialog.Trigger, Radix has nothing to return focus to: remember the opener.
+  const opener = useRef<HTMLElement | null>(null);
   const width = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl", full: "max-w-6xl" }[size];
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -34,9 +36,16 @@ export function Modal({
         <Dialog.Content
           className={`fixed left-1/2 top-1/2 z-50 flex max-h-[92vh] w-[calc(100vw-2rem)] ${width} -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl bg-white shadow-2xl focus:outline-none`}
           onOpenAutoFocus={(e) => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
             if (initialFocus?.current) {
               e.preventDefault();
               initialFocus.current.focus();
+            }
+          }}
+          onCloseAutoFocus={(e) => {
+            if (opener.current?.isConnected) {
+              e.preventDefault();
+              opener.current.focus();
             }
           }}
           {...(description ? {} : { "aria-describedby": undefined })}

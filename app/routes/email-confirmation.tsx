@@ -14,10 +14,13 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
+/** Without JavaScript nothing would end the loading state: show the result at once. */
+const NO_SCRIPT_STYLE = "[data-confirmation-loading]{display:none}[data-confirmation-result]{display:block!important}";
+
 /**
  * No loader and no call: the result depends only on the link's query parameters. The page
- * shows its loading state for about a second, then the result. Without JavaScript the
- * server-rendered <noscript> block shows the result straight away.
+ * shows its loading state for about a second, then the result. The server renders both,
+ * the result hidden; a <noscript> style swaps them when JavaScript is off.
  */
 export default function EmailConfirmationPage() {
   const [searchParams] = useSearchParams();
@@ -40,9 +43,11 @@ export default function EmailConfirmationPage() {
           ) : (
             <>
               <ConfirmationLoading />
-              <noscript>
-                <style>{"[data-confirmation-loading]{display:none}"}</style>
+              <div data-confirmation-result className="hidden">
                 <ConfirmationOutcome result={result} />
+              </div>
+              <noscript>
+                <style>{NO_SCRIPT_STYLE}</style>
               </noscript>
             </>
           )}
