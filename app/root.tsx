@@ -7,8 +7,10 @@ import { SiteDialogsProvider } from "./components/SiteDialogs";
 import { NotFound } from "./components/NotFound";
 import { AuthSyncProvider } from "./features/auth/auth-sync";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { user: context.user, config: context.publicConfig, nonce: context.cspNonce };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  // Absolute URLs for canonical links and share images: PUBLIC_URL, else the address asked for.
+  const siteUrl = (context.publicConfig.publicUrl ?? new URL(request.url).origin).replace(/\/$/, "");
+  return { user: context.user, config: context.publicConfig, nonce: context.cspNonce, siteUrl };
 }
 
 // The session can change under any navigation (expiry, another tab): always re-read it.

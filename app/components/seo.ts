@@ -13,14 +13,14 @@ interface MetaArgsLike {
 
 /**
  * Title, description, Open Graph and twitter card (summary_large_image) for one page;
- * canonical URL and share image from PUBLIC_URL when it is configured.
+ * absolute canonical URL and share image (PUBLIC_URL, else the requested origin).
  */
 export function pageMeta(args: MetaArgsLike, page: PageMetaInput): MetaDescriptor[] {
   const root = args.matches.find((m) => m?.id === "root");
-  const rootData = (root?.loaderData ?? root?.data) as { config?: { publicUrl: string | null; orgName: string } } | undefined;
+  const rootData = (root?.loaderData ?? root?.data) as { config?: { orgName: string }; siteUrl?: string } | undefined;
   const orgName = rootData?.config?.orgName ?? "American Homeowners Association";
   const title = page.title.includes(orgName) ? page.title : `${page.title} | ${orgName}`;
-  const base = rootData?.config?.publicUrl?.replace(/\/$/, "");
+  const base = rootData?.siteUrl;
   const url = base ? `${base}${args.location.pathname}` : undefined;
   const image = base ? `${base}/share-card.png` : "/share-card.png";
   const tags: MetaDescriptor[] = [
