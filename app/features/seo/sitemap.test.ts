@@ -25,7 +25,6 @@ describe("buildSitemap", () => {
       "https://aha.test/contact-us",
       "https://aha.test/form-requests",
       "https://aha.test/make-payment",
-      "https://aha.test/mortgage-calculator",
     ]);
     for (const hidden of ["/members-only", "/login", "/privacy-policy", "/application", "/knowledge", "/admin", "/confirm-email"]) {
       expect(xml).not.toContain(hidden);
