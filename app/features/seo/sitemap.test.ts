@@ -29,7 +29,7 @@ describe("buildSitemap", () => {
     for (const hidden of ["/members-only", "/login", "/privacy-policy", "/application", "/knowledge", "/admin", "/confirm-email"]) {
       expect(xml).not.toContain(hidden);
     }
-    expect(INDEXABLE_PATHS).toHaveLength(7);
+    expect(INDEXABLE_PATHS).toHaveLength(6);
   });
 
   it("escapes XML special characters in URLs", () => {
