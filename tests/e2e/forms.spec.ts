@@ -8,6 +8,12 @@ import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
+// Every browser test posts from 127.0.0.1: start each with the per-IP form limit clear, so the
+// number of submissions in this suite (or a retry) never trips it. The limit has its own API tests.
+test.beforeEach(async ({ services }) => {
+  await services.database.db.deleteFrom("rate_limit_hits").where("bucket", "like", "submit:%").execute();
+});
+
 async function fillContact(page: Page, email: string, message = "Is storm damage to my fence covered by the plan?") {
   await page.getByLabel("Full Name").fill("Robin Fields");
   await page.getByLabel("Email Address").fill(email);
