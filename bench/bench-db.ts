@@ -1,8 +1,7 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { createPgSchema } from "../tests/support/pg-schema";
 import { loadConfig, type Config } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../app/platform/db.server";
 import { createLogger } from "../app/platform/logger.server";
@@ -25,18 +24,9 @@ export async function benchServices(dialect: Dialect, env: Record<string, string
     database = openDatabase({ sqliteFile: path.join(dataDir, "app.db") });
   } else {
     const url = process.env.TEST_DATABASE_URL!;
-    const schema = `bench_${crypto.randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    database = openDatabase({ url, pgSchema: schema, poolSize: 8 });
-    drop = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    const created = await createPgSchema(url, "bench");
+    database = openDatabase({ url, pgSchema: created.schema, poolSize: 8 });
+    drop = created.drop;
   }
   await migrateToLatest(database);
   const services = createServices(config, database, createLogger("silent"));

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import pg from "pg";
+import { createPgSchema } from "./pg-schema";
 import { describe, inject } from "vitest";
 import { loadConfig, type Config } from "../../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../../app/platform/db.server";
@@ -48,18 +48,9 @@ export async function createTestContext(dialect: Dialect, env: Record<string, st
     database = openDatabase({ sqliteFile: file });
   } else {
     const url = process.env.TEST_DATABASE_URL!;
-    const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
+    const { schema, drop } = await createPgSchema(url, "t");
     database = openDatabase({ url, pgSchema: schema, poolSize: 4 });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    dropSchema = drop;
   }
   await migrateToLatest(database);
   const services = createServices(config, database, createLogger("silent"));
