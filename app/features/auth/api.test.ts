@@ -161,6 +161,19 @@ describeEachDatabase("auth API", (dialect) => {
       expect(await sessions.resolve(a.token, now + 30 * 86_400_000 + 1000)).toBeNull();
     });
 
+    it("clears abandoned sessions past their absolute limit when a new one starts", async () => {
+      const { sessions, users } = server.services.auth;
+      const memberId = await addMember("AHA1010");
+      const member = (await users.findById(memberId))!;
+      const longAgo = Date.now() - 31 * 86_400_000;
+      await sessions.create(member, longAgo);
+      const countFor = async () =>
+        Number((await server.services.database.db.selectFrom("sessions").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", memberId).executeTakeFirst())?.n);
+      expect(await countFor()).toBe(1);
+      await sessions.create(member);
+      expect(await countFor()).toBe(1);
+    });
+
     it("sets an HttpOnly, SameSite=Lax cookie; __Host- and Secure behind HTTPS", async () => {
       await addMember("AHA1008");
       const plain = (await login({ username: "AHA1008", password: "030785" })).headers.getSetCookie()[0];

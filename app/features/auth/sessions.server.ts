@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { nowIso } from "~/platform/db.server";
 import type { Database, Role, UserRow } from "~/platform/schema";
 import { newSessionToken, sessionIdHash } from "./credentials.server";
 import { isAdminRole } from "./user";
@@ -35,6 +34,8 @@ export class SessionStore {
         idle_minutes: idleMinutes,
       })
       .execute();
+    // Sessions nobody comes back to are only found here: clear those past their absolute limit.
+    await this.pruneExpired(now);
     return { token, expiresAt };
   }
 
@@ -71,7 +72,7 @@ export class SessionStore {
     await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
   }
 
-  async pruneExpired() {
-    await this.db.deleteFrom("sessions").where("expires_at", "<=", nowIso()).execute();
+  async pruneExpired(now = Date.now()) {
+    await this.db.deleteFrom("sessions").where("expires_at", "<=", new Date(now).toISOString()).execute();
   }
 }
