@@ -23,7 +23,7 @@ export default defineConfig({
     trace: "off",
   },
   webServer: {
-    command: "npx tsx server.ts",
+    command: "node server.js",
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

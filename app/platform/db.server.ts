@@ -79,14 +79,8 @@ export async function pingDatabase(handle: DatabaseHandle): Promise<void> {
   await sql`select 1`.execute(handle.db);
 }
 
-const UNIQUE_VIOLATION = Symbol.for("aha.UniqueViolationError");
-
-/** Branded like HttpError, so `instanceof` holds across the server and page bundles. */
+/** A unique constraint refused a write, on either database. */
 export class UniqueViolationError extends Error {
-  readonly [UNIQUE_VIOLATION] = true;
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[UNIQUE_VIOLATION] === true;
-  }
   constructor(cause: unknown) {
     super("Unique constraint violated", { cause });
   }

@@ -1,18 +1,8 @@
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 
-const HTTP_ERROR = Symbol.for("aha.HttpError");
-
-/**
- * An error with an HTTP status and a message safe to show the caller.
- * `instanceof` goes by a brand, not by class identity: the React Router server bundle holds
- * its own copy of this module, and errors thrown by the shared services must still match.
- */
+/** An error with an HTTP status and a message safe to show the caller. */
 export class HttpError extends Error {
-  readonly [HTTP_ERROR] = true;
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[HTTP_ERROR] === true;
-  }
   constructor(
     public status: number,
     message: string,

@@ -1,0 +1,72 @@
+import { createRequire } from "node:module";
+import type { ViteDevServer } from "vite";
+import type { ServerBuild } from "react-router";
+import { ConfigError, loadConfig } from "~/platform/config.server";
+import { createApp } from "~/platform/app.server";
+import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/platform/bootstrap.server";
+
+export interface StartOptions {
+  /** Development: the Vite dev server (hot reload); pages are loaded through it on every request. */
+  vite?: ViteDevServer;
+  /** Production: the build directory holding client/ (static assets). */
+  clientDir?: string;
+}
+
+/**
+ * The whole server: configuration, services, the Express app and the listening socket.
+ * In production this module is the entry of the Vite server build (one module graph with
+ * the pages); in development `server.js` loads it through Vite.
+ */
+export async function startServer(opts: StartOptions = {}) {
+  const dev = !!opts.vite;
+  const config = loadConfig({ ...process.env, NODE_ENV: dev ? "development" : "production" });
+  const services = await startServices(config);
+  const { logger } = services;
+  if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
+  // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
+  await services.articles.start();
+
+  const vite = opts.vite;
+  const app = vite
+    ? createApp(services, {
+        dev: true,
+        viteMiddleware: vite.middlewares,
+        build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+      })
+    : createApp(services, {
+        build: (await import("virtual:react-router/server-build")) as unknown as ServerBuild,
+        clientDir: opts.clientDir,
+      });
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
+    console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
+  });
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, "shutting down");
+    server.close();
+    await services.articles.stop();
+    await services.submissions.notifier.settled();
+    await services.database.close();
+    await vite?.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Which build of react-dom/server Node loaded: "production" or "development" (it picks by NODE_ENV at load). */
+function loadedReactBuild(): string {
+  const loaded = Object.keys(createRequire(import.meta.url).cache);
+  const server = loaded.find((file) => /react-dom[\\/]cjs[\\/]react-dom-server\.node\./.test(file));
+  return server ? (server.includes(".production.") ? "production" : "development") : "unknown";
+}
+
+export function reportStartupError(err: unknown): never {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error("Start-up failed:", err instanceof Error ? err.message : err);
+  process.exit(1);
+}
