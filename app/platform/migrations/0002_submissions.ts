@@ -1,6 +1,5 @@
 import type { CreateTableBuilder, Kysely } from "kysely";
-import type { Dialect } from "../db.server";
-import type { AppMigration } from "./types";
+import type { AppMigration, MigrationDialect as Dialect } from "./types";
 import { idType } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CircleAlert, CircleCheck, LoaderCircle, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download, X } from "lucide-react";
 import { Modal } from "~/components/Modal";
-import { AdminPanel } from "~/features/admin/AdminDashboard";
+import { AdminPanel } from "~/components/AdminPanel";
 import { errorReason, rssApi } from "../api-client";
 import { categoryLabel } from "../categories";
 import type { FeedInput, RssFeed } from "../client-types";
