@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "./config.server";
-import { migrateToLatest, openDatabase, type DatabaseOptions } from "./db.server";
+import { UniqueViolationError, migrateToLatest, openDatabase, type DatabaseOptions } from "./db.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServices, type Services } from "./services.server";
 
@@ -37,7 +37,13 @@ export async function ensureFirstAdmin(services: Services): Promise<"created" | 
   const { config, auth, logger } = services;
   if ((await auth.users.countStaff()) > 0) return "exists";
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
-    await auth.createStaff(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, "super_admin", true);
+    try {
+      await auth.createStaff(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, "super_admin", true);
+    } catch (err) {
+      // Another instance starting at the same moment counted no staff either and created it first.
+      if (err instanceof UniqueViolationError) return "exists";
+      throw err;
+    }
     logger.info({ username: config.ADMIN_USERNAME }, "created the first super_admin from ADMIN_USERNAME");
     return "created";
   }

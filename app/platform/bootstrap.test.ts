@@ -22,6 +22,19 @@ describeEachDatabase("first administrator from the environment", (dialect) => {
   });
 });
 
+describeEachDatabase("first administrator when several instances start at once", (dialect) => {
+  it("creates it once and lets every instance start", async () => {
+    const ctx = await createTestContext(dialect, { ADMIN_USERNAME: "Founder", ADMIN_PASSWORD: "founder-password-1" });
+    try {
+      const outcomes = await Promise.all([ensureFirstAdmin(ctx.services), ensureFirstAdmin(ctx.services), ensureFirstAdmin(ctx.services)]);
+      expect(outcomes.sort()).toEqual(["created", "exists", "exists"]);
+      expect(await ctx.services.auth.users.countStaff()).toBe(1);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describeEachDatabase("start-up without staff", (dialect) => {
   it("reports that no staff account exists (the server then prints how to create one)", async () => {
     const ctx = await createTestContext(dialect);

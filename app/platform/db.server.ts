@@ -13,6 +13,11 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** PostgreSQL schema the handle works in, when not the default. */
   schema?: string;
+  /**
+   * The driver's own handle under Kysely, for libraries that speak to it directly (the
+   * atomic rate limits): the one better-sqlite3 connection, or the pg pool.
+   */
+  native: { dialect: "sqlite"; database: SQLite.Database } | { dialect: "postgres"; pool: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -38,7 +43,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", schema: opts.pgSchema, close: () => db.destroy() };
+    return { db, dialect: "postgres", schema: opts.pgSchema, native: { dialect: "postgres", pool }, close: () => db.destroy() };
   }
   const file = opts.sqliteFile!;
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -48,7 +53,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy() };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {

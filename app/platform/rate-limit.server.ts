@@ -1,60 +1,99 @@
-import type { Kysely } from "kysely";
-import type { Database } from "./schema";
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from "rate-limiter-flexible";
+import type { DatabaseHandle } from "./db.server";
+
+/** The table of migration 0004, in rate-limiter-flexible's layout. */
+const TABLE = "rate_limits";
+
+export interface RateLimitRule {
+  /** Names the counter family (letters, digits, underscores); stored as the key's prefix. */
+  name: string;
+  /** Points (attempts) allowed in one window. */
+  points: number;
+  windowMs: number;
+}
+
+export type Consumed = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * A sliding-window counter kept in the database, so limits hold across restarts and
- * across instances. Each hit is a row; old rows are pruned as new ones arrive.
+ * A fixed-window counter in the app's own database (SQLite or PostgreSQL), through
+ * rate-limiter-flexible: each consume is one atomic upsert that adds a point and returns the
+ * new total, so concurrent requests and several instances can never all read "under the
+ * limit" before any of them writes.
  */
-export class DbRateLimiter {
+export class RateLimiter {
   constructor(
-    private db: Kysely<Database>,
-    private bucket: string,
-    private limit: number,
-    private windowMs: number,
+    private store: RateLimiterStoreAbstract,
+    private exclusive: <T>(work: () => Promise<T>) => Promise<T>,
+    private onConsume: () => Promise<void>,
+    readonly rule: RateLimitRule,
   ) {}
 
-  /** Records a hit and says whether the caller is still within the limit. */
-  async hit(key: string, now = Date.now()): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-    const since = new Date(now - this.windowMs).toISOString();
-    const count = await this.count(key, now);
-    if (count >= this.limit) {
-      const oldest = await this.db
-        .selectFrom("rate_limit_hits")
-        .select("hit_at")
-        .where("bucket", "=", this.bucket)
-        .where("key", "=", key)
-        .where("hit_at", ">", since)
-        .orderBy("hit_at", "asc")
-        .limit(1)
-        .executeTakeFirst();
-      const retry = oldest ? Math.ceil((Date.parse(oldest.hit_at) + this.windowMs - now) / 1000) : 60;
-      return { allowed: false, retryAfterSeconds: Math.max(1, retry) };
+  /** Takes one point; refused (and not counted as allowed) once the window's points are spent. */
+  async consume(key: string, points = 1): Promise<Consumed> {
+    try {
+      await this.exclusive(() => this.store.consume(key, points));
+      return { allowed: true };
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+    } finally {
+      await this.onConsume();
     }
-    await this.db
-      .insertInto("rate_limit_hits")
-      .values({ bucket: this.bucket, key, hit_at: new Date(now).toISOString() })
-      .execute();
-    if (Math.random() < 0.05) await this.prune(now);
-    return { allowed: true, retryAfterSeconds: 0 };
   }
 
-  async count(key: string, now = Date.now()): Promise<number> {
-    const since = new Date(now - this.windowMs).toISOString();
-    const row = await this.db
-      .selectFrom("rate_limit_hits")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("bucket", "=", this.bucket)
-      .where("key", "=", key)
-      .where("hit_at", ">", since)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /** Gives points back (an attempt that turned out not to count). */
+  async reward(key: string, points = 1): Promise<void> {
+    await this.exclusive(() => this.store.reward(key, points));
   }
 
-  async prune(now = Date.now()) {
-    await this.db
-      .deleteFrom("rate_limit_hits")
-      .where("bucket", "=", this.bucket)
-      .where("hit_at", "<=", new Date(now - this.windowMs).toISOString())
-      .execute();
+  /** Starts the key's count again. */
+  async reset(key: string): Promise<void> {
+    await this.exclusive(() => this.store.delete(key));
+  }
+
+  /** Points used in the current window (0 when none). */
+  async used(key: string): Promise<number> {
+    const res = await this.exclusive(() => this.store.get(key));
+    return res?.consumedPoints ?? 0;
+  }
+}
+
+/** Builds the limiters on the database the app already has open. */
+export class RateLimits {
+  private readonly exclusive: <T>(work: () => Promise<T>) => Promise<T>;
+
+  constructor(private handle: DatabaseHandle) {
+    const { db } = handle;
+    // better-sqlite3 is synchronous and shared with Kysely: holding Kysely's single connection
+    // keeps a limiter write out of a transaction another request has open (which could roll
+    // it back). The pg store takes its own pooled connection per query.
+    this.exclusive = handle.native.dialect === "sqlite" ? (work) => db.connection().execute(() => work()) : (work) => work();
+  }
+
+  limiter(rule: RateLimitRule): RateLimiter {
+    const common = {
+      keyPrefix: rule.name,
+      points: rule.points,
+      duration: rule.windowMs / 1000,
+      tableName: TABLE,
+      tableCreated: true,
+      // No library timers: expired rows are pruned by prune() below, through Kysely.
+      clearExpiredByTimeout: false,
+    };
+    const { native } = this.handle;
+    const store =
+      native.dialect === "sqlite"
+        ? new RateLimiterSQLite({ ...common, storeClient: native.database, storeType: "better-sqlite3" })
+        : new RateLimiterPostgres({ ...common, storeClient: native.pool, storeType: "pool", schemaName: this.handle.schema });
+    return new RateLimiter(store, this.exclusive, () => this.maybePrune(), rule);
+  }
+
+  /** Deletes windows that have ended; an ended row counts as empty anyway, so this only saves space. */
+  async prune(now = Date.now()): Promise<void> {
+    await this.handle.db.deleteFrom("rate_limits").where("expire", "<", now).execute();
+  }
+
+  private async maybePrune() {
+    if (Math.random() < 0.02) await this.prune();
   }
 }

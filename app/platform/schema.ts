@@ -29,20 +29,16 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   expires_at: Timestamp;
   idle_minutes: number;
+  /** 1 when issued over HTTPS (the __Host- cookie); the token is accepted only on the same scheme. */
+  secure: Bool;
 }
 
-export interface LoginAttemptsTable {
-  id: Generated<number>;
-  /** "account:<kind>:<identifier>" or "ip:<address>" */
+/** rate-limiter-flexible's store: points used in the window that ends at `expire` (epoch ms). */
+export interface RateLimitsTable {
+  /** "<limiter>:<key>", e.g. "login_account:staff:chief" */
   key: string;
-  attempted_at: Timestamp;
-}
-
-export interface RateLimitHitsTable {
-  id: Generated<number>;
-  bucket: string;
-  key: string;
-  hit_at: Timestamp;
+  points: number;
+  expire: number | null;
 }
 
 export interface RssFeedsTable {
@@ -164,8 +160,7 @@ export interface HomeownerMaterialRequestsTable extends SubmissionColumns {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
-  login_attempts: LoginAttemptsTable;
-  rate_limit_hits: RateLimitHitsTable;
+  rate_limits: RateLimitsTable;
   rss_feeds: RssFeedsTable;
   articles: ArticlesTable;
   article_category_counts: ArticleCategoryCountsTable;

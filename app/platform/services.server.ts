@@ -2,6 +2,7 @@ import type { Config } from "./config.server";
 import { publicConfig, type PublicConfig } from "./config.server";
 import type { DatabaseHandle } from "./db.server";
 import type { Logger } from "./logger.server";
+import { RateLimits } from "./rate-limit.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
@@ -27,12 +28,13 @@ export interface Services {
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
   const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
+  const rateLimits = new RateLimits(database);
   return {
     config,
     publicConfig: publicConfig(config),
     database,
     logger,
-    auth: new AuthService(database.db, secret),
+    auth: new AuthService(database.db, secret, rateLimits),
     submissions: new SubmissionService(
       database.db,
       new StaffNotifier(
@@ -40,6 +42,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
         logger,
       ),
       logger,
+      rateLimits,
     ),
     articles: new ArticlesService(database.db, config, logger),
   };

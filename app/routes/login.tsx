@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const kind = parsed.success ? parsed.data.kind : form.get("kind") === "staff" ? "staff" : "member";
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Login failed", kind }, { status: 400 });
   try {
-    const result = await context.services.auth.login(parsed.data, context.ip);
+    const result = await context.services.auth.login(parsed.data, context.ip, context.secure);
     await context.services.auth.logout(context.sessionToken ?? undefined);
     return redirect(landingPath(result.user, redirectTo), {
       headers: { "Set-Cookie": sessionCookie(result.token, result.expiresAt, context.secure) },

@@ -37,7 +37,7 @@ export const test = base.extend<
     await use(async (role, opts = {}) => {
       const account = await createAccount(services, role, opts.firstName);
       const user = (await services.auth.users.findById(account.userId))!;
-      const { token, expiresAt } = await services.auth.sessions.create(user);
+      const { token, expiresAt } = await services.auth.sessions.create(user, false);
       await (opts.context ?? context).addCookies([
         {
           name: sessionCookieName(false),

@@ -11,7 +11,7 @@ const unique = () => crypto.randomBytes(4).toString("hex");
 // Every browser test posts from 127.0.0.1: start each with the per-IP form limit clear, so the
 // number of submissions in this suite (or a retry) never trips it. The limit has its own API tests.
 test.beforeEach(async ({ services }) => {
-  await services.database.db.deleteFrom("rate_limit_hits").where("bucket", "like", "submit:%").execute();
+  await services.database.db.deleteFrom("rate_limits").where("key", "like", "submit_%").execute();
 });
 
 async function fillContact(page: Page, email: string, message = "Is storm damage to my fence covered by the plan?") {

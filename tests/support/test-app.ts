@@ -74,7 +74,24 @@ export interface TestServer extends TestContext {
 
 /** The real HTTP application (API only, no page build) on an ephemeral port. */
 export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
-  const ctx = await createTestContext(dialect, env);
+  return listen(await createTestContext(dialect, env));
+}
+
+/**
+ * A second instance of the application on the same database as `of` (its own connection or
+ * pool, its own services and HTTP server), as when several instances serve one site.
+ */
+export async function startSiblingServer(of: TestServer): Promise<TestServer> {
+  const { database } = of.services;
+  const sibling =
+    database.dialect === "sqlite"
+      ? openDatabase({ sqliteFile: path.join(of.dataDir, "app.db") })
+      : openDatabase({ url: process.env.TEST_DATABASE_URL!, pgSchema: database.schema, poolSize: 4 });
+  const services = createServices(of.config, sibling, createLogger("silent"));
+  return listen({ services, config: of.config, dataDir: of.dataDir, close: () => sibling.close() });
+}
+
+async function listen(ctx: TestContext): Promise<TestServer> {
   const app = createApp(ctx.services);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -9,7 +9,7 @@ import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.se
 export function sessionMiddleware(services: Services): RequestHandler {
   return handler(async (req, res, next) => {
     const token = readSessionToken(req.headers.cookie, req.secure);
-    const row = token ? await services.auth.userForSession(token) : null;
+    const row = token ? await services.auth.userForSession(token, req.secure) : null;
     res.locals.sessionToken = row ? token : null;
     res.locals.user = row ? toPublicUser(row) : null;
     next();
@@ -22,7 +22,7 @@ export function authRouter(services: Services): Router {
 
   const login = handler(async (req: Request, res: Response) => {
     const input = parseInput(loginSchema, req.body ?? {});
-    const result = await services.auth.login(input, clientIp(req));
+    const result = await services.auth.login(input, clientIp(req), req.secure);
     // A new session id at every login: the old one (if any) ends here.
     await services.auth.logout(res.locals.sessionToken ?? readSessionToken(req.headers.cookie, req.secure) ?? undefined);
     res.setHeader("Set-Cookie", sessionCookie(result.token, result.expiresAt, req.secure));

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { HttpError } from "~/platform/http.server";
+import type { RateLimits } from "~/platform/rate-limit.server";
 import type { Database, UserRow } from "~/platform/schema";
 import { UsersRepo, toPublicUser } from "~/features/members/users.server";
 import {
@@ -41,30 +42,29 @@ export class AuthService {
   constructor(
     db: Kysely<Database>,
     private secret: Buffer,
+    limits: RateLimits,
   ) {
     this.users = new UsersRepo(db);
     this.sessions = new SessionStore(db);
-    this.throttle = new LoginThrottle(db);
+    this.throttle = new LoginThrottle(limits);
   }
 
-  /** Checks credentials under the throttle; throws HttpError 401/403/429 on failure. */
-  async login(input: LoginInput, ip: string): Promise<LoginResult> {
+  /**
+   * Checks credentials under the throttle; throws HttpError 401/403/429 on failure. The
+   * attempt is counted before the comparison, so concurrent guesses cannot outrun the limit.
+   * `secure`: the request came over HTTPS; the session is bound to that scheme.
+   */
+  async login(input: LoginInput, ip: string, secure: boolean): Promise<LoginResult> {
     const identifier = input.kind === "staff" ? input.username.trim().toLowerCase() : normalizeCertificate(input.username);
     const accountKey = `${input.kind}:${identifier}`;
-    const blocked = await this.throttle.blocked(accountKey, ip);
-    if (blocked) throw new HttpError(429, blocked.message, undefined, { "Retry-After": String(blocked.retryAfter) });
+    await this.throttle.begin(accountKey, ip);
 
     const user = input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
-    if (!user) {
-      await this.throttle.recordFailure(accountKey, ip);
-      throw new HttpError(401, input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
-    }
-    if (user.is_active !== 1) {
-      await this.throttle.recordFailure(accountKey, ip);
-      throw new HttpError(403, "This account is inactive. Please contact us for help.");
-    }
-    await this.throttle.clearAccount(accountKey);
-    const { token, expiresAt } = await this.sessions.create(user);
+    if (!user) throw new HttpError(401, input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
+    // An inactive account keeps the attempt counted, as a failure.
+    if (user.is_active !== 1) throw new HttpError(403, "This account is inactive. Please contact us for help.");
+    await this.throttle.succeeded(accountKey, ip);
+    const { token, expiresAt } = await this.sessions.create(user, secure);
     return { user: toPublicUser(user), token, expiresAt };
   }
 
@@ -83,8 +83,9 @@ export class AuthService {
     return ok && user ? user : null;
   }
 
-  async userForSession(token: string | undefined): Promise<UserRow | null> {
-    return token ? this.sessions.resolve(token) : null;
+  /** `secure`: the request came over HTTPS; a session issued on the other scheme is not accepted. */
+  async userForSession(token: string | undefined, secure: boolean): Promise<UserRow | null> {
+    return token ? this.sessions.resolve(token, secure) : null;
   }
 
   async logout(token: string | undefined) {

@@ -5,6 +5,11 @@ export function sessionCookieName(secure: boolean) {
   return secure ? "__Host-aha_session" : "aha_session";
 }
 
+/**
+ * Only the name that belongs to the request's scheme is read. The session itself is bound to
+ * its scheme too (SessionStore.resolve), so a token moved from one cookie name to the other
+ * does not work either.
+ */
 export function readSessionToken(cookieHeader: string | undefined, secure: boolean): string | null {
   if (!cookieHeader) return null;
   const cookies = parse(cookieHeader);

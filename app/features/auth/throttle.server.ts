@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Database } from "~/platform/schema";
+import { HttpError } from "~/platform/http.server";
+import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 
 export const ACCOUNT_LIMIT = { failures: 5, windowMs: 15 * 60_000 };
 export const IP_LIMIT = { failures: 20, windowMs: 60 * 60_000 };
@@ -9,50 +9,43 @@ export const TOO_MANY_ACCOUNT =
 export const TOO_MANY_IP = "Too many failed sign-in attempts from your network. Please wait an hour and try again.";
 
 /**
- * Failed sign-ins, kept in the database so the limits hold across restarts and instances:
+ * Failed sign-ins, counted in the database so the limits hold across restarts and instances:
  * 5 failures per account in 15 minutes, 20 per IP address in an hour across all accounts.
+ *
+ * Every attempt takes its point BEFORE the credentials are compared (one atomic upsert per
+ * counter), so a burst of concurrent guesses cannot all pass a check made before any of them
+ * failed. A success gives the IP its point back and starts the account's count again; a
+ * failure simply keeps the point.
  */
 export class LoginThrottle {
-  constructor(private db: Kysely<Database>) {}
+  readonly account: RateLimiter;
+  readonly ip: RateLimiter;
 
-  /** The message to answer with when the caller is over a limit, else null. */
-  async blocked(accountKey: string, ip: string, now = Date.now()): Promise<{ message: string; retryAfter: number } | null> {
-    const [account, byIp] = await Promise.all([
-      this.failures(`account:${accountKey}`, now - ACCOUNT_LIMIT.windowMs),
-      this.failures(`ip:${ip}`, now - IP_LIMIT.windowMs),
-    ]);
-    if (account >= ACCOUNT_LIMIT.failures) return { message: TOO_MANY_ACCOUNT, retryAfter: ACCOUNT_LIMIT.windowMs / 1000 };
-    if (byIp >= IP_LIMIT.failures) return { message: TOO_MANY_IP, retryAfter: IP_LIMIT.windowMs / 1000 };
-    return null;
+  constructor(limits: RateLimits) {
+    this.account = limits.limiter({ name: "login_account", points: ACCOUNT_LIMIT.failures, windowMs: ACCOUNT_LIMIT.windowMs });
+    this.ip = limits.limiter({ name: "login_ip", points: IP_LIMIT.failures, windowMs: IP_LIMIT.windowMs });
   }
 
-  async recordFailure(accountKey: string, ip: string, now = Date.now()) {
-    const at = new Date(now).toISOString();
-    await this.db
-      .insertInto("login_attempts")
-      .values([
-        { key: `account:${accountKey}`, attempted_at: at },
-        { key: `ip:${ip}`, attempted_at: at },
-      ])
-      .execute();
-    // Keep the table small: rows older than the longest window no longer count.
-    await this.db
-      .deleteFrom("login_attempts")
-      .where("attempted_at", "<", new Date(now - IP_LIMIT.windowMs).toISOString())
-      .execute();
+  /** Takes one attempt from the account's and the IP's allowance; throws 429 when either is spent. */
+  async begin(accountKey: string, ip: string): Promise<void> {
+    const account = await this.account.consume(accountKey);
+    if (!account.allowed) throw tooMany(TOO_MANY_ACCOUNT, ACCOUNT_LIMIT.windowMs);
+    const byIp = await this.ip.consume(ip);
+    if (!byIp.allowed) {
+      // This attempt is refused before any comparison: it is not a failure of the account.
+      await this.account.reward(accountKey);
+      throw tooMany(TOO_MANY_IP, IP_LIMIT.windowMs);
+    }
   }
 
-  async clearAccount(accountKey: string) {
-    await this.db.deleteFrom("login_attempts").where("key", "=", `account:${accountKey}`).execute();
+  /** The credentials were right: the account's count starts again and the IP's attempt is given back. */
+  async succeeded(accountKey: string, ip: string): Promise<void> {
+    await this.account.reset(accountKey);
+    await this.ip.reward(ip);
   }
+}
 
-  private async failures(key: string, sinceMs: number): Promise<number> {
-    const row = await this.db
-      .selectFrom("login_attempts")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("key", "=", key)
-      .where("attempted_at", ">", new Date(sinceMs).toISOString())
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
+/** The spec's messages promise the full window ("wait 15 minutes", "an hour"); Retry-After says the same. */
+function tooMany(message: string, windowMs: number) {
+  return new HttpError(429, message, undefined, { "Retry-After": String(windowMs / 1000) });
 }

@@ -25,7 +25,7 @@ describeEachDatabase("admin CLI", (dialect) => {
     expect(boss!.password_hash).toMatch(/^scrypt\$/);
     const again = await run("create-admin", "--username", "boss", "--password", "long-enough-pass", "--role", "limited_admin");
     expect(again).toEqual({ code: 1, out: "That username is already taken." });
-    const login = await ctx.services.auth.login({ username: "boss", password: "long-enough-pass", kind: "staff" }, "127.0.0.1");
+    const login = await ctx.services.auth.login({ username: "boss", password: "long-enough-pass", kind: "staff" }, "127.0.0.1", false);
     expect(login.user.role).toBe("super_admin");
   });
 
@@ -45,7 +45,7 @@ describeEachDatabase("admin CLI", (dialect) => {
     expect(row).toMatchObject({ first_name: "Lee", role: "user", username: null, password_hash: null });
     expect(row!.birthdate_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toMatch(/1979|110279/);
-    const login = await ctx.services.auth.login({ username: "aha-77", password: "110279", kind: "member" }, "127.0.0.1");
+    const login = await ctx.services.auth.login({ username: "aha-77", password: "110279", kind: "member" }, "127.0.0.1", false);
     expect(login.user.first_name).toBe("Lee");
     expect((await run("add-member", "--certificate", "AHA-77", "--birthdate", "1979-11-02")).out).toBe(
       "A member with that certificate number already exists.",
@@ -55,10 +55,10 @@ describeEachDatabase("admin CLI", (dialect) => {
 
   it("sets a password and ends that account's sessions", async () => {
     await run("create-admin", "--username", "rotate", "--password", "first-password-1", "--role", "limited_admin");
-    const first = await ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2");
+    const first = await ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2", false);
     expect((await run("set-password", "--username", "rotate", "--password", "second-password-2")).code).toBe(0);
-    expect(await ctx.services.auth.userForSession(first.token)).toBeNull();
-    await expect(ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2")).rejects.toThrow();
+    expect(await ctx.services.auth.userForSession(first.token, false)).toBeNull();
+    await expect(ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2", false)).rejects.toThrow();
     expect((await run("set-password", "--username", "nobody", "--password", "second-password-2")).out).toBe("No staff account named nobody");
   });
 

@@ -1,7 +1,7 @@
 import net, { type AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { SUBMISSION_RATE_LIMIT, SUBMISSION_REJECTED } from "./service.server";
 
 const contact = {
@@ -244,6 +244,39 @@ describeEachDatabase("public forms rate limit", (dialect) => {
       expect((await post(path, body)).status, `${path} #${i}`).toBe(201);
     }
     for (const path of paths) expect((await post(path, { fullName: "Pat Doe", first_name: "Pat", email: "pat@example.com" })).status, path).toBe(429);
+  });
+});
+
+describeEachDatabase("public forms rate limit under a concurrent burst", (dialect) => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    // Two instances on one database, behind a proxy so the test chooses the client address.
+    a = await startTestServer(dialect, { TRUST_PROXY: "1" });
+    b = await startSiblingServer(a);
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it(`stores exactly ${SUBMISSION_RATE_LIMIT.max} of 40 concurrent posts from one address, across instances, and answers the rest 429`, async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await (i % 2 ? b : a).request(i % 3 ? "/api/forms" : "/api/submit-contact-form", {
+          method: "POST",
+          json: { ...contact, message: `burst ${i}` },
+          headers: { "X-Forwarded-For": "198.51.100.7" },
+        });
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(SUBMISSION_RATE_LIMIT.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - SUBMISSION_RATE_LIMIT.max);
+    expect(await a.services.submissions.repository.count("contact")).toBe(SUBMISSION_RATE_LIMIT.max);
+    // Another address is not affected.
+    const other = await a.request("/api/forms", { method: "POST", json: contact, headers: { "X-Forwarded-For": "198.51.100.8" } });
+    expect(other.status).toBe(201);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { HttpError, parseInput } from "~/platform/http.server";
 import type { Logger } from "~/platform/logger.server";
-import { DbRateLimiter } from "~/platform/rate-limit.server";
+import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
 import { SUBMISSION_KINDS, type SubmissionFamily, type SubmissionKind } from "./kinds";
 import type { StaffNotifier } from "./notify.server";
@@ -34,18 +34,19 @@ export function tooManySubmissions(retryAfterSeconds: number) {
  */
 export class SubmissionService {
   readonly repository: SubmissionsRepository;
-  private limiters: Record<SubmissionFamily, DbRateLimiter>;
+  private limiters: Record<SubmissionFamily, RateLimiter>;
 
   constructor(
     db: Kysely<Database>,
     readonly notifier: StaffNotifier,
     private logger: Logger,
+    limits: RateLimits,
     limit = SUBMISSION_RATE_LIMIT,
   ) {
     this.repository = new SubmissionsRepository(db);
     this.limiters = {
-      contact: new DbRateLimiter(db, "submit:contact", limit.max, limit.windowMs),
-      request: new DbRateLimiter(db, "submit:request", limit.max, limit.windowMs),
+      contact: limits.limiter({ name: "submit_contact", points: limit.max, windowMs: limit.windowMs }),
+      request: limits.limiter({ name: "submit_request", points: limit.max, windowMs: limit.windowMs }),
     };
   }
 
@@ -81,12 +82,22 @@ export class SubmissionService {
       throw new HttpError(400, SUBMISSION_REJECTED);
     }
     const values = validate(raw ?? {});
-    const { allowed, retryAfterSeconds } = await this.limiters[SUBMISSION_KINDS[kind].family].hit(ip);
-    if (!allowed) {
+    // One atomic consume per submission: concurrent posts cannot all pass a count taken before any was stored.
+    const limiter = this.limiters[SUBMISSION_KINDS[kind].family];
+    const consumed = await limiter.consume(ip);
+    if (!consumed.allowed) {
       this.logger.warn({ kind, ip }, "submission refused: rate limit");
+      const { retryAfterSeconds } = consumed;
       throw new HttpError(429, tooManySubmissions(retryAfterSeconds), undefined, { "Retry-After": String(retryAfterSeconds) });
     }
-    const row = await this.repository.insert(kind, values);
+    let row: SubmissionRow<K>;
+    try {
+      row = await this.repository.insert(kind, values);
+    } catch (err) {
+      // Nothing was stored: the visitor keeps the allowance.
+      await limiter.reward(ip);
+      throw err;
+    }
     this.logger.info({ kind, id: row.id }, "submission stored");
     this.notifier.submissionReceived(kind, row);
     return row;
