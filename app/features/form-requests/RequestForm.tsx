@@ -153,7 +153,7 @@ export function RequestForm({
             {(p) => <input {...p} type="text" autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />}
           </Field>
           <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
-            <Field form={form} name="city" label={ADDRESS_LABELS.city}>
+            <Field form={form} name="city" label={ADDRESS_LABELS.city} hint="Town or city">
               {(p) => <input {...p} type="text" autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />}
             </Field>
             <Field form={form} name="state" label={ADDRESS_LABELS.state} hint="2 letters, e.g. CT">

@@ -17,9 +17,9 @@ export function PaymentDetails({ summary, portalTemplate }: { summary: PaymentSu
         <dd className="text-right font-medium text-slate-900">{summary.title}</dd>
       </div>
       <div className="flex items-center justify-between gap-4 py-2.5">
-        <dt className="text-slate-600">Membership ID</dt>
+        <dt className="shrink-0 text-slate-600">Membership ID</dt>
         <dd className="flex min-w-0 items-center justify-end gap-2 text-right font-medium text-slate-900">
-          <span className="break-all" data-testid="payment-member-id">
+          <span className="[overflow-wrap:anywhere]" data-testid="payment-member-id">
             {summary.memberId ?? "Not provided"}
           </span>
           {hydrated && summary.memberId && !carries.memberId ? <CopyButton value={summary.memberId} label="Membership ID" /> : null}
