@@ -41,7 +41,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               <main id="main" className="flex-1">
                 {children}
               </main>
-              <Footer config={data.config} />
+              <Footer user={data.user} config={data.config} />
             </AuthSyncProvider>
           </SiteDialogsProvider>
         ) : (

@@ -3,11 +3,13 @@ import { Mail, MapPin, Phone } from "lucide-react";
 import { Logo } from "./Logo";
 import { useSiteDialogs } from "./SiteDialogs";
 import { useAboutUs } from "./useAboutUs";
+import { knowledgeLink } from "./Header";
+import type { PublicUser } from "~/features/auth/user";
 import type { PublicConfig } from "~/platform/config.server";
 
 export const COPYRIGHT_YEAR = 2022;
 
-export function Footer({ config }: { config: PublicConfig }) {
+export function Footer({ user, config }: { user: PublicUser | null; config: PublicConfig }) {
   const { openApplyNow, openPayment } = useSiteDialogs();
   const goAbout = useAboutUs();
   const link = "text-brand-100 hover:text-white";
@@ -30,9 +32,9 @@ export function Footer({ config }: { config: PublicConfig }) {
             <li><a className={link} href="/#about" onClick={goAbout}>About Us</a></li>
             <li><Link className={link} to="/membership-benefits">Membership Benefits</Link></li>
             <li><button type="button" className={link} onClick={openApplyNow}>Apply Now</button></li>
-            <li><Link className={link} to="/knowledge-center">Knowledge Center</Link></li>
+            <li><Link className={link} to={knowledgeLink(user)}>Knowledge Center</Link></li>
             <li><Link className={link} to="/contact-us">Contact Us</Link></li>
-            <li><button type="button" className={link} onClick={openPayment}>Make a Payment</button></li>
+            <li><button type="button" className={link} onClick={() => openPayment()}>Make a Payment</button></li>
             <li><Link className={link} to="/privacy-policy">Privacy Policy</Link></li>
           </ul>
         </nav>

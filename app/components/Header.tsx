@@ -15,6 +15,11 @@ interface NavItem {
   membersOnlyBadge?: boolean;
 }
 
+/** The knowledge center for a signed-in user; the members-only gate for a visitor, rather than a bare lock screen. */
+export function knowledgeLink(user: PublicUser | null): string {
+  return user ? "/knowledge-center" : "/members-only";
+}
+
 /** Main navigation with the spec's role rules: Application and Admin for admins only. */
 export function navItems(user: PublicUser | null): NavItem[] {
   const admin = isAdmin(user);
@@ -22,7 +27,7 @@ export function navItems(user: PublicUser | null): NavItem[] {
     { label: "Home", to: "/" },
     { label: "About Us", to: "/#about", about: true },
     admin && { label: "Application", to: "/application" },
-    { label: "Knowledge", to: "/knowledge-center", membersOnlyBadge: !user },
+    { label: "Knowledge", to: knowledgeLink(user), membersOnlyBadge: !user },
     admin && { label: "Admin", to: "/admin/dashboard" },
     { label: "Forms", to: "/form-requests" },
     { label: "Contact", to: "/contact-us" },
@@ -88,7 +93,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
                     <Shield className="h-3.5 w-3.5" aria-hidden /> Admin Panel
                   </Link>
                 ) : null}
-                <button type="button" onClick={openPayment} className="inline-flex items-center gap-1 hover:text-white">
+                <button type="button" onClick={() => openPayment()} className="inline-flex items-center gap-1 hover:text-white">
                   <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
                 </button>
                 <Form method="post" action="/logout" onSubmit={() => saveStoredUser(null)} className="inline-flex">

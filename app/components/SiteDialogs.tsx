@@ -2,10 +2,13 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { Link } from "react-router";
 import { ExternalLink } from "lucide-react";
 import { Modal } from "./Modal";
+import { PaymentDetails, portalInstructions } from "~/features/payments/PaymentDetails";
+import { paymentPortalHref, type PaymentSummary } from "~/features/payments/payment";
 
 interface SiteDialogsApi {
   openApplyNow(): void;
-  openPayment(): void;
+  /** 'Leaving Our Site'; with the payment page's choice, the portal address carries it (or it can be copied). */
+  openPayment(payment?: PaymentSummary): void;
 }
 
 const SiteDialogsContext = createContext<SiteDialogsApi | null>(null);
@@ -20,15 +23,19 @@ export function useSiteDialogs(): SiteDialogsApi {
 export function SiteDialogsProvider({ paymentPortalUrl, children }: { paymentPortalUrl: string; children: ReactNode }) {
   const [applyOpen, setApplyOpen] = useState(false);
   const [paymentOpen, setPaymentOpen] = useState(false);
+  const [payment, setPayment] = useState<PaymentSummary | null>(null);
   const openApplyNow = useCallback(() => setApplyOpen(true), []);
-  const openPayment = useCallback(() => setPaymentOpen(true), []);
+  const openPayment = useCallback((details?: PaymentSummary) => {
+    setPayment(details ?? null);
+    setPaymentOpen(true);
+  }, []);
   const api = useMemo(() => ({ openApplyNow, openPayment }), [openApplyNow, openPayment]);
 
   return (
     <SiteDialogsContext.Provider value={api}>
       {children}
       <ApplyNowDialog open={applyOpen} onOpenChange={setApplyOpen} />
-      <PaymentDialog open={paymentOpen} onOpenChange={setPaymentOpen} portalUrl={paymentPortalUrl} />
+      <PaymentDialog open={paymentOpen} onOpenChange={setPaymentOpen} portalUrl={paymentPortalUrl} payment={payment} />
     </SiteDialogsContext.Provider>
   );
 }
@@ -63,10 +70,13 @@ export function PaymentDialog({
   open,
   onOpenChange,
   portalUrl,
+  payment = null,
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
+  /** PAYMENT_PORTAL_URL, possibly with {amount}, {memberId} and {option} placeholders. */
   portalUrl: string;
+  payment?: PaymentSummary | null;
 }) {
   return (
     <Modal
@@ -80,7 +90,7 @@ export function PaymentDialog({
             Cancel
           </button>
           <a
-            href={portalUrl}
+            href={paymentPortalHref(portalUrl, payment)}
             target="_blank"
             rel="noopener noreferrer"
             className="btn-primary"
@@ -91,10 +101,17 @@ export function PaymentDialog({
         </>
       }
     >
-      <p>
-        Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for
-        card details on this site.
-      </p>
+      {payment ? (
+        <div className="space-y-4">
+          <PaymentDetails summary={payment} portalTemplate={portalUrl} />
+          <p>{portalInstructions(payment, portalUrl, true)} We never ask for card details on this site.</p>
+        </div>
+      ) : (
+        <p>
+          Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for
+          card details on this site.
+        </p>
+      )}
     </Modal>
   );
 }

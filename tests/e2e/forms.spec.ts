@@ -5,6 +5,7 @@ import { CONTACT_FAILURE, CONTACT_SUCCESS } from "../../app/features/contact/con
 import { INVALID_FORM_SELECTION, REQUEST_SUCCESS } from "../../app/features/form-requests/messages";
 import { E2E_BASE } from "./env";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { startSecondSite } from "./second-site";
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
@@ -195,6 +196,46 @@ test.describe("form requests", () => {
     expect(row).toMatchObject({ first_name: "Cher", materials_requested: "Home maintenance checklist", status: "pending" });
   });
 
+  test("a homeowner material request can carry a mailing address; a bad state or ZIP is explained", async ({ page, services }) => {
+    await page.goto("/form-requests?form=homeowner");
+    const email = `mail-${unique()}@example.com`;
+    await page.getByLabel("Full Name").fill("Dana Ruiz");
+    await page.getByLabel("Email Address").fill(email);
+    await page.getByLabel("Materials Requested").fill("Printed hurricane guide");
+    const address = page.getByRole("group", { name: "Mailing Address (optional)" });
+    await expect(address).toContainText("Where we should mail printed materials.");
+    await address.getByLabel("Street Address").fill("12 Elm Street");
+    await address.getByLabel("Apartment, Suite or Unit").fill("Apt 4");
+    await address.getByLabel("City").fill("Stamford");
+    await address.getByLabel("State").fill("C1");
+    await address.getByLabel("ZIP Code").fill("0690");
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    await expect(page.getByTestId("error-summary")).toContainText("Please enter the 2-letter state code, like CT");
+    await expect(page.getByTestId("error-summary")).toContainText("Please enter a valid ZIP code, like 06905 or 06905-1234");
+    await expect(address.getByLabel("State")).toHaveAttribute("aria-invalid", "true");
+    for (const width of [1280, 375, 320]) {
+      await page.setViewportSize({ width, height: 900 });
+      await address.screenshot({ path: `.tmp/shots/material-address-${width}.png` });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await address.getByLabel("State").fill("ct");
+    await address.getByLabel("ZIP Code").fill("069051234");
+    const posted = page.waitForRequest("**/api/submit-material-request");
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    expect((await posted).postDataJSON()).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "CT", zip: "06905-1234" });
+    await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
+    const row = await services.database.db.selectFrom("homeowner_material_requests").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "CT", zip: "06905-1234" });
+  });
+
+  test("the CPA request has no mailing address", async ({ page }) => {
+    await page.goto("/form-requests?form=cpa");
+    await expect(page.getByLabel("Full Name")).toBeVisible();
+    await expect(page.getByRole("group", { name: "Mailing Address (optional)" })).toHaveCount(0);
+    await expect(page.getByLabel("Street Address")).toHaveCount(0);
+  });
+
   test("failures: 'HTTP {status}: {body}' for an error answer, the network error otherwise; the form keeps its values", async ({ page }) => {
     await page.goto("/form-requests?form=cpa");
     await page.getByLabel("Full Name").fill("Lee Park");
@@ -254,6 +295,28 @@ test.describe("form requests", () => {
     expect(row).toMatchObject({ first_name: "Ana", last_name: "Lopez Garcia", member_id: "AHA-1" });
     await context.close();
   });
+
+  test("the mailing address works without JavaScript too", async ({ browser, services }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/form-requests?form=homeowner");
+    const email = `nojs-mail-${unique()}@example.com`;
+    await page.getByLabel("Full Name").fill("Noel Park");
+    await page.getByLabel("Email Address").fill(email);
+    await page.getByLabel("Street Address").fill("1 Main St");
+    await page.getByLabel("City").fill("Hartford");
+    await page.getByLabel("State").fill("C");
+    await page.getByLabel("ZIP Code").fill("06103");
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    await expect(page.getByText("Please enter the 2-letter state code, like CT").first()).toBeVisible();
+    await expect(page.getByLabel("Street Address")).toHaveValue("1 Main St");
+    await page.getByLabel("State").fill("ct");
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
+    const row = await services.database.db.selectFrom("homeowner_material_requests").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ address1: "1 Main St", address2: null, city: "Hartford", state: "CT", zip: "06103" });
+    await context.close();
+  });
 });
 
 test.describe("make payment", () => {
@@ -296,6 +359,82 @@ test.describe("make payment", () => {
     await expect(dialog).toBeHidden();
   });
 
+  test("what was typed reaches the payer: without placeholders in the portal address, Copy buttons beside the amount and the ID", async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_BASE });
+    await page.goto("/make-payment");
+    await page.getByRole("radio", { name: /Other Payment/ }).check();
+    await page.getByLabel("Membership ID").fill("AHA-4550");
+    await page.getByLabel("Amount (USD)").fill("45.50");
+    await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
+    const dialog = page.getByRole("dialog", { name: "Leaving Our Site" });
+    await expect(dialog.getByTestId("payment-details")).toContainText("Other Payment");
+    await expect(dialog.getByTestId("payment-member-id")).toHaveText("AHA-4550");
+    await expect(dialog.getByTestId("payment-amount")).toHaveText("$45.50");
+    await expect(dialog).toContainText("Paste the amount and your membership ID there");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: ".tmp/shots/payment-dialog-copy-375.png" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: ".tmp/shots/payment-dialog-copy-1280.png" });
+
+    await dialog.getByRole("button", { name: "Copy Amount" }).click();
+    await expect(dialog.getByRole("button", { name: "Copied Amount" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("45.50");
+    await dialog.getByRole("button", { name: "Copy Membership ID" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("AHA-4550");
+    await expect(page.getByRole("status").filter({ hasText: "Membership ID copied" })).toBeAttached();
+
+    const popup = page.waitForEvent("popup");
+    await dialog.getByRole("link", { name: "Continue to Payment" }).click();
+    expect((await popup).url()).toBe(`${E2E_BASE}/test-payment-portal`);
+  });
+
+  test("with {amount}, {memberId} and {option} in PAYMENT_PORTAL_URL the portal opens with them filled in", async ({ browser }) => {
+    const site = await startSecondSite({
+      PAYMENT_PORTAL_URL: `${E2E_BASE}/test-payment-portal?amount={amount}&member={memberId}&for={option}`,
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${site.url}/make-payment`);
+      await page.getByRole("radio", { name: /Other Payment/ }).check();
+      await page.getByLabel("Membership ID").fill("AHA-4550");
+      await page.getByLabel("Amount (USD)").fill("45.5");
+      await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
+      const dialog = page.getByRole("dialog", { name: "Leaving Our Site" });
+      await expect(dialog.getByTestId("payment-amount")).toHaveText("$45.50");
+      await expect(dialog).toContainText("The portal opens in a new tab with these details filled in.");
+      // The address carries both, so there is nothing to copy.
+      await expect(dialog.getByRole("button", { name: /^Copy/ })).toHaveCount(0);
+      const popup = page.waitForEvent("popup");
+      await dialog.getByRole("link", { name: "Continue to Payment" }).click();
+      expect((await popup).url()).toBe(`${E2E_BASE}/test-payment-portal?amount=45.50&member=AHA-4550&for=other`);
+
+      // The header's 'Make a Payment' (nothing chosen) leaves the placeholders empty.
+      await page.goto(`${site.url}/make-payment`);
+      await page.getByRole("contentinfo").getByRole("button", { name: "Make a Payment" }).click();
+      await expect(dialog.getByRole("link", { name: "Continue to Payment" })).toHaveAttribute(
+        "href",
+        `${E2E_BASE}/test-payment-portal?amount=&member=&for=`,
+      );
+
+      // Without JavaScript the hand-over link is filled in the same way.
+      const nojs = await browser.newContext({ javaScriptEnabled: false });
+      const plain = await nojs.newPage();
+      await plain.goto(`${site.url}/make-payment`);
+      await plain.getByRole("radio", { name: /Membership Fees/ }).check();
+      await plain.getByLabel("Membership ID").fill("AHA77");
+      await plain.getByRole("button", { name: "Continue to Secure Payment" }).click();
+      await expect(plain.getByTestId("payment-handover").getByRole("link", { name: "Continue to Payment" })).toHaveAttribute(
+        "href",
+        `${E2E_BASE}/test-payment-portal?amount=99.00&member=AHA77&for=membership`,
+      );
+      await nojs.close();
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+
   test("Cancel closes the dialog and stays on the page", async ({ page }) => {
     await page.goto("/make-payment");
     await page.getByRole("radio", { name: /Home Warranty Premium/ }).check();
@@ -318,6 +457,9 @@ test.describe("make payment", () => {
     await expect(handover).toContainText("Additional Services");
     await expect(handover).toContainText("AHA-77");
     await expect(handover).toContainText("$125.50");
+    // No Copy button that could not work; the values are there to select.
+    await expect(handover.getByRole("button")).toHaveCount(0);
+    await expect(handover).toContainText("Enter the amount and your membership ID shown above there.");
     const link = handover.getByRole("link", { name: "Continue to Payment" });
     await expect(link).toHaveAttribute("href", `${E2E_BASE}/test-payment-portal`);
     await expect(link).toHaveAttribute("target", "_blank");

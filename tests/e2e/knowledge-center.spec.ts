@@ -346,6 +346,42 @@ test.describe("knowledge center", () => {
   });
 });
 
+test.describe("knowledge center pager on a phone", () => {
+  test("stays on one line at 320 px, 'Next' included, with the words kept for screen readers", async ({ page, signIn, services }) => {
+    const category = "home_maintenance";
+    await deleteArticlesIn(services, [category]);
+    const feed = await seedFeed(services, { category });
+    await seedArticles(services, feed.id, Array.from({ length: 70 }, (_, i) => ({ title: `Upkeep note ${i + 1}`, category })));
+    await signIn("member");
+    await page.setViewportSize({ width: 320, height: 700 });
+    for (const [n, items] of [
+      [4, ["1", "2", "3", "4", "5", "…", "8"]],
+      [5, ["1", "…", "4", "5", "6", "7", "8"]],
+      [1, ["1", "2", "…", "8"]],
+    ] as const) {
+      await page.goto(`/knowledge-center?category=${category}${n > 1 ? `&page=${n}` : ""}`);
+      await expect(counts(page)).toContainText(`Page ${n} of 8`);
+      expect(await pagerItems(page)).toEqual(items);
+      const parts = pager(page).locator(":scope > a, :scope > span, :scope > ul > li");
+      const boxes = await Promise.all((await parts.all()).map(async (p) => (await p.boundingBox())!));
+      expect(boxes).toHaveLength(items.length + 2);
+      const middles = boxes.map((b) => Math.round(b.y + b.height / 2));
+      expect(new Set(middles).size, `one line on page ${n}: ${middles.join(", ")}`).toBe(1);
+      for (const b of boxes) {
+        expect(b.x).toBeGreaterThanOrEqual(0);
+        expect(b.x + b.width).toBeLessThanOrEqual(320);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await pager(page).screenshot({ path: `.tmp/shots/pager-320-page${n}.png` });
+    }
+    await expect(pager(page).getByRole("link", { name: "Next" })).toBeVisible();
+    await pager(page).getByRole("link", { name: "Next" }).click();
+    await expect(counts(page)).toContainText("Page 2 of 8");
+    await expect(pager(page).getByRole("link", { name: "Previous" })).toBeVisible();
+    await deleteFeed(services, feed.id);
+  });
+});
+
 test.describe("home block 'Latest from Our Knowledge Center'", () => {
   const block = (page: Page) => page.getByTestId("featured-articles");
   const featured = (page: Page) => block(page).getByTestId("featured-card");

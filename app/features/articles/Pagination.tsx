@@ -28,23 +28,25 @@ export function Pagination({
 }) {
   if (totalPages <= 1) return null;
   const onNavigate = () => scrollToSection(scrollTargetId);
-  const base = "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md border px-3 text-sm font-semibold";
+  // Compact below `sm`, so the whole pager (up to seven page entries) stays on one line at 320 px.
+  const base =
+    "inline-flex h-10 min-w-8 shrink-0 items-center justify-center gap-1 rounded-md border px-1.5 text-sm font-semibold sm:min-w-10 sm:px-3";
   const idle = `${base} border-slate-300 bg-white text-slate-700 hover:border-brand-500 hover:text-brand-800`;
   const disabled = `${base} border-slate-200 bg-slate-50 text-slate-400`;
   return (
-    <nav aria-label="Article pages" className="mt-10 flex flex-wrap items-center justify-center gap-2">
+    <nav aria-label="Article pages" className="mt-10 flex items-center justify-center gap-1 sm:gap-2">
       {page > 1 ? (
         <Link to={hrefFor(page - 1)} preventScrollReset onClick={onNavigate} className={idle} rel="prev">
           <ChevronLeft className="h-4 w-4" aria-hidden />
-          Previous
+          <NavWord>Previous</NavWord>
         </Link>
       ) : (
         <span className={disabled} aria-disabled="true">
           <ChevronLeft className="h-4 w-4" aria-hidden />
-          Previous
+          <NavWord>Previous</NavWord>
         </span>
       )}
-      <ul className="flex flex-wrap items-center gap-2">
+      <ul className="flex items-center gap-1 sm:gap-2">
         {pageItems(page, totalPages).map((item) =>
           typeof item === "number" ? (
             <li key={item}>
@@ -60,7 +62,7 @@ export function Pagination({
               </Link>
             </li>
           ) : (
-            <li key={item} aria-hidden className="px-1 text-slate-500">
+            <li key={item} aria-hidden className="px-0.5 text-slate-500 sm:px-1">
               …
             </li>
           ),
@@ -68,15 +70,20 @@ export function Pagination({
       </ul>
       {page < totalPages ? (
         <Link to={hrefFor(page + 1)} preventScrollReset onClick={onNavigate} className={idle} rel="next">
-          Next
+          <NavWord>Next</NavWord>
           <ChevronRight className="h-4 w-4" aria-hidden />
         </Link>
       ) : (
         <span className={disabled} aria-disabled="true">
-          Next
+          <NavWord>Next</NavWord>
           <ChevronRight className="h-4 w-4" aria-hidden />
         </span>
       )}
     </nav>
   );
+}
+
+/** 'Previous'/'Next': shown from `sm` up; on phones the chevron carries it and the word is kept for screen readers. */
+function NavWord({ children }: { children: string }) {
+  return <span className="sr-only sm:not-sr-only">{children}</span>;
 }

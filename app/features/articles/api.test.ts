@@ -293,6 +293,25 @@ describeEachDatabase("articles API", (dialect) => {
       expect((await bad.json()).error).toBe("Month must be in YYYY-MM format");
     });
 
+    it("exports months from 1970-01 to next month only (0001-01 is not 'January 1901')", async () => {
+      const now = new Date();
+      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+      const afterNext = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1));
+      const ym = (d: Date) => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
+      const range = `Month must be between 1970-01 and ${ym(next)}`;
+      for (const month of ["0001-01", "0000-01", "1969-12", ym(afterNext), "9999-12"]) {
+        const res = await req(`/api/rss/export?month=${month}`, { cookie: superAdmin });
+        expect(res.status, month).toBe(400);
+        expect((await res.json()).error, month).toBe(range);
+      }
+      for (const month of ["1970-01", ym(next)]) {
+        const res = await req(`/api/rss/export?month=${month}`, { cookie: superAdmin });
+        expect(res.status, month).toBe(200);
+        expect(res.headers.get("content-disposition"), month).toContain(`knowledge-center-${month}.txt`);
+      }
+      expect(await (await req("/api/rss/export?month=1970-01", { cookie: superAdmin })).text()).toContain("January 1970");
+    });
+
     it("featured articles: the newest article of each slot, with the spec's fields", async () => {
       const res = await req("/api/featured-articles");
       const body = await res.json();
@@ -430,6 +449,45 @@ describeEachDatabase("ingest API", (dialect) => {
         error: null,
       },
     });
+  });
+
+  it("a super_admin's ingest and the scheduler's always run; only a member's Refresh is coalesced, and says so", async () => {
+    server.services.articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    try {
+      const first = await (await ingest({ cookie: superAdmin })).json();
+      expect(first.run.reused).toBe(false);
+
+      // A feed added and ingested within the minute is fetched, and the counts are the new run's.
+      const add = await server.request("/api/rss/feeds", {
+        method: "POST",
+        cookie: superAdmin,
+        json: { name: "Blog", url: `${feeds.url}/feeds/blogger.xml`, category: "decor", is_active: true },
+      });
+      expect(add.status).toBe(201);
+      const second = await (await ingest({ cookie: superAdmin })).json();
+      expect(second.run).toMatchObject({ reused: false, reason: "manual" });
+      expect(second.run.id).not.toBe(first.run.id);
+      expect(second.coalesced).toBeUndefined();
+      expect(second.counts.articles).toBeGreaterThan(0);
+      expect(feeds.hits("/feeds/blogger.xml")).toHaveLength(1);
+
+      // A member's (or limited_admin's) Refresh within the minute gets that run's answer, marked as such.
+      for (const cookie of [member, (await loginAs(server, "limited_admin")).cookie]) {
+        const coalesced = await (await ingest({ cookie })).json();
+        expect(coalesced).toMatchObject({ success: true, coalesced: true, counts: second.counts });
+        expect(coalesced.run).toMatchObject({ id: second.run.id, reused: true });
+      }
+      expect(feeds.hits("/feeds/blogger.xml")).toHaveLength(1);
+
+      // The scheduler's bearer-token call runs anew as well.
+      const scheduled = await (await ingest({ headers: { Authorization: `Bearer ${INGEST_TOKEN}` } })).json();
+      expect(scheduled.run).toMatchObject({ reused: false, reason: "token" });
+      expect(scheduled.run.id).toBeGreaterThan(second.run.id);
+      expect(scheduled.coalesced).toBeUndefined();
+      expect(feeds.hits("/feeds/blogger.xml")).toHaveLength(2);
+    } finally {
+      server.services.articles.configure({ ingest: { reuseWindowMs: 0 } });
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentMonth, formatDigest, monthRange } from "./digest";
+import { currentMonth, exportMonthError, formatDigest, latestExportMonth, monthRange } from "./digest";
 
 describe("monthRange", () => {
   it("gives the UTC bounds and a label of a YYYY-MM month", () => {
@@ -11,6 +11,24 @@ describe("monthRange", () => {
   });
   it("knows the current month", () => {
     expect(currentMonth(new Date("2024-03-31T23:59:59Z"))).toBe("2024-03");
+  });
+  it("labels years before 100 as written, not as 19xx", () => {
+    expect(monthRange("0001-01")).toEqual({ from: "0001-01-01T00:00:00.000Z", to: "0001-02-01T00:00:00.000Z", label: "January 1" });
+    expect(monthRange("0099-12")?.to).toBe("0100-01-01T00:00:00.000Z");
+  });
+});
+
+describe("exportMonthError", () => {
+  const now = new Date("2024-12-31T23:59:59Z");
+  it("accepts months from 1970-01 to next month", () => {
+    expect(latestExportMonth(now)).toBe("2025-01");
+    for (const ok of ["1970-01", "1999-05", "2024-12", "2025-01"]) expect(exportMonthError(ok, now), ok).toBeNull();
+  });
+  it("refuses earlier and later months, and anything that is not YYYY-MM", () => {
+    for (const late of ["0001-01", "1969-12", "2025-02", "9999-12"]) {
+      expect(exportMonthError(late, now), late).toBe("Month must be between 1970-01 and 2025-01");
+    }
+    expect(exportMonthError("2024-13", now)).toBe("Month must be in YYYY-MM format");
   });
 });
 

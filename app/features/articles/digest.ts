@@ -20,14 +20,34 @@ export function monthRange(month: string): { from: string; to: string; label: st
   if (!m) return null;
   const year = Number(m[1]);
   const index = Number(m[2]) - 1;
-  const from = new Date(Date.UTC(year, index, 1));
-  const to = new Date(Date.UTC(year, index + 1, 1));
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear takes the year as written.
+  const from = new Date(0);
+  from.setUTCFullYear(year, index, 1);
+  const to = new Date(0);
+  to.setUTCFullYear(year, index + 1, 1);
   const label = from.toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
   return { from: from.toISOString(), to: to.toISOString(), label };
 }
 
 export function currentMonth(now = new Date()): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+/** The earliest month the export accepts. */
+export const EARLIEST_EXPORT_MONTH = "1970-01";
+
+/** The latest month the export accepts: next month (UTC), so a digest can be prepared ahead. */
+export function latestExportMonth(now = new Date()): string {
+  return currentMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+}
+
+/** Why a YYYY-MM month cannot be exported, or null when it can. */
+export function exportMonthError(month: string, now = new Date()): string | null {
+  if (!MONTH_PATTERN.test(month)) return "Month must be in YYYY-MM format";
+  const latest = latestExportMonth(now);
+  // Zero-padded YYYY-MM texts sort like the months they name.
+  if (month < EARLIEST_EXPORT_MONTH || month > latest) return `Month must be between ${EARLIEST_EXPORT_MONTH} and ${latest}`;
+  return null;
 }
 
 function clip(text: string, max: number): string {

@@ -18,7 +18,7 @@ export interface IngestSettings {
   /** Backoff after n consecutive failures: min(base * 2^(n-1), max). */
   backoffBaseMs: number;
   backoffMaxMs: number;
-  /** A finished run this recent is answered again instead of fetching every feed anew. */
+  /** A finished run this recent may answer a coalescing caller (a member's Refresh) instead of fetching every feed anew. */
   reuseWindowMs: number;
   /** Lease lifetime; a running ingest renews it at a third of this. */
   leaseTtlMs: number;
@@ -59,6 +59,11 @@ export interface IngestResult {
     /** True when this answer is an earlier (or another caller's) run, not a new one. */
     reused: boolean;
   };
+  /**
+   * Present (true) when a member's Refresh was answered with a run that finished moments ago
+   * (within reuseWindowMs) instead of a new one; the counts are that run's.
+   */
+  coalesced?: true;
   /** Per-feed failures of this run (absent on a reused answer: see each feed's last_error). */
   failures?: Array<{ id: number; name: string; error: string }>;
 }
@@ -133,13 +138,25 @@ export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => 
   return results;
 }
 
+export interface IngestRequest {
+  reason: string;
+  /**
+   * May a run finished within reuseWindowMs answer this call? Only for the members' Refresh:
+   * a super_admin's ingest and the scheduler's always run (or join the run in flight), so a
+   * feed just added is fetched.
+   */
+  coalesce?: boolean;
+}
+
 /**
  * One ingest at a time across every instance: a caller takes the lease row and runs, a caller
  * in the same process joins the run in flight, a caller on another instance waits for that
- * run and answers its result, and a run finished within reuseWindowMs is answered again.
+ * run and answers its result, and a coalescing caller may be answered with a run finished
+ * within reuseWindowMs.
  */
 export class IngestCoordinator {
-  private inFlight: Promise<IngestResult> | null = null;
+  /** The call in flight in this process; `coalesced` once it is known to answer with a finished run. */
+  private inFlight: { promise: Promise<IngestResult>; coalesce: boolean } | null = null;
   private stopping = new AbortController();
 
   constructor(
@@ -153,26 +170,33 @@ export class IngestCoordinator {
     },
   ) {}
 
-  ingestAll(reason: string): Promise<IngestResult> {
-    if (this.inFlight) return this.inFlight.then((r) => ({ ...r, run: { ...r.run, reused: true } }));
+  ingestAll({ reason, coalesce = false }: IngestRequest): Promise<IngestResult> {
+    const current = this.inFlight;
+    if (current) {
+      const joined = current.promise.then((r) => ({ ...r, run: { ...r.run, reused: true } }));
+      if (coalesce || !current.coalesce) return joined;
+      // A coalescing call in flight may end in an old run's answer: wait for it, then run anew
+      // unless it did run (or joined a run) after all.
+      return current.promise.then((r) => (r.coalesced ? this.ingestAll({ reason, coalesce }) : joined));
+    }
     if (this.stopping.signal.aborted) return Promise.resolve(failedResult(reason));
-    const p = this.coordinate(reason).finally(() => {
-      if (this.inFlight === p) this.inFlight = null;
+    const promise = this.coordinate(reason, coalesce).finally(() => {
+      if (this.inFlight?.promise === promise) this.inFlight = null;
     });
-    this.inFlight = p;
-    return p;
+    this.inFlight = { promise, coalesce };
+    return promise;
   }
 
   /** Aborts the fetches of a run in flight and waits for it to record itself. */
   async stop() {
     this.stopping.abort();
-    await this.inFlight?.catch(() => undefined);
+    await this.inFlight?.promise.catch(() => undefined);
   }
 
-  private async coordinate(reason: string): Promise<IngestResult> {
+  private async coordinate(reason: string, coalesce: boolean): Promise<IngestResult> {
     const { runs, settings, logger } = this.deps;
     try {
-      const recent = await this.recentResult();
+      const recent = coalesce ? await this.recentResult() : null;
       if (recent) return recent;
       const holder = crypto.randomUUID();
       const deadline = Date.now() + settings.maxWaitMs;
@@ -209,7 +233,7 @@ export class IngestCoordinator {
     const last = await runs.lastFinished();
     if (!last?.finished_at) return null;
     const age = Date.now() - Date.parse(last.finished_at);
-    return age >= 0 && age < settings.reuseWindowMs ? resultFromRun(last, true) : null;
+    return age >= 0 && age < settings.reuseWindowMs ? { ...resultFromRun(last, true), coalesced: true } : null;
   }
 
   private async runHoldingLease(holder: string, reason: string): Promise<IngestResult> {

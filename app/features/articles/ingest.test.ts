@@ -287,14 +287,45 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
   });
 
-  it("reuses a run that finished within the reuse window instead of fetching again", async () => {
+  it("answers a coalescing call (a member's Refresh) with a run that finished within the reuse window, and says so", async () => {
     await addFeed("/feeds/bom.xml");
     const first = await articles.ingestAll();
     expect(first.run.reused).toBe(false);
     articles.configure({ ingest: { reuseWindowMs: 60_000 } });
-    const second = await articles.ingestAll();
+    const second = await articles.ingestAll({ coalesce: true });
     expect(second.run).toMatchObject({ id: first.run.id, reused: true });
+    expect(second.coalesced).toBe(true);
     expect(feeds.hits("/feeds/bom.xml")).toHaveLength(1);
+  });
+
+  it("a call that may not coalesce always runs, even within the reuse window", async () => {
+    await addFeed("/feeds/bom.xml");
+    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    const first = await articles.ingestAll({ reason: "manual" });
+    const second = await articles.ingestAll({ reason: "schedule" });
+    expect(second.run).toMatchObject({ reason: "schedule", reused: false });
+    expect(second.run.id).not.toBe(first.run.id);
+    expect(second.coalesced).toBeUndefined();
+    expect(feeds.hits("/feeds/bom.xml")).toHaveLength(2);
+  });
+
+  it("a call that may not coalesce does not take the old answer of a coalescing call in flight", async () => {
+    await addFeed("/feeds/bom.xml");
+    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    const first = await articles.ingestAll();
+    const [member, admin] = await Promise.all([articles.ingestAll({ coalesce: true }), articles.ingestAll()]);
+    expect(member).toMatchObject({ coalesced: true, run: { id: first.run.id } });
+    expect(admin.run.id).not.toBe(first.run.id);
+    expect(admin.coalesced).toBeUndefined();
+    expect(feeds.hits("/feeds/bom.xml")).toHaveLength(2);
+  });
+
+  it("a coalescing call joins a real run in flight", async () => {
+    await addFeed("/slow?ms=200");
+    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    const [admin, member] = await Promise.all([articles.ingestAll(), articles.ingestAll({ coalesce: true })]);
+    expect(member.run).toMatchObject({ id: admin.run.id, reused: true });
+    expect(feeds.hits("/slow")).toHaveLength(1);
   });
 
   it("stores the category of the feed and the feed's title as source (else the feed's name)", async () => {

@@ -7,7 +7,7 @@ import type { Database } from "~/platform/schema";
 import { ArticlesRepo, toArticleJson, type ArticleJson } from "./articles-repo.server";
 import { ARTICLE_CATEGORIES, FEATURED_SLOTS, categoryLabel, isArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
-import { currentMonth, formatDigest, monthRange } from "./digest";
+import { currentMonth, exportMonthError, formatDigest, monthRange } from "./digest";
 import { feedInputSchema, parseHttpUrl, type FeedInputData, type FeedUpdateData } from "./feed-input";
 import { FeedsRepo, toFeedJson, type FeedJson } from "./feeds-repo.server";
 import { DEFAULT_INGEST_SETTINGS, IngestCoordinator, type IngestResult, type IngestSettings } from "./ingest.server";
@@ -169,8 +169,9 @@ export class ArticlesService {
   /** The month's digest as plain text (default: the current month, UTC). */
   async exportMonth(month?: string | null): Promise<{ month: string; text: string; count: number }> {
     const m = month || currentMonth();
-    const range = monthRange(m);
-    if (!range) throw new HttpError(400, "Month must be in YYYY-MM format");
+    const error = exportMonthError(m);
+    const range = error ? null : monthRange(m);
+    if (!range) throw new HttpError(400, error ?? "Month must be in YYYY-MM format");
     const [rows, total] = await Promise.all([
       this.articlesRepo.between(range.from, range.to, EXPORT_MAX_ARTICLES),
       this.articlesRepo.countBetween(range.from, range.to),
@@ -275,9 +276,12 @@ export class ArticlesService {
 
   // ---- Ingest ---------------------------------------------------------------------------
 
-  /** Ingests every active feed; one run at a time across instances (see IngestCoordinator). */
-  ingestAll(opts: { reason?: string } = {}): Promise<IngestResult> {
-    return this.coordinator.ingestAll(opts.reason ?? "manual");
+  /**
+   * Ingests every active feed; one run at a time across instances (see IngestCoordinator).
+   * `coalesce` (members' Refresh only) lets a run finished moments ago answer instead.
+   */
+  ingestAll(opts: { reason?: string; coalesce?: boolean } = {}): Promise<IngestResult> {
+    return this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false });
   }
 
   /**

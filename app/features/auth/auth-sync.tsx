@@ -28,11 +28,27 @@ export function saveStoredUser(user: PublicUser | null) {
   }
 }
 
+interface AuthMessage {
+  type: AuthEvent;
+  /** The tab that sent it: BroadcastChannel also delivers to other channel objects in the same page. */
+  from: string;
+  at: number;
+}
+
+/** This page's identity on the channel, so it can ignore its own announcements. */
+const TAB_ID = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
 function post(event: AuthEvent) {
   if (typeof BroadcastChannel === "undefined") return;
   const ch = new BroadcastChannel(CHANNEL);
-  ch.postMessage({ type: event, at: Date.now() });
+  ch.postMessage({ type: event, from: TAB_ID, at: Date.now() } satisfies AuthMessage);
   ch.close();
+}
+
+function isAuthMessage(data: unknown): data is AuthMessage {
+  if (typeof data !== "object" || data === null) return false;
+  const m = data as Partial<AuthMessage>;
+  return (m.type === "login" || m.type === "logout") && typeof m.from === "string";
 }
 
 /**
@@ -43,7 +59,8 @@ export function AuthSyncProvider({ user, children }: { user: PublicUser | null; 
   const revalidator = useRevalidator();
   const [checking, setChecking] = useState(false);
   const previousId = useRef<number | null | undefined>(undefined);
-  const remoteChange = useRef(false);
+  /** The event another tab announced and this one is re-checking: the change it causes here is not announced again. */
+  const remoteChange = useRef<AuthEvent | null>(null);
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
 
@@ -62,19 +79,20 @@ export function AuthSyncProvider({ user, children }: { user: PublicUser | null; 
     const before = previousId.current;
     previousId.current = userId;
     if (before === undefined || before === userId) return;
-    if (remoteChange.current) {
-      remoteChange.current = false;
-      return;
-    }
-    post(userId === null ? "logout" : "login");
+    const event: AuthEvent = userId === null ? "logout" : "login";
+    // Any change clears the mark, so a re-check that changed nothing cannot silence a later change.
+    const echoed = remoteChange.current === event;
+    remoteChange.current = null;
+    if (!echoed) post(event);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId]);
 
   useEffect(() => {
     if (typeof BroadcastChannel === "undefined") return;
     const ch = new BroadcastChannel(CHANNEL);
-    ch.onmessage = () => {
-      remoteChange.current = true;
+    ch.onmessage = (message: MessageEvent<unknown>) => {
+      if (!isAuthMessage(message.data) || message.data.from === TAB_ID) return;
+      remoteChange.current = message.data.type;
       void recheck();
     };
     return () => ch.close();

@@ -18,11 +18,20 @@ const LABELS = {
   notes: "Additional Information",
 };
 
+/** The homeowner variant's mailing address, for printed materials. */
+const ADDRESS_LABELS = {
+  address1: "Street Address",
+  address2: "Apartment, Suite or Unit",
+  city: "City",
+  state: "State",
+  zip: "ZIP Code",
+};
+
 function fieldsFor(kind: RequestFormKind): Record<string, string> {
   const { materials_requested, ...common } = LABELS;
   if (kind === "cpa") return common;
   const { notes, ...rest } = common;
-  return { ...rest, materials_requested, notes };
+  return { ...rest, materials_requested, ...ADDRESS_LABELS, notes };
 }
 
 /** The API's snake_case field names back to this form's fields. */
@@ -131,6 +140,33 @@ export function RequestForm({
           {(p) => <textarea {...p} rows={3} maxLength={LIMITS.materials} className="field-input resize-y" />}
         </Field>
       ) : null}
+      {kind === "homeowner" ? (
+        <fieldset className="space-y-5 rounded-xl border border-slate-200 p-4 sm:p-5" aria-describedby="mailing-address-hint">
+          <legend className="px-1 text-base font-semibold text-brand-900">Mailing Address (optional)</legend>
+          <p id="mailing-address-hint" className="-mt-2 text-sm text-slate-600">
+            Where we should mail printed materials. Leave it empty to receive them by e-mail.
+          </p>
+          <Field form={form} name="address1" label={ADDRESS_LABELS.address1}>
+            {(p) => <input {...p} type="text" autoComplete="address-line1" maxLength={LIMITS.address} className="field-input" />}
+          </Field>
+          <Field form={form} name="address2" label={ADDRESS_LABELS.address2}>
+            {(p) => <input {...p} type="text" autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />}
+          </Field>
+          <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+            <Field form={form} name="city" label={ADDRESS_LABELS.city} hint="Town or city">
+              {(p) => <input {...p} type="text" autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />}
+            </Field>
+            <Field form={form} name="state" label={ADDRESS_LABELS.state} hint="2 letters, e.g. CT">
+              {(p) => (
+                <input {...p} type="text" autoComplete="address-level1" autoCapitalize="characters" spellCheck={false} maxLength={2} className="field-input uppercase" />
+              )}
+            </Field>
+            <Field form={form} name="zip" label={ADDRESS_LABELS.zip} hint="5 or 9 digits">
+              {(p) => <input {...p} type="text" autoComplete="postal-code" inputMode="numeric" maxLength={10} className="field-input" />}
+            </Field>
+          </div>
+        </fieldset>
+      ) : null}
       <Field
         form={form}
         name="notes"
@@ -139,7 +175,7 @@ export function RequestForm({
         hint={
           kind === "cpa"
             ? "Which statements or documents does your CPA need, and for which tax year? Include your CPA's name or firm if we should send copies to them."
-            : "Anything else we should know, such as a mailing address if you would like printed copies."
+            : "Anything else we should know."
         }
       >
         {(p) => <textarea {...p} rows={4} maxLength={LIMITS.notes} className="field-input resize-y" />}

@@ -24,7 +24,8 @@ export function PaymentForm({ initialValues, initialErrors }: { initialValues?: 
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (form.validate().ok) openPayment();
+    const checked = form.validate();
+    if (checked.ok) openPayment(checked.data);
   }
 
   function choose(value: string) {
@@ -148,7 +149,7 @@ export function PaymentForm({ initialValues, initialErrors }: { initialValues?: 
           <ul className="mt-5 space-y-3 text-sm text-slate-700">
             <li className="flex gap-2">
               <ExternalLink className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" aria-hidden />
-              <span>Our secure payment portal opens in a new tab. Enter the amount and your membership ID there.</span>
+              <span>Our secure payment portal opens in a new tab, and we pass your amount and membership ID on to it.</span>
             </li>
             <li className="flex gap-2">
               <ShieldCheck className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" aria-hidden />

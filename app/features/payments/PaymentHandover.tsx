@@ -1,12 +1,15 @@
 import { Link } from "react-router";
 import { ExternalLink } from "lucide-react";
-import { formatUsd, type PaymentSummary } from "./payment";
+import { useHydrated } from "~/features/articles/useHydrated";
+import { PaymentDetails, portalInstructions } from "./PaymentDetails";
+import { paymentPortalHref, type PaymentSummary } from "./payment";
 
 /**
  * The 'Leaving Our Site' step shown in the page when the form was posted without
  * JavaScript (with JavaScript the same words appear in the site's dialog).
  */
 export function PaymentHandover({ summary, portalUrl }: { summary: PaymentSummary; portalUrl: string }) {
+  const hydrated = useHydrated();
   return (
     <section
       aria-labelledby="handover-title"
@@ -20,30 +23,17 @@ export function PaymentHandover({ summary, portalUrl }: { summary: PaymentSummar
         <p className="mt-1 text-sm text-slate-600">You will be redirected to our secure payment portal to complete your payment.</p>
       </div>
       <div className="space-y-4 px-6 py-5 text-slate-700">
-        <dl className="divide-y divide-slate-200 rounded-lg bg-slate-50 px-4 text-sm">
-          <div className="flex justify-between gap-4 py-2.5">
-            <dt className="text-slate-600">Payment for</dt>
-            <dd className="font-medium text-slate-900">{summary.title}</dd>
-          </div>
-          <div className="flex justify-between gap-4 py-2.5">
-            <dt className="text-slate-600">Membership ID</dt>
-            <dd className="font-medium text-slate-900">{summary.memberId ?? "Not provided"}</dd>
-          </div>
-          <div className="flex justify-between gap-4 py-2.5">
-            <dt className="font-semibold text-slate-800">Amount</dt>
-            <dd className="text-lg font-bold text-brand-900">{formatUsd(summary.amount)}</dd>
-          </div>
-        </dl>
+        <PaymentDetails summary={summary} portalTemplate={portalUrl} />
         <p className="text-sm">
-          Payments are handled by our payment partner on a separate, secure website that opens in a new tab. Enter the amount and
-          your membership ID there. We never ask for card details on this site.
+          Payments are handled by our payment partner on a separate, secure website.{" "}
+          {portalInstructions(summary, portalUrl, hydrated)} We never ask for card details on this site.
         </p>
       </div>
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 px-6 py-4">
         <Link to="/make-payment" className="btn-ghost" reloadDocument>
           Cancel
         </Link>
-        <a href={portalUrl} target="_blank" rel="noopener noreferrer" className="btn-primary">
+        <a href={paymentPortalHref(portalUrl, summary)} target="_blank" rel="noopener noreferrer" className="btn-primary">
           Continue to Payment <ExternalLink className="h-4 w-4" aria-hidden />
         </a>
       </div>

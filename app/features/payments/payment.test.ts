@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PAYMENT_OPTIONS, parseAmount, paymentSchema } from "./payment";
+import { loadConfig } from "~/platform/config.server";
+import { PAYMENT_OPTIONS, parseAmount, paymentPortalHref, paymentSchema, portalCarries } from "./payment";
 
 describe("payment options", () => {
   it("are the spec's four cards with their amounts", () => {
@@ -44,5 +45,41 @@ describe("paymentSchema", () => {
     expect(parseAmount(" 1,000.00 ")).toBe(1000);
     expect(parseAmount("abc")).toBeNull();
     expect(parseAmount("-5")).toBeNull();
+  });
+});
+
+describe("the payment portal address", () => {
+  const typed = paymentSchema.parse({ option: "other", memberId: "AHA-7", amount: "45.5" });
+
+  it("fills {amount}, {memberId} and {option}, URL-encoded, wherever they stand", () => {
+    expect(paymentPortalHref("https://pay.example.com/checkout?amount={amount}&member={memberId}&for={option}", typed)).toBe(
+      "https://pay.example.com/checkout?amount=45.50&member=AHA-7&for=other",
+    );
+    expect(paymentPortalHref("https://pay.example.com/{option}/{amount}?ref={memberId}&again={amount}", typed)).toBe(
+      "https://pay.example.com/other/45.50?ref=AHA-7&again=45.50",
+    );
+    const odd = { option: "services" as const, memberId: "a&b=c d/é", amount: 1250 };
+    expect(paymentPortalHref("https://pay.example.com/?m={memberId}&a={amount}", odd)).toBe(
+      "https://pay.example.com/?m=a%26b%3Dc%20d%2F%C3%A9&a=1250.00",
+    );
+  });
+
+  it("leaves a missing membership ID, or a missing payment, empty", () => {
+    const noId = paymentSchema.parse({ option: "membership" });
+    expect(paymentPortalHref("https://pay.example.com/?a={amount}&m={memberId}&o={option}", noId)).toBe(
+      "https://pay.example.com/?a=99.00&m=&o=membership",
+    );
+    expect(paymentPortalHref("https://pay.example.com/?a={amount}&m={memberId}", null)).toBe("https://pay.example.com/?a=&m=");
+  });
+
+  it("keeps an address without placeholders as it is, and says what it carries", () => {
+    expect(paymentPortalHref("https://pay.example.com/", typed)).toBe("https://pay.example.com/");
+    expect(portalCarries("https://pay.example.com/")).toEqual({ amount: false, memberId: false, option: false });
+    expect(portalCarries("https://pay.example.com/?a={amount}&x={memberID}")).toEqual({ amount: true, memberId: false, option: false });
+  });
+
+  it("is accepted as PAYMENT_PORTAL_URL with its placeholders", () => {
+    const url = "https://pay.example.com/checkout?amount={amount}&member={memberId}&for={option}";
+    expect(loadConfig({ NODE_ENV: "test", AUTH_SECRET: "x".repeat(40), PAYMENT_PORTAL_URL: url }).PAYMENT_PORTAL_URL).toBe(url);
   });
 });

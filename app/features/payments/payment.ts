@@ -82,3 +82,29 @@ export const paymentSchema = z
   });
 
 export type PaymentSummary = z.output<typeof paymentSchema>;
+
+/** What the payment portal's address may carry: `PAYMENT_PORTAL_URL` can hold these placeholders. */
+export type PortalField = "amount" | "memberId" | "option";
+const PLACEHOLDER = /\{(amount|memberId|option)\}/g;
+
+/** The details the portal's address carries (so the payer need not type them again there). */
+export function portalCarries(template: string): Record<PortalField, boolean> {
+  const found = new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]));
+  return { amount: found.has("amount"), memberId: found.has("memberId"), option: found.has("option") };
+}
+
+/** The amount as the portal reads it: dollars with two decimals and no symbol ("45.50"). */
+export const portalAmount = (amount: number) => amount.toFixed(2);
+
+/**
+ * The portal address with `{amount}`, `{memberId}` and `{option}` filled in, URL-encoded.
+ * Without a payment chosen (the header's 'Make a Payment'), the placeholders are left empty.
+ */
+export function paymentPortalHref(template: string, payment?: Pick<PaymentSummary, "option" | "memberId" | "amount"> | null): string {
+  const values: Record<PortalField, string> = {
+    amount: payment ? portalAmount(payment.amount) : "",
+    memberId: payment?.memberId ?? "",
+    option: payment?.option ?? "",
+  };
+  return template.replace(PLACEHOLDER, (_, name: PortalField) => encodeURIComponent(values[name]));
+}

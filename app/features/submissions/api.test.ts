@@ -368,6 +368,29 @@ describeEachDatabase("staff notification", (dialect) => {
       expect(text).toContain("Statement for 2024 please");
     });
 
+    it("shows staff the mailing address of a material request", async () => {
+      smtp.received.length = 0;
+      const res = await server.request("/api/homeowner-material-requests", {
+        method: "POST",
+        json: {
+          fullName: "Ana Lopez",
+          email: "ana@example.com",
+          materials_requested: "Coverage brochure",
+          address1: "12 Elm Street",
+          address2: "Apt 4",
+          city: "Stamford",
+          state: "ct",
+          zip: "069051234",
+        },
+      });
+      expect(res.status).toBe(201);
+      await server.services.submissions.notifier.settled();
+      expect(smtp.received).toHaveLength(1);
+      const text = decodeBody(smtp.received[0].raw);
+      expect(text).toContain("Address: 12 Elm Street, Apt 4, Stamford CT 06905-1234");
+      expect(text).toContain("Coverage brochure");
+    });
+
     it("sends nothing for a refused submission", async () => {
       smtp.received.length = 0;
       expect((await server.request("/api/forms", { method: "POST", json: { ...contact, email: "" } })).status).toBe(400);
@@ -404,5 +427,60 @@ describeEachDatabase("staff notification", (dialect) => {
       expect(server.services.submissions.notifier.enabled).toBe(false);
       expect((await server.request("/api/forms", { method: "POST", json: contact })).status).toBe(201);
     });
+  });
+});
+
+describeEachDatabase("the mailing address of a material request", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+  const post = (path: string, json: unknown) => server.request(path, { method: "POST", json });
+  const stored = async (res: Response) => {
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    return server.services.submissions.repository.find("homeowner", id);
+  };
+
+  it("is optional, stored when given (state upper-cased, 9-digit ZIP with its dash) on both paths", async () => {
+    expect(await stored(await post("/api/submit-material-request", { first_name: "Ana", email: "ana@example.com" }))).toMatchObject({
+      address1: null,
+      address2: null,
+      city: null,
+      state: null,
+      zip: null,
+    });
+    expect(
+      await stored(await post("/api/submit-material-request", { ...material, state: "ny", zip: "100011234" })),
+    ).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "NY", zip: "10001-1234" });
+    const form = { fullName: "Cher", email: "cher@example.com", address1: " 1 Main St ", city: "Hartford", state: "CT", zip: "06103-0001" };
+    expect(await stored(await post("/api/homeowner-material-requests", form))).toMatchObject({
+      address1: "1 Main St",
+      address2: null,
+      city: "Hartford",
+      state: "CT",
+      zip: "06103-0001",
+    });
+  });
+
+  it("refuses a state that is not 2 letters and a ZIP that is not 5 or 9 digits", async () => {
+    const before = await server.services.submissions.repository.count("homeowner");
+    const cases: [string, Record<string, unknown>, Record<string, string>][] = [
+      ["/api/submit-material-request", { ...material, state: "Connecticut" }, { state: "Please enter the 2-letter state code, like CT" }],
+      ["/api/submit-material-request", { ...material, state: "C1" }, { state: "Please enter the 2-letter state code, like CT" }],
+      ["/api/submit-material-request", { ...material, zip: "1234567" }, { zip: "Please enter a valid ZIP code, like 06905 or 06905-1234" }],
+      ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", state: "c", zip: "06905-12" }, {
+        state: "Please enter the 2-letter state code, like CT",
+        zip: "Please enter a valid ZIP code, like 06905 or 06905-1234",
+      }],
+      ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", address1: "x".repeat(201) }, { address1: "Address line 1 must be at most 200 characters" }],
+    ];
+    for (const [path, body, details] of cases) {
+      const res = await post(path, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).details, JSON.stringify(body)).toEqual(details);
+    }
+    expect(await server.services.submissions.repository.count("homeowner")).toBe(before);
   });
 });

@@ -53,10 +53,21 @@ export function isPhoneNumber(value: string) {
   return digits.length >= 7 && digits.length <= 15;
 }
 
+/** A US ZIP code of 5 or 9 digits ("06905", "06905-1234" or "069051234"), stored as 06905 or 06905-1234. */
 export function optionalZip() {
-  return optionalText("ZIP code", 10).refine((v) => v === null || /^\d{5}(?:-\d{4})?$/.test(v), {
-    message: "Please enter a valid ZIP code, like 06905 or 06905-1234",
-  });
+  return optionalText("ZIP code", 10)
+    .refine((v) => v === null || /^\d{5}(?:-?\d{4})?$/.test(v), {
+      message: "Please enter a valid ZIP code, like 06905 or 06905-1234",
+    })
+    .transform((v) => (v && v.length === 9 ? `${v.slice(0, 5)}-${v.slice(5)}` : v));
+}
+
+/** A US state as its 2-letter code, stored upper-case ("ct" is CT). */
+export function optionalStateCode() {
+  // Room for a typed-out name, so it gets the 2-letter message rather than a length one.
+  return optionalText("State", 20)
+    .refine((v) => v === null || /^[A-Za-z]{2}$/.test(v), { message: "Please enter the 2-letter state code, like CT" })
+    .transform((v) => v?.toUpperCase() ?? null);
 }
 
 export const MEMBER_ID_MAX = 30;

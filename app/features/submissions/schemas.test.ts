@@ -73,6 +73,11 @@ describe("request form to API bodies", () => {
   it("material request: materials requested and notes kept apart", () => {
     expect(toMaterialRequest(form)).toMatchObject({ materials_requested: "Guide", notes: "Thanks", address1: null, member_id: "AHA-9" });
   });
+
+  it("material request: the mailing address is passed on, normalized", () => {
+    const withAddress = requestFormSchema.parse({ fullName: "Lee", email: "lee@example.com", address1: "1 Main St", address2: "", city: "Hartford", state: "ct", zip: "061030001" });
+    expect(toMaterialRequest(withAddress)).toMatchObject({ address1: "1 Main St", address2: null, city: "Hartford", state: "CT", zip: "06103-0001" });
+  });
 });
 
 describe("bot trap", () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   optionalMemberId,
   optionalPhone,
+  optionalStateCode,
   optionalText,
   optionalZip,
   requiredEmail,
@@ -72,11 +73,22 @@ export function isRequestFormKind(value: unknown): value is RequestFormKind {
   return value === "cpa" || value === "homeowner";
 }
 
+/** The optional postal address printed materials are mailed to (spec: /api/submit-material-request). */
+function postalAddressFields() {
+  return {
+    address1: optionalText("Address line 1", LIMITS.address),
+    address2: optionalText("Address line 2", LIMITS.address),
+    city: optionalText("City", LIMITS.city),
+    state: optionalStateCode(),
+    zip: optionalZip(),
+  };
+}
+
 /**
  * The request form as the visitor fills it in (and the field names of the alternative
  * paths /api/cpa-requests and /api/homeowner-material-requests): full name and email
  * required; phone, membership ID and additional info optional; materials requested for
- * the homeowner variant.
+ * the homeowner variant, with an optional mailing address.
  */
 export const requestFormSchema = z.object({
   fullName: requiredText("Full name", LIMITS.name, "Please enter your full name"),
@@ -85,6 +97,8 @@ export const requestFormSchema = z.object({
   memberId: optionalMemberId(),
   notes: optionalText("Additional information", LIMITS.notes),
   materials_requested: optionalText("Materials requested", LIMITS.materials),
+  // The homeowner variant's mailing address; the CPA variant has no such fields.
+  ...postalAddressFields(),
 });
 export type RequestFormInput = z.input<typeof requestFormSchema>;
 export type RequestForm = z.output<typeof requestFormSchema>;
@@ -110,11 +124,7 @@ export const materialRequestSchema = z.object({
   last_name: optionalText("Last name", LIMITS.name),
   email: requiredEmail(),
   phone: optionalPhone(),
-  address1: optionalText("Address line 1", LIMITS.address),
-  address2: optionalText("Address line 2", LIMITS.address),
-  city: optionalText("City", LIMITS.city),
-  state: optionalText("State", LIMITS.state),
-  zip: optionalZip(),
+  ...postalAddressFields(),
   materials_requested: optionalText("Materials requested", LIMITS.materials),
   notes: optionalText("Notes", LIMITS.notes),
   member_id: optionalMemberId(),
@@ -148,11 +158,11 @@ export function toMaterialRequest(form: RequestForm): MaterialRequest {
     ...splitFullName(form.fullName),
     email: form.email,
     phone: form.phone,
-    address1: null,
-    address2: null,
-    city: null,
-    state: null,
-    zip: null,
+    address1: form.address1,
+    address2: form.address2,
+    city: form.city,
+    state: form.state,
+    zip: form.zip,
     materials_requested: form.materials_requested,
     notes: form.notes,
     member_id: form.memberId,
