@@ -64,6 +64,7 @@ export class AuthService {
       throw new HttpError(403, "This account is inactive. Please contact us for help.");
     }
     await this.throttle.clearAccount(accountKey);
+    await this.users.recordLogin(user.id);
     const { token, expiresAt } = await this.sessions.create(user);
     return { user: toPublicUser(user), token, expiresAt };
   }
