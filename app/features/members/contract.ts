@@ -105,6 +105,7 @@ const usernameField = z
   .regex(/^[a-z0-9._@-]{3,64}$/i, MESSAGES.badUsername);
 const passwordField = z
   .string({ error: "Password is required" })
+  .min(1, "Password is required")
   .min(MIN_STAFF_PASSWORD_LENGTH, MESSAGES.passwordTooShort)
   .max(200, "Password must be at most 200 characters");
 const roleField = z.enum(STAFF_ROLES, { error: "Role must be limited_admin or super_admin" });
