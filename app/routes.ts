@@ -36,6 +36,7 @@ export default [
     route("admin/rss", "routes/admin-rss.tsx"),
     route("admin/upload", "routes/admin-upload.tsx"),
     route("admin/users", "routes/admin-users.tsx"),
+    route("admin/members", "routes/admin-members.tsx"),
   ]),
 
   route("*", "routes/not-found.tsx"),

@@ -19,6 +19,8 @@ export interface UsersTable {
   is_core_admin: Bool;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set at each successful sign-in (migration 0006). */
+  last_login_at: Timestamp | null;
 }
 
 export interface SessionsTable {
@@ -157,6 +159,21 @@ export interface HomeownerMaterialRequestsTable extends SubmissionColumns {
   member_id: string | null;
 }
 
+/** One staff action (migration 0006). details is JSON text and never holds a birthdate or a secret. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  actor_id: number | null;
+  /** The actor's username when the entry was written. */
+  actor_label: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: number | null;
+  target_label: string | null;
+  row_count: number | null;
+  details: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -170,6 +187,7 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   cpa_requests: CpaRequestsTable;
   homeowner_material_requests: HomeownerMaterialRequestsTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -8,6 +8,8 @@ import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
 import { ArticlesService } from "~/features/articles/service.server";
+import { AuditLog } from "~/features/members/audit-log.server";
+import { MemberAdminService } from "~/features/members/member-admin.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -24,11 +26,16 @@ export interface Services {
   submissions: SubmissionService;
   /** RSS feeds, articles, featured cards, ingest (engine, lease, scheduler). */
   articles: ArticlesService;
+  /** The history of staff actions: `audit.record({ actorId, action, rowCount, details })`. */
+  audit: AuditLog;
+  /** Member list, activation, deletion, export; staff accounts (super_admin). */
+  memberAdmin: MemberAdminService;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
   const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const rateLimits = new RateLimits(database);
+  const audit = new AuditLog(database.db);
   return {
     config,
     publicConfig: publicConfig(config),
@@ -45,5 +52,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       rateLimits,
     ),
     articles: new ArticlesService(database.db, config, logger),
+    audit,
+    memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
   };
 }

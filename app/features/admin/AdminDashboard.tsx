@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Tabs } from "radix-ui";
-import { FileText, Rss, Upload } from "lucide-react";
+import { FileText, Rss, Upload, Users } from "lucide-react";
 import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
@@ -29,11 +29,17 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
           <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">Admin Dashboard</p>
           <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Manage AHA content and submissions</h1>
         </div>
-        <Link to="/admin/upload" className="btn-primary">
-          <Upload className="h-4 w-4" aria-hidden />
-          <span className="hidden sm:inline">User Upload</span>
-          <span className="sm:hidden">Upload</span>
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/admin/members" className="btn-outline">
+            <Users className="h-4 w-4" aria-hidden />
+            Members
+          </Link>
+          <Link to="/admin/upload" className="btn-primary">
+            <Upload className="h-4 w-4" aria-hidden />
+            <span className="hidden sm:inline">User Upload</span>
+            <span className="sm:hidden">Upload</span>
+          </Link>
+        </div>
       </div>
 
       <Tabs.Root

@@ -64,6 +64,7 @@ export class AuthService {
     // An inactive account keeps the attempt counted, as a failure.
     if (user.is_active !== 1) throw new HttpError(403, "This account is inactive. Please contact us for help.");
     await this.throttle.succeeded(accountKey, ip);
+    await this.users.recordLogin(user.id);
     const { token, expiresAt } = await this.sessions.create(user, secure);
     return { user: toPublicUser(user), token, expiresAt };
   }

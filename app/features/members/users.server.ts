@@ -97,6 +97,10 @@ export class UsersRepo {
     await this.db.updateTable("users").set({ password_hash: passwordHash, updated_at: nowIso() }).where("id", "=", userId).execute();
   }
 
+  async recordLogin(userId: number, at = nowIso()) {
+    await this.db.updateTable("users").set({ last_login_at: at }).where("id", "=", userId).execute();
+  }
+
   async setActive(userId: number, active: boolean) {
     await this.db.updateTable("users").set({ is_active: active ? 1 : 0, updated_at: nowIso() }).where("id", "=", userId).execute();
   }

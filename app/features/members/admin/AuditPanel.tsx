@@ -1,0 +1,138 @@
+import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { useEffect, useMemo, useState } from "react";
+import { AdminPanel } from "~/components/AdminPanel";
+import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, DEFAULT_PAGE_SIZE, type AuditEntry, type AuditPage } from "../contract";
+import { auditApi, errorText, formatWhen } from "./api-client";
+import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
+
+function describeTarget(e: AuditEntry): string {
+  const details = e.details ?? {};
+  const parts: string[] = [];
+  if (e.target_label) parts.push(e.target_label);
+  if (e.action === "staff.role_change" && details.from && details.to) parts.push(`${String(details.from)} → ${String(details.to)}`);
+  if (e.action === "members.export") {
+    if (details.q) parts.push(`search "${String(details.q)}"`);
+    if (details.status && details.status !== "all") parts.push(String(details.status));
+  }
+  if (e.action === "members.import" && details.filename) parts.push(String(details.filename));
+  return parts.join(" · ") || "—";
+}
+
+/** The audit log (super_admin): newest first, filtered by person and by action, in server-side pages. */
+export function AuditPanel() {
+  const [actorId, setActorId] = useState("");
+  const [action, setAction] = useState("");
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const [data, setData] = useState<AuditPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+    if (actorId) query.set("actorId", actorId);
+    if (action) query.set("action", action);
+    setLoading(true);
+    auditApi
+      .list(query, controller.signal)
+      .then((body) => {
+        setData(body);
+        setError(null);
+      })
+      .catch((err) => !controller.signal.aborted && setError(errorText(err)))
+      .finally(() => !controller.signal.aborted && setLoading(false));
+    return () => controller.abort();
+  }, [actorId, action, page, pageSize, reload]);
+
+  const columns = useMemo<AdminColumn<AuditEntry>[]>(
+    () => [
+      { id: "created_at", accessorKey: "created_at", meta: { label: "When", primary: true }, cell: (c) => formatWhen(c.row.original.created_at) },
+      { id: "actor", accessorFn: (e) => e.actor_label ?? "System", meta: { label: "Who" } },
+      { id: "action", accessorFn: (e) => AUDIT_ACTION_LABELS[e.action] ?? e.action, meta: { label: "Action" } },
+      { id: "target", accessorFn: describeTarget, meta: { label: "On" } },
+      { id: "rows", accessorFn: (e) => (e.row_count === null ? "—" : e.row_count.toLocaleString("en-US")), meta: { label: "Rows" } },
+    ],
+    [],
+  );
+  const table = useReactTable({ data: data?.entries ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (e) => String(e.id), enableSorting: false, manualPagination: true });
+  const state = data === null ? (error ? "error" : "loading") : data.entries.length === 0 ? "empty" : "ready";
+
+  return (
+    <AdminPanel title="Audit Log" description="Every staff action on members, staff accounts and imports, newest first.">
+      {error && data ? (
+        <p role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          Failed to load the audit log: {error}
+        </p>
+      ) : null}
+      <div className="mb-5 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="audit-actor" className="field-label">
+            Person
+          </label>
+          <select
+            id="audit-actor"
+            className="field-input w-auto"
+            value={actorId}
+            onChange={(e) => {
+              setActorId(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">Everyone</option>
+            {(data?.actors ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="audit-action" className="field-label">
+            Action
+          </label>
+          <select
+            id="audit-action"
+            className="field-input w-auto"
+            value={action}
+            onChange={(e) => {
+              setAction(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">All actions</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {AUDIT_ACTION_LABELS[a]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div aria-busy={loading}>
+        <TableState
+          state={state}
+          loadingText="Loading the audit log..."
+          errorText={`The audit log could not be loaded: ${error ?? ""}`}
+          emptyText={actorId || action ? "No entries match these filters." : "No staff actions recorded yet."}
+          onRetry={() => setReload((n) => n + 1)}
+        >
+          <DataTable table={table} caption="Audit log" testId="audit" />
+        </TableState>
+      </div>
+      {data && data.pagination.total > 0 ? (
+        <PageControls
+          label="Audit log"
+          pagination={data.pagination}
+          busy={loading}
+          onPage={setPage}
+          onPageSize={(size) => {
+            setPageSize(size);
+            setPage(1);
+          }}
+        />
+      ) : null}
+    </AdminPanel>
+  );
+}

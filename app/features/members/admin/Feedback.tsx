@@ -1,0 +1,91 @@
+import { CircleAlert, CircleCheck, LoaderCircle, X } from "lucide-react";
+import { useRef, type ReactNode } from "react";
+import { Modal } from "~/components/Modal";
+import type { Flash } from "~/features/articles/admin/useFlashMessage";
+
+/** Success in a polite status region, failure in an alert; both regions stay mounted so each message is announced. */
+export function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () => void }) {
+  const ok = flash?.kind === "success";
+  return (
+    <>
+      <div role="status" aria-live="polite" className="contents">
+        {flash && ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
+      </div>
+      <div role="alert" className="contents">
+        {flash && !ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
+      </div>
+    </>
+  );
+}
+
+function FlashBox({ flash, onDismiss }: { flash: Flash; onDismiss: () => void }) {
+  const ok = flash.kind === "success";
+  const Icon = ok ? CircleCheck : CircleAlert;
+  return (
+    <div
+      data-testid="admin-message"
+      className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
+    >
+      <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
+      <p className="flex-1">{flash.text}</p>
+      <button type="button" onClick={onDismiss} className="rounded p-0.5 hover:bg-black/5" aria-label="Dismiss message">
+        <X className="h-4 w-4" aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+/** Asks before a destructive action; Cancel has the focus, so Enter alone never destroys anything. */
+export function ConfirmDialog({
+  open,
+  title,
+  confirmLabel,
+  busyLabel,
+  busy,
+  onCancel,
+  onConfirm,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && !busy && onCancel()}
+      title={title}
+      size="sm"
+      initialFocus={cancelRef}
+      footer={
+        <>
+          <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" className="btn-danger" onClick={onConfirm} disabled={busy}>
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : null}
+            {busy ? busyLabel : confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {children}
+    </Modal>
+  );
+}
+
+export function StatusBadge({ active }: { active: boolean }) {
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${active ? "bg-green-100 text-green-900" : "bg-amber-100 text-amber-900"}`}
+    >
+      {active ? "Active" : "Inactive"}
+    </span>
+  );
+}

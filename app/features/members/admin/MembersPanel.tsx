@@ -1,0 +1,281 @@
+import { getCoreRowModel, useReactTable, type SortingState, type Updater } from "@tanstack/react-table";
+import { Download, Search, Trash2, UserCheck, UserX } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { AdminPanel } from "~/components/AdminPanel";
+import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import { DEFAULT_PAGE_SIZE, MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
+import { errorText, formatWhen, membersApi } from "./api-client";
+import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
+import { ConfirmDialog, FlashBanner, StatusBadge } from "./Feedback";
+
+export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
+
+/** The list's query as the API takes it, from the page's own URL (so a page of results can be linked and reloaded). */
+function listQuery(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of ["q", "status", "sort", "dir", "page", "pageSize"]) {
+    const v = params.get(key);
+    if (v) out.set(key, v);
+  }
+  return out;
+}
+
+/**
+ * Members: search, status filter, server-side pages and sorting, activate/deactivate, delete
+ * with confirmation, and CSV export of the filtered list. Any admin.
+ */
+export function MembersPanel() {
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => listQuery(params), [params]);
+  const queryKey = query.toString();
+  const [data, setData] = useState<MembersPage | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<MemberRow | null>(null);
+  const [reload, setReload] = useState(0);
+  const { flash, show, clear } = useFlashMessage();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    membersApi
+      .list(new URLSearchParams(queryKey), controller.signal)
+      .then((body) => {
+        setData(body);
+        setFailed(false);
+      })
+      .catch((err) => {
+        if (controller.signal.aborted) return;
+        setFailed(true);
+        show("error", `Failed to load members: ${errorText(err)}`);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [queryKey, reload, show]);
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) {
+            if (v === null || v === "") next.delete(k);
+            else next.set(k, v);
+          }
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    },
+    [setParams],
+  );
+
+  const sort = (MEMBER_SORTS as readonly string[]).includes(params.get("sort") ?? "") ? (params.get("sort") as MemberSort) : "certificate_number";
+  const sorting: SortingState = [{ id: sort, desc: params.get("dir") === "desc" }];
+  const onSortingChange = (updater: Updater<SortingState>) => {
+    const next = typeof updater === "function" ? updater(sorting) : updater;
+    const first = next[0];
+    update({ sort: first?.id ?? null, dir: first?.desc ? "desc" : null, page: null });
+  };
+
+  async function toggleActive(member: MemberRow) {
+    setBusyId(member.id);
+    try {
+      const updated = await membersApi.setActive(member.id, !member.is_active);
+      show("success", `${updated.certificate_number} is now ${updated.is_active ? "active" : "inactive"}.`);
+      setData((d) => d && { ...d, members: d.members.map((m) => (m.id === updated.id ? updated : m)) });
+    } catch (err) {
+      show("error", `Failed to update member: ${errorText(err)}`);
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusyId(deleting.id);
+    try {
+      await membersApi.remove(deleting.id);
+      show("success", `Member ${deleting.certificate_number} was deleted.`);
+      setReload((n) => n + 1);
+    } catch (err) {
+      show("error", `Failed to delete member: ${errorText(err)}`);
+    } finally {
+      setBusyId(null);
+      setDeleting(null);
+    }
+  }
+
+  const columns = useMemo<AdminColumn<MemberRow>[]>(
+    () => [
+      { id: "certificate_number", accessorKey: "certificate_number", meta: { label: "Certificate number", primary: true } },
+      { id: "name", accessorFn: (m) => memberName(m), meta: { label: "Name" }, cell: (c) => c.getValue() || <span className="text-slate-500">No name</span> },
+      { id: "status", accessorKey: "is_active", enableSorting: false, meta: { label: "Status" }, cell: (c) => <StatusBadge active={c.row.original.is_active} /> },
+      { id: "last_login_at", accessorKey: "last_login_at", meta: { label: "Last sign-in" }, cell: (c) => formatWhen(c.row.original.last_login_at) },
+      {
+        id: "actions",
+        enableSorting: false,
+        meta: { actions: true },
+        cell: ({ row: { original: m } }) => (
+          <div className="flex flex-wrap justify-end gap-1">
+            <button
+              type="button"
+              className="btn-ghost px-2.5"
+              onClick={() => void toggleActive(m)}
+              disabled={busyId === m.id}
+              aria-label={`${m.is_active ? "Deactivate" : "Activate"} ${m.certificate_number}`}
+            >
+              {m.is_active ? <UserX className="h-4 w-4" aria-hidden /> : <UserCheck className="h-4 w-4" aria-hidden />}
+              <span aria-hidden>{m.is_active ? "Deactivate" : "Activate"}</span>
+            </button>
+            <button
+              type="button"
+              className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+              onClick={() => setDeleting(m)}
+              disabled={busyId === m.id}
+              aria-label={`Delete ${m.certificate_number}`}
+            >
+              <Trash2 className="h-4 w-4" aria-hidden />
+              <span aria-hidden>Delete</span>
+            </button>
+          </div>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [busyId],
+  );
+
+  const table = useReactTable({
+    data: data?.members ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (m) => String(m.id),
+    manualSorting: true,
+    manualPagination: true,
+    enableSortingRemoval: false,
+    state: { sorting },
+    onSortingChange,
+  });
+
+  const exportQuery = new URLSearchParams(query);
+  exportQuery.delete("page");
+  exportQuery.delete("pageSize");
+  const filtered = !!(params.get("q") || params.get("status"));
+  const state = data === null ? (failed ? "error" : "loading") : data.members.length === 0 ? "empty" : "ready";
+
+  return (
+    <AdminPanel
+      title="Members"
+      description="Search members, see when they last signed in, deactivate or delete an account, and export the list."
+      actions={
+        <a className="btn-outline" href={membersApi.exportHref(exportQuery)} download>
+          <Download className="h-4 w-4" aria-hidden />
+          Export CSV
+        </a>
+      }
+    >
+      <FlashBanner flash={flash} onDismiss={clear} />
+      <MemberFilters
+        q={params.get("q") ?? ""}
+        status={params.get("status") ?? "all"}
+        onSearch={(q) => update({ q, page: null })}
+        onStatus={(status) => update({ status: status === "all" ? null : status, page: null })}
+      />
+      <div aria-busy={loading} className={loading && data ? "opacity-60 transition-opacity" : undefined}>
+        <TableState
+          state={state}
+          loadingText="Loading members..."
+          errorText="The member list could not be loaded."
+          emptyText={filtered ? "No members match this search." : "No members yet. Import them from a CSV file on the User Upload page."}
+          onRetry={() => setReload((n) => n + 1)}
+        >
+          <DataTable table={table} caption="Members" testId="members" />
+        </TableState>
+      </div>
+      {data && data.pagination.total > 0 ? (
+        <PageControls
+          label="Members"
+          pagination={data.pagination}
+          busy={loading}
+          onPage={(page) => update({ page: page > 1 ? String(page) : null })}
+          onPageSize={(size) => update({ pageSize: size === DEFAULT_PAGE_SIZE ? null : String(size), page: null })}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Member"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={busyId !== null && busyId === deleting?.id}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void confirmDelete()}
+      >
+        {deleting ? (
+          <p>
+            Delete member <span className="font-semibold text-brand-900">{deleting.certificate_number}</span>
+            {memberName(deleting) ? ` (${memberName(deleting)})` : ""}? They will be signed out and can no longer sign in. This cannot be undone.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </AdminPanel>
+  );
+}
+
+function MemberFilters({ q, status, onSearch, onStatus }: { q: string; status: string; onSearch: (q: string) => void; onStatus: (s: string) => void }) {
+  const [text, setText] = useState(q);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => setText(q), [q]);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const searchSoon = (value: string) => {
+    setText(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => onSearch(value.trim()), 350);
+  };
+  return (
+    <form
+      role="search"
+      className="mb-5 flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (timer.current) clearTimeout(timer.current);
+        onSearch(text.trim());
+      }}
+    >
+      <div className="min-w-0 flex-1 basis-64">
+        <label htmlFor="member-search" className="field-label">
+          Search members
+        </label>
+        <div className="relative">
+          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+          <input
+            id="member-search"
+            type="search"
+            className="field-input pl-9"
+            placeholder="Certificate number or name"
+            value={text}
+            maxLength={100}
+            onChange={(e) => searchSoon(e.target.value)}
+          />
+        </div>
+      </div>
+      <div>
+        <label htmlFor="member-status" className="field-label">
+          Status
+        </label>
+        <select id="member-status" className="field-input w-auto" value={status} onChange={(e) => onStatus(e.target.value)}>
+          <option value="all">All</option>
+          <option value="active">Active</option>
+          <option value="inactive">Inactive</option>
+        </select>
+      </div>
+      <button type="submit" className="btn-primary">
+        Search
+      </button>
+    </form>
+  );
+}

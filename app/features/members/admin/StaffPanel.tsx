@@ -1,0 +1,368 @@
+import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { KeyRound, LoaderCircle, Plus, ShieldCheck, Trash2 } from "lucide-react";
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
+import { Modal } from "~/components/Modal";
+import { AdminPanel } from "~/components/AdminPanel";
+import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import {
+  MIN_STAFF_PASSWORD_LENGTH,
+  ROLE_LABELS,
+  STAFF_ROLES,
+  createStaffSchema,
+  resetPasswordSchema,
+  type StaffRole,
+  type StaffRow,
+} from "../contract";
+import { errorText, formatWhen, staffApi } from "./api-client";
+import { DataTable, TableState, type AdminColumn } from "./DataTable";
+import { ConfirmDialog, FlashBanner } from "./Feedback";
+
+type Dialog = { kind: "add" } | { kind: "password"; staff: StaffRow } | { kind: "remove"; staff: StaffRow } | null;
+
+/** Field errors from a zod result, first message per field. */
+function fieldErrors(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of issues) {
+    const key = String(i.path[0] ?? "_");
+    out[key] ??= i.message;
+  }
+  return out;
+}
+
+/**
+ * Staff accounts (super_admin): list, add, reset a password, change a role, remove. Core
+ * admins and the signed-in person cannot be demoted or removed here (the server enforces the
+ * same rules, and the last super_admin rule, whatever the page shows).
+ */
+export function StaffPanel({ currentUserId }: { currentUserId: number }) {
+  const [staff, setStaff] = useState<StaffRow[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busy, setBusy] = useState(false);
+  const [rowBusy, setRowBusy] = useState<number | null>(null);
+  const { flash, show, clear } = useFlashMessage();
+
+  const load = useCallback(async () => {
+    try {
+      setStaff(await staffApi.list());
+      setFailed(false);
+    } catch (err) {
+      setFailed(true);
+      show("error", `Failed to load staff accounts: ${errorText(err)}`);
+    }
+  }, [show]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function changeRole(row: StaffRow, role: StaffRole) {
+    setRowBusy(row.id);
+    try {
+      const updated = await staffApi.changeRole(row.id, role);
+      show("success", `${updated.username} is now a ${ROLE_LABELS[updated.role].toLowerCase()}.`);
+    } catch (err) {
+      show("error", `Failed to change role: ${errorText(err)}`);
+    } finally {
+      setRowBusy(null);
+      await load();
+    }
+  }
+
+  async function remove(row: StaffRow) {
+    setBusy(true);
+    try {
+      await staffApi.remove(row.id);
+      show("success", `Staff account ${row.username} was removed.`);
+      setDialog(null);
+    } catch (err) {
+      show("error", `Failed to remove staff account: ${errorText(err)}`);
+      setDialog(null);
+    } finally {
+      setBusy(false);
+      await load();
+    }
+  }
+
+  const columns = useMemo<AdminColumn<StaffRow>[]>(
+    () => [
+      {
+        id: "username",
+        accessorKey: "username",
+        meta: { label: "Username", primary: true },
+        cell: ({ row: { original: s } }) => (
+          <span className="inline-flex flex-wrap items-center gap-2">
+            {s.username}
+            {s.id === currentUserId ? <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">You</span> : null}
+            {s.is_core_admin ? (
+              <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">
+                <ShieldCheck className="h-3.5 w-3.5" aria-hidden />
+                Core admin
+              </span>
+            ) : null}
+          </span>
+        ),
+      },
+      {
+        id: "role",
+        accessorKey: "role",
+        meta: { label: "Role" },
+        cell: ({ row: { original: s } }) => {
+          const locked = s.is_core_admin || s.id === currentUserId;
+          return (
+            <select
+              aria-label={`Role for ${s.username}`}
+              className="field-input w-auto py-1.5"
+              value={s.role}
+              disabled={locked || rowBusy === s.id}
+              title={locked ? (s.is_core_admin ? "A core admin keeps the super admin role" : "You cannot change your own role") : undefined}
+              onChange={(e) => void changeRole(s, e.target.value as StaffRole)}
+            >
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          );
+        },
+      },
+      { id: "last_login_at", accessorKey: "last_login_at", meta: { label: "Last sign-in" }, cell: (c) => formatWhen(c.row.original.last_login_at) },
+      {
+        id: "actions",
+        meta: { actions: true },
+        cell: ({ row: { original: s } }) => (
+          <div className="flex flex-wrap justify-end gap-1">
+            <button type="button" className="btn-ghost px-2.5" onClick={() => setDialog({ kind: "password", staff: s })} aria-label={`Reset password for ${s.username}`}>
+              <KeyRound className="h-4 w-4" aria-hidden />
+              <span aria-hidden>Reset password</span>
+            </button>
+            {s.is_core_admin || s.id === currentUserId ? null : (
+              <button
+                type="button"
+                className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+                onClick={() => setDialog({ kind: "remove", staff: s })}
+                aria-label={`Remove ${s.username}`}
+              >
+                <Trash2 className="h-4 w-4" aria-hidden />
+                <span aria-hidden>Remove</span>
+              </button>
+            )}
+          </div>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [currentUserId, rowBusy],
+  );
+  const table = useReactTable({ data: staff ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (s) => String(s.id), enableSorting: false });
+
+  return (
+    <AdminPanel
+      title="Staff Accounts"
+      description="Add staff, reset a password (their sessions end), change a role or remove an account."
+      actions={
+        <button type="button" className="btn-primary" onClick={() => setDialog({ kind: "add" })}>
+          <Plus className="h-4 w-4" aria-hidden />
+          Add Staff
+        </button>
+      }
+    >
+      <FlashBanner flash={flash} onDismiss={clear} />
+      <TableState
+        state={staff === null ? (failed ? "error" : "loading") : staff.length === 0 ? "empty" : "ready"}
+        loadingText="Loading staff accounts..."
+        errorText="The staff list could not be loaded."
+        emptyText="No staff accounts."
+        onRetry={() => void load()}
+      >
+        <DataTable table={table} caption="Staff accounts" testId="staff" />
+      </TableState>
+
+      <AddStaffDialog
+        open={dialog?.kind === "add"}
+        onClose={() => setDialog(null)}
+        onCreated={async (row) => {
+          setDialog(null);
+          show("success", `Staff account ${row.username} was added.`);
+          await load();
+        }}
+      />
+      <ResetPasswordDialog
+        staff={dialog?.kind === "password" ? dialog.staff : null}
+        self={dialog?.kind === "password" && dialog.staff.id === currentUserId}
+        onClose={() => setDialog(null)}
+        onDone={(row) => {
+          setDialog(null);
+          show("success", `Password reset for ${row.username}. Their sessions have ended.`);
+        }}
+      />
+      <ConfirmDialog
+        open={dialog?.kind === "remove"}
+        title="Remove Staff Account"
+        confirmLabel="Remove"
+        busyLabel="Removing..."
+        busy={busy}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => dialog?.kind === "remove" && void remove(dialog.staff)}
+      >
+        {dialog?.kind === "remove" ? (
+          <p>
+            Remove <span className="font-semibold text-brand-900">{dialog.staff.username}</span>? They will be signed out and can no longer sign in.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </AdminPanel>
+  );
+}
+
+function FieldError({ id, text }: { id: string; text?: string }) {
+  return text ? (
+    <p id={id} className="field-error">
+      {text}
+    </p>
+  ) : null;
+}
+
+function AddStaffDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (row: StaffRow) => void | Promise<void> }) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (open) setErrors({});
+  }, [open]);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const parsed = createStaffSchema.safeParse({ username: form.get("username"), role: form.get("role"), password: form.get("password") });
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    setBusy(true);
+    setErrors({});
+    try {
+      await onCreated(await staffApi.create(parsed.data));
+    } catch (err) {
+      setErrors({ _: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} onOpenChange={(o) => !o && !busy && onClose()} title="Add Staff" description="The new account signs in on the staff login with this username and password.">
+      <form id="add-staff" noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
+        {errors._ ? (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+            {errors._}
+          </p>
+        ) : null}
+        <div>
+          <label htmlFor="staff-username" className="field-label">
+            Username
+          </label>
+          <input id="staff-username" name="username" className="field-input" autoComplete="off" aria-invalid={!!errors.username} aria-describedby={errors.username ? "staff-username-error" : undefined} />
+          <FieldError id="staff-username-error" text={errors.username} />
+        </div>
+        <div>
+          <label htmlFor="staff-role" className="field-label">
+            Role
+          </label>
+          <select id="staff-role" name="role" className="field-input" defaultValue="limited_admin">
+            {STAFF_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="staff-password" className="field-label">
+            Password
+          </label>
+          <input
+            id="staff-password"
+            name="password"
+            type="password"
+            className="field-input"
+            autoComplete="new-password"
+            aria-invalid={!!errors.password}
+            aria-describedby={errors.password ? "staff-password-hint staff-password-error" : "staff-password-hint"}
+          />
+          <p id="staff-password-hint" className="mt-1 text-sm text-slate-600">
+            At least {MIN_STAFF_PASSWORD_LENGTH} characters.
+          </p>
+          <FieldError id="staff-password-error" text={errors.password} />
+        </div>
+        <div className="flex justify-end gap-3 pt-2">
+          <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Plus className="h-4 w-4" aria-hidden />}
+            {busy ? "Adding..." : "Add Staff"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ResetPasswordDialog({ staff, self, onClose, onDone }: { staff: StaffRow | null; self: boolean; onClose: () => void; onDone: (row: StaffRow) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setError(null), [staff]);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (!staff) return;
+    const parsed = resetPasswordSchema.safeParse({ password: new FormData(e.currentTarget).get("password") });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Invalid password");
+    setBusy(true);
+    setError(null);
+    try {
+      await staffApi.resetPassword(staff.id, parsed.data.password);
+      onDone(staff);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={staff !== null}
+      onOpenChange={(o) => !o && !busy && onClose()}
+      title="Reset Password"
+      description={staff ? (self ? "Your other sessions will end; this one stays signed in." : `${staff.username} will be signed out everywhere.`) : undefined}
+    >
+      <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
+        <div>
+          <label htmlFor="reset-password" className="field-label">
+            New password
+          </label>
+          <input
+            id="reset-password"
+            name="password"
+            type="password"
+            className="field-input"
+            autoComplete="new-password"
+            aria-invalid={!!error}
+            aria-describedby={error ? "reset-password-hint reset-password-error" : "reset-password-hint"}
+          />
+          <p id="reset-password-hint" className="mt-1 text-sm text-slate-600">
+            At least {MIN_STAFF_PASSWORD_LENGTH} characters.
+          </p>
+          <FieldError id="reset-password-error" text={error ?? undefined} />
+        </div>
+        <div className="flex justify-end gap-3 pt-2">
+          <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <KeyRound className="h-4 w-4" aria-hidden />}
+            {busy ? "Saving..." : "Reset Password"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Browser calls to /api/admin/... Every call reads the JSON answer and throws an ApiError
+ * carrying the server's `error` text (or 'HTTP error! status: N').
+ */
+import type { AuditPage, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(path: string, init: { method?: string; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const res = await fetch(path, {
+    method: init.method ?? "GET",
+    headers: { Accept: "application/json", ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}) },
+    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+    credentials: "same-origin",
+    signal: init.signal,
+  });
+  let body: Record<string, unknown> | null = null;
+  try {
+    body = (await res.json()) as Record<string, unknown>;
+  } catch {
+    body = null;
+  }
+  const serverError = typeof body?.error === "string" && body.error ? body.error : null;
+  if (!res.ok || !body || body.success === false) throw new ApiError(serverError ?? `HTTP error! status: ${res.status}`, res.status);
+  return body as T;
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : "Unknown error";
+}
+
+export const membersApi = {
+  list: (query: URLSearchParams, signal?: AbortSignal) => call<MembersPage>(`/api/admin/members?${query}`, { signal }),
+  exportHref: (query: URLSearchParams) => `/api/admin/members/export?${query}`,
+  setActive: (id: number, isActive: boolean) =>
+    call<MemberAnswer>(`/api/admin/members/${id}`, { method: "PATCH", json: { is_active: isActive } }).then((b) => b.member),
+  remove: (id: number) => call<{ success: true }>(`/api/admin/members/${id}`, { method: "DELETE" }),
+};
+
+export const staffApi = {
+  list: () => call<StaffList>("/api/admin/staff").then((b) => b.staff),
+  create: (input: { username: string; role: StaffRole; password: string }) =>
+    call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
+  changeRole: (id: number, role: StaffRole) =>
+    call<StaffAnswer>(`/api/admin/staff/${id}`, { method: "PATCH", json: { role } }).then((b) => b.staff),
+  resetPassword: (id: number, password: string) => call<{ success: true }>(`/api/admin/staff/${id}/password`, { method: "POST", json: { password } }),
+  remove: (id: number) => call<{ success: true }>(`/api/admin/staff/${id}`, { method: "DELETE" }),
+};
+
+export const auditApi = {
+  list: (query: URLSearchParams, signal?: AbortSignal) => call<AuditPage>(`/api/admin/audit?${query}`, { signal }),
+};
+
+/** "Never" or a short local date and time. */
+export function formatWhen(iso: string | null | undefined): string {
+  if (!iso) return "Never";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "Never" : d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,495 @@
+import Papa from "papaparse";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { AUDIT_ACTIONS, EXPORT_COLUMNS, MESSAGES, type AuditEntry, type MemberRow, type StaffRow } from "./contract";
+
+const BIRTHDATE = "1980-01-15";
+const BIRTHDATE_TYPED = "011580";
+const STAFF_PASSWORD = "correct horse battery";
+
+describeEachDatabase("member administration API", (dialect) => {
+  let server: TestServer;
+  let member: { cookie: string; userId: number };
+  let limited: { cookie: string; userId: number };
+  let boss: { cookie: string; userId: number };
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    member = await loginAs(server, "member");
+    limited = await loginAs(server, "limited_admin", { username: "limited-one" });
+    boss = await loginAs(server, "super_admin", { username: "boss" });
+  });
+  afterAll(() => server.close());
+
+  const req = (path: string, init: Parameters<TestServer["request"]>[1] = {}) => server.request(path, init);
+  const json = async (res: Response) => (await res.json()) as Record<string, any>;
+
+  async function addMember(certificate: string, names: { first?: string; last?: string } = {}) {
+    const { auth } = server.services;
+    const { id } = await auth.users.createMember({
+      certificate,
+      birthdateDigest: auth.digestBirthdate(BIRTHDATE),
+      firstName: names.first ?? null,
+      lastName: names.last ?? null,
+    });
+    return id;
+  }
+  const memberLogin = (certificate: string) =>
+    req("/api/auth/login", { method: "POST", json: { username: certificate, password: BIRTHDATE_TYPED } });
+  const staffLogin = (username: string, password = STAFF_PASSWORD) =>
+    req("/api/auth/login", { method: "POST", json: { username, password, kind: "staff" } });
+  const whoIs = async (cookie: string) => (await json(await req("/api/auth/me", { cookie }))).user;
+
+  async function auditEntries(query = ""): Promise<AuditEntry[]> {
+    const res = await req(`/api/admin/audit?pageSize=100${query}`, { cookie: boss.cookie });
+    expect(res.status).toBe(200);
+    return (await json(res)).entries;
+  }
+
+  describe("who may call what", () => {
+    const memberEndpoints: Array<[string, string, unknown?]> = [
+      ["GET", "/api/admin/members"],
+      ["GET", "/api/admin/members/export"],
+      ["PATCH", "/api/admin/members/1", { is_active: false }],
+      ["DELETE", "/api/admin/members/1"],
+    ];
+    const superEndpoints: Array<[string, string, unknown?]> = [
+      ["GET", "/api/admin/staff"],
+      ["POST", "/api/admin/staff", { username: "x-user", role: "limited_admin", password: "a-long-password" }],
+      ["PATCH", "/api/admin/staff/1", { role: "limited_admin" }],
+      ["POST", "/api/admin/staff/1/password", { password: "a-long-password" }],
+      ["DELETE", "/api/admin/staff/1"],
+      ["GET", "/api/admin/audit"],
+    ];
+
+    it("anonymous callers get 401 everywhere", async () => {
+      for (const [method, path, body] of [...memberEndpoints, ...superEndpoints]) {
+        const res = await req(path, { method, json: body });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect((await json(res)).success).toBe(false);
+      }
+    });
+
+    it("members get 403 everywhere", async () => {
+      for (const [method, path, body] of [...memberEndpoints, ...superEndpoints]) {
+        const res = await req(path, { method, json: body, cookie: member.cookie });
+        expect(res.status, `${method} ${path}`).toBe(403);
+      }
+    });
+
+    it("limited admins may manage members but get 403 on staff accounts and the audit log", async () => {
+      expect((await req("/api/admin/members", { cookie: limited.cookie })).status).toBe(200);
+      for (const [method, path, body] of superEndpoints) {
+        const res = await req(path, { method, json: body, cookie: limited.cookie });
+        expect(res.status, `${method} ${path}`).toBe(403);
+      }
+      // Nothing was changed by the refused calls.
+      expect(await server.services.auth.users.findStaffByUsername("x-user")).toBeUndefined();
+    });
+
+    it("refuses state changes from another site", async () => {
+      const id = await addMember("XSITE-1");
+      const res = await req(`/api/admin/members/${id}`, {
+        method: "DELETE",
+        cookie: boss.cookie,
+        headers: { "Sec-Fetch-Site": "cross-site" },
+      });
+      expect(res.status).toBe(403);
+      expect(await server.services.auth.users.findById(id)).toBeDefined();
+    });
+  });
+
+  describe("member list", () => {
+    beforeAll(async () => {
+      for (let i = 1; i <= 30; i++) {
+        await addMember(`LIST-${String(i).padStart(3, "0")}`, { first: i % 2 ? "Odd" : "Even", last: `Family${i}` });
+      }
+      await addMember("WILD%_1", { first: "Per%cent", last: "Under_score" });
+      await addMember("NAMED-1", { first: "Marisol", last: "Quintero" });
+    });
+
+    const list = async (query: string, cookie = limited.cookie) => {
+      const res = await req(`/api/admin/members?${query}`, { cookie });
+      expect(res.status, query).toBe(200);
+      return (await json(res)) as { members: MemberRow[]; pagination: { page: number; pageSize: number; total: number; totalPages: number } };
+    };
+
+    it("pages on the server and never sends birthdates or digests", async () => {
+      const first = await list("q=LIST-&pageSize=10");
+      expect(first.pagination).toEqual({ page: 1, pageSize: 10, total: 30, totalPages: 3 });
+      expect(first.members.map((m) => m.certificate_number)).toEqual(Array.from({ length: 10 }, (_, i) => `LIST-${String(i + 1).padStart(3, "0")}`));
+      const third = await list("q=LIST-&pageSize=10&page=3");
+      expect(third.members[0].certificate_number).toBe("LIST-021");
+      expect(third.members).toHaveLength(10);
+      const beyond = await list("q=LIST-&pageSize=10&page=9");
+      expect(beyond.members).toEqual([]);
+      expect(Object.keys(first.members[0]).sort()).toEqual(
+        ["certificate_number", "created_at", "first_name", "id", "is_active", "last_login_at", "last_name"].sort(),
+      );
+      expect(JSON.stringify(first)).not.toMatch(/digest|1980|011580/);
+    });
+
+    it("searches certificate numbers and names, case-insensitively, taking % and _ literally", async () => {
+      expect((await list("q=list-007")).members.map((m) => m.certificate_number)).toEqual(["LIST-007"]);
+      expect((await list("q=marisol quin")).members.map((m) => m.certificate_number)).toEqual(["NAMED-1"]);
+      expect((await list("q=QUINTERO MARI")).members.map((m) => m.certificate_number)).toEqual(["NAMED-1"]);
+      expect((await list("q=%25")).members.map((m) => m.certificate_number)).toEqual(["WILD%_1"]);
+      expect((await list("q=per_cent")).members).toEqual([]);
+      expect((await list("q=r_s")).members.map((m) => m.certificate_number)).toEqual(["WILD%_1"]);
+      expect((await list("q=Odd&pageSize=100")).pagination.total).toBe(15);
+    });
+
+    it("sorts by a whitelisted column and lists no staff", async () => {
+      const desc = await list("q=LIST-&sort=certificate_number&dir=desc&pageSize=10");
+      expect(desc.members[0].certificate_number).toBe("LIST-030");
+      const all = await list("pageSize=100");
+      expect(all.members.every((m) => m.certificate_number !== "")).toBe(true);
+    });
+
+    it("answers bad queries with 400 and a reason", async () => {
+      for (const query of ["page=abc", "page=0", "pageSize=7", "status=deleted", "sort=birthdate_digest", "dir=sideways", "q=a%00b", `q=${"x".repeat(101)}`, "page=1&page=2"]) {
+        const res = await req(`/api/admin/members?${query}`, { cookie: limited.cookie });
+        expect(res.status, query).toBe(400);
+        const body = await json(res);
+        expect(body.success).toBe(false);
+        expect(typeof body.error).toBe("string");
+      }
+      expect((await json(await req("/api/admin/members?q=a%01", { cookie: limited.cookie }))).error).toBe(MESSAGES.badCharacters);
+    });
+
+    it("records the last sign-in at login", async () => {
+      const id = await addMember("SEEN-1");
+      const before = (await list("q=SEEN-1")).members[0];
+      expect(before.last_login_at).toBeNull();
+      expect((await memberLogin("SEEN-1")).status).toBe(200);
+      const after = (await list("q=SEEN-1")).members[0];
+      expect(after.id).toBe(id);
+      expect(Date.now() - Date.parse(after.last_login_at!)).toBeLessThan(60_000);
+      const staff = (await json(await req("/api/admin/staff", { cookie: boss.cookie }))).staff as StaffRow[];
+      expect(staff.find((s) => s.username === "boss")!.last_login_at).not.toBeNull();
+    });
+  });
+
+  describe("activation", () => {
+    it("deactivating ends the member's sessions at once and blocks sign-in; activating lets them back in", async () => {
+      const id = await addMember("DEACT-1", { first: "Dee" });
+      const session = sessionCookieFrom(await memberLogin("DEACT-1"));
+      const second = sessionCookieFrom(await memberLogin("DEACT-1"));
+      expect((await whoIs(session)).id).toBe(id);
+
+      const res = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } });
+      expect(res.status).toBe(200);
+      expect((await json(res)).member).toMatchObject({ id, certificate_number: "DEACT-1", is_active: false });
+      const rows = await server.services.database.db.selectFrom("sessions").select("id_hash").where("user_id", "=", id).execute();
+      expect(rows).toEqual([]);
+      expect(await whoIs(session)).toBeNull();
+      expect(await whoIs(second)).toBeNull();
+      const refused = await memberLogin("DEACT-1");
+      expect(refused.status).toBe(403);
+      expect((await json(refused)).error).toBe("This account is inactive. Please contact us for help.");
+      const inactive = await json(await req("/api/admin/members?status=inactive&q=DEACT-1", { cookie: limited.cookie }));
+      expect(inactive.members.map((m: MemberRow) => m.id)).toEqual([id]);
+
+      expect((await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: true } })).status).toBe(200);
+      expect((await memberLogin("DEACT-1")).status).toBe(200);
+
+      const entries = await auditEntries("&action=members.deactivate");
+      expect(entries[0]).toMatchObject({ actor_id: limited.userId, actor_label: "limited-one", target_type: "member", target_id: id, target_label: "DEACT-1" });
+      expect((await auditEntries("&action=members.activate"))[0]).toMatchObject({ target_id: id });
+    });
+
+    it("touches members only: a staff account, a missing id and bad bodies are refused", async () => {
+      const bossRes = await req(`/api/admin/members/${boss.userId}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } });
+      expect(bossRes.status).toBe(404);
+      expect((await json(bossRes)).error).toBe(MESSAGES.memberNotFound);
+      expect(await whoIs(boss.cookie)).not.toBeNull();
+      expect((await req(`/api/admin/members/999999`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } })).status).toBe(404);
+      const id = await addMember("BADBODY-1");
+      for (const body of [{}, { is_active: "false" }, { is_active: 0 }, { is_active: false, role: "super_admin" }, []]) {
+        const res = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+      }
+      const raw = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, headers: { "Content-Type": "application/json" }, body: "{nope" });
+      expect(raw.status).toBe(400);
+      for (const badId of ["0", "-1", "1e3", "abc", "0x10", "12345678901"]) {
+        expect((await req(`/api/admin/members/${badId}`, { method: "DELETE", cookie: limited.cookie })).status, badId).toBe(400);
+      }
+    });
+  });
+
+  describe("deletion", () => {
+    it("deletes a member, ends their sessions, and writes the audit entry", async () => {
+      const id = await addMember("DEL-1");
+      const session = sessionCookieFrom(await memberLogin("DEL-1"));
+      const res = await req(`/api/admin/members/${id}`, { method: "DELETE", cookie: limited.cookie });
+      expect(res.status).toBe(200);
+      expect(await server.services.auth.users.findById(id)).toBeUndefined();
+      expect(await whoIs(session)).toBeNull();
+      expect((await memberLogin("DEL-1")).status).toBe(401);
+      expect((await req(`/api/admin/members/${id}`, { method: "DELETE", cookie: limited.cookie })).status).toBe(404);
+      expect((await auditEntries("&action=members.delete"))[0]).toMatchObject({ actor_id: limited.userId, target_id: id, target_label: "DEL-1" });
+    });
+
+    it("cannot delete a staff account through the member endpoint", async () => {
+      const res = await req(`/api/admin/members/${limited.userId}`, { method: "DELETE", cookie: boss.cookie });
+      expect(res.status).toBe(404);
+      expect(await server.services.auth.users.findById(limited.userId)).toBeDefined();
+    });
+  });
+
+  describe("export", () => {
+    it("downloads the filtered list as CSV without birthdates or digests, formulas neutralised, and audits it", async () => {
+      await addMember("EXP-001", { first: "Ada", last: "Lovelace" });
+      const inactiveId = await addMember("EXP-002", { first: "=HYPERLINK(\"http://evil\")", last: "O'Brien, Jr." });
+      await server.services.memberAdmin.setMemberActive({ id: boss.userId }, inactiveId, false);
+      await addMember("OTHER-9", { first: "Not", last: "Exported" });
+
+      const res = await req("/api/admin/members/export?q=EXP-", { cookie: limited.cookie });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="members-\d{4}-\d{2}-\d{2}\.csv"$/);
+      const text = await res.text();
+      expect(text).not.toMatch(/digest|1980|011580/);
+      const parsed = Papa.parse<string[]>(text.trim());
+      expect(parsed.data[0]).toEqual([...EXPORT_COLUMNS]);
+      expect(parsed.data.slice(1).map((r) => r.slice(0, 4))).toEqual([
+        ["EXP-001", "Ada", "Lovelace", "active"],
+        ["EXP-002", "'=HYPERLINK(\"http://evil\")", "O'Brien, Jr.", "inactive"],
+      ]);
+      const digest = (await server.services.auth.users.findById(inactiveId))!.birthdate_digest!;
+      expect(text).not.toContain(digest);
+
+      const onlyInactive = await (await req("/api/admin/members/export?q=EXP-&status=inactive", { cookie: limited.cookie })).text();
+      expect(Papa.parse<string[]>(onlyInactive.trim()).data.slice(1).map((r) => r[0])).toEqual(["EXP-002"]);
+
+      const [latest, previous] = await auditEntries("&action=members.export");
+      expect(latest).toMatchObject({ actor_id: limited.userId, row_count: 1, details: { q: "EXP-", status: "inactive" } });
+      expect(previous).toMatchObject({ row_count: 2, details: { q: "EXP-", status: "all" } });
+    });
+
+    it("rejects a bad export query before reading anything", async () => {
+      const res = await req("/api/admin/members/export?status=everyone", { cookie: limited.cookie });
+      expect(res.status).toBe(400);
+    });
+  });
+
+  describe("staff accounts", () => {
+    it("lists staff only, never password hashes", async () => {
+      const res = await req("/api/admin/staff", { cookie: boss.cookie });
+      const body = await json(res);
+      expect(body.staff.map((s: StaffRow) => s.username)).toEqual(expect.arrayContaining(["boss", "limited-one"]));
+      expect(JSON.stringify(body)).not.toMatch(/scrypt|password/);
+      expect(body.staff.every((s: StaffRow) => s.role === "limited_admin" || s.role === "super_admin")).toBe(true);
+    });
+
+    it("adds an account that can sign in; checks password length, username and role; refuses a taken name", async () => {
+      const res = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "New.Helper", role: "limited_admin", password: "twelve-chars" } });
+      expect(res.status).toBe(201);
+      const created = (await json(res)).staff as StaffRow;
+      expect(created).toMatchObject({ username: "new.helper", role: "limited_admin", is_core_admin: false, is_active: true });
+      expect((await staffLogin("new.helper", "twelve-chars")).status).toBe(200);
+
+      const short = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "shorty", role: "limited_admin", password: "eleven-char" } });
+      expect(short.status).toBe(400);
+      expect((await json(short)).error).toBe(MESSAGES.passwordTooShort);
+      for (const body of [
+        { username: "a", role: "limited_admin", password: "twelve-chars" },
+        { username: "has space", role: "limited_admin", password: "twelve-chars" },
+        { username: "ctl\u0007x", role: "limited_admin", password: "twelve-chars" },
+        { username: "member-ish", role: "user", password: "twelve-chars" },
+        { username: "extra", role: "limited_admin", password: "twelve-chars", is_core_admin: true },
+      ]) {
+        expect((await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: body })).status, JSON.stringify(body)).toBe(400);
+      }
+      const taken = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "NEW.helper", role: "super_admin", password: "twelve-chars" } });
+      expect(taken.status).toBe(409);
+      expect((await json(taken)).error).toBe(MESSAGES.usernameTaken);
+
+      const entry = (await auditEntries("&action=staff.create"))[0];
+      expect(entry).toMatchObject({ actor_id: boss.userId, actor_label: "boss", target_id: created.id, target_label: "new.helper", details: { role: "limited_admin" } });
+      expect(JSON.stringify(await auditEntries())).not.toContain("twelve-chars");
+    });
+
+    it("resets a password: the person's sessions end, the old password stops working, the new one works", async () => {
+      const target = await loginAs(server, "limited_admin", { username: "rotating" });
+      const other = sessionCookieFrom(await staffLogin("rotating"));
+      const res = await req(`/api/admin/staff/${target.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "brand-new-password" } });
+      expect(res.status).toBe(200);
+      expect(await whoIs(target.cookie)).toBeNull();
+      expect(await whoIs(other)).toBeNull();
+      expect((await staffLogin("rotating")).status).toBe(401);
+      expect((await staffLogin("rotating", "brand-new-password")).status).toBe(200);
+      expect((await req(`/api/admin/staff/${target.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "short" } })).status).toBe(400);
+      expect((await req(`/api/admin/staff/${member.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "brand-new-password" } })).status).toBe(404);
+      expect((await auditEntries("&action=staff.password_reset"))[0]).toMatchObject({ target_id: target.userId, target_label: "rotating" });
+    });
+
+    it("resetting your own password ends your other sessions but keeps the one you act from", async () => {
+      const me = await loginAs(server, "super_admin", { username: "self-reset" });
+      const elsewhere = sessionCookieFrom(await staffLogin("self-reset"));
+      const res = await req(`/api/admin/staff/${me.userId}/password`, { method: "POST", cookie: me.cookie, json: { password: "my-new-password" } });
+      expect(res.status).toBe(200);
+      expect((await whoIs(me.cookie)).id).toBe(me.userId);
+      expect(await whoIs(elsewhere)).toBeNull();
+    });
+
+    it("changes roles, takes effect on the next request, and audits from and to", async () => {
+      const target = await loginAs(server, "limited_admin", { username: "promoted" });
+      expect((await req("/api/admin/staff", { cookie: target.cookie })).status).toBe(403);
+      const res = await req(`/api/admin/staff/${target.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "super_admin" } });
+      expect(res.status).toBe(200);
+      expect((await json(res)).staff.role).toBe("super_admin");
+      expect((await req("/api/admin/staff", { cookie: target.cookie })).status).toBe(200);
+      expect((await auditEntries("&action=staff.role_change"))[0]).toMatchObject({ target_id: target.userId, details: { from: "limited_admin", to: "super_admin" } });
+      const back = await req(`/api/admin/staff/${target.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "limited_admin" } });
+      expect(back.status).toBe(200);
+      expect((await req("/api/admin/staff", { cookie: target.cookie })).status).toBe(403);
+      expect((await req(`/api/admin/staff/${member.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "super_admin" } })).status).toBe(404);
+      expect((await server.services.auth.users.findById(member.userId))!.role).toBe("user");
+    });
+
+    it("removes an account and ends its sessions", async () => {
+      const target = await loginAs(server, "limited_admin", { username: "leaving" });
+      const res = await req(`/api/admin/staff/${target.userId}`, { method: "DELETE", cookie: boss.cookie });
+      expect(res.status).toBe(200);
+      expect(await whoIs(target.cookie)).toBeNull();
+      expect((await staffLogin("leaving")).status).toBe(401);
+      expect((await auditEntries("&action=staff.delete"))[0]).toMatchObject({ target_id: target.userId, target_label: "leaving", details: { role: "limited_admin" } });
+      expect((await req(`/api/admin/staff/${target.userId}`, { method: "DELETE", cookie: boss.cookie })).status).toBe(404);
+    });
+
+    it("a core admin can be neither demoted nor removed", async () => {
+      const { id } = await server.services.auth.createStaff("core-admin", STAFF_PASSWORD, "super_admin", true);
+      for (const [method, body] of [
+        ["PATCH", { role: "limited_admin" }],
+        ["DELETE", undefined],
+      ] as const) {
+        const res = await req(`/api/admin/staff/${id}`, { method, cookie: boss.cookie, json: body });
+        expect(res.status, method).toBe(409);
+        expect((await json(res)).error).toBe(MESSAGES.coreAdmin);
+      }
+      expect((await server.services.auth.users.findById(id))!.role).toBe("super_admin");
+    });
+
+    it("nobody demotes or removes themselves", async () => {
+      for (const [method, body] of [
+        ["PATCH", { role: "limited_admin" }],
+        ["DELETE", undefined],
+      ] as const) {
+        const res = await req(`/api/admin/staff/${boss.userId}`, { method, cookie: boss.cookie, json: body });
+        expect(res.status, method).toBe(409);
+        expect((await json(res)).error).toBe(MESSAGES.notYourself);
+      }
+      expect((await whoIs(boss.cookie)).role).toBe("super_admin");
+    });
+  });
+
+  describe("audit log", () => {
+    it("is newest first, paginated, and filtered by person and by action", async () => {
+      const all = await auditEntries();
+      const times = all.map((e) => e.created_at);
+      expect([...times].sort().reverse()).toEqual(times);
+      expect(all.every((e) => AUDIT_ACTIONS.includes(e.action))).toBe(true);
+
+      const byLimited = await auditEntries(`&actorId=${limited.userId}`);
+      expect(byLimited.length).toBeGreaterThan(0);
+      expect(byLimited.every((e) => e.actor_id === limited.userId)).toBe(true);
+      const deletes = await auditEntries("&action=members.delete");
+      expect(deletes.length).toBeGreaterThan(0);
+      expect(deletes.every((e) => e.action === "members.delete")).toBe(true);
+
+      const page = await json(await req("/api/admin/audit?pageSize=10&page=2", { cookie: boss.cookie }));
+      expect(page.pagination).toMatchObject({ page: 2, pageSize: 10, total: all.length });
+      expect(page.entries.map((e: AuditEntry) => e.id)).toEqual(all.slice(10, 20).map((e) => e.id));
+      expect(page.actors).toEqual(expect.arrayContaining([{ id: boss.userId, label: "boss" }, { id: limited.userId, label: "limited-one" }]));
+
+      for (const query of ["action=members.hack", "actorId=abc", "page=0", "pageSize=1000"]) {
+        expect((await req(`/api/admin/audit?${query}`, { cookie: boss.cookie })).status, query).toBe(400);
+      }
+    });
+
+    it("an import writes one entry with one call, and it keeps its actor's name after the account is gone", async () => {
+      const importer = await loginAs(server, "limited_admin", { username: "importer" });
+      await server.services.audit.record({ actorId: importer.userId, action: "members.import", rowCount: 8000, details: { filename: "members.csv", errors: 3 } });
+      await req(`/api/admin/staff/${importer.userId}`, { method: "DELETE", cookie: boss.cookie });
+      const [entry] = await auditEntries("&action=members.import");
+      expect(entry).toMatchObject({ actor_id: importer.userId, actor_label: "importer", row_count: 8000, details: { filename: "members.csv", errors: 3 } });
+    });
+
+    it("a change and its audit entry are written together or not at all", async () => {
+      const id = await addMember("ATOMIC-1");
+      const { memberAdmin, database, audit } = server.services;
+      // The audit write fails (a full disk, a lost connection): the deletion must roll back.
+      const spy = vi.spyOn(audit, "record").mockRejectedValueOnce(new Error("audit write failed"));
+      await expect(memberAdmin.deleteMember({ id: boss.userId }, id)).rejects.toThrow("audit write failed");
+      spy.mockRestore();
+      expect(await server.services.auth.users.findById(id)).toBeDefined();
+      const n = await database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll().as("n")).where("target_id", "=", id).executeTakeFirst();
+      expect(Number(n?.n)).toBe(0);
+    });
+  });
+
+  describe("the last super_admin", () => {
+    /** Leaves exactly the given accounts as super_admins. */
+    async function onlySuperAdmins(ids: number[]) {
+      await server.services.database.db.updateTable("users").set({ role: "limited_admin" }).where("role", "=", "super_admin").where("id", "not in", ids).execute();
+    }
+
+    it("cannot be demoted or removed, even by another super_admin's racing request", async () => {
+      for (let round = 0; round < 6; round++) {
+        const a = await loginAs(server, "super_admin", { username: `race-a-${round}` });
+        const b = await loginAs(server, "super_admin", { username: `race-b-${round}` });
+        await onlySuperAdmins([a.userId, b.userId]);
+        // Each demotes or removes the other at the same moment: exactly one may win.
+        const aAct = round % 2 ? { method: "DELETE" } : { method: "PATCH", json: { role: "limited_admin" } };
+        const bAct = round % 3 ? { method: "PATCH", json: { role: "limited_admin" } } : { method: "DELETE" };
+        const [ra, rb] = await Promise.all([
+          req(`/api/admin/staff/${b.userId}`, { ...aAct, cookie: a.cookie }),
+          req(`/api/admin/staff/${a.userId}`, { ...bAct, cookie: b.cookie }),
+        ]);
+        const statuses = [ra.status, rb.status].sort();
+        // The loser was either refused outright, or demoted/removed before its own request was checked.
+        expect(statuses, `round ${round}`).toEqual(expect.arrayContaining([200]));
+        expect(statuses.filter((s) => s === 200), `round ${round}`).toHaveLength(1);
+        const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").where("is_active", "=", 1).execute();
+        expect(supers, `round ${round}`).toHaveLength(1);
+      }
+    });
+
+    it("refuses with a clear message when only one is left", async () => {
+      const other = await loginAs(server, "limited_admin", { username: "solo-other" });
+      const c = await loginAs(server, "super_admin", { username: "solo-c" });
+      await onlySuperAdmins([c.userId]);
+      expect((await req(`/api/admin/staff/${c.userId}`, { method: "DELETE", cookie: c.cookie })).status).toBe(409);
+      // Another actor (the HTTP layer would stop a limited admin earlier; the rule itself must hold too).
+      await expect(server.services.memberAdmin.changeStaffRole({ id: other.userId }, c.userId, "limited_admin")).rejects.toMatchObject({
+        status: 409,
+        message: MESSAGES.lastSuperAdmin,
+      });
+      await expect(server.services.memberAdmin.deleteStaff({ id: other.userId }, c.userId)).rejects.toMatchObject({
+        status: 409,
+        message: MESSAGES.lastSuperAdmin,
+      });
+      expect((await server.services.auth.users.findById(c.userId))!.role).toBe("super_admin");
+      expect((await req(`/api/admin/staff/${c.userId}`, { method: "PATCH", cookie: c.cookie, json: { role: "super_admin" } })).status).toBe(409);
+    });
+
+    it("holds when the two changes race inside the database (no role check in front)", async () => {
+      const { memberAdmin } = server.services;
+      for (let round = 0; round < 8; round++) {
+        const a = await server.services.auth.createStaff(`db-race-a-${round}`, STAFF_PASSWORD, "super_admin");
+        const b = await server.services.auth.createStaff(`db-race-b-${round}`, STAFF_PASSWORD, "super_admin");
+        await onlySuperAdmins([a.id, b.id]);
+        const results = await Promise.allSettled([
+          round % 2 ? memberAdmin.deleteStaff({ id: a.id }, b.id) : memberAdmin.changeStaffRole({ id: a.id }, b.id, "limited_admin"),
+          round % 3 ? memberAdmin.changeStaffRole({ id: b.id }, a.id, "limited_admin") : memberAdmin.deleteStaff({ id: b.id }, a.id),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled"), `round ${round}`).toHaveLength(1);
+        const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+        expect(refused.reason).toMatchObject({ status: 409, message: MESSAGES.lastSuperAdmin });
+        const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").execute();
+        expect(supers, `round ${round}`).toHaveLength(1);
+      }
+    });
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * What crosses the wire for member administration (/admin/members and /api/admin/...): the
+ * zod schemas the server validates with and the browser checks forms with, the JSON answer
+ * types, and the messages both show. Imported by server and browser code alike.
+ */
+import { z } from "zod";
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 25;
+export const MIN_STAFF_PASSWORD_LENGTH = 12;
+
+export const MEMBER_STATUSES = ["all", "active", "inactive"] as const;
+export type MemberStatusFilter = (typeof MEMBER_STATUSES)[number];
+
+export const MEMBER_SORTS = ["certificate_number", "name", "last_login_at", "created_at"] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
+
+export const STAFF_ROLES = ["limited_admin", "super_admin"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const ROLE_LABELS: Record<StaffRole, string> = { limited_admin: "Limited admin", super_admin: "Super admin" };
+
+/** Every action the audit log knows. members.import is written by the CSV upload. */
+export const AUDIT_ACTIONS = [
+  "members.import",
+  "members.activate",
+  "members.deactivate",
+  "members.delete",
+  "members.export",
+  "staff.create",
+  "staff.password_reset",
+  "staff.role_change",
+  "staff.delete",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  "members.import": "Imported members",
+  "members.activate": "Activated member",
+  "members.deactivate": "Deactivated member",
+  "members.delete": "Deleted member",
+  "members.export": "Exported members",
+  "staff.create": "Added staff account",
+  "staff.password_reset": "Reset staff password",
+  "staff.role_change": "Changed staff role",
+  "staff.delete": "Removed staff account",
+};
+
+export const MESSAGES = {
+  memberNotFound: "Member not found",
+  staffNotFound: "Staff account not found",
+  usernameTaken: "That username is already taken.",
+  coreAdmin: "A core admin can be neither demoted nor removed.",
+  lastSuperAdmin: "The last super admin can be neither demoted nor removed.",
+  notYourself: "You cannot demote or remove your own account.",
+  passwordTooShort: `Password must be at least ${MIN_STAFF_PASSWORD_LENGTH} characters`,
+  badUsername: "Username must be 3-64 letters, digits, dots, dashes, underscores or @",
+  badCharacters: "Search contains characters that are not allowed",
+  badId: "Invalid id",
+} as const;
+
+// Control characters have no business in a search or a name; they would only hide what was typed.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const intParam = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, "Must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const searchParam = z
+  .string()
+  .max(100, "Search must be at most 100 characters")
+  .refine((v) => !CONTROL.test(v), MESSAGES.badCharacters)
+  .transform((v) => v.trim())
+  .optional()
+  .transform((v) => v ?? "");
+
+/** GET /api/admin/members and /api/admin/members/export (query string). */
+export const memberQuerySchema = z.object({
+  q: searchParam,
+  status: z.enum(MEMBER_STATUSES, { error: "Status must be all, active or inactive" }).optional().default("all"),
+  sort: z.enum(MEMBER_SORTS, { error: "Unknown sort column" }).optional().default("certificate_number"),
+  dir: z.enum(["asc", "desc"], { error: "Direction must be asc or desc" }).optional().default("asc"),
+  page: intParam(1, 1_000_000),
+  pageSize: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `Page size must be one of ${PAGE_SIZES.join(", ")}` })
+    .optional()
+    .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
+});
+export type MemberQuery = z.infer<typeof memberQuerySchema>;
+
+/** An id in a path: digits only, so "1e3", "-1" or "0x10" never reach the database. */
+export const idParamSchema = z.string().regex(/^[1-9]\d{0,9}$/, MESSAGES.badId).transform(Number);
+
+/** PATCH /api/admin/members/:id */
+export const memberStatusSchema = z.object({ is_active: z.boolean({ error: "is_active must be true or false" }) }).strict();
+
+const usernameField = z
+  .string({ error: "Username is required" })
+  .trim()
+  .min(1, "Username is required")
+  .regex(/^[a-z0-9._@-]{3,64}$/i, MESSAGES.badUsername);
+const passwordField = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .min(MIN_STAFF_PASSWORD_LENGTH, MESSAGES.passwordTooShort)
+  .max(200, "Password must be at most 200 characters");
+const roleField = z.enum(STAFF_ROLES, { error: "Role must be limited_admin or super_admin" });
+
+/** POST /api/admin/staff */
+export const createStaffSchema = z.object({ username: usernameField, role: roleField, password: passwordField }).strict();
+/** PATCH /api/admin/staff/:id */
+export const changeRoleSchema = z.object({ role: roleField }).strict();
+/** POST /api/admin/staff/:id/password */
+export const resetPasswordSchema = z.object({ password: passwordField }).strict();
+
+/** GET /api/admin/audit (query string). */
+export const auditQuerySchema = z.object({
+  actorId: idParamSchema.optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: "Unknown action" }).optional(),
+  page: intParam(1, 1_000_000),
+  pageSize: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `Page size must be one of ${PAGE_SIZES.join(", ")}` })
+    .optional()
+    .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export interface Pagination {
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+}
+
+/** A member as the admin table shows it: never a birthdate or its digest. */
+export interface MemberRow {
+  id: number;
+  certificate_number: string;
+  first_name: string | null;
+  last_name: string | null;
+  is_active: boolean;
+  last_login_at: string | null;
+  created_at: string;
+}
+
+export interface StaffRow {
+  id: number;
+  username: string;
+  role: StaffRole;
+  is_active: boolean;
+  is_core_admin: boolean;
+  last_login_at: string | null;
+  created_at: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  created_at: string;
+  actor_id: number | null;
+  actor_label: string | null;
+  action: AuditAction;
+  target_type: string | null;
+  target_id: number | null;
+  target_label: string | null;
+  row_count: number | null;
+  details: Record<string, unknown> | null;
+}
+
+export interface MembersPage {
+  success: true;
+  members: MemberRow[];
+  pagination: Pagination;
+}
+export interface MemberAnswer {
+  success: true;
+  member: MemberRow;
+}
+export interface StaffList {
+  success: true;
+  staff: StaffRow[];
+}
+export interface StaffAnswer {
+  success: true;
+  staff: StaffRow;
+}
+export interface AuditPage {
+  success: true;
+  entries: AuditEntry[];
+  pagination: Pagination;
+  /** Everyone who appears in the log, for the person filter. */
+  actors: Array<{ id: number; label: string }>;
+}
+
+/** Columns of the CSV export, in order. */
+export const EXPORT_COLUMNS = ["certificate_number", "first_name", "last_name", "status", "last_login_at", "created_at"] as const;
+
+export function exportFileName(now = new Date()): string {
+  return `members-${now.toISOString().slice(0, 10)}.csv`;
+}

@@ -1,0 +1,350 @@
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import Papa from "papaparse";
+import { mapUnique, nowIso, toBool, UniqueViolationError, type Dialect } from "~/platform/db.server";
+import { HttpError } from "~/platform/http.server";
+import type { Database, UserRow } from "~/platform/schema";
+import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
+import type { AuditLog } from "./audit-log.server";
+import {
+  EXPORT_COLUMNS,
+  MESSAGES,
+  type MemberQuery,
+  type MemberRow,
+  type MembersPage,
+  type StaffRole,
+  type StaffRow,
+} from "./contract";
+
+/** The staff account acting, and the session it acts from (kept when it resets its own password). */
+export interface Actor {
+  id: number;
+  sessionToken?: string | null;
+}
+
+const conflict = (message: string) => new HttpError(409, message);
+
+type UsersQuery = SelectQueryBuilder<Database, "users", object>;
+
+/** `like` pattern matching `text` anywhere, with the wildcards in it taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function toMemberRow(row: Pick<UserRow, "id" | "certificate_number" | "first_name" | "last_name" | "is_active" | "last_login_at" | "created_at">): MemberRow {
+  return {
+    id: row.id,
+    certificate_number: row.certificate_number ?? "",
+    first_name: row.first_name,
+    last_name: row.last_name,
+    is_active: toBool(row.is_active),
+    last_login_at: row.last_login_at,
+    created_at: row.created_at,
+  };
+}
+
+function toStaffRow(row: Pick<UserRow, "id" | "username" | "role" | "is_active" | "is_core_admin" | "last_login_at" | "created_at">): StaffRow {
+  return {
+    id: row.id,
+    username: row.username ?? "",
+    role: row.role as StaffRole,
+    is_active: toBool(row.is_active),
+    is_core_admin: toBool(row.is_core_admin),
+    last_login_at: row.last_login_at,
+    created_at: row.created_at,
+  };
+}
+
+const MEMBER_COLUMNS = ["id", "certificate_number", "first_name", "last_name", "is_active", "last_login_at", "created_at"] as const;
+const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at"] as const;
+
+/**
+ * Member administration: the member list (search, pages, export), activation and deletion of
+ * members, and the super_admin's staff accounts. Every change is written to the audit log in
+ * the same transaction as the change itself.
+ */
+export class MemberAdminService {
+  constructor(
+    private db: Kysely<Database>,
+    private dialect: Dialect,
+    private audit: AuditLog,
+  ) {}
+
+  // ---- members -------------------------------------------------------------------------
+
+  private filteredMembers(query: Pick<MemberQuery, "q" | "status">): UsersQuery {
+    let q = this.db.selectFrom("users").where("role", "=", "user");
+    if (query.status === "active") q = q.where("is_active", "=", 1);
+    if (query.status === "inactive") q = q.where("is_active", "=", 0);
+    if (query.q) {
+      const pattern = containsPattern(query.q);
+      q = q.where(({ or }) =>
+        or([
+          sql<boolean>`lower(certificate_number) like ${pattern} escape '\\'`,
+          sql<boolean>`lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${pattern} escape '\\'`,
+          sql<boolean>`lower(coalesce(last_name, '') || ' ' || coalesce(first_name, '')) like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    return q;
+  }
+
+  private sorted<Q extends UsersQuery>(q: Q, query: Pick<MemberQuery, "sort" | "dir">): Q {
+    const dir = query.dir;
+    let out: UsersQuery = q;
+    switch (query.sort) {
+      case "name":
+        out = out.orderBy(sql`lower(coalesce(last_name, ''))`, dir).orderBy(sql`lower(coalesce(first_name, ''))`, dir);
+        break;
+      case "last_login_at":
+        out = out.orderBy(sql`coalesce(last_login_at, '')`, dir);
+        break;
+      case "created_at":
+        out = out.orderBy("created_at", dir);
+        break;
+      default:
+        out = out.orderBy("certificate_number", dir);
+    }
+    return out.orderBy("id", dir) as Q;
+  }
+
+  async listMembers(query: MemberQuery): Promise<Omit<MembersPage, "success">> {
+    const base = this.filteredMembers(query);
+    const [countRow, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirst(),
+      this.sorted(base.select(MEMBER_COLUMNS), query)
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize)
+        .execute(),
+    ]);
+    const total = Number(countRow?.n ?? 0);
+    return {
+      members: rows.map(toMemberRow),
+      pagination: { page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) },
+    };
+  }
+
+  /** The filtered list as CSV (no birthdates, no digests); the export itself is audited. */
+  async exportMembers(actor: Actor, query: MemberQuery): Promise<{ csv: string; rows: number }> {
+    const rows = await this.sorted(this.filteredMembers(query).select(MEMBER_COLUMNS), query).execute();
+    const csv = Papa.unparse(
+      {
+        fields: [...EXPORT_COLUMNS],
+        data: rows.map((r) => [
+          r.certificate_number ?? "",
+          r.first_name ?? "",
+          r.last_name ?? "",
+          toBool(r.is_active) ? "active" : "inactive",
+          r.last_login_at ?? "",
+          r.created_at,
+        ]),
+      },
+      // A name like "=HYPERLINK(...)" must stay text when the file is opened in a spreadsheet.
+      { escapeFormulae: true, newline: "\r\n" },
+    );
+    await this.audit.record({
+      actorId: actor.id,
+      action: "members.export",
+      rowCount: rows.length,
+      details: { q: query.q || undefined, status: query.status },
+    });
+    return { csv: `${csv}\r\n`, rows: rows.length };
+  }
+
+  /** Activates or deactivates a member; deactivation ends their sessions in the same transaction. */
+  async setMemberActive(actor: Actor, memberId: number, active: boolean): Promise<MemberRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("users")
+        .set({ is_active: active ? 1 : 0, updated_at: nowIso() })
+        .where("id", "=", memberId)
+        .where("role", "=", "user")
+        .returning(MEMBER_COLUMNS)
+        .executeTakeFirst();
+      if (!updated) throw new HttpError(404, MESSAGES.memberNotFound);
+      if (!active) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: active ? "members.activate" : "members.deactivate",
+          target: { type: "member", id: memberId, label: updated.certificate_number },
+        },
+        trx,
+      );
+      return toMemberRow(updated);
+    });
+  }
+
+  /** Deletes a member; their sessions go with them (foreign key cascade, and explicitly). */
+  async deleteMember(actor: Actor, memberId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
+      const deleted = await trx
+        .deleteFrom("users")
+        .where("id", "=", memberId)
+        .where("role", "=", "user")
+        .returning(["certificate_number"])
+        .executeTakeFirst();
+      if (!deleted) throw new HttpError(404, MESSAGES.memberNotFound);
+      await this.audit.record({ actorId: actor.id, action: "members.delete", target: { type: "member", id: memberId, label: deleted.certificate_number } }, trx);
+    });
+  }
+
+  // ---- staff ---------------------------------------------------------------------------
+
+  async listStaff(): Promise<StaffRow[]> {
+    const rows = await this.db
+      .selectFrom("users")
+      .select(STAFF_COLUMNS)
+      .where("role", "in", ["limited_admin", "super_admin"])
+      .orderBy("username")
+      .execute();
+    return rows.map(toStaffRow);
+  }
+
+  async createStaff(actor: Actor, input: { username: string; role: StaffRole; password: string }): Promise<StaffRow> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const row = await mapUnique(() =>
+          trx
+            .insertInto("users")
+            .values({
+              username: input.username.trim().toLowerCase(),
+              password_hash: passwordHash,
+              role: input.role,
+              is_active: 1,
+              is_core_admin: 0,
+              created_at: now,
+              updated_at: now,
+            })
+            .returning(STAFF_COLUMNS)
+            .executeTakeFirstOrThrow(),
+        );
+        await this.audit.record(
+          { actorId: actor.id, action: "staff.create", target: { type: "staff", id: row.id, label: row.username }, details: { role: input.role } },
+          trx,
+        );
+        return toStaffRow(row);
+      });
+    } catch (err) {
+      if (err instanceof UniqueViolationError) throw conflict(MESSAGES.usernameTaken);
+      throw err;
+    }
+  }
+
+  /** Sets a new password and ends that person's sessions (the caller keeps the one it acts from). */
+  async resetStaffPassword(actor: Actor, staffId: number, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable("users")
+        .set({ password_hash: passwordHash, updated_at: nowIso() })
+        .where("id", "=", staffId)
+        .where("role", "in", ["limited_admin", "super_admin"])
+        .returning(["username"])
+        .executeTakeFirst();
+      if (!row) throw new HttpError(404, MESSAGES.staffNotFound);
+      let sessions = trx.deleteFrom("sessions").where("user_id", "=", staffId);
+      if (staffId === actor.id && actor.sessionToken) sessions = sessions.where("id_hash", "<>", sessionIdHash(actor.sessionToken));
+      await sessions.execute();
+      await this.audit.record({ actorId: actor.id, action: "staff.password_reset", target: { type: "staff", id: staffId, label: row.username } }, trx);
+    });
+  }
+
+  /**
+   * Changes a staff member's role. The core-admin and last-super_admin rules are part of the
+   * UPDATE's own condition, so two demotions racing each other cannot both pass; on PostgreSQL
+   * the super_admin rows are locked first, which makes the second statement wait for the first
+   * and then see its result.
+   */
+  async changeStaffRole(actor: Actor, staffId: number, role: StaffRole): Promise<StaffRow> {
+    if (staffId === actor.id) throw conflict(MESSAGES.notYourself);
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockSuperAdmins(trx);
+      const before = await this.findStaff(trx, staffId);
+      let update = trx
+        .updateTable("users")
+        .set({ role, updated_at: nowIso() })
+        .where("id", "=", staffId)
+        .where("role", "in", ["limited_admin", "super_admin"]);
+      if (role !== "super_admin") update = update.where((eb) => this.mayLoseSuperAdmin(eb, staffId));
+      const updated = await update.returning(STAFF_COLUMNS).executeTakeFirst();
+      if (!updated) throw this.refusal(before);
+      if (before!.role !== role) {
+        await this.audit.record(
+          {
+            actorId: actor.id,
+            action: "staff.role_change",
+            target: { type: "staff", id: staffId, label: updated.username },
+            details: { from: before!.role, to: role },
+          },
+          trx,
+        );
+      }
+      return toStaffRow(updated);
+    });
+  }
+
+  /** Removes a staff account, under the same rules as a demotion; its sessions end with it. */
+  async deleteStaff(actor: Actor, staffId: number): Promise<void> {
+    if (staffId === actor.id) throw conflict(MESSAGES.notYourself);
+    await this.db.transaction().execute(async (trx) => {
+      await this.lockSuperAdmins(trx);
+      const before = await this.findStaff(trx, staffId);
+      const deleted = await trx
+        .deleteFrom("users")
+        .where("id", "=", staffId)
+        .where("role", "in", ["limited_admin", "super_admin"])
+        .where((eb) => this.mayLoseSuperAdmin(eb, staffId))
+        .returning(["username", "role"])
+        .executeTakeFirst();
+      if (!deleted) throw this.refusal(before);
+      await trx.deleteFrom("sessions").where("user_id", "=", staffId).execute();
+      await this.audit.record(
+        { actorId: actor.id, action: "staff.delete", target: { type: "staff", id: staffId, label: deleted.username }, details: { role: deleted.role } },
+        trx,
+      );
+    });
+  }
+
+  /** Not a core admin, and either not a super_admin or not the last active one. */
+  private mayLoseSuperAdmin(eb: ExpressionBuilder<Database, "users">, staffId: number) {
+    return eb.and([
+      eb("is_core_admin", "=", 0),
+      eb.or([
+        eb("role", "<>", "super_admin"),
+        eb.exists(
+          eb
+            .selectFrom("users as other")
+            .select("other.id")
+            .where("other.role", "=", "super_admin")
+            .where("other.is_active", "=", 1)
+            .where("other.id", "<>", staffId),
+        ),
+      ]),
+    ]);
+  }
+
+  /** PostgreSQL: hold every super_admin row until commit, so concurrent demotions run one after the other. */
+  private async lockSuperAdmins(trx: Kysely<Database>) {
+    if (this.dialect !== "postgres") return; // SQLite: one writer, and the conditional statement is atomic
+    await trx.selectFrom("users").select("id").where("role", "=", "super_admin").orderBy("id").forUpdate().execute();
+  }
+
+  private findStaff(db: Kysely<Database>, staffId: number) {
+    return db
+      .selectFrom("users")
+      .select(["id", "role", "is_core_admin"])
+      .where("id", "=", staffId)
+      .where("role", "in", ["limited_admin", "super_admin"])
+      .executeTakeFirst();
+  }
+
+  /** Why a guarded change matched no row. */
+  private refusal(before: { is_core_admin: number } | undefined): HttpError {
+    if (!before) return new HttpError(404, MESSAGES.staffNotFound);
+    if (toBool(before.is_core_admin)) return conflict(MESSAGES.coreAdmin);
+    return conflict(MESSAGES.lastSuperAdmin);
+  }
+}

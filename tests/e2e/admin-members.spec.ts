@@ -1,0 +1,224 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Page } from "@playwright/test";
+import { MEMBER_BIRTHDATE, STAFF_PASSWORD, expect, expectNoAxeViolations, test } from "./fixtures";
+import type { Services } from "../../app/platform/services.server";
+
+const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
+
+/** Members whose certificate numbers start with the tag (so parallel tests never see each other's). */
+async function seedMembers(services: Services, tag: string, count: number) {
+  const ids: number[] = [];
+  for (let i = 1; i <= count; i++) {
+    const { id } = await services.auth.users.createMember({
+      certificate: `${tag}-${String(i).padStart(3, "0")}`,
+      birthdateDigest: services.auth.digestBirthdate(MEMBER_BIRTHDATE),
+      firstName: i === 7 ? `Rosalind${tag}` : "Sam",
+      lastName: `Tester${i}`,
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+const message = (page: Page) => page.getByTestId("admin-message");
+const memberRow = (page: Page, certificate: string) =>
+  page.getByTestId("members-row").filter({ has: page.getByRole("rowheader", { name: certificate, exact: true }) });
+
+async function search(page: Page, text: string) {
+  await page.getByLabel("Search members").fill(text);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+}
+
+test.describe("member administration", () => {
+  test("a limited admin searches, pages, deactivates, deletes with confirmation and exports members", async ({ page, signIn, services }) => {
+    test.setTimeout(90_000);
+    const tag = `MB${uniq()}`;
+    const ids = await seedMembers(services, tag, 30);
+    await services.auth.users.recordLogin(ids[0], "2024-05-01T10:30:00.000Z");
+    // One of them is signed in right now.
+    const signedIn = await services.auth.sessions.create({ id: ids[1], role: "user" }, false);
+
+    await signIn("limited_admin");
+    await page.goto("/admin/dashboard");
+    await page.getByRole("link", { name: "Members", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/members$/);
+    await expect(page.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
+    // No staff or audit sections for a limited admin.
+    await expect(page.getByRole("tab", { name: /Staff/ })).toHaveCount(0);
+
+    await search(page, tag.toLowerCase());
+    await expect(page).toHaveURL(new RegExp(`q=${tag.toLowerCase()}`));
+    await expect(page.getByText("Showing 1-25 of 30 · Page 1 of 2")).toBeVisible();
+    await expect(page.getByTestId("members-row")).toHaveCount(25);
+    const first = memberRow(page, `${tag}-001`);
+    await expect(first).toContainText("Sam Tester1");
+    await expect(first).toContainText("Active");
+    await expect(first).toContainText("May 1, 2024");
+    await expect(memberRow(page, `${tag}-002`)).toContainText("Never");
+    await expectNoAxeViolations(page);
+
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText("Showing 26-30 of 30 · Page 2 of 2")).toBeVisible();
+    await expect(page.getByTestId("members-row")).toHaveCount(5);
+    await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
+    await page.getByLabel("Rows per page").first().selectOption("10");
+    await expect(page.getByText("Showing 1-10 of 30 · Page 1 of 3")).toBeVisible();
+
+    // Sorting by certificate number, descending, on the server.
+    await page.getByRole("button", { name: "Certificate number" }).click();
+    await expect(page.getByRole("columnheader", { name: "Certificate number" })).toHaveAttribute("aria-sort", "descending");
+    await expect(page.getByTestId("members-row").first().getByRole("rowheader")).toHaveText(`${tag}-030`);
+
+    // Search by name.
+    await search(page, `rosalind${tag.toLowerCase()} tester7`);
+    await expect(page.getByTestId("members-row")).toHaveCount(1);
+    await expect(memberRow(page, `${tag}-007`)).toBeVisible();
+
+    // Deactivate: the member's open session ends at once.
+    await search(page, `${tag}-002`);
+    const second = memberRow(page, `${tag}-002`);
+    await second.getByRole("button", { name: `Deactivate ${tag}-002` }).click();
+    await expect(message(page)).toHaveText(`${tag}-002 is now inactive.`);
+    await expect(second).toContainText("Inactive");
+    expect(await services.auth.userForSession(signedIn.token, false)).toBeNull();
+    await page.getByLabel("Status").selectOption("inactive");
+    await expect(page.getByTestId("members-row")).toHaveCount(1);
+    await page.getByLabel("Status").selectOption("all");
+    await second.getByRole("button", { name: `Activate ${tag}-002` }).click();
+    await expect(second).toContainText("Active");
+
+    // Delete asks first; Cancel keeps the member.
+    await search(page, `${tag}-003`);
+    const third = memberRow(page, `${tag}-003`);
+    await third.getByRole("button", { name: `Delete ${tag}-003` }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Member" });
+    await expect(dialog).toContainText(`Delete member ${tag}-003 (Sam Tester3)?`);
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    expect(await services.auth.users.findById(ids[2])).toBeDefined();
+    await third.getByRole("button", { name: `Delete ${tag}-003` }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect(message(page)).toHaveText(`Member ${tag}-003 was deleted.`);
+    await expect(page.getByText("No members match this search.")).toBeVisible();
+    expect(await services.auth.users.findById(ids[2])).toBeUndefined();
+
+    // Export the filtered list.
+    await search(page, tag);
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = fs.readFileSync((await download.path())!, "utf8");
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe("certificate_number,first_name,last_name,status,last_login_at,created_at");
+    expect(lines).toHaveLength(30); // header + 29 (one deleted)
+    // In the order on screen (certificate number, descending).
+    expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,active,,`));
+    expect(lines[29]).toMatch(new RegExp(`^${tag}-001,Sam,Tester1,active,2024-05-01T10:30:00.000Z,`));
+    expect(csv).not.toContain(`${tag}-003`);
+    const digest = (await services.auth.users.findById(ids[0]))!.birthdate_digest!;
+    expect(csv).not.toContain(digest);
+  });
+
+  test("a super_admin manages staff accounts and reads the audit log", async ({ page, signIn, services }) => {
+    test.setTimeout(90_000);
+    const tag = uniq().toLowerCase();
+    const me = await signIn("super_admin");
+    const core = await services.auth.createStaff(`core-${tag}`, STAFF_PASSWORD, "super_admin", true);
+    await page.goto("/admin/members?tab=staff");
+    await expect(page.getByRole("tab", { name: "Staff Accounts" })).toHaveAttribute("aria-selected", "true");
+    const staffRow = (name: string) => page.getByTestId("staff-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
+
+    // The core admin and I can be neither demoted nor removed here.
+    await expect(staffRow(`core-${tag}`)).toContainText("Core admin");
+    await expect(page.getByRole("combobox", { name: `Role for core-${tag}` })).toBeDisabled();
+    await expect(page.getByRole("button", { name: `Remove core-${tag}` })).toHaveCount(0);
+    await expect(page.getByRole("combobox", { name: `Role for ${me.username}` })).toBeDisabled();
+    await expect(page.getByRole("button", { name: `Remove ${me.username}` })).toHaveCount(0);
+
+    // Add: the password rule is checked before anything is sent.
+    await page.getByRole("button", { name: "Add Staff" }).click();
+    const add = page.getByRole("dialog", { name: "Add Staff" });
+    await add.getByLabel("Username").fill(`helper-${tag}`);
+    await add.getByLabel("Password").fill("too-short");
+    await add.getByRole("button", { name: "Add Staff" }).click();
+    await expect(add.getByText("Password must be at least 12 characters")).toBeVisible();
+    await expect(add.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(page);
+    await add.getByLabel("Password").fill("a-long-enough-password");
+    await add.getByLabel("Role").selectOption("limited_admin");
+    await add.getByRole("button", { name: "Add Staff" }).click();
+    await expect(message(page)).toHaveText(`Staff account helper-${tag} was added.`);
+    await expect(staffRow(`helper-${tag}`)).toBeVisible();
+    const helper = (await services.auth.users.findStaffByUsername(`helper-${tag}`))!;
+    expect(helper.role).toBe("limited_admin");
+
+    // Change the role.
+    await page.getByRole("combobox", { name: `Role for helper-${tag}` }).selectOption("super_admin");
+    await expect(message(page)).toHaveText(`helper-${tag} is now a super admin.`);
+    expect((await services.auth.users.findById(helper.id))!.role).toBe("super_admin");
+
+    // Reset the password: their session ends.
+    const helperSession = await services.auth.sessions.create(helper, false);
+    await page.getByRole("button", { name: `Reset password for helper-${tag}` }).click();
+    const reset = page.getByRole("dialog", { name: "Reset Password" });
+    await reset.getByLabel("New password").fill("another-long-password");
+    await reset.getByRole("button", { name: "Reset Password" }).click();
+    await expect(message(page)).toHaveText(`Password reset for helper-${tag}. Their sessions have ended.`);
+    expect(await services.auth.userForSession(helperSession.token, false)).toBeNull();
+
+    // Remove, after confirming.
+    await page.getByRole("button", { name: `Remove helper-${tag}` }).click();
+    const remove = page.getByRole("dialog", { name: "Remove Staff Account" });
+    await remove.getByRole("button", { name: "Remove" }).click();
+    await expect(message(page)).toHaveText(`Staff account helper-${tag} was removed.`);
+    await expect(staffRow(`helper-${tag}`)).toHaveCount(0);
+    expect(await services.auth.users.findById(helper.id)).toBeUndefined();
+    expect(await services.auth.users.findById(core.id)).toBeDefined();
+
+    // The audit log: newest first, filtered by person and action.
+    await page.getByRole("tab", { name: "Audit Log" }).click();
+    await expect(page).toHaveURL(/tab=audit/);
+    await page.getByLabel("Person").selectOption({ label: me.username! });
+    const rows = page.getByTestId("audit-row");
+    await expect(rows).toHaveCount(4);
+    await expect(rows.nth(0)).toContainText("Removed staff account");
+    await expect(rows.nth(1)).toContainText("Reset staff password");
+    await expect(rows.nth(2)).toContainText("Changed staff role");
+    await expect(rows.nth(2)).toContainText("limited_admin → super_admin");
+    await expect(rows.nth(3)).toContainText("Added staff account");
+    await expect(rows.nth(3)).toContainText(`helper-${tag}`);
+    await page.getByLabel("Action").selectOption({ label: "Reset staff password" });
+    await expect(rows).toHaveCount(1);
+    await expectNoAxeViolations(page);
+  });
+
+  test("phones get cards instead of a table, without sideways scrolling", async ({ page, signIn, services }) => {
+    const tag = `PH${uniq()}`;
+    await seedMembers(services, tag, 3);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signIn("super_admin");
+    await page.goto(`/admin/members?q=${tag}`);
+    await expect(page.getByTestId("members-card")).toHaveCount(3);
+    await expect(page.getByTestId("members-table")).toBeHidden();
+    await expect(page.getByTestId("members-card").first()).toContainText("Last sign-in");
+    await expect(page.getByRole("button", { name: `Deactivate ${tag}-001` })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page);
+    await page.getByRole("tab", { name: /Staff/ }).click();
+    await expect(page.getByTestId("staff-card").first()).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test("members and anonymous visitors cannot open the page", async ({ page, signIn }) => {
+    await page.goto("/admin/members");
+    await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await signIn("member");
+    await page.goto("/admin/members");
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
