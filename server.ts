@@ -15,6 +15,8 @@ async function main() {
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
   // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
   await services.articles.start();
+  // The default video catalogue, once, on the first start.
+  await services.videos.seedDefaults();
 
   let app;
   if (dev) {

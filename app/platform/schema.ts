@@ -161,6 +161,27 @@ export interface HomeownerMaterialRequestsTable extends SubmissionColumns {
   member_id: string | null;
 }
 
+export interface VideosTable {
+  id: Generated<number>;
+  /** An article category value (features/articles/categories.ts). */
+  category: string;
+  title: string;
+  description: Generated<string>;
+  /** 11 characters of [A-Za-z0-9_-]. */
+  youtube_id: string;
+  /** "m:ss" or "h:mm:ss" */
+  duration: string | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One-time flags (for example: the default video catalogue was seeded). */
+export interface AppFlagsTable {
+  key: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -175,6 +196,8 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   cpa_requests: CpaRequestsTable;
   homeowner_material_requests: HomeownerMaterialRequestsTable;
+  videos: VideosTable;
+  app_flags: AppFlagsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
