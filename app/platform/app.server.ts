@@ -6,6 +6,7 @@ import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
 import { submissionsRouter } from "~/features/submissions/api.server";
 import { articlesRouter } from "~/features/articles/api.server";
 import { memberAdminRouter } from "~/features/members/api.server";
+import { videosRouter } from "~/features/videos/api.server";
 import { apiErrorHandler, notFound } from "./http.server";
 import { pingDatabase } from "./db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -67,6 +68,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   api.use(submissionsRouter(services));
   api.use(articlesRouter(services));
   api.use(memberAdminRouter(services));
+  api.use(videosRouter(services));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

@@ -174,6 +174,27 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+export interface VideosTable {
+  id: Generated<number>;
+  /** An article category value (features/articles/categories.ts). */
+  category: string;
+  title: string;
+  description: Generated<string>;
+  /** 11 characters of [A-Za-z0-9_-]. */
+  youtube_id: string;
+  /** "m:ss" or "h:mm:ss" */
+  duration: string | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One-time flags (for example: the default video catalogue was seeded). */
+export interface AppFlagsTable {
+  key: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -188,6 +209,8 @@ export interface Database {
   cpa_requests: CpaRequestsTable;
   homeowner_material_requests: HomeownerMaterialRequestsTable;
   audit_log: AuditLogTable;
+  videos: VideosTable;
+  app_flags: AppFlagsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

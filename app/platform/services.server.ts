@@ -10,6 +10,7 @@ import { SubmissionService } from "~/features/submissions/service.server";
 import { ArticlesService } from "~/features/articles/service.server";
 import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
+import { VideosService } from "~/features/videos/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -30,6 +31,8 @@ export interface Services {
   audit: AuditLog;
   /** Member list, activation, deletion, export; staff accounts (super_admin). */
   memberAdmin: MemberAdminService;
+  /** The video tutorial catalogue. */
+  videos: VideosService;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
@@ -54,5 +57,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     articles: new ArticlesService(database.db, config, logger),
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
+    videos: new VideosService(database.db, logger),
   };
 }

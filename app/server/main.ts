@@ -25,6 +25,8 @@ export async function startServer(opts: StartOptions = {}) {
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
   // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
   await services.articles.start();
+  // The default video catalogue, once, on the first start.
+  await services.videos.seedDefaults();
 
   const vite = opts.vite;
   const app = vite

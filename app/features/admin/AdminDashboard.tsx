@@ -1,19 +1,21 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Tabs } from "radix-ui";
-import { FileText, Rss, Upload, Users } from "lucide-react";
+import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";
 import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
+import { VideoManagement } from "~/features/videos/admin/VideoManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { AdminPanel } from "~/components/AdminPanel";
 
-export type AdminTab = "rss" | "submissions";
+export type AdminTab = "rss" | "submissions" | "videos";
 
 /** Default tab: RSS for super_admin, otherwise submissions (limited_admin never sees RSS). */
 export function resolveTab(user: PublicUser, requested: string | null): AdminTab {
   const superAdmin = isSuperAdmin(user);
   if (requested === "submissions") return "submissions";
   if (requested === "rss" && superAdmin) return "rss";
+  if (requested === "videos" && superAdmin) return "videos";
   return superAdmin ? "rss" : "submissions";
 }
 
@@ -60,6 +62,12 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
             <span className="hidden sm:inline">Form &amp; Application Submissions</span>
             <span className="sm:hidden">Forms</span>
           </Tabs.Trigger>
+          {superAdmin ? (
+            <Tabs.Trigger value="videos" className={tabClass}>
+              <PlayCircle className="h-4 w-4" aria-hidden />
+              Videos
+            </Tabs.Trigger>
+          ) : null}
         </Tabs.List>
         {superAdmin ? (
           <Tabs.Content value="rss" className="pt-6 focus:outline-none">
@@ -75,6 +83,12 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
             description="View and manage all form submissions, membership applications, and contact requests."
           />
         </Tabs.Content>
+        {superAdmin ? (
+          <Tabs.Content value="videos" className="pt-6 focus:outline-none">
+            <p className="mb-6 text-sm text-slate-600">Manage the video tutorials of the knowledge center</p>
+            <VideoManagement />
+          </Tabs.Content>
+        ) : null}
       </Tabs.Root>
     </section>
   );

@@ -1,42 +1,29 @@
 import { useRef, useState, type ReactNode } from "react";
 import { CalendarDays, ChevronRight, PlayCircle, type LucideIcon } from "lucide-react";
 import { Modal } from "~/components/Modal";
+import { MaintenanceCalendar } from "~/features/calendar/MaintenanceCalendar";
+import { VideoTutorials } from "~/features/videos/VideoTutorials";
 
 type Tool = "calendar" | "videos";
 
-const TOOLS: Record<Tool, { title: string; tagline: string; icon: LucideIcon; body: ReactNode }> = {
+const TOOLS: Record<Tool, { title: string; tagline: string; icon: LucideIcon; size: "xl" | "full"; body: () => ReactNode }> = {
   calendar: {
     title: "Maintenance Calendar",
     tagline: "A month-by-month plan of seasonal home care tasks.",
     icon: CalendarDays,
-    body: (
-      <>
-        <p>
-          The Home Maintenance Calendar will give you 48 seasonal tasks, four each month, with a tip for each one. You will be
-          able to see them as a list or as a calendar, mark them done, export them to your own calendar app and print the
-          whole year.
-        </p>
-        <p className="mt-3 font-medium text-slate-800">We are finishing this tool; it will open here soon.</p>
-      </>
-    ),
+    size: "full",
+    body: () => <MaintenanceCalendar />,
   },
   videos: {
     title: "Video Tutorials",
     tagline: "Short how-to videos for homeowners, by topic.",
     icon: PlayCircle,
-    body: (
-      <>
-        <p>
-          Video Tutorials will gather short how-to videos by topic, such as home security, energy saving, insurance and
-          decor, with a search box and a player right on this page.
-        </p>
-        <p className="mt-3 font-medium text-slate-800">We are finishing this tool; it will open here soon.</p>
-      </>
-    ),
+    size: "xl",
+    body: () => <VideoTutorials />,
   },
 };
 
-/** The two tool tiles of the knowledge center and their dialogs (their full content comes with the member tools). */
+/** The two tool tiles of the knowledge center and their dialogs. */
 export function KnowledgeTools() {
   const [open, setOpen] = useState<Tool | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -73,7 +60,7 @@ export function KnowledgeTools() {
         onOpenChange={(o) => !o && setOpen(null)}
         title={current?.title ?? ""}
         description={current?.tagline}
-        size="lg"
+        size={current?.size ?? "lg"}
         initialFocus={closeRef}
         footer={
           <button ref={closeRef} type="button" className="btn-primary" onClick={() => setOpen(null)}>
@@ -81,7 +68,7 @@ export function KnowledgeTools() {
           </button>
         }
       >
-        {current?.body}
+        {current?.body()}
       </Modal>
     </>
   );

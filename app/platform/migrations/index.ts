@@ -3,6 +3,7 @@ import { m0001_auth } from "./0001_auth";
 import { m0002_submissions } from "./0002_submissions";
 import { m0003_articles } from "./0003_articles";
 import { m0004_rate_limits } from "./0004_rate_limits";
+import { m0005_videos } from "./0005_videos";
 import { m0006_audit_log } from "./0006_audit_log";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, AppMigration> = {
   "0002_submissions": m0002_submissions,
   "0003_articles": m0003_articles,
   "0004_rate_limits": m0004_rate_limits,
+  "0005_videos": m0005_videos,
   "0006_audit_log": m0006_audit_log,
 };
