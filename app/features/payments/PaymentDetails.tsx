@@ -17,9 +17,13 @@ export function PaymentDetails({ summary, portalTemplate }: { summary: PaymentSu
         <dd className="text-right font-medium text-slate-900">{summary.title}</dd>
       </div>
       <div className="flex items-center justify-between gap-4 py-2.5">
-        <dt className="shrink-0 text-slate-600">Membership ID</dt>
+        <dt className="text-slate-600">Membership ID</dt>
         <dd className="flex min-w-0 items-center justify-end gap-2 text-right font-medium text-slate-900">
-          <span className="[overflow-wrap:anywhere]" data-testid="payment-member-id">
+          <span
+            // A usual ID stays whole (the label wraps instead); a long one may break anywhere.
+            className={summary.memberId && summary.memberId.length <= 16 ? "whitespace-nowrap" : "[overflow-wrap:anywhere]"}
+            data-testid="payment-member-id"
+          >
             {summary.memberId ?? "Not provided"}
           </span>
           {hydrated && summary.memberId && !carries.memberId ? <CopyButton value={summary.memberId} label="Membership ID" /> : null}
