@@ -16,8 +16,8 @@ export function MortgageCharts({ result }: { result: MortgageResult }) {
   const years = yearlySummary(result.schedule, result.plainSchedule);
   const hasExtras = result.totalExtraPaid > 0;
   const first = years[0];
-  const last = years.at(-1);
-  const balanceSummary = `The balance falls from ${formatMoneyWhole(result.loanAmount)} to $0 by ${last?.year ?? ""}${
+  const payoffYear = result.totals.payoffDate?.year ?? "";
+  const balanceSummary = `The balance falls from ${formatMoneyWhole(result.loanAmount)} to $0 by ${payoffYear}${
     hasExtras && result.baseline.payoffDate ? `, instead of ${result.baseline.payoffDate.year} without extra payments` : ""
   }.`;
   const splitSummary = first

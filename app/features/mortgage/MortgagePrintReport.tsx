@@ -27,10 +27,10 @@ export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs
   const note = pmiNote(inputs, result);
   return (
     <article className="space-y-6 text-slate-900">
-      <header className="border-b-2 border-brand-800 pb-3">
+      <div className="border-b-2 border-brand-800 pb-3">
         <p className="text-sm font-semibold uppercase tracking-wider text-brand-700">American Homeowners Association</p>
         <h1 className="font-serif text-3xl font-bold text-brand-900">Mortgage Report</h1>
-      </header>
+      </div>
       <div className="grid gap-6 sm:grid-cols-2 print:grid-cols-2">
         <Pairs
           title="Loan"
