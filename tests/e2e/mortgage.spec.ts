@@ -256,6 +256,11 @@ test.describe("mortgage calculator", () => {
     await expect(page.getByTestId("charts").locator(".recharts-wrapper")).toHaveCount(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectNoAxeViolations(page);
+
+    await stubPrint(page);
+    await page.goto("/mortgage-calculator/print?extraPaymentAmount=200");
+    await expect(page.getByRole("heading", { level: 1, name: "Mortgage Report" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
   test("the sitemap lists the calculator", async ({ request }) => {

@@ -9,7 +9,7 @@ export function AmortizationTable({ rows, limit, scrollable = false }: { rows: r
   const hasExtra = rows.some((r) => r.extraPayment > 0);
   const caption = limit !== undefined && rows.length > limit ? `Amortization schedule, payments 1 to ${shown.length} of ${rows.length}` : `Amortization schedule, all ${rows.length} payments`;
   const table = (
-    <table className="w-full min-w-[36rem] border-collapse text-right text-sm tabular-nums" data-testid="amortization-table">
+    <table className="w-full min-w-[36rem] border-collapse print:min-w-0 text-right text-sm tabular-nums" data-testid="amortization-table">
       <caption className="sr-only">{caption}</caption>
       <thead className={scrollable ? "sticky top-0 bg-slate-100" : "bg-slate-100"}>
         <tr className="text-slate-800">
@@ -37,10 +37,15 @@ export function AmortizationTable({ rows, limit, scrollable = false }: { rows: r
       </tbody>
     </table>
   );
-  if (!scrollable) return table;
   return (
     // Focusable so keyboard users can scroll it (and axe's scrollable-region rule is met).
-    <div tabIndex={0} role="region" aria-label="Amortization schedule table" className="max-h-[32rem] overflow-auto rounded-xl border border-slate-200 focus-visible:ring-4 focus-visible:ring-brand-200">
+    // On screen it scrolls sideways on a phone; on paper every row is laid out in full.
+    <div
+      tabIndex={0}
+      role="region"
+      aria-label="Amortization schedule table"
+      className={`overflow-auto rounded-xl border border-slate-200 focus-visible:ring-4 focus-visible:ring-brand-200 print:overflow-visible print:rounded-none print:border-0 ${scrollable ? "max-h-[32rem]" : ""}`}
+    >
       {table}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { AlertCircle, Calculator, Link2, Printer, RotateCcw } from "lucide-react";
 import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
@@ -323,7 +323,6 @@ function MonthYear({
   year: { name: NumericField; value: string; error?: string };
   onChange: (field: NumericField, value: string) => void;
 }) {
-  const id = useId();
   const errorId = year.error ? `${year.name}-error` : undefined;
   return (
     <fieldset>
@@ -342,7 +341,7 @@ function MonthYear({
           </select>
         </div>
         <div>
-          <label htmlFor={year.name} className="sr-only" id={`${id}-year`}>
+          <label htmlFor={year.name} className="sr-only">
             {legend}: year
           </label>
           <input
