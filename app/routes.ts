@@ -21,6 +21,8 @@ export default [
   route("contact-us", "routes/contact-us.tsx"),
   route("form-requests", "routes/form-requests.tsx"),
   route("make-payment", "routes/make-payment.tsx"),
+  route("mortgage-calculator", "routes/mortgage-calculator.tsx"),
+  route("mortgage-calculator/print", "routes/mortgage-calculator-print.tsx"),
 
   // Signed-in users (members and staff).
   layout("routes/guard-user.tsx", [

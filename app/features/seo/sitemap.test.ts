@@ -25,11 +25,12 @@ describe("buildSitemap", () => {
       "https://aha.test/contact-us",
       "https://aha.test/form-requests",
       "https://aha.test/make-payment",
+      "https://aha.test/mortgage-calculator",
     ]);
-    for (const hidden of ["/members-only", "/login", "/privacy-policy", "/application", "/knowledge", "/admin", "/confirm-email"]) {
+    for (const hidden of ["/members-only", "/login", "/privacy-policy", "/application", "/knowledge", "/admin", "/confirm-email", "/mortgage-calculator/print"]) {
       expect(xml).not.toContain(hidden);
     }
-    expect(INDEXABLE_PATHS).toHaveLength(6);
+    expect(INDEXABLE_PATHS).toHaveLength(7);
   });
 
   it("escapes XML special characters in URLs", () => {

@@ -9,7 +9,7 @@ export const INDEXABLE_PATHS = [
   "/contact-us",
   "/form-requests",
   "/make-payment",
-  // "/mortgage-calculator" joins the list when its page lands (its own issue): no 404s in a sitemap.
+  "/mortgage-calculator",
 ] as const;
 
 /** Paths crawlers have no business fetching: the JSON API and the staff area. */

@@ -1,0 +1,81 @@
+import type { MortgageResult } from "./amortization";
+import { AmortizationTable } from "./AmortizationTable";
+import { formatMoney, formatYearMonth } from "./format";
+import { FREQUENCIES, type MortgageInputs } from "./inputs";
+import { breakdownLines, pmiNote } from "./MortgageResults";
+
+function Pairs({ title, pairs }: { title: string; pairs: Array<[string, string]> }) {
+  return (
+    <section className="break-inside-avoid">
+      <h2 className="mb-2 border-b border-slate-300 pb-1 text-base font-semibold text-brand-900">{title}</h2>
+      <dl className="space-y-1 text-sm">
+        {pairs.map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-4">
+            <dt className="text-slate-700">{label}</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The printable report: inputs, monthly payment, totals and every row of the schedule. */
+export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs; result: MortgageResult }) {
+  const { totals, baseline } = result;
+  const frequency = FREQUENCIES.find((f) => f.value === inputs.extraPaymentFrequency)?.label ?? "";
+  const note = pmiNote(inputs, result);
+  return (
+    <article className="space-y-6 text-slate-900">
+      <div className="border-b-2 border-brand-800 pb-3">
+        <p className="text-sm font-semibold uppercase tracking-wider text-brand-700">American Homeowners Association</p>
+        <h1 className="font-serif text-3xl font-bold text-brand-900">Mortgage Report</h1>
+      </div>
+      <div className="grid gap-6 sm:grid-cols-2 print:grid-cols-2">
+        <Pairs
+          title="Loan"
+          pairs={[
+            ["Home price", formatMoney(inputs.homePrice)],
+            ["Down payment", formatMoney(inputs.downPayment)],
+            ["Loan amount", formatMoney(result.loanAmount)],
+            ["Loan term", `${inputs.loanTerm} years`],
+            ["Interest rate (APR)", `${inputs.interestRate}%`],
+            ["First payment", formatYearMonth({ year: inputs.startYear, month: inputs.startMonth })],
+            ["Extra payment", inputs.extraPaymentAmount > 0 ? `${formatMoney(inputs.extraPaymentAmount)} ${frequency.toLowerCase()} from ${formatYearMonth({ year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth })}` : "None"],
+            ["Lump sum", inputs.lumpSumAmount > 0 ? `${formatMoney(inputs.lumpSumAmount)} in ${formatYearMonth({ year: inputs.lumpSumYear, month: inputs.lumpSumMonth })}` : "None"],
+          ]}
+        />
+        <Pairs
+          title="Monthly payment"
+          pairs={[...breakdownLines(inputs, result).map((l): [string, string] => [l.label, formatMoney(l.amount)]), ["Total monthly payment", formatMoney(result.monthly.total)]]}
+        />
+        <Pairs
+          title="Totals"
+          pairs={[
+            ["Payoff date", totals.payoffDate ? formatYearMonth(totals.payoffDate) : "—"],
+            ["Number of payments", String(totals.payments)],
+            ["Total interest", formatMoney(totals.totalInterest)],
+            ["Total PMI", formatMoney(totals.totalPmi)],
+          ]}
+        />
+        {result.totalExtraPaid > 0 ? (
+          <Pairs
+            title="Extra payment savings"
+            pairs={[
+              ["Interest saved", formatMoney(result.interestSaved)],
+              ["Months saved", String(result.monthsSaved)],
+              ["Payoff without extras", baseline.payoffDate ? formatYearMonth(baseline.payoffDate) : "—"],
+              ["Total extra paid", formatMoney(result.totalExtraPaid)],
+            ]}
+          />
+        ) : null}
+      </div>
+      {note ? <p className="text-sm text-slate-700">{note}</p> : null}
+      <p className="text-sm text-slate-700">Closing costs are typically 2-5% of the home price and are not part of the monthly payment.</p>
+      <section>
+        <h2 className="mb-2 text-base font-semibold text-brand-900">Amortization schedule ({totals.payments} payments)</h2>
+        <AmortizationTable rows={result.schedule} />
+      </section>
+    </article>
+  );
+}

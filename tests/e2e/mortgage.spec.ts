@@ -1,0 +1,271 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+
+/** Fails the test on any browser console error or uncaught exception (hydration mismatches included). */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return errors;
+}
+
+/** Counts window.print() calls instead of opening the print dialog. */
+async function stubPrint(page: Page) {
+  await page.addInitScript(() => {
+    (window as unknown as { printCalls: number }).printCalls = 0;
+    window.print = () => {
+      (window as unknown as { printCalls: number }).printCalls++;
+    };
+  });
+}
+
+/** A plain $200,000 loan at 6% for 30 years: no PMI, taxes, insurance or dues. */
+async function fillPlainLoan(page: Page) {
+  const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+  await form.getByLabel("Home Price").fill("250,000");
+  await form.getByLabel("Down Payment").fill("50000");
+  await form.getByLabel("Interest Rate (APR)").fill("6");
+  await form.getByLabel("PMI (% of loan amount per year)").fill("0");
+  await form.getByLabel("Property Tax (per year)").fill("0");
+  await form.getByLabel("Home Insurance (per year)").fill("0");
+  await form.getByLabel("HOA Dues (per month)").fill("0");
+  return form;
+}
+
+test.describe("mortgage calculator", () => {
+  test("the header's 'Calculator' link opens the calculator, with the defaults of the spec", async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto("/");
+    await page.getByRole("navigation").getByRole("link", { name: "Calculator", exact: true }).first().click();
+    await expect(page).toHaveURL(/\/mortgage-calculator$/);
+    await expect(page).toHaveTitle("Mortgage Calculator | American Homeowners Association");
+    await expect(page.getByRole("heading", { level: 1, name: "Mortgage Calculator" })).toBeVisible();
+    const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+    await expect(form.getByLabel("Loan Term (years)")).toHaveValue("30");
+    await expect(form.getByLabel("First payment: month")).toHaveValue("1");
+    await expect(form.getByLabel("First payment: year")).toHaveValue("2025");
+    await expect(form.getByLabel("Extra payments start: month")).toHaveValue("1");
+    await expect(form.getByLabel("Extra payments start: year")).toHaveValue("2027");
+    await expect(form.getByLabel("Extra Payment Frequency")).toHaveValue("12");
+    await expect(form.getByLabel("Lump sum paid in: month")).toHaveValue("1");
+    await expect(form.getByLabel("Lump sum paid in: year")).toHaveValue("2027");
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toHaveValue("$360,000.00");
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toHaveAttribute("readonly", "");
+    await expect(page.getByTestId("closing-costs")).toContainText("Closing costs are typically 2-5% of the home price");
+    expect(errors).toEqual([]);
+  });
+
+  test("computes a mortgage, then an extra payment shows the interest and months saved", async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto("/mortgage-calculator");
+    const form = await fillPlainLoan(page);
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toHaveValue("$200,000.00");
+
+    const monthly = page.getByTestId("monthly-payment");
+    await expect(page.getByTestId("monthly-total")).toHaveText("$1,199.10");
+    await expect(monthly.getByText("Principal & interest")).toBeVisible();
+    await expect(monthly.getByText("PMI (0% of loan amount per year)")).toBeVisible();
+    await expect(page.getByTestId("total-interest")).toHaveText("$231,676.38");
+    await expect(page.getByTestId("payoff-date")).toHaveText("December 2054");
+    await expect(page.getByTestId("savings")).toContainText("Add an extra payment or a lump sum");
+
+    // $100 a month from the first payment pays the loan off 65 months sooner (July 2049).
+    await form.getByLabel("Extra Payment Amount").fill("100");
+    await form.getByLabel("Extra payments start: year").fill("2025");
+    await expect(page.getByTestId("months-saved")).toHaveText("65 months");
+    await expect(page.getByTestId("payoff-date")).toHaveText("July 2049");
+    const saved100 = Number((await page.getByTestId("interest-saved").textContent())!.replace(/[$,]/g, ""));
+    expect(saved100).toBeGreaterThan(40_000);
+    // The monthly payment itself does not change: extras are paid on top.
+    await expect(page.getByTestId("monthly-total")).toHaveText("$1,199.10");
+
+    await form.getByLabel("Extra Payment Amount").fill("200");
+    await expect(page.getByTestId("months-saved")).not.toHaveText("65 months");
+    const saved200 = Number((await page.getByTestId("interest-saved").textContent())!.replace(/[$,]/g, ""));
+    expect(saved200).toBeGreaterThan(saved100);
+
+    // Quarterly instead of monthly saves less.
+    await form.getByLabel("Extra Payment Frequency").selectOption("Quarterly");
+    await expect.poll(async () => Number((await page.getByTestId("interest-saved").textContent())!.replace(/[$,]/g, ""))).toBeLessThan(saved200);
+    expect(errors).toEqual([]);
+  });
+
+  test("PMI is labelled as a yearly percentage of the loan and ends at 78% of the price", async ({ page }) => {
+    await page.goto("/mortgage-calculator?homePrice=250000&downPayment=50000&interestRate=6&pmi=0.6&propertyTax=3600&homeInsurance=1200&hoaDues=75");
+    const monthly = page.getByTestId("monthly-payment");
+    await expect(monthly.getByText("PMI (0.6% of loan amount per year)")).toBeVisible();
+    await expect(monthly.getByRole("definition").nth(1)).toHaveText("$100.00");
+    await expect(page.getByTestId("monthly-total")).toHaveText("$1,774.10");
+    await expect(page.getByTestId("pmi-note")).toContainText("until the balance reaches 78% of the home price ($195,000.00)");
+  });
+
+  test("inputs live in the URL: they survive a reload, and the server renders the result without JavaScript", async ({ page, browser }) => {
+    await page.goto("/mortgage-calculator");
+    const form = await fillPlainLoan(page);
+    await form.getByLabel("Extra Payment Amount").fill("150");
+    await form.getByLabel("Extra Payment Frequency").selectOption("Yearly");
+    await expect(page).toHaveURL(/extraPaymentAmount=150/);
+    await expect(page).toHaveURL(/extraPaymentFrequency=1(&|$)/);
+    const saved = await page.getByTestId("interest-saved").textContent();
+
+    await page.reload();
+    await expect(form.getByLabel("Home Price")).toHaveValue("250000");
+    await expect(form.getByLabel("Interest Rate (APR)")).toHaveValue("6");
+    await expect(form.getByLabel("Extra Payment Amount")).toHaveValue("150");
+    await expect(form.getByLabel("Extra Payment Frequency")).toHaveValue("1");
+    await expect(page.getByTestId("interest-saved")).toHaveText(saved!);
+
+    const url = page.url();
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await noJs.newPage();
+    await plain.goto(url);
+    await expect(plain.getByTestId("monthly-total")).toHaveText("$1,199.10");
+    await expect(plain.getByTestId("interest-saved")).toHaveText(saved!);
+    // Without JavaScript the form still works: it submits by GET to the same page.
+    await plain.getByLabel("Home Price").fill("300000");
+    await plain.getByRole("button", { name: "Calculate" }).click();
+    await expect(plain).toHaveURL(/homePrice=300000/);
+    await expect(plain.getByLabel("Loan Amount", { exact: true })).toHaveValue("$250,000.00");
+    await noJs.close();
+  });
+
+  test("bad URL parameters fall back or are clamped; bad typing explains itself", async ({ page }) => {
+    const errors = watchErrors(page);
+    const response = await page.goto("/mortgage-calculator?homePrice=abc&interestRate=99&startMonth=13&extraPaymentFrequency=7&loanTerm=-3&showAmortization=%00");
+    expect(response!.status()).toBe(200);
+    const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+    await expect(form.getByLabel("Home Price")).toHaveValue("400000");
+    await expect(form.getByLabel("Interest Rate (APR)")).toHaveValue("30");
+    await expect(form.getByLabel("First payment: month")).toHaveValue("12");
+    await expect(form.getByLabel("Extra Payment Frequency")).toHaveValue("12");
+    await expect(form.getByLabel("Loan Term (years)")).toHaveValue("1");
+    await expect(page.getByTestId("monthly-total")).toBeVisible();
+
+    await form.getByLabel("Interest Rate (APR)").fill("abc");
+    await expect(form.getByLabel("Interest Rate (APR)")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Enter a number from 0 to 30.")).toBeVisible();
+    await expect(page.getByTestId("no-result")).toHaveText("Please correct the highlighted fields to see your payment.");
+
+    // Computation runs only when the loan amount, the rate and the term are each above 0.
+    await form.getByLabel("Interest Rate (APR)").fill("0");
+    await expect(page.getByTestId("no-result")).toContainText("an interest rate above 0");
+    await form.getByLabel("Interest Rate (APR)").fill("5");
+    await expect(page.getByTestId("monthly-total")).toBeVisible();
+    await form.getByLabel("Down Payment").fill("500000");
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toHaveValue("");
+    await expect(page.getByTestId("no-result")).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test("the table shows the first 120 rows with the spec's note; the print view has every row and prints", async ({ page }) => {
+    await stubPrint(page);
+    await page.goto("/mortgage-calculator?homePrice=250000&downPayment=50000&interestRate=6");
+    const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+    await expect(page.getByTestId("amortization-table")).toHaveCount(0);
+    await form.getByLabel("Show amortization schedule").check();
+    await expect(page.getByTestId("amortization-note")).toHaveText("Showing first 10 years of payments. Total payments: 360");
+    await expect(page.getByTestId("amortization-table").locator("tbody tr")).toHaveCount(120);
+    await expect(page).toHaveURL(/showAmortization=1/);
+
+    await page.getByRole("link", { name: "Print / Save as PDF" }).click();
+    await expect(page).toHaveURL(/\/mortgage-calculator\/print\?.*homePrice=250000/);
+    await expect(page.getByRole("heading", { level: 1, name: "Mortgage Report" })).toBeVisible();
+    const rows = page.getByTestId("amortization-table").locator("tbody tr");
+    await expect(rows).toHaveCount(360);
+    await expect(rows.last().locator("td").first()).toHaveText("360");
+    await expect(rows.last().locator("td").last()).toHaveText("$0.00");
+    await expect.poll(() => page.evaluate(() => (window as unknown as { printCalls: number }).printCalls)).toBe(1);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+
+    // With extras, the print view holds exactly the shortened schedule.
+    await page.goto("/mortgage-calculator/print?homePrice=250000&downPayment=50000&interestRate=6&extraPaymentAmount=100&extraPaymentStartYear=2025");
+    await expect(rows).toHaveCount(295);
+    await page.emulateMedia({ media: "print" });
+    await expect(page.getByRole("banner")).toBeHidden();
+    await expect(page.getByRole("link", { name: "Back to calculator" })).toBeHidden();
+    await expect(rows.nth(294)).toBeVisible();
+    await page.emulateMedia({ media: "screen" });
+    await page.getByRole("link", { name: "Back to calculator" }).click();
+    await expect(page).toHaveURL(/\/mortgage-calculator\?.*extraPaymentAmount=100/);
+    await expect(page.getByRole("form", { name: "Mortgage calculator inputs" }).getByLabel("Extra Payment Amount")).toHaveValue("100");
+  });
+
+  test("works from the keyboard", async ({ page }) => {
+    await page.goto("/mortgage-calculator?homePrice=250000&downPayment=50000&interestRate=6");
+    const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+    await form.getByLabel("Home Price").focus();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("300000");
+    await page.keyboard.press("Tab");
+    await expect(form.getByLabel("Down Payment")).toBeFocused();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("60000");
+    await page.keyboard.press("Tab");
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toBeFocused();
+    await expect(form.getByLabel("Loan Amount", { exact: true })).toHaveValue("$240,000.00");
+    await page.keyboard.press("Tab");
+    await expect(form.getByLabel("Loan Term (years)")).toBeFocused();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("15");
+    // Enter submits: the results heading takes focus.
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Your results" })).toBeFocused();
+
+    const checkbox = form.getByLabel("Show amortization schedule");
+    await checkbox.focus();
+    await page.keyboard.press("Space");
+    await expect(checkbox).toBeChecked();
+    await expect(page.getByTestId("amortization-note")).toHaveText("Showing first 10 years of payments. Total payments: 180");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Calculate" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Reset" })).toBeFocused();
+
+    // The scrollable table can be reached and scrolled with the keyboard.
+    const region = page.getByRole("region", { name: "Amortization schedule table" });
+    await region.focus();
+    await page.keyboard.press("PageDown");
+    await expect.poll(() => region.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  });
+
+  test("axe finds no violation on the calculator with results, table and charts shown", async ({ page }) => {
+    test.slow(); // axe checks every cell of the 120-row table
+    await page.goto("/mortgage-calculator?showAmortization=1&extraPaymentAmount=200&lumpSumAmount=5000");
+    await expect(page.getByTestId("charts").locator(".recharts-wrapper")).toHaveCount(2);
+    await expectNoAxeViolations(page);
+  });
+
+  test("axe finds no violation with a field in error, nor in the print view", async ({ page }) => {
+    test.slow();
+    await stubPrint(page);
+    await page.goto("/mortgage-calculator");
+    await page.getByRole("form", { name: "Mortgage calculator inputs" }).getByLabel("Interest Rate (APR)").fill("x");
+    await expect(page.getByTestId("no-result")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.goto("/mortgage-calculator/print?loanTerm=10");
+    await expect(page.getByTestId("amortization-table").locator("tbody tr")).toHaveCount(120);
+    await expectNoAxeViolations(page);
+  });
+
+  test("fits a 375 px wide phone without sideways scrolling", async ({ page }) => {
+    test.slow();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/mortgage-calculator?showAmortization=1&extraPaymentAmount=200");
+    await expect(page.getByTestId("charts").locator(".recharts-wrapper")).toHaveCount(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoAxeViolations(page);
+
+    await stubPrint(page);
+    await page.goto("/mortgage-calculator/print?extraPaymentAmount=200");
+    await expect(page.getByRole("heading", { level: 1, name: "Mortgage Report" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  test("the sitemap lists the calculator", async ({ request }) => {
+    const xml = await (await request.get("/sitemap.xml")).text();
+    expect(xml).toContain("/mortgage-calculator</loc>");
+    expect(xml).not.toContain("/mortgage-calculator/print");
+  });
+});
