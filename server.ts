@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
 import { createApp } from "~/platform/app.server";
+import { refuseConnect } from "~/platform/http.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/platform/bootstrap.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,7 @@ async function main() {
     logger.info({ port, dialect: services.database.dialect }, "listening");
     console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
   });
+  refuseConnect(server);
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");
