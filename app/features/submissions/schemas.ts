@@ -50,7 +50,7 @@ export const contactSchema = z.object({
     (v) => (v === "" || v === null ? undefined : v),
     z.enum(SUBJECT_VALUES, "Please choose a subject"),
   ),
-  message: requiredText("Message", LIMITS.message, "Please enter your message"),
+  message: requiredText("Message", LIMITS.message, "Please enter your message", { multiline: true }),
 });
 export type ContactInput = z.input<typeof contactSchema>;
 export type ContactMessage = z.output<typeof contactSchema>;
@@ -83,8 +83,8 @@ export const requestFormSchema = z.object({
   email: requiredEmail(),
   phone: optionalPhone(),
   memberId: optionalMemberId(),
-  notes: optionalText("Additional information", LIMITS.notes),
-  materials_requested: optionalText("Materials requested", LIMITS.materials),
+  notes: optionalText("Additional information", LIMITS.notes, { multiline: true }),
+  materials_requested: optionalText("Materials requested", LIMITS.materials, { multiline: true }),
 });
 export type RequestFormInput = z.input<typeof requestFormSchema>;
 export type RequestForm = z.output<typeof requestFormSchema>;
@@ -99,7 +99,7 @@ export const cpaRequestSchema = z.object({
   city: optionalText("City", LIMITS.city),
   state: optionalText("State", LIMITS.state),
   zip: optionalZip(),
-  notes: optionalText("Notes", LIMITS.notes),
+  notes: optionalText("Notes", LIMITS.notes, { multiline: true }),
   member_id: optionalMemberId(),
 });
 export type CpaRequest = z.output<typeof cpaRequestSchema>;
@@ -115,8 +115,8 @@ export const materialRequestSchema = z.object({
   city: optionalText("City", LIMITS.city),
   state: optionalText("State", LIMITS.state),
   zip: optionalZip(),
-  materials_requested: optionalText("Materials requested", LIMITS.materials),
-  notes: optionalText("Notes", LIMITS.notes),
+  materials_requested: optionalText("Materials requested", LIMITS.materials, { multiline: true }),
+  notes: optionalText("Notes", LIMITS.notes, { multiline: true }),
   member_id: optionalMemberId(),
 });
 export type MaterialRequest = z.output<typeof materialRequestSchema>;
