@@ -40,6 +40,18 @@ describeEachDatabase("page requests", (dialect) => {
       });
       expect(res.status).toBe(200);
     });
+
+    it("Log Out without JavaScript (an empty form) still signs out", async () => {
+      const { cookie } = await loginAs(server, "member");
+      const res = await server.request("/logout", {
+        method: "POST",
+        cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+    });
   });
 
   describe("methods", () => {
