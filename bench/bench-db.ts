@@ -5,7 +5,7 @@ import { createPgSchema } from "../tests/support/pg-schema";
 import { loadConfig, type Config } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../app/platform/db.server";
 import { createLogger } from "../app/platform/logger.server";
-import { createServices, type Services } from "../app/platform/services.server";
+import { createServices, type Services } from "../app/server/services.server";
 
 /** A fresh, migrated database for a benchmark: SQLite in a temp dir, or a new PostgreSQL schema. */
 export async function benchServices(dialect: Dialect, env: Record<string, string> = {}): Promise<{ services: Services; config: Config; close(): Promise<void> }> {

@@ -1,6 +1,6 @@
 /** `npm run admin -- <command> ...`: staff and member accounts from the command line. */
 import { ConfigError, loadConfig } from "../app/platform/config.server";
-import { startServices } from "../app/platform/bootstrap.server";
+import { startServices } from "../app/server/bootstrap.server";
 import { createLogger } from "../app/platform/logger.server";
 import { runAdminCommand } from "../app/features/members/admin-cli.server";
 

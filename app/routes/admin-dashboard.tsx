@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
 import { AdminDashboard, resolveTab } from "~/features/admin/AdminDashboard";
-import { requireAdmin } from "~/platform/guards.server";
+import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Admin Dashboard", description: "Manage AHA content and submissions.", noindex: true });

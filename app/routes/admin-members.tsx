@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin-members";
 import { pageMeta } from "~/components/seo";
 import { MemberAdministration, resolveMembersTab } from "~/features/members/admin/MemberAdministration";
-import { requireAdmin } from "~/platform/guards.server";
+import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Member Administration", description: "Manage members, staff accounts and the audit log.", noindex: true });

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin-rss";
 import { pageMeta } from "~/components/seo";
 import { AdminDashboard } from "~/features/admin/AdminDashboard";
-import { requireSuperAdmin } from "~/platform/guards.server";
+import { requireSuperAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "RSS Feed Management", description: "Manage RSS feeds and content ingestion.", noindex: true });

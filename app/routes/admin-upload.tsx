@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin-upload";
 import { pageMeta } from "~/components/seo";
-import { requireAdmin } from "~/platform/guards.server";
+import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Admin User Upload", description: "Import members in bulk from a CSV file.", noindex: true });

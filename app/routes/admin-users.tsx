@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin-users";
 import { pageMeta } from "~/components/seo";
-import { requireAdmin } from "~/platform/guards.server";
+import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "User Upload", description: "Upload a CSV file of members.", noindex: true });

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/application";
 import { pageMeta } from "~/components/seo";
 import { PageHero } from "~/components/PageHero";
-import { requireUser } from "~/platform/guards.server";
+import { requireUser } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Membership Application", description: "Apply for membership in the association." , noindex: true});

@@ -1,6 +1,6 @@
 import { Outlet, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/guard-admin";
-import { requireAdmin } from "~/platform/guards.server";
+import { requireAdmin } from "~/features/auth/guards.server";
 import { useAuthSync } from "~/features/auth/auth-sync";
 import { AuthRequired, VerifyingAuth } from "~/features/auth/GuardScreens";
 

@@ -1,6 +1,6 @@
 import { Outlet, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/guard-user";
-import { requireUser } from "~/platform/guards.server";
+import { requireUser } from "~/features/auth/guards.server";
 import { useAuthSync } from "~/features/auth/auth-sync";
 import { AuthRequired, VerifyingAuth } from "~/features/auth/GuardScreens";
 

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/knowledge-center";
 import { pageMeta } from "~/components/seo";
-import { requireUser } from "~/platform/guards.server";
+import { requireUser } from "~/features/auth/guards.server";
 import { rssApi } from "~/features/articles/api-client";
 import { categoryParam, toKnowledgeCenterPage } from "~/features/articles/cards";
 import type { ArticlesPageView } from "~/features/articles/client-types";

@@ -2,9 +2,9 @@ import { createRequire } from "node:module";
 import type { ViteDevServer } from "vite";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
-import { createApp } from "~/platform/app.server";
+import { createApp } from "~/server/app.server";
 import { refuseConnect } from "~/platform/http.server";
-import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/platform/bootstrap.server";
+import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/server/bootstrap.server";
 
 export interface StartOptions {
   /** Development: the Vite dev server (hot reload); pages are loaded through it on every request. */

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { MEMBER_BIRTHDATE, STAFF_PASSWORD, expect, expectNoAxeViolations, test } from "./fixtures";
-import type { Services } from "../../app/platform/services.server";
+import type { Services } from "../../app/server/services.server";
 
 const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
 

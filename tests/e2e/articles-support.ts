@@ -8,7 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { Services } from "../../app/platform/services.server";
+import type { Services } from "../../app/server/services.server";
 import { E2E_DATA_DIR } from "./env";
 
 const now = () => new Date().toISOString();

@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { loadConfig } from "../../app/platform/config.server";
-import { databaseOptions, startServices } from "../../app/platform/bootstrap.server";
-import type { Services } from "../../app/platform/services.server";
+import { databaseOptions, startServices } from "../../app/server/bootstrap.server";
+import type { Services } from "../../app/server/services.server";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
 import { E2E_BASE, E2E_ENV } from "./env";
 

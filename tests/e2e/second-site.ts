@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import { loadConfig } from "../../app/platform/config.server";
-import { createApp } from "../../app/platform/app.server";
-import { databaseOptions, startServices } from "../../app/platform/bootstrap.server";
+import { createApp } from "../../app/server/app.server";
+import { databaseOptions, startServices } from "../../app/server/bootstrap.server";
 import { E2E_ENV } from "./env";
 
 /**

@@ -3,13 +3,12 @@ import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Dialect } from "../../app/platform/db.server";
-import { createApp } from "../../app/platform/app.server";
-import { refuseConnect } from "../../app/platform/http.server";
-import { createTestContext, type TestServer } from "./test-app";
+import { createTestContext, type ServerModules, type TestServer } from "./test-app";
 
 /**
  * The whole site, pages included, on an ephemeral port: the React Router build is compiled
- * on demand by Vite (no `npm run build` needed), and served in production mode as app/server/main.ts does.
+ * on demand by Vite (no `npm run build` needed). The services and the Express app come from
+ * the same Vite module graph as the pages, as in the production server build.
  */
 export interface PageTestServer extends TestServer {
   server: Server;
@@ -18,7 +17,7 @@ export interface PageTestServer extends TestServer {
 
 let vite: ViteDevServer | null = null;
 
-async function loadBuild(): Promise<ServerBuild> {
+async function loadVite(): Promise<ViteDevServer> {
   if (!vite) {
     const { createServer } = await import("vite");
     vite = await createServer({
@@ -27,12 +26,16 @@ async function loadBuild(): Promise<ServerBuild> {
       logLevel: "silent",
     });
   }
-  return (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  return vite;
 }
 
 export async function startPageTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<PageTestServer> {
-  const ctx = await createTestContext(dialect, env);
-  const app = createApp(ctx.services, { build: await loadBuild() });
+  const viteServer = await loadVite();
+  const modules = (await viteServer.ssrLoadModule("/tests/support/server-modules.ts")) as ServerModules;
+  const build = (await viteServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  const ctx = await createTestContext(dialect, env, modules);
+  const { createApp, refuseConnect } = modules;
+  const app = createApp(ctx.services, { build });
   const server: Server = await new Promise((resolve) => {
     const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));
   });

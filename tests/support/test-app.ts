@@ -6,12 +6,12 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createPgSchema } from "./pg-schema";
 import { describe, inject } from "vitest";
-import { loadConfig, type Config } from "../../app/platform/config.server";
-import { migrateToLatest, openDatabase, type Dialect } from "../../app/platform/db.server";
-import { createLogger } from "../../app/platform/logger.server";
-import { createServices, type Services } from "../../app/platform/services.server";
-import { createApp } from "../../app/platform/app.server";
-import { refuseConnect } from "../../app/platform/http.server";
+import type { Config } from "../../app/platform/config.server";
+import type { Dialect } from "../../app/platform/db.server";
+import type { Services } from "../../app/server/services.server";
+import * as vitestModules from "./server-modules";
+
+export type ServerModules = typeof vitestModules;
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export function testDialects(): Dialect[] {
@@ -31,7 +31,12 @@ export interface TestContext {
 }
 
 /** A fresh, migrated database (SQLite: a copy of the template file; PostgreSQL: a new schema) and the services on it. */
-export async function createTestContext(dialect: Dialect, env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  modules: ServerModules = vitestModules,
+): Promise<TestContext> {
+  const { loadConfig, openDatabase, migrateToLatest, createServices, createLogger } = modules;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-test-"));
   const config = loadConfig({
     NODE_ENV: "test",
@@ -83,6 +88,7 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
  * pool, its own services and HTTP server), as when several instances serve one site.
  */
 export async function startSiblingServer(of: TestServer): Promise<TestServer> {
+  const { openDatabase, createServices, createLogger } = vitestModules;
   const { database } = of.services;
   const sibling =
     database.dialect === "sqlite"
@@ -93,6 +99,7 @@ export async function startSiblingServer(of: TestServer): Promise<TestServer> {
 }
 
 async function listen(ctx: TestContext): Promise<TestServer> {
+  const { createApp, refuseConnect } = vitestModules;
   const app = createApp(ctx.services);
   const server: Server = await new Promise((resolve) => {
     const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));

@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { oneLineString } from "~/platform/text-fields";
-import { apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
+import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { Logger } from "~/platform/logger.server";
+import type { ArticlesService } from "./service.server";
 import { isSuperAdmin } from "~/features/auth/user";
 import { isArticleCategory } from "./categories";
 import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./service.server";
@@ -66,10 +67,10 @@ const noStore: RequestHandler = (_req, res, next) => {
  * signed-in user. Ingest: any signed-in user, or a scheduler with the INGEST_TOKEN bearer.
  * Featured articles: public.
  */
-export function articlesRouter(services: Services): Router {
+export function articlesRouter({ articles: service, logger, ingestToken }: { articles: ArticlesService; logger: Logger; ingestToken: string | undefined }): Router {
   const router = Router();
   const json = jsonBody();
-  const articles = () => services.articles;
+  const articles = () => service;
 
   router.get("/api/featured-articles", handler(async (_req, res) => {
     const result = await articles().featured();
@@ -87,7 +88,7 @@ export function articlesRouter(services: Services): Router {
     if (res.locals.user) return next();
     const token = bearerToken(req.get("authorization"));
     if (token === null) return next(unauthorized());
-    if (!tokenMatches(token, services.config.INGEST_TOKEN)) return next(unauthorized(INVALID_INGEST_TOKEN));
+    if (!tokenMatches(token, ingestToken)) return next(unauthorized(INVALID_INGEST_TOKEN));
     res.locals.ingestByToken = true;
     next();
   };
@@ -98,7 +99,7 @@ export function articlesRouter(services: Services): Router {
     // deliberate difference 8); a super_admin's ingest and the scheduler's always run.
     const coalesce = !res.locals.ingestByToken && !isSuperAdmin(res.locals.user);
     const result = await articles().ingestAll({ reason, coalesce });
-    services.logger.info(
+    logger.info(
       { reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused, coalesced: !!result.coalesced },
       "RSS ingest requested",
     );
@@ -111,7 +112,7 @@ export function articlesRouter(services: Services): Router {
 
   router.post("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
     const feed = await articles().createFeed(req.body ?? {});
-    services.logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
+    logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
     res.status(201).json({ success: true, feed });
   }));
 
@@ -119,7 +120,7 @@ export function articlesRouter(services: Services): Router {
     const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
     const id = parseInput(feedId, body.id ?? req.query.id);
     const feed = await articles().updateFeed({ ...body, id });
-    services.logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
+    logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
     res.json({ success: true, feed });
   }));
 
@@ -127,7 +128,7 @@ export function articlesRouter(services: Services): Router {
     const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
     const id = parseInput(feedId, body.id ?? req.query.id);
     await articles().deleteFeed(id);
-    services.logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
+    logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
     res.json({ success: true });
   }));
 

@@ -1,37 +1,37 @@
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { clientIp, handler, jsonBody, parseInput } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { Logger } from "~/platform/logger.server";
 import { toPublicUser } from "~/features/members/users.server";
-import { loginSchema } from "./auth.server";
+import { loginSchema, type AuthService } from "./auth.server";
 import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
 
 /** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */
-export function sessionMiddleware(services: Services): RequestHandler {
+export function sessionMiddleware({ auth }: { auth: AuthService }): RequestHandler {
   return handler(async (req, res, next) => {
     const token = readSessionToken(req.headers.cookie, req.secure);
-    const row = token ? await services.auth.userForSession(token, req.secure) : null;
+    const row = token ? await auth.userForSession(token, req.secure) : null;
     res.locals.sessionToken = row ? token : null;
     res.locals.user = row ? toPublicUser(row) : null;
     next();
   });
 }
 
-export function authRouter(services: Services): Router {
+export function authRouter({ auth, logger }: { auth: AuthService; logger: Logger }): Router {
   const router = Router();
   const json = jsonBody();
 
   const login = handler(async (req: Request, res: Response) => {
     const input = parseInput(loginSchema, req.body ?? {});
-    const result = await services.auth.login(input, clientIp(req), req.secure);
+    const result = await auth.login(input, clientIp(req), req.secure);
     // A new session id at every login: the old one (if any) ends here.
-    await services.auth.logout(res.locals.sessionToken ?? readSessionToken(req.headers.cookie, req.secure) ?? undefined);
+    await auth.logout(res.locals.sessionToken ?? readSessionToken(req.headers.cookie, req.secure) ?? undefined);
     res.setHeader("Set-Cookie", sessionCookie(result.token, result.expiresAt, req.secure));
-    services.logger.info({ userId: result.user.id, role: result.user.role }, "login");
+    logger.info({ userId: result.user.id, role: result.user.role }, "login");
     res.json({ success: true, user: result.user });
   });
 
   const logout = handler(async (req: Request, res: Response) => {
-    await services.auth.logout(readSessionToken(req.headers.cookie, req.secure) ?? undefined);
+    await auth.logout(readSessionToken(req.headers.cookie, req.secure) ?? undefined);
     res.setHeader("Set-Cookie", clearSessionCookie(req.secure));
     res.json({ success: true });
   });

@@ -2,7 +2,7 @@ import express from "express";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
-import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
+import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { apiErrorHandler } from "~/platform/http.server";
 import { sessionMiddleware } from "./api.server";
 import { INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./auth.server";

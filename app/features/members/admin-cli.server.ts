@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { UniqueViolationError } from "~/platform/db.server";
 import { HttpError } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { AuthService } from "~/features/auth/auth.server";
 import { normalizeCertificate } from "~/features/auth/normalize";
 
 export const USAGE = `Usage:
@@ -23,7 +23,7 @@ export function isIsoDate(value: string): boolean {
 }
 
 /** The staff/member account commands. Returns an exit code and what to print; never prints secrets. */
-export async function runAdminCommand(argv: string[], services: Services): Promise<CliResult> {
+export async function runAdminCommand(argv: string[], { auth }: { auth: AuthService }): Promise<CliResult> {
   const [command, ...rest] = argv;
   let values: Record<string, string | undefined>;
   try {
@@ -53,8 +53,8 @@ export async function runAdminCommand(argv: string[], services: Services): Promi
         if (values.role !== "super_admin" && values.role !== "limited_admin") {
           return { code: 2, out: `--role must be super_admin or limited_admin` };
         }
-        const isFirst = (await services.auth.users.countStaff()) === 0;
-        await services.auth.createStaff(values.username!, values.password!, values.role, isFirst && values.role === "super_admin");
+        const isFirst = (await auth.users.countStaff()) === 0;
+        await auth.createStaff(values.username!, values.password!, values.role, isFirst && values.role === "super_admin");
         return { code: 0, out: `Created ${values.role} "${values.username!.trim().toLowerCase()}".` };
       }
       case "add-member": {
@@ -63,9 +63,9 @@ export async function runAdminCommand(argv: string[], services: Services): Promi
         if (!isIsoDate(values.birthdate!)) return { code: 2, out: `--birthdate must be a real date written YYYY-MM-DD` };
         const certificate = normalizeCertificate(values.certificate!);
         if (!certificate) return { code: 2, out: `--certificate must not be empty` };
-        await services.auth.users.createMember({
+        await auth.users.createMember({
           certificate,
-          birthdateDigest: services.auth.digestBirthdate(values.birthdate!),
+          birthdateDigest: auth.digestBirthdate(values.birthdate!),
           firstName: values["first-name"]?.trim() || null,
           lastName: values["last-name"]?.trim() || null,
         });
@@ -74,7 +74,7 @@ export async function runAdminCommand(argv: string[], services: Services): Promi
       case "set-password": {
         const lack = missing(["username", "password"]);
         if (lack.length) return { code: 2, out: `Missing ${lack.map((n) => `--${n}`).join(", ")}\n\n${USAGE}` };
-        await services.auth.setPassword(values.username!, values.password!);
+        await auth.setPassword(values.username!, values.password!);
         return { code: 0, out: `Password changed for "${values.username!.trim().toLowerCase()}"; their sessions have ended.` };
       }
       default:

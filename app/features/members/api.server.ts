@@ -1,7 +1,8 @@
 import { Router, type Response } from "express";
-import { apiRequireAdmin, apiRequireSuperAdmin } from "~/platform/guards.server";
+import { apiRequireAdmin, apiRequireSuperAdmin } from "~/features/auth/guards.server";
 import { handler, jsonBody, parseInput } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { AuditLog } from "./audit-log.server";
+import type { MemberAdminService } from "./member-admin.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { Actor } from "./member-admin.server";
 import {
@@ -29,10 +30,9 @@ function actorOf(res: Response): Actor {
  * /api/admin/...: members for any admin, staff accounts and the audit log for super_admin.
  * Roles are checked before anything is read; every input goes through the contract's schemas.
  */
-export function memberAdminRouter(services: Services): Router {
+export function memberAdminRouter({ memberAdmin: admin, audit }: { memberAdmin: MemberAdminService; audit: AuditLog }): Router {
   const router = Router();
   const json = jsonBody();
-  const admin = services.memberAdmin;
   const noStore = (res: Response) => res.set("Cache-Control", "no-store");
 
   router.use("/api/admin", (req, res, next) => {
@@ -149,7 +149,7 @@ export function memberAdminRouter(services: Services): Router {
     apiRequireSuperAdmin,
     handler(async (req, res) => {
       const query = parseInput(auditQuerySchema, req.query);
-      const body: AuditPage = { success: true, ...(await services.audit.list(query)) };
+      const body: AuditPage = { success: true, ...(await audit.list(query)) };
       res.json(body);
     }),
   );

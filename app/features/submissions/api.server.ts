@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from "express";
 import { clientIp, handler, jsonBody } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { SubmissionService } from "./service.server";
 
 /** The answer every public form gets on success (spec: "success is success or ok, with an optional submission.id"). */
 export function submissionCreated(res: Response, id: number) {
@@ -8,10 +8,9 @@ export function submissionCreated(res: Response, id: number) {
 }
 
 /** Public form endpoints (spec section 7 and its additional notes). */
-export function submissionsRouter(services: Services): Router {
+export function submissionsRouter({ submissions }: { submissions: SubmissionService }): Router {
   const router = Router();
   const json = jsonBody();
-  const { submissions } = services;
 
   const route = (paths: string | string[], submit: (body: unknown, ip: string) => Promise<{ id: number }>) =>
     router.post(

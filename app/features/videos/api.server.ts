@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from "express";
-import { apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
+import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { handler, HttpError, jsonBody, parseInput } from "~/platform/http.server";
-import type { Services } from "~/platform/services.server";
+import type { Logger } from "~/platform/logger.server";
+import type { VideosService } from "./service.server";
 import { videoIdSchema, videoListQuerySchema } from "./contract";
 
 const noStore: RequestHandler = (_req, res, next) => {
@@ -20,12 +21,12 @@ function queryOf(q: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** /api/videos: any signed-in user reads the catalogue; only a super_admin changes it (contract.ts). */
-export function videosRouter(services: Services): Router {
+export function videosRouter({ videos: service, logger }: { videos: VideosService; logger: Logger }): Router {
   const router = Router();
   const json = jsonBody();
-  const videos = () => services.videos;
+  const videos = () => service;
   const log = (res: { locals: Record<string, unknown> }, msg: string, extra: object) =>
-    services.logger.info({ ...extra, userId: (res.locals.user as { id?: number } | undefined)?.id }, msg);
+    logger.info({ ...extra, userId: (res.locals.user as { id?: number } | undefined)?.id }, msg);
 
   router.get("/api/videos/categories", noStore, apiRequireUser, handler(async (_req, res) => {
     res.json({ success: true, categories: await videos().categories() });

@@ -7,10 +7,10 @@ import { submissionsRouter } from "~/features/submissions/api.server";
 import { articlesRouter } from "~/features/articles/api.server";
 import { memberAdminRouter } from "~/features/members/api.server";
 import { videosRouter } from "~/features/videos/api.server";
-import { apiErrorHandler, notFound } from "./http.server";
-import { pingDatabase } from "./db.server";
+import { apiErrorHandler, notFound } from "~/platform/http.server";
+import { pingDatabase } from "~/platform/db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
-import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "./security.server";
+import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
 
 export interface AppOptions {
@@ -62,15 +62,16 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   }
 
   app.use(sameOriginGuard(config.PUBLIC_URL));
-  app.use(sessionMiddleware(services));
+  app.use(sessionMiddleware({ auth: services.auth }));
   app.use(privateWhenSignedIn);
 
   const api = express.Router();
-  api.use(authRouter(services));
-  api.use(submissionsRouter(services));
-  api.use(articlesRouter(services));
-  api.use(memberAdminRouter(services));
-  api.use(videosRouter(services));
+  // Each feature's router receives only what it uses.
+  api.use(authRouter({ auth: services.auth, logger }));
+  api.use(submissionsRouter({ submissions: services.submissions }));
+  api.use(articlesRouter({ articles: services.articles, logger, ingestToken: config.INGEST_TOKEN }));
+  api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
+  api.use(videosRouter({ videos: services.videos, logger }));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../tests/support/test-app";
 import { ensureFirstAdmin } from "./bootstrap.server";
-import { ConfigError, loadConfig, publicConfig } from "./config.server";
+import { ConfigError, loadConfig, publicConfig } from "~/platform/config.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
 
 describeEachDatabase("first administrator from the environment", (dialect) => {

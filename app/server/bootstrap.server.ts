@@ -1,7 +1,7 @@
 import path from "node:path";
-import type { Config } from "./config.server";
-import { UniqueViolationError, migrateToLatest, openDatabase, type DatabaseOptions } from "./db.server";
-import { createLogger, type Logger } from "./logger.server";
+import type { Config } from "~/platform/config.server";
+import { UniqueViolationError, migrateToLatest, openDatabase, type DatabaseOptions } from "~/platform/db.server";
+import { createLogger, type Logger } from "~/platform/logger.server";
 import { createServices, type Services } from "./services.server";
 
 export function databaseOptions(config: Config): DatabaseOptions {

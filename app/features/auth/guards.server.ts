@@ -1,8 +1,7 @@
 import type { RequestHandler } from "express";
-import { data, redirect } from "react-router";
-import type { AppContext } from "./context";
-import { forbidden, unauthorized } from "./http.server";
-import { isAdmin, isSuperAdmin, type PublicUser } from "~/features/auth/user";
+import { data, redirect, type AppLoadContext } from "react-router";
+import { forbidden, unauthorized } from "~/platform/http.server";
+import { isAdmin, isSuperAdmin, type PublicUser } from "./user";
 
 /*
  * Authorization happens here, on the server, from the session: the browser's copy of the
@@ -10,19 +9,19 @@ import { isAdmin, isSuperAdmin, type PublicUser } from "~/features/auth/user";
  */
 
 /** For loaders/actions: a logged-out visitor gets the 401 "Authentication Required" screen. */
-export function requireUser(context: AppContext): PublicUser {
+export function requireUser(context: AppLoadContext): PublicUser {
   if (!context.user) throw data({ reason: "auth-required" }, { status: 401 });
   return context.user;
 }
 
 /** A signed-in non-admin is sent to /. */
-export function requireAdmin(context: AppContext): PublicUser {
+export function requireAdmin(context: AppLoadContext): PublicUser {
   const user = requireUser(context);
   if (!isAdmin(user)) throw redirect("/");
   return user;
 }
 
-export function requireSuperAdmin(context: AppContext): PublicUser {
+export function requireSuperAdmin(context: AppLoadContext): PublicUser {
   const user = requireUser(context);
   if (!isSuperAdmin(user)) throw redirect(isAdmin(user) ? "/admin/dashboard" : "/");
   return user;

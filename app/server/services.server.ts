@@ -1,8 +1,8 @@
-import type { Config } from "./config.server";
-import { publicConfig, type PublicConfig } from "./config.server";
-import type { DatabaseHandle } from "./db.server";
-import type { Logger } from "./logger.server";
-import { RateLimits } from "./rate-limit.server";
+import type { Config } from "~/platform/config.server";
+import { publicConfig, type PublicConfig } from "~/platform/config.server";
+import type { DatabaseHandle } from "~/platform/db.server";
+import type { Logger } from "~/platform/logger.server";
+import { RateLimits } from "~/platform/rate-limit.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";

@@ -1,5 +1,5 @@
 import type { PublicUser } from "~/features/auth/user";
-import type { PublicConfig } from "./config.server";
+import type { PublicConfig } from "~/platform/config.server";
 import type { Services } from "./services.server";
 
 /** What the server hands every loader and action. */

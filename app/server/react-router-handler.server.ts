@@ -3,7 +3,7 @@ import express, { type Request, type RequestHandler, type Response } from "expre
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
-import { clientIp, HttpError } from "./http.server";
+import { clientIp, HttpError } from "~/platform/http.server";
 
 /** What a page answers to: reading it, and posting its form (the page's action). */
 export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
