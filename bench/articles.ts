@@ -31,7 +31,7 @@ async function seed(services: Awaited<ReturnType<typeof benchServices>>["service
   const now = nowIso();
   const feedIds: number[] = [];
   for (let f = 0; f < FEEDS; f++) {
-    const feed = await services.articles.createFeed({ name: `Feed ${f}`, url: `https://feed${f}.example.com/rss`, category: "general", is_active: false });
+    const feed = await services.feeds.createFeed({ name: `Feed ${f}`, url: `https://feed${f}.example.com/rss`, category: "general", is_active: false });
     feedIds.push(feed.id);
   }
   const start = Date.UTC(2021, 0, 1);
@@ -81,7 +81,7 @@ async function main() {
     try {
       const seeded = await timed(() => seed(services));
       const { articles } = services;
-      const counts = new Map((await articles.articlesRepo.categoryCounts()).map((c) => [c.category, c.count]));
+      const counts = new Map((await articles.repo.categoryCounts()).map((c) => [c.category, c.count]));
       const pages = (category?: string) => Math.max(1, Math.ceil((category ? counts.get(category) ?? 0 : TOTAL) / LIMIT));
       // Pages spread over the first 100 (where readers are) plus the last one (the deepest offset).
       const pageFor = (i: number, category?: string) => (i % 20 === 19 ? pages(category) : 1 + ((i * 37) % Math.min(100, pages(category))));
@@ -89,7 +89,7 @@ async function main() {
       const unfiltered = await measure((i) => articles.listArticles({ page: pageFor(i), limit: LIMIT }));
       const firstPage = await measure(() => articles.listArticles({ page: 1, limit: LIMIT }));
       const fullList = await measure(() => articles.listArticles({ page: 1, limit: 1000 }));
-      const bareScan = await measure(() => articles.articlesRepo.page({ offset: 0, limit: LIMIT }));
+      const bareScan = await measure(() => articles.repo.page({ offset: 0, limit: LIMIT }));
       const perCategory: Record<string, unknown> = {};
       for (const category of ARTICLE_CATEGORIES) {
         perCategory[category] = { articles: counts.get(category) ?? 0, ...(await measure((i) => articles.listArticles({ page: pageFor(i, category), limit: LIMIT, category }))) };

@@ -5,10 +5,14 @@ import { createPgSchema } from "../tests/support/pg-schema";
 import { loadConfig, type Config } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../app/platform/db.server";
 import { createLogger } from "../app/platform/logger.server";
-import { createServices, type Services } from "../app/server/services.server";
+import { createServices, type ServiceOptions, type Services } from "../app/server/services.server";
 
 /** A fresh, migrated database for a benchmark: SQLite in a temp dir, or a new PostgreSQL schema. */
-export async function benchServices(dialect: Dialect, env: Record<string, string> = {}): Promise<{ services: Services; config: Config; close(): Promise<void> }> {
+export async function benchServices(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: ServiceOptions = {},
+): Promise<{ services: Services; config: Config; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-bench-"));
   const config = loadConfig({
     NODE_ENV: "production",
@@ -29,12 +33,12 @@ export async function benchServices(dialect: Dialect, env: Record<string, string
     drop = created.drop;
   }
   await migrateToLatest(database);
-  const services = createServices(config, database, createLogger("silent"));
+  const services = createServices(config, database, createLogger("silent"), options);
   return {
     services,
     config,
     async close() {
-      await services.articles.stop();
+      await services.ingest.stop();
       await database.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -58,14 +58,13 @@ async function main() {
   const results: Record<string, unknown> = {};
   for (const dialect of benchDialects()) {
     const run = async (prefix: "v" | "p") => {
-      const { services, close } = await benchServices(dialect, { RSS_ALLOW_PRIVATE_HOSTS: "true" });
+      const { services, close } = await benchServices(dialect, { RSS_ALLOW_PRIVATE_HOSTS: "true" }, { ingest: { ingest: { reuseWindowMs: 0 } } });
       try {
-        services.articles.configure({ ingest: { reuseWindowMs: 0 } });
         for (let f = 0; f < FEEDS; f++) {
-          await services.articles.createFeed({ name: `Feed ${f}`, url: `${server.url}/dynamic/${prefix}${f}.xml`, category: "home_improvement", is_active: true });
+          await services.feeds.createFeed({ name: `Feed ${f}`, url: `${server.url}/dynamic/${prefix}${f}.xml`, category: "home_improvement", is_active: true });
         }
-        const first = await timed(() => services.articles.ingestAll({ reason: "bench" }));
-        const again = await timed(() => services.articles.ingestAll({ reason: "bench" }));
+        const first = await timed(() => services.ingest.ingestAll({ reason: "bench" }));
+        const again = await timed(() => services.ingest.ingestAll({ reason: "bench" }));
         if (first.value.counts.articles !== FEEDS * ITEMS || first.value.counts.failed) throw new Error(`unexpected first ingest ${JSON.stringify(first.value.counts)}`);
         if (again.value.counts.articles !== 0) throw new Error("re-ingest added articles");
         return { first, again };

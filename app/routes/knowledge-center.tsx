@@ -4,7 +4,7 @@ import { pageMeta } from "~/components/seo";
 import { requireUser } from "~/features/auth/guards.server";
 import { rssApi } from "~/features/articles/api-client";
 import { categoryParam, toKnowledgeCenterPage } from "~/features/articles/cards";
-import type { ArticlesPageView } from "~/features/articles/client-types";
+import type { ArticlesPage } from "~/features/articles/contract";
 import { KnowledgeCenter, type KnowledgeCenterData } from "~/features/articles/KnowledgeCenter";
 import { KNOWLEDGE_CENTER_PAGE_SIZE, knowledgeCenterSearch, parsePageParam } from "~/features/articles/pagination";
 
@@ -21,7 +21,7 @@ function readQuery(request: Request) {
 }
 
 /** A page past the end goes to the last page. */
-function pastTheEnd(url: URL, category: string | null, page: number, answer: ArticlesPageView) {
+function pastTheEnd(url: URL, category: string | null, page: number, answer: ArticlesPage) {
   const last = answer.pagination.totalPages;
   return last > 0 && page > last ? redirect(`${url.pathname}${knowledgeCenterSearch({ category, page: last })}`) : null;
 }
@@ -29,7 +29,7 @@ function pastTheEnd(url: URL, category: string | null, page: number, answer: Art
 export async function loader({ request, context }: Route.LoaderArgs): Promise<KnowledgeCenterData> {
   requireUser(context);
   const { url, category, page } = readQuery(request);
-  let answer: ArticlesPageView;
+  let answer: ArticlesPage;
   try {
     answer = await context.services.articles.listArticles({ page, limit: KNOWLEDGE_CENTER_PAGE_SIZE, category });
   } catch (err) {
@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Kn
 /** In the browser, page and category changes read GET /api/rss/articles; a failure shows the error state in place. */
 export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<KnowledgeCenterData> {
   const { url, category, page } = readQuery(request);
-  let answer: ArticlesPageView;
+  let answer: ArticlesPage;
   try {
     answer = await rssApi.listArticles({ page, limit: KNOWLEDGE_CENTER_PAGE_SIZE, category });
   } catch {

@@ -69,7 +69,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   // Each feature's router receives only what it uses.
   api.use(authRouter({ auth: services.auth, logger }));
   api.use(submissionsRouter({ submissions: services.submissions }));
-  api.use(articlesRouter({ articles: services.articles, logger, ingestToken: config.INGEST_TOKEN }));
+  api.use(
+    articlesRouter({ articles: services.articles, feeds: services.feeds, ingest: services.ingest, logger, ingestToken: config.INGEST_TOKEN }),
+  );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
   app.use(api);

@@ -25,7 +25,7 @@ export async function startServer(opts: StartOptions = {}) {
   const { logger } = services;
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
   // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
-  await services.articles.start();
+  await services.ingest.start();
   // The default video catalogue, once, on the first start.
   await services.videos.seedDefaults();
 
@@ -52,7 +52,7 @@ export async function startServer(opts: StartOptions = {}) {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");
     server.close();
-    await services.articles.stop();
+    await services.ingest.stop();
     await services.submissions.notifier.settled();
     await services.database.close();
     await vite?.close();

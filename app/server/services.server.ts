@@ -7,7 +7,9 @@ import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
-import { ArticlesService } from "~/features/articles/service.server";
+import { ArticleQueries } from "~/features/articles/article-queries.server";
+import { FeedAdmin } from "~/features/articles/feeds.server";
+import { IngestService, type IngestServiceOptions } from "~/features/articles/ingest-service.server";
 import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
 import { VideosService } from "~/features/videos/service.server";
@@ -25,8 +27,12 @@ export interface Services {
   auth: AuthService;
   /** Public forms: contact messages and request forms. */
   submissions: SubmissionService;
-  /** RSS feeds, articles, featured cards, ingest (engine, lease, scheduler). */
-  articles: ArticlesService;
+  /** The knowledge center's articles, the home page's featured cards, the month's digest. */
+  articles: ArticleQueries;
+  /** RSS feed administration and health (super_admin). */
+  feeds: FeedAdmin;
+  /** Gathering articles: coordinator, scheduler, default feeds. */
+  ingest: IngestService;
   /** The history of staff actions: `audit.record({ actorId, action, rowCount, details })`. */
   audit: AuditLog;
   /** Member list, activation, deletion, export; staff accounts (super_admin). */
@@ -35,7 +41,12 @@ export interface Services {
   videos: VideosService;
 }
 
-export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
+/** Settings a test or benchmark passes at construction (short timeouts, no reuse window...). */
+export interface ServiceOptions {
+  ingest?: Pick<IngestServiceOptions, "fetch" | "ingest">;
+}
+
+export function createServices(config: Config, database: DatabaseHandle, logger: Logger, options: ServiceOptions = {}): Services {
   const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const rateLimits = new RateLimits(database);
   const audit = new AuditLog(database.db);
@@ -54,7 +65,13 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
-    articles: new ArticlesService(database.db, config, logger),
+    articles: new ArticleQueries(database.db, logger, { orgName: config.ORG_NAME }),
+    feeds: new FeedAdmin(database.db, { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS }),
+    ingest: new IngestService(database.db, logger, {
+      intervalMinutes: config.RSS_INGEST_INTERVAL_MINUTES,
+      fetch: { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS, ...options.ingest?.fetch },
+      ingest: options.ingest?.ingest,
+    }),
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),

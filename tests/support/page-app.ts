@@ -33,7 +33,7 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
   const viteServer = await loadVite();
   const modules = (await viteServer.ssrLoadModule("/tests/support/server-modules.ts")) as ServerModules;
   const build = (await viteServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
-  const ctx = await createTestContext(dialect, env, modules);
+  const ctx = await createTestContext(dialect, env, { modules });
   const { createApp, refuseConnect } = modules;
   const app = createApp(ctx.services, { build });
   const server: Server = await new Promise((resolve) => {

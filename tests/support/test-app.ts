@@ -8,7 +8,7 @@ import { createPgSchema } from "./pg-schema";
 import { describe, inject } from "vitest";
 import type { Config } from "../../app/platform/config.server";
 import type { Dialect } from "../../app/platform/db.server";
-import type { Services } from "../../app/server/services.server";
+import type { ServiceOptions, Services } from "../../app/server/services.server";
 import * as vitestModules from "./server-modules";
 
 export type ServerModules = typeof vitestModules;
@@ -34,7 +34,7 @@ export interface TestContext {
 export async function createTestContext(
   dialect: Dialect,
   env: Record<string, string> = {},
-  modules: ServerModules = vitestModules,
+  { modules = vitestModules, options = {} }: { modules?: ServerModules; options?: ServiceOptions } = {},
 ): Promise<TestContext> {
   const { loadConfig, openDatabase, migrateToLatest, createServices, createLogger } = modules;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-test-"));
@@ -59,7 +59,7 @@ export async function createTestContext(
     dropSchema = drop;
   }
   await migrateToLatest(database);
-  const services = createServices(config, database, createLogger("silent"));
+  const services = createServices(config, database, createLogger("silent"), options);
   return {
     services,
     config,
@@ -79,22 +79,22 @@ export interface TestServer extends TestContext {
 }
 
 /** The real HTTP application (API only, no page build) on an ephemeral port. */
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
-  return listen(await createTestContext(dialect, env));
+export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestServer> {
+  return listen(await createTestContext(dialect, env, { options }));
 }
 
 /**
  * A second instance of the application on the same database as `of` (its own connection or
  * pool, its own services and HTTP server), as when several instances serve one site.
  */
-export async function startSiblingServer(of: TestServer): Promise<TestServer> {
+export async function startSiblingServer(of: TestServer, options: ServiceOptions = {}): Promise<TestServer> {
   const { openDatabase, createServices, createLogger } = vitestModules;
   const { database } = of.services;
   const sibling =
     database.dialect === "sqlite"
       ? openDatabase({ sqliteFile: path.join(of.dataDir, "app.db") })
       : openDatabase({ url: process.env.TEST_DATABASE_URL!, pgSchema: database.schema, poolSize: 4 });
-  const services = createServices(of.config, sibling, createLogger("silent"));
+  const services = createServices(of.config, sibling, createLogger("silent"), options);
   return listen({ services, config: of.config, dataDir: of.dataDir, close: () => sibling.close() });
 }
 

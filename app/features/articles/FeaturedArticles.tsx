@@ -4,7 +4,7 @@ import { ArrowRight, CircleAlert, ExternalLink } from "lucide-react";
 import { fetchFeaturedArticles } from "./api-client";
 import { categoryLabel } from "./categories";
 import { CategoryIcon } from "./CategoryIcon";
-import type { FeaturedArticle } from "./client-types";
+import type { FeaturedArticle } from "./contract";
 import {
   featuredButton,
   featuredExcerpt,

@@ -3,7 +3,7 @@
  * message is the reason to show: the server's `error`, else 'HTTP error! status: N' for a
  * non-ok status (spec: admin-side section 7), else 'Unknown error'.
  */
-import type { ArticlesPageView, FeaturedArticle, FeedInput, IngestCounts, RssFeed } from "./client-types";
+import type { ArticlesPage, FeaturedArticle, FeedInput, IngestCounts, RssFeed } from "./contract";
 
 export const UNKNOWN_ERROR = "Unknown error";
 
@@ -45,8 +45,8 @@ export const rssApi = {
   listArticles: ({ page, limit, category }: { page: number; limit: number; category: string | null }) => {
     const query = new URLSearchParams({ limit: String(limit), page: String(page) });
     if (category) query.set("category", category);
-    return call<Partial<ArticlesPageView>>(`/api/rss/articles?${query}`).then(
-      (b): ArticlesPageView => ({
+    return call<Partial<ArticlesPage>>(`/api/rss/articles?${query}`).then(
+      (b): ArticlesPage => ({
         articles: b.articles ?? [],
         pagination: b.pagination ?? { page, limit, total: 0, totalPages: 0 },
         categories: b.categories ?? [],

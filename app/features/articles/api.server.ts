@@ -5,10 +5,12 @@ import { oneLineString } from "~/platform/text-fields";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
 import type { Logger } from "~/platform/logger.server";
-import type { ArticlesService } from "./service.server";
+import type { ArticleQueries } from "./article-queries.server";
+import type { FeedAdmin } from "./feeds.server";
+import type { IngestService } from "./ingest-service.server";
 import { isSuperAdmin } from "~/features/auth/user";
 import { isArticleCategory } from "./categories";
-import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./service.server";
+import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./article-queries.server";
 
 export const INVALID_INGEST_TOKEN = "Invalid ingest token";
 
@@ -67,20 +69,31 @@ const noStore: RequestHandler = (_req, res, next) => {
  * signed-in user. Ingest: any signed-in user, or a scheduler with the INGEST_TOKEN bearer.
  * Featured articles: public.
  */
-export function articlesRouter({ articles: service, logger, ingestToken }: { articles: ArticlesService; logger: Logger; ingestToken: string | undefined }): Router {
+export function articlesRouter({
+  articles,
+  feeds,
+  ingest,
+  logger,
+  ingestToken,
+}: {
+  articles: ArticleQueries;
+  feeds: FeedAdmin;
+  ingest: IngestService;
+  logger: Logger;
+  ingestToken: string | undefined;
+}): Router {
   const router = Router();
   const json = jsonBody();
-  const articles = () => service;
 
   router.get("/api/featured-articles", handler(async (_req, res) => {
-    const result = await articles().featured();
+    const result = await articles.featured();
     res.set("Cache-Control", "public, max-age=60");
     res.status(result.success ? 200 : 503).json(result);
   }));
 
   router.get("/api/rss/articles", noStore, apiRequireUser, handler(async (req, res) => {
     const q = parseInput(articlesQuery, queryOf(req.query as Record<string, unknown>));
-    const page = await articles().listArticles(q);
+    const page = await articles.listArticles(q);
     res.json({ success: true, ...page });
   }));
 
@@ -98,7 +111,7 @@ export function articlesRouter({ articles: service, logger, ingestToken }: { art
     // Only a member's Refresh may be answered with a run finished moments ago (DESIGN.md,
     // deliberate difference 8); a super_admin's ingest and the scheduler's always run.
     const coalesce = !res.locals.ingestByToken && !isSuperAdmin(res.locals.user);
-    const result = await articles().ingestAll({ reason, coalesce });
+    const result = await ingest.ingestAll({ reason, coalesce });
     logger.info(
       { reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused, coalesced: !!result.coalesced },
       "RSS ingest requested",
@@ -107,11 +120,11 @@ export function articlesRouter({ articles: service, logger, ingestToken }: { art
   }));
 
   router.get("/api/rss/feeds", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
-    res.json({ success: true, feeds: await articles().listFeeds() });
+    res.json({ success: true, feeds: await feeds.listFeeds() });
   }));
 
   router.post("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
-    const feed = await articles().createFeed(req.body ?? {});
+    const feed = await feeds.createFeed(req.body ?? {});
     logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
     res.status(201).json({ success: true, feed });
   }));
@@ -119,7 +132,7 @@ export function articlesRouter({ articles: service, logger, ingestToken }: { art
   router.put("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
     const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
     const id = parseInput(feedId, body.id ?? req.query.id);
-    const feed = await articles().updateFeed({ ...body, id });
+    const feed = await feeds.updateFeed({ ...body, id });
     logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
     res.json({ success: true, feed });
   }));
@@ -127,21 +140,21 @@ export function articlesRouter({ articles: service, logger, ingestToken }: { art
   router.delete("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
     const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
     const id = parseInput(feedId, body.id ?? req.query.id);
-    await articles().deleteFeed(id);
+    await feeds.deleteFeed(id);
     logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
     res.json({ success: true });
   }));
 
   router.get("/api/rss/export", noStore, apiRequireSuperAdmin, handler(async (req, res) => {
     const { month } = parseInput(exportQuery, queryOf(req.query as Record<string, unknown>));
-    const digest = await articles().exportMonth(month);
+    const digest = await articles.exportMonth(month);
     res.type("text/plain; charset=utf-8");
     res.set("Content-Disposition", `inline; filename="knowledge-center-${digest.month}.txt"`);
     res.send(digest.text);
   }));
 
   router.get("/api/rss/health", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
-    res.json(await articles().health());
+    res.json(await feeds.health());
   }));
 
   // Other methods on the feeds path are a clear 405, not a 404.

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
-import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
 import { INVALID_INGEST_TOKEN } from "./api.server";
 import { FEATURED_SLOTS } from "./categories";
-import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./service.server";
-import { FEED_MESSAGES } from "./feed-input";
+import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./feeds.server";
+import { FEED_MESSAGES } from "./contract";
 
 const INGEST_TOKEN = "scheduler-token-0123456789abcdef";
 
@@ -201,7 +201,7 @@ describeEachDatabase("articles API", (dialect) => {
       expect(count(after, "insurance")).toBe(0);
       const { db } = server.services.database;
       const actual = await db.selectFrom("articles").select(["category", (eb) => eb.fn.countAll().as("n")]).groupBy("category").execute();
-      const kept = await server.services.articles.articlesRepo.categoryCounts();
+      const kept = await server.services.articles.repo.categoryCounts();
       expect(Object.fromEntries(kept.map((c) => [c.category, c.count]))).toEqual(Object.fromEntries(actual.map((r) => [r.category, Number(r.n)])));
     });
   });
@@ -369,14 +369,13 @@ describeEachDatabase("ingest API", (dialect) => {
   let superAdmin: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { INGEST_TOKEN, RSS_ALLOW_PRIVATE_HOSTS: "true" });
-    server.services.articles.configure({ ingest: { reuseWindowMs: 0 }, fetch: { timeoutMs: 2000 } });
+    server = await startTestServer(dialect, { INGEST_TOKEN, RSS_ALLOW_PRIVATE_HOSTS: "true" }, { ingest: { ingest: { reuseWindowMs: 0 }, fetch: { timeoutMs: 2000 } } });
     feeds = await startFeedServer();
     member = (await loginAs(server, "member")).cookie;
     superAdmin = (await loginAs(server, "super_admin")).cookie;
   });
   afterAll(async () => {
-    await server.services.articles.stop();
+    await server.services.ingest.stop();
     await feeds.close();
     await server.close();
   });
@@ -452,7 +451,9 @@ describeEachDatabase("ingest API", (dialect) => {
   });
 
   it("a super_admin's ingest and the scheduler's always run; only a member's Refresh is coalesced, and says so", async () => {
-    server.services.articles.configure({ ingest: { reuseWindowMs: 60_000 } });
+    // An instance on the same database whose ingest keeps the default reuse window of a minute.
+    const windowed = await startSiblingServer(server, { ingest: { ingest: { reuseWindowMs: 60_000 }, fetch: { timeoutMs: 2000 } } });
+    const ingest = (init: Parameters<TestServer["request"]>[1] = {}) => windowed.request("/api/rss/ingest", { method: "POST", json: {}, ...init });
     try {
       const first = await (await ingest({ cookie: superAdmin })).json();
       expect(first.run.reused).toBe(false);
@@ -486,7 +487,8 @@ describeEachDatabase("ingest API", (dialect) => {
       expect(scheduled.coalesced).toBeUndefined();
       expect(feeds.hits("/feeds/blogger.xml")).toHaveLength(2);
     } finally {
-      server.services.articles.configure({ ingest: { reuseWindowMs: 0 } });
+      await windowed.services.ingest.stop();
+      await windowed.close();
     }
   });
 });

@@ -1,27 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
 import type { ArticlesTable, Database } from "~/platform/schema";
+import type { ArticleJson } from "./contract";
 
 export type ArticleRow = Selectable<ArticlesTable>;
-
-/**
- * An article as the API and the pages see it. The spec names two fields twice (published_at /
- * publishDate, source_name / feedTitle); both names are sent.
- */
-export interface ArticleJson {
-  id: number;
-  title: string;
-  summary: string | null;
-  content: string | null;
-  link: string;
-  category: string;
-  image_url: string | null;
-  published_at: string;
-  publishDate: string;
-  source_name: string | null;
-  feedTitle: string | null;
-  guid?: string;
-}
 
 export function toArticleJson(row: Pick<ArticleRow, "id" | "title" | "summary" | "content" | "link" | "category" | "image_url" | "published_at" | "source_name" | "guid">): ArticleJson {
   return {

@@ -1,6 +1,6 @@
 /** The knowledge center's view of one article and of one listing page, shared by server loader and browser. */
 import { categoryLabel, isArticleCategory, type ArticleCategory } from "./categories";
-import type { ArticleView, ArticlesPageView, CategoryCount, PaginationView } from "./client-types";
+import type { ArticleJson, ArticlesPage, CategoryCount, Pagination } from "./contract";
 import { cardSummary } from "./truncate";
 
 export interface ArticleCardView {
@@ -18,7 +18,7 @@ export interface ArticleCardView {
 
 const httpUrl = (value: string | null | undefined) => (value && /^https?:\/\//i.test(value.trim()) ? value.trim() : null);
 
-export function toArticleCard(article: ArticleView): ArticleCardView {
+export function toArticleCard(article: ArticleJson): ArticleCardView {
   return {
     id: article.id,
     title: article.title?.trim() || "Untitled article",
@@ -33,11 +33,11 @@ export function toArticleCard(article: ArticleView): ArticleCardView {
 
 export interface KnowledgeCenterPage {
   articles: ArticleCardView[];
-  pagination: PaginationView;
+  pagination: Pagination;
   categories: CategoryCount[];
 }
 
-export function toKnowledgeCenterPage(answer: ArticlesPageView): KnowledgeCenterPage {
+export function toKnowledgeCenterPage(answer: ArticlesPage): KnowledgeCenterPage {
   return {
     articles: answer.articles.map(toArticleCard),
     pagination: answer.pagination,

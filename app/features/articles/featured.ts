@@ -1,6 +1,6 @@
 /** Rules of the home block 'Latest from Our Knowledge Center' (spec: public-side sections 2, 8, 9). */
 import { FEATURED_SLOTS } from "./categories";
-import type { FeaturedArticle } from "./client-types";
+import type { FeaturedArticle } from "./contract";
 import { truncate } from "./truncate";
 
 export const FEATURED_TITLE_MAX = 80;

@@ -1,26 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
 import { fromBool, mapUnique, nowIso, toBool } from "~/platform/db.server";
 import type { Database, RssFeedsTable } from "~/platform/schema";
-import type { FeedInputData } from "./feed-input";
+import type { FeedInputData, RssFeed } from "./contract";
 
 export type FeedRow = Selectable<RssFeedsTable>;
 
-/** A feed as the API and the admin panel see it. */
-export interface FeedJson {
-  id: number;
-  name: string;
-  url: string;
-  category: string;
-  is_active: boolean;
-  last_ingested_at: string | null;
-  last_error: string | null;
-  consecutive_failures: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export function toFeedJson(row: FeedRow): FeedJson {
+export function toFeedJson(row: FeedRow): RssFeed {
   return {
     id: Number(row.id),
     name: row.name,

@@ -8,6 +8,8 @@ import type { IngestRunRow, IngestRunsRepo, RunTotals } from "./ingest-runs-repo
 import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
 import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
 import { FeedFetchError, type SafeFetcher } from "./safe-fetch.server";
+import type { IngestResult } from "./contract";
+export type { IngestResult };
 
 /** Error text of a run that failed as a whole (spec: the knowledge center's refresh). */
 export const RSS_REFRESH_FAILED = "RSS refresh failed";
@@ -42,31 +44,6 @@ export type FeedOutcome =
   | { feedId: number; name: string; status: "ok"; added: number; updated: number; items: number }
   | { feedId: number; name: string; status: "not-modified" }
   | { feedId: number; name: string; status: "failed"; error: string };
-
-export interface IngestResult {
-  success: boolean;
-  counts: { articles: number; feeds: number; failed: number };
-  error?: string;
-  run: {
-    id: number | null;
-    status: string;
-    reason: string;
-    started_at: string | null;
-    finished_at: string | null;
-    updated: number;
-    not_modified: number;
-    skipped: number;
-    /** True when this answer is an earlier (or another caller's) run, not a new one. */
-    reused: boolean;
-  };
-  /**
-   * Present (true) when a member's Refresh was answered with a run that finished moments ago
-   * (within reuseWindowMs) instead of a new one; the counts are that run's.
-   */
-  coalesced?: true;
-  /** Per-feed failures of this run (absent on a reused answer: see each feed's last_error). */
-  failures?: Array<{ id: number; name: string; error: string }>;
-}
 
 export function backoffUntil(failures: number, settings: Pick<IngestSettings, "backoffBaseMs" | "backoffMaxMs">, now = Date.now()): string {
   const delay = Math.min(settings.backoffBaseMs * 2 ** Math.max(0, failures - 1), settings.backoffMaxMs);

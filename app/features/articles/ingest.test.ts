@@ -7,7 +7,10 @@ import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, RSS_REFRESH_FAILED } from "./ingest.server";
-import { ArticlesService } from "./service.server";
+import type { ArticleQueries } from "./article-queries.server";
+import type { FeedAdmin } from "./feeds.server";
+import { FeedsRepo } from "./feeds-repo.server";
+import { IngestService, type IngestServiceOptions } from "./ingest-service.server";
 
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES_DIR, name), "utf8");
 
@@ -24,29 +27,43 @@ function rss(items: Array<{ guid: string; title: string; date?: string; body?: s
 describeEachDatabase("RSS ingest", (dialect) => {
   let ctx: TestContext;
   let feeds: FeedServer;
-  let articles: ArticlesService;
+  let articles: ArticleQueries;
+  let feedAdmin: FeedAdmin;
+  let ingest: IngestService | undefined;
+
+  /** A fresh ingest service on the test database: short timeouts and no reuse window unless a test says otherwise. */
+  function newIngest(opts: Pick<IngestServiceOptions, "fetch" | "ingest"> = {}) {
+    return new IngestService(ctx.services.database.db, createLogger("silent"), {
+      intervalMinutes: 0,
+      fetch: { allowPrivateHosts: true, timeoutMs: 1000, maxBytes: 1024 * 1024, ...opts.fetch },
+      ingest: { reuseWindowMs: 0, backoffBaseMs: 60_000, waitPollMs: 25, ...opts.ingest },
+    });
+  }
+  async function useIngest(opts: Pick<IngestServiceOptions, "fetch" | "ingest"> = {}) {
+    await ingest?.stop();
+    ingest = newIngest(opts);
+    return ingest;
+  }
 
   beforeAll(async () => {
     ctx = await createTestContext(dialect, { RSS_ALLOW_PRIVATE_HOSTS: "true" });
     feeds = await startFeedServer();
     articles = ctx.services.articles;
+    feedAdmin = ctx.services.feeds;
   });
   afterAll(async () => {
-    await articles.stop();
+    await ingest?.stop();
     await feeds.close();
     await ctx.close();
   });
   beforeEach(async () => {
-    articles.configure({
-      fetch: { timeoutMs: 1000, maxBytes: 1024 * 1024 },
-      ingest: { reuseWindowMs: 0, backoffBaseMs: 60_000, waitPollMs: 25 },
-    });
+    await useIngest();
     await ctx.services.database.db.deleteFrom("rss_feeds").execute();
     feeds.requests.length = 0;
   });
 
   async function addFeed(pathname: string, opts: { category?: ArticleCategory; active?: boolean; name?: string } = {}) {
-    const feed = await articles.createFeed({
+    const feed = await feedAdmin.createFeed({
       name: opts.name ?? pathname,
       url: `${feeds.url}${pathname}`,
       category: opts.category ?? "home_improvement",
@@ -54,7 +71,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
     });
     return feed;
   }
-  const feedRow = async (id: number) => (await articles.listFeeds()).find((f) => f.id === id)!;
+  const feedRow = async (id: number) => (await feedAdmin.listFeeds()).find((f) => f.id === id)!;
   const countArticles = async () => (await articles.listArticles({ limit: 1 })).pagination.total;
 
   it("ingests every active feed, counts new articles, skips inactive feeds and records the run", async () => {
@@ -62,7 +79,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
     await addFeed("/feeds/blogger.xml", { category: "decor" });
     await addFeed("/feeds/medium.xml", { active: false });
 
-    const result = await articles.ingestAll({ reason: "manual" });
+    const result = await ingest!.ingestAll({ reason: "manual" });
     expect(result).toMatchObject({ success: true, counts: { articles: 5, feeds: 2, failed: 0 } });
     expect(result.error).toBeUndefined();
     expect(result.run).toMatchObject({ status: "success", reason: "manual", reused: false, updated: 0, not_modified: 0, skipped: 0 });
@@ -102,9 +119,9 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("re-ingesting adds nothing: a 304 costs nothing, and an unchanged body writes nothing", async () => {
     await addFeed("/feeds/youtube.xml");
     await addFeed("/plain/podcast.xml");
-    expect((await articles.ingestAll()).counts.articles).toBe(4);
+    expect((await ingest!.ingestAll()).counts.articles).toBe(4);
 
-    const again = await articles.ingestAll();
+    const again = await ingest!.ingestAll();
     expect(again.counts).toEqual({ articles: 0, feeds: 2, failed: 0 });
     expect(again.run).toMatchObject({ updated: 0, not_modified: 1 });
     const conditional = feeds.hits("/feeds/youtube.xml");
@@ -117,7 +134,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("an updated item updates its row in place; counts.articles counts only new ones", async () => {
     feeds.setDynamic("update.xml", rss([{ guid: "a", title: "First title" }, { guid: "b", title: "Second" }]));
     await addFeed("/dynamic/update.xml", { category: "safety" });
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const before = (await articles.listArticles({ limit: 10 })).articles;
 
     feeds.setDynamic(
@@ -128,7 +145,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
         { guid: "c", title: "Third", date: "Tue, 05 Mar 2024 10:00:00 GMT" },
       ]),
     );
-    const result = await articles.ingestAll();
+    const result = await ingest!.ingestAll();
     expect(result.counts.articles).toBe(1);
     expect(result.run.updated).toBe(1);
     const after = (await articles.listArticles({ limit: 10 })).articles;
@@ -141,17 +158,17 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("keeps the first-seen time for an undated item across re-ingests", async () => {
     feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date</title><link>https://u.example.com/1</link></item></channel></rss>`);
     await addFeed("/dynamic/undated.xml");
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const first = (await articles.listArticles()).articles[0].published_at;
     feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date (edited)</title><link>https://u.example.com/1</link></item></channel></rss>`);
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const [item] = (await articles.listArticles()).articles;
     expect(item.title).toBe("No date (edited)");
     expect(item.published_at).toBe(first);
   });
 
   it("a failing feed never stops the others; each failure is stored with a clear message", async () => {
-    articles.configure({ fetch: { timeoutMs: 400, maxBytes: 256 * 1024 } });
+    await useIngest({ fetch: { timeoutMs: 400, maxBytes: 256 * 1024 } });
     const good = await addFeed("/feeds/rss1-rdf.xml", { category: "housing_mortgage_trends" });
     const bad = {
       status: await addFeed("/status/500"),
@@ -162,7 +179,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
       page: await addFeed("/feeds/not-a-feed.html"),
       missing: await addFeed("/feeds/no-such-file.xml"),
     };
-    const result = await articles.ingestAll();
+    const result = await ingest!.ingestAll();
     expect(result).toMatchObject({ success: true, counts: { articles: 2, feeds: 8, failed: 7 } });
     expect(result.failures).toHaveLength(7);
     const expected: Record<keyof typeof bad, string> = {
@@ -190,43 +207,43 @@ describeEachDatabase("RSS ingest", (dialect) => {
     const flaky = await addFeed("/dynamic/flaky.xml");
     await addFeed("/feeds/bom.xml");
 
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const failed = await feedRow(flaky.id);
     expect(failed.consecutive_failures).toBe(1);
     expect(Date.parse(failed.next_attempt_at!)).toBeGreaterThan(Date.now() + 50_000);
 
-    const skipped = await articles.ingestAll();
+    const skipped = await ingest!.ingestAll();
     expect(skipped.counts).toEqual({ articles: 0, feeds: 1, failed: 0 });
     expect(skipped.run.skipped).toBe(1);
     expect(feeds.hits("/dynamic/flaky.xml")).toHaveLength(1);
 
     // Time passes: the feed is due again, fails again, and waits twice as long.
     await ctx.services.database.db.updateTable("rss_feeds").set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", flaky.id).execute();
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const twice = await feedRow(flaky.id);
     expect(twice.consecutive_failures).toBe(2);
     expect(Date.parse(twice.next_attempt_at!)).toBeGreaterThan(Date.now() + 110_000);
 
     // Fixed: an admin edit clears the wait, the next ingest reads it and resets the failure count.
     feeds.setDynamic("flaky.xml", rss([{ guid: "ok", title: "Back online" }]));
-    await articles.updateFeed({ id: flaky.id, name: "flaky", url: `${feeds.url}/dynamic/flaky.xml`, category: "home_improvement", is_active: true });
-    const healed = await articles.ingestAll();
+    await feedAdmin.updateFeed({ id: flaky.id, name: "flaky", url: `${feeds.url}/dynamic/flaky.xml`, category: "home_improvement", is_active: true });
+    const healed = await ingest!.ingestAll();
     expect(healed.counts.articles).toBe(1);
     expect(await feedRow(flaky.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
   });
 
   it("answers 'RSS refresh failed' when every feed failed", async () => {
     await addFeed("/status/503");
-    const result = await articles.ingestAll();
+    const result = await ingest!.ingestAll();
     expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 1, failed: 1 } });
-    const health = await articles.health();
+    const health = await feedAdmin.health();
     expect(health.lastRun).toMatchObject({ status: "failed", error: "Every feed failed" });
   });
 
   it("fetches at most 4 feeds at a time", async () => {
     for (let i = 0; i < 10; i++) await addFeed(`/slow?ms=150&n=${i}`);
     feeds.maxInFlight = 0;
-    const result = await articles.ingestAll();
+    const result = await ingest!.ingestAll();
     expect(result.counts).toEqual({ articles: 30, feeds: 10, failed: 0 });
     expect(feeds.hits("/slow")).toHaveLength(10);
     expect(feeds.maxInFlight).toBe(4);
@@ -235,7 +252,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("concurrent calls in one process share one run", async () => {
     await addFeed("/slow?ms=200");
     await addFeed("/feeds/feedburner.xml");
-    const results = await Promise.all([articles.ingestAll(), articles.ingestAll(), articles.ingestAll()]);
+    const results = await Promise.all([ingest!.ingestAll(), ingest!.ingestAll(), ingest!.ingestAll()]);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
     expect(results.map((r) => r.run.reused)).toEqual([false, true, true]);
     expect(results.every((r) => r.counts.articles === 5)).toBe(true);
@@ -244,11 +261,9 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("another instance waits for the run in flight (lease in the database) and answers its result", async () => {
     await addFeed("/slow?ms=300");
-    const other = new ArticlesService(ctx.services.database.db, ctx.config, createLogger("silent"), {
-      ingest: { reuseWindowMs: 0, waitPollMs: 20 },
-    });
+    const other = newIngest({ ingest: { waitPollMs: 20 } });
     try {
-      const first = articles.ingestAll();
+      const first = ingest!.ingestAll();
       await new Promise((r) => setTimeout(r, 100));
       const lease = await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
       expect(lease.holder).not.toBeNull();
@@ -266,7 +281,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("stopping (shutdown) aborts the run in flight without holding it against the feed", async () => {
     const feed = await addFeed("/slow?ms=3000");
-    const other = new ArticlesService(ctx.services.database.db, ctx.config, createLogger("silent"), { ingest: { reuseWindowMs: 0 } });
+    const other = newIngest();
     const running = other.ingestAll();
     await new Promise((r) => setTimeout(r, 100));
     await other.stop();
@@ -281,7 +296,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
     await db.updateTable("ingest_leases").set({ holder: "crashed-instance", run_id: null, expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
-    const result = await articles.ingestAll();
+    const result = await ingest!.ingestAll();
     expect(result.success).toBe(true);
     expect(result.run.reused).toBe(false);
     expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
@@ -289,10 +304,10 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("answers a coalescing call (a member's Refresh) with a run that finished within the reuse window, and says so", async () => {
     await addFeed("/feeds/bom.xml");
-    const first = await articles.ingestAll();
+    const first = await ingest!.ingestAll();
     expect(first.run.reused).toBe(false);
-    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
-    const second = await articles.ingestAll({ coalesce: true });
+    await useIngest({ ingest: { reuseWindowMs: 60_000 } });
+    const second = await ingest!.ingestAll({ coalesce: true });
     expect(second.run).toMatchObject({ id: first.run.id, reused: true });
     expect(second.coalesced).toBe(true);
     expect(feeds.hits("/feeds/bom.xml")).toHaveLength(1);
@@ -300,9 +315,9 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("a call that may not coalesce always runs, even within the reuse window", async () => {
     await addFeed("/feeds/bom.xml");
-    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
-    const first = await articles.ingestAll({ reason: "manual" });
-    const second = await articles.ingestAll({ reason: "schedule" });
+    await useIngest({ ingest: { reuseWindowMs: 60_000 } });
+    const first = await ingest!.ingestAll({ reason: "manual" });
+    const second = await ingest!.ingestAll({ reason: "schedule" });
     expect(second.run).toMatchObject({ reason: "schedule", reused: false });
     expect(second.run.id).not.toBe(first.run.id);
     expect(second.coalesced).toBeUndefined();
@@ -311,9 +326,9 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("a call that may not coalesce does not take the old answer of a coalescing call in flight", async () => {
     await addFeed("/feeds/bom.xml");
-    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
-    const first = await articles.ingestAll();
-    const [member, admin] = await Promise.all([articles.ingestAll({ coalesce: true }), articles.ingestAll()]);
+    await useIngest({ ingest: { reuseWindowMs: 60_000 } });
+    const first = await ingest!.ingestAll();
+    const [member, admin] = await Promise.all([ingest!.ingestAll({ coalesce: true }), ingest!.ingestAll()]);
     expect(member).toMatchObject({ coalesced: true, run: { id: first.run.id } });
     expect(admin.run.id).not.toBe(first.run.id);
     expect(admin.coalesced).toBeUndefined();
@@ -322,8 +337,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
   it("a coalescing call joins a real run in flight", async () => {
     await addFeed("/slow?ms=200");
-    articles.configure({ ingest: { reuseWindowMs: 60_000 } });
-    const [admin, member] = await Promise.all([articles.ingestAll(), articles.ingestAll({ coalesce: true })]);
+    await useIngest({ ingest: { reuseWindowMs: 60_000 } });
+    const [admin, member] = await Promise.all([ingest!.ingestAll(), ingest!.ingestAll({ coalesce: true })]);
     expect(member.run).toMatchObject({ id: admin.run.id, reused: true });
     expect(feeds.hits("/slow")).toHaveLength(1);
   });
@@ -331,7 +346,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("stores the category of the feed and the feed's title as source (else the feed's name)", async () => {
     feeds.setDynamic("untitled.xml", `<rss version="2.0"><channel><item><title>T</title><link>https://t.example.com/</link></item></channel></rss>`);
     await addFeed("/dynamic/untitled.xml", { name: "Admin's Name For It", category: "top_story" });
-    await articles.ingestAll();
+    await ingest!.ingestAll();
     const [a] = (await articles.listArticles({ category: "top_story" })).articles;
     expect(a).toMatchObject({ category: "top_story", source_name: "Admin's Name For It", feedTitle: "Admin's Name For It" });
   });
@@ -345,19 +360,19 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
     feeds = await startFeedServer();
   });
   afterAll(async () => {
-    await ctx.services.articles.stop();
+    await ctx.services.ingest.stop();
     await feeds.close();
     await ctx.close();
   });
 
   it("a feed pointing at 127.0.0.1 (or a name for it) fails with a clear error and no request is made", async () => {
-    const { articles } = ctx.services;
+    const { articles, feeds: feedAdmin, ingest } = ctx.services;
     // The API refuses such URLs up front; a row written some other way still cannot be fetched.
-    const literal = await articles.feedsRepo.create({ name: "Loopback", url: `${feeds.url}/feeds/wordpress.xml`, category: "news", is_active: true });
-    const named = await articles.feedsRepo.create({ name: "Named", url: `http://localhost:${feeds.port}/feeds/blogger.xml`, category: "news", is_active: true });
-    const result = await articles.ingestAll();
+    const literal = await new FeedsRepo(ctx.services.database.db).create({ name: "Loopback", url: `${feeds.url}/feeds/wordpress.xml`, category: "news", is_active: true });
+    const named = await new FeedsRepo(ctx.services.database.db).create({ name: "Named", url: `http://localhost:${feeds.port}/feeds/blogger.xml`, category: "news", is_active: true });
+    const result = await ingest.ingestAll();
     expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 2, failed: 2 } });
-    const rows = await articles.listFeeds();
+    const rows = await feedAdmin.listFeeds();
     expect(rows.find((f) => f.id === literal.id)!.last_error).toBe("Refused to connect to 127.0.0.1: a loopback address is not allowed");
     expect(rows.find((f) => f.id === named.id)!.last_error).toMatch(/^Refused to connect to localhost \((127\.0\.0\.1|::1)\): a loopback address is not allowed$/);
     expect(feeds.requests).toEqual([]);
@@ -367,10 +382,10 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
 describeEachDatabase("when the database fails", (dialect) => {
   it("ingest answers 'RSS refresh failed' and the featured cards turn into the spec's error cards", async () => {
     const ctx = await createTestContext(dialect);
-    const { articles } = ctx.services;
+    const { articles, feeds: feedAdmin, ingest } = ctx.services;
     await ctx.services.database.close();
     try {
-      const result = await articles.ingestAll();
+      const result = await ingest.ingestAll();
       expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 0, failed: 0 } });
       const featured = await articles.featured();
       expect(featured.success).toBe(false);
@@ -397,24 +412,24 @@ describeEachDatabase("default feeds", (dialect) => {
   afterAll(() => ctx.close());
 
   it("are seeded once, inactive, and never again, even after an admin deleted them", async () => {
-    const { articles } = ctx.services;
-    expect(await articles.seedDefaultFeeds()).toBe(DEFAULT_FEEDS.length);
-    const seeded = await articles.listFeeds();
+    const { articles, feeds: feedAdmin, ingest } = ctx.services;
+    expect(await ingest.seedDefaultFeeds()).toBe(DEFAULT_FEEDS.length);
+    const seeded = await feedAdmin.listFeeds();
     expect(seeded).toHaveLength(DEFAULT_FEEDS.length);
     expect(seeded.every((f) => f.is_active === false && /^https:\/\//.test(f.url))).toBe(true);
-    expect(await articles.seedDefaultFeeds()).toBe(0);
-    for (const f of seeded) await articles.deleteFeed(f.id);
-    expect(await articles.seedDefaultFeeds()).toBe(0);
-    expect(await articles.listFeeds()).toEqual([]);
+    expect(await ingest.seedDefaultFeeds()).toBe(0);
+    for (const f of seeded) await feedAdmin.deleteFeed(f.id);
+    expect(await ingest.seedDefaultFeeds()).toBe(0);
+    expect(await feedAdmin.listFeeds()).toEqual([]);
     expect(await ctx.services.database.db.selectFrom("articles").selectAll().execute()).toEqual([]);
   });
 
   it("are not seeded into a feeds table that already has feeds", async () => {
     const other = await createTestContext(dialect);
     try {
-      await other.services.articles.createFeed({ name: "Mine", url: "https://mine.example.com/feed", category: "news" });
-      expect(await other.services.articles.seedDefaultFeeds()).toBe(0);
-      expect((await other.services.articles.listFeeds()).map((f) => f.name)).toEqual(["Mine"]);
+      await other.services.feeds.createFeed({ name: "Mine", url: "https://mine.example.com/feed", category: "news" });
+      expect(await other.services.ingest.seedDefaultFeeds()).toBe(0);
+      expect((await other.services.feeds.listFeeds()).map((f) => f.name)).toEqual(["Mine"]);
     } finally {
       await other.close();
     }

@@ -2,8 +2,8 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { CircleAlert, LoaderCircle } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { CATEGORY_GROUPS, CATEGORY_LABELS, DEFAULT_CATEGORY } from "../categories";
-import type { FeedInput, RssFeed } from "../client-types";
-import { feedInputSchema } from "../feed-input";
+import type { FeedInput, RssFeed } from "../contract";
+import { feedInputSchema } from "../contract";
 
 type FieldErrors = Partial<Record<"name" | "url" | "category", string>>;
 

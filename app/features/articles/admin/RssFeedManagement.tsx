@@ -4,7 +4,7 @@ import { Modal } from "~/components/Modal";
 import { AdminPanel } from "~/components/AdminPanel";
 import { errorReason, rssApi } from "../api-client";
 import { categoryLabel } from "../categories";
-import type { FeedInput, RssFeed } from "../client-types";
+import type { FeedInput, RssFeed } from "../contract";
 import { FeedFormDialog } from "./FeedFormDialog";
 import { FEED_ADMIN_MESSAGES as M } from "./messages";
 import { useFlashMessage, type Flash } from "./useFlashMessage";

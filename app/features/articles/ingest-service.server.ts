@@ -1,0 +1,109 @@
+import type { Kysely } from "kysely";
+import { fromBool, nowIso } from "~/platform/db.server";
+import type { Logger } from "~/platform/logger.server";
+import type { Database } from "~/platform/schema";
+import { ArticlesRepo } from "./articles-repo.server";
+import type { IngestResult } from "./contract";
+import { DEFAULT_FEEDS } from "./default-feeds";
+import { FeedsRepo } from "./feeds-repo.server";
+import { DEFAULT_INGEST_SETTINGS, IngestCoordinator, type IngestSettings } from "./ingest.server";
+import { IngestRunsRepo } from "./ingest-runs-repo.server";
+import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "./safe-fetch.server";
+import { IngestScheduler } from "./scheduler.server";
+
+export interface IngestServiceOptions {
+  /** Minutes between scheduled runs; 0 = no scheduler (RSS_INGEST_INTERVAL_MINUTES). */
+  intervalMinutes: number;
+  fetch?: Partial<SafeFetchLimits>;
+  ingest?: Partial<IngestSettings>;
+}
+
+/**
+ * Gathering articles: the ingest coordinator (one run at a time across instances), the
+ * built-in scheduler, and the default feeds seeded on the first start.
+ */
+export class IngestService {
+  private fetcher: SafeFetcher;
+  private coordinator: IngestCoordinator;
+  private scheduler: IngestScheduler | null = null;
+  private runs: IngestRunsRepo;
+
+  constructor(
+    private db: Kysely<Database>,
+    private logger: Logger,
+    private options: IngestServiceOptions,
+  ) {
+    this.runs = new IngestRunsRepo(db);
+    this.fetcher = new SafeFetcher({ ...DEFAULT_FETCH_LIMITS, ...options.fetch });
+    this.coordinator = new IngestCoordinator({
+      feeds: new FeedsRepo(db),
+      articles: new ArticlesRepo(db),
+      runs: this.runs,
+      fetcher: this.fetcher,
+      settings: { ...DEFAULT_INGEST_SETTINGS, ...options.ingest },
+      logger,
+    });
+  }
+
+  /**
+   * Ingests every active feed; one run at a time across instances (see IngestCoordinator).
+   * `coalesce` (members' Refresh only) lets a run finished moments ago answer instead.
+   */
+  ingestAll(opts: { reason?: string; coalesce?: boolean } = {}): Promise<IngestResult> {
+    return this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false });
+  }
+
+  /**
+   * On the first start ever, adds the default feeds (inactive). Recorded in rss_meta, so feeds
+   * an admin deleted never come back.
+   */
+  async seedDefaultFeeds(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const feeds = new FeedsRepo(trx);
+      if (!(await feeds.claimFlag("default_feeds_seeded"))) return 0;
+      if ((await feeds.count()) > 0) return 0;
+      const now = nowIso();
+      await trx
+        .insertInto("rss_feeds")
+        .values(
+          DEFAULT_FEEDS.map((f) => ({
+            name: f.name,
+            url: f.url,
+            category: f.category,
+            is_active: fromBool(false),
+            consecutive_failures: 0,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      return DEFAULT_FEEDS.length;
+    });
+  }
+
+  /** Server start: seeds the default feeds once and starts the scheduler (0 minutes = off). */
+  async start() {
+    const seeded = await this.seedDefaultFeeds();
+    if (seeded) this.logger.info({ feeds: seeded }, "seeded the default RSS feeds (inactive)");
+    const minutes = this.options.intervalMinutes;
+    if (minutes > 0 && !this.scheduler) {
+      this.scheduler = new IngestScheduler({
+        intervalMs: minutes * 60_000,
+        lastStartedAt: async () => (await this.runs.latest())?.started_at ?? null,
+        run: async () => {
+          await this.ingestAll({ reason: "schedule" });
+        },
+        logger: this.logger,
+      });
+      this.scheduler.start();
+    }
+  }
+
+  /** Shutdown: stops the scheduler, aborts a run in flight (it records itself) and closes connections. */
+  async stop() {
+    this.scheduler?.stop();
+    this.scheduler = null;
+    await this.coordinator.stop();
+    this.fetcher.close();
+  }
+}
