@@ -2,10 +2,12 @@ import type { AppMigration } from "./types";
 import { m0001_auth } from "./0001_auth";
 import { m0002_submissions } from "./0002_submissions";
 import { m0003_articles } from "./0003_articles";
+import { m0007_applications } from "./0007_applications";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
   "0001_auth": m0001_auth,
   "0002_submissions": m0002_submissions,
   "0003_articles": m0003_articles,
+  "0007_applications": m0007_applications,
 };
