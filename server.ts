@@ -42,6 +42,7 @@ async function main() {
     logger.info({ signal }, "shutting down");
     server.close();
     await services.articles.stop();
+    services.applications.close();
     await services.submissions.notifier.settled();
     await services.database.close();
     process.exit(0);
