@@ -49,7 +49,7 @@ export function applicationsRouter(services: Services): Router {
   );
 
   const rejected: ErrorRequestHandler = (err, _req, res, next) => {
-    if (!(err instanceof ApplicationInvalid)) return next(err);
+    if (!ApplicationInvalid.is(err)) return next(err);
     const body: ApplicationRejected = { success: false, error: err.message, details: err.messages, fields: err.fields };
     res.status(400).json(body);
   };

@@ -97,6 +97,5 @@ export function pickApplicant(record: Loose): CaseApplicant {
 
 /** A case number as the lookup takes it: digits only, 5 to 20 of them. */
 export function caseNumberFrom(value: string): string | null {
-  const digits = digitsOnly(value);
-  return /^\d+$/.test(value.trim()) && digits.length >= 5 && digits.length <= LIMITS.caseNumber ? digits : null;
+  return /^\d{5,20}$/.test(value) ? value : null;
 }

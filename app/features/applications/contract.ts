@@ -257,7 +257,8 @@ const baseSchema = z.object({
   address1: text(FIELD_LABELS.address1, LIMITS.address),
   address2: text(FIELD_LABELS.address2, LIMITS.address),
   city: text(FIELD_LABELS.city, LIMITS.city),
-  state: text(FIELD_LABELS.state, LIMITS.state),
+  // The input takes 2 characters; longer text from elsewhere gets the format message.
+  state: text(FIELD_LABELS.state, 20),
   zip: text(FIELD_LABELS.zip, LIMITS.zip),
   beneficiaryName: text(FIELD_LABELS.beneficiaryName, LIMITS.name),
   beneficiaryRelationship: text(FIELD_LABELS.beneficiaryRelationship, 20),

@@ -25,8 +25,17 @@ export interface ApplicationsServiceOptions {
   caseSource?: Partial<SafeFetchLimits>;
 }
 
-/** A 400 whose answer also maps each message to its field (ApplicationRejected). */
+const APPLICATION_INVALID = Symbol.for("aha.ApplicationInvalid");
+
+/**
+ * A 400 whose answer also maps each message to its field (ApplicationRejected). HttpError's
+ * `instanceof` matches every HttpError, so this one is recognised by its own brand.
+ */
 export class ApplicationInvalid extends HttpError {
+  readonly [APPLICATION_INVALID] = true;
+  static is(value: unknown): value is ApplicationInvalid {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APPLICATION_INVALID] === true;
+  }
   constructor(
     public messages: string[],
     public fields: Partial<Record<ApplicationField, string>>,
