@@ -283,7 +283,12 @@ test.describe("membership application", () => {
     expect(await noHorizontalScroll(page)).toBe(true);
     const canvas = signature(page, "applicantSignature").locator("canvas");
     expect((await canvas.boundingBox())!.height).toBe(200);
-    await page.screenshot({ path: ".tmp/application-375.png", fullPage: true });
+    await page.screenshot({ path: ".tmp/application-375.png" });
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    await expect(page.getByTestId("error-summary")).toBeFocused();
+    await expect.poll(() => page.getByTestId("error-summary").evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await page.screenshot({ path: ".tmp/application-375-errors.png" });
     const email = `small-${unique()}@example.com`;
     await fillRequired(page, email);
     await sign(page, "applicantSignature");
@@ -303,6 +308,7 @@ test.describe("membership application", () => {
 
     await page.getByRole("button", { name: "Submit Application" }).click();
     await expect(page.getByTestId("application-success")).toBeVisible();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(5);
     await page.screenshot({ path: ".tmp/application-375-success.png" });
     expect(await services.database.db.selectFrom("applications").select("id").where("email", "=", email).executeTakeFirst()).toBeTruthy();
     await expectNoAxeViolations(page);
