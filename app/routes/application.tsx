@@ -1,8 +1,11 @@
 import type { Route } from "./+types/application";
 import { pageMeta } from "~/components/seo";
 import { PageHero } from "~/components/PageHero";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { requireUser } from "~/platform/guards.server";
+import { HttpError } from "~/platform/http.server";
 import { ApplicationForm } from "~/features/applications/ApplicationForm";
+import { applicationSchema } from "~/features/applications/contract";
 import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -19,11 +22,29 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /**
+ * The form posted before JavaScript has loaded: the same schema and service as
+ * POST /api/applications, answered with Conform's result (the errors, or a reset on success).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const submission = parseWithZod(await request.formData(), { schema: applicationSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return { result: submission.reply(), submitted: false, failure: null };
+  try {
+    await context.services.applications.admitSubmission(user.id);
+    await context.services.applications.submit(submission.value, user.id);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    return { result: submission.reply(), submitted: false, failure: err.message };
+  }
+  return { result: submission.reply({ resetForm: true }), submitted: true, failure: null };
+}
+
+/**
  * Membership application (public-side spec, section 2): 'A. Fill Out and Sign Application',
  * 'Beneficiary Information', 'Payment Options', the preview-form statement, and a legal
  * footer with the return address, the underwriter and the disclosures.
  */
-export default function ApplicationPage({ loaderData }: Route.ComponentProps) {
+export default function ApplicationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { today, config } = loaderData;
   return (
     <>
@@ -31,7 +52,13 @@ export default function ApplicationPage({ loaderData }: Route.ComponentProps) {
         Apply for membership and the home protection plan. It takes about ten minutes; fields marked * are required.
       </PageHero>
       <div className="container-page max-w-5xl py-10 lg:py-14">
-        <ApplicationForm today={today} />
+        <noscript>
+          <p className="mb-6 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            Drawing your signatures needs JavaScript. Please turn it on, or mail a signed paper application to the return
+            address below.
+          </p>
+        </noscript>
+        <ApplicationForm today={today} posted={actionData} />
 
         <footer aria-label="Legal information" data-testid="legal-footer" className="mt-12 space-y-3 border-t border-slate-200 pt-6 text-xs leading-relaxed text-slate-600">
           <p>

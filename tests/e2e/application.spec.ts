@@ -23,8 +23,14 @@ async function sign(page: Page, name: string) {
   const canvas = signature(page, name).locator("canvas");
   // The site scrolls smoothly: jump instead, so the box measured is where the canvas stays.
   await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const box = (await canvas.boundingBox())!;
+  // Wait until it stays put (a smooth scroll started earlier may still be running).
+  let box = (await canvas.boundingBox())!;
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(100);
+    const again = (await canvas.boundingBox())!;
+    if (again.y === box.y && again.x === box.x) break;
+    box = again;
+  }
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + 20, y);
   await page.mouse.down();
@@ -312,6 +318,26 @@ test.describe("membership application", () => {
     await page.screenshot({ path: ".tmp/application-375-success.png" });
     expect(await services.database.db.selectFrom("applications").select("id").where("email", "=", email).executeTakeFirst()).toBeTruthy();
     await expectNoAxeViolations(page);
+  });
+
+  test("before JavaScript loads, a posted form gets the same messages from the server", async ({ browser, signIn }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await signIn("member", { context });
+      await page.goto("/application");
+      await field(page, "Applicant Name").fill("Dana Reyes");
+      await page.getByRole("button", { name: "Submit Application" }).click();
+      const summary = page.getByTestId("error-summary");
+      await expect(summary).toContainText("Please correct the following:");
+      await expect(summary.getByRole("listitem")).toContainText([MESSAGES.amountOfCoverage, MESSAGES.applicantSignature]);
+      await expect(summary.getByRole("listitem").filter({ hasText: MESSAGES.applicantName })).toHaveCount(0);
+      await expect(field(page, "Applicant Name")).toHaveValue("Dana Reyes");
+      // (Playwright's text locators skip <noscript>; the browser shows it with scripting off.)
+      expect(await page.content()).toContain("Drawing your signatures needs JavaScript.");
+    } finally {
+      await context.close();
+    }
   });
 
   test("is crisp on a high-density screen", async ({ browser, signIn }) => {

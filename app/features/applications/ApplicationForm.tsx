@@ -48,11 +48,18 @@ const LOOKUP_FILLS: [keyof CaseApplicant, ApplicationField, (v: string) => strin
  * submit every problem is listed under 'Please correct the following:' and beside its
  * field. Sent as JSON to POST /api/applications; a failure keeps everything, signatures too.
  */
-export function ApplicationForm({ today }: { today: string }) {
-  const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>();
+export function ApplicationForm({
+  today,
+  posted,
+}: {
+  today: string;
+  /** The page action's answer when the form was posted before JavaScript loaded. */
+  posted?: { result: SubmissionResult<string[]>; submitted: boolean; failure: string | null };
+}) {
+  const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(posted?.result);
   const [sending, setSending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [succeeded, setSucceeded] = useState(false);
+  const [failure, setFailure] = useState<string | null>(posted?.failure ?? null);
+  const [succeeded, setSucceeded] = useState(posted?.submitted ?? false);
   const [attempts, setAttempts] = useState(0);
   const [signatureKey, setSignatureKey] = useState(0);
   const summaryRef = useRef<HTMLDivElement>(null);
