@@ -42,7 +42,9 @@ const envSchema = z.object({
   INGEST_TOKEN: z.string().min(16, "INGEST_TOKEN must be at least 16 characters").optional(),
   RSS_INGEST_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
   RSS_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  /** Outside case lookup endpoint, called by the server with ?case=<digits> when a case is not in the cases table. */
   CASE_LOOKUP_URL: optionalUrl,
+  CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: bool.default(false),
 });
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -9,6 +9,7 @@ import { memberAdminRouter } from "~/features/members/api.server";
 import { videosRouter } from "~/features/videos/api.server";
 import { apiErrorHandler, notFound } from "~/platform/http.server";
 import { pingDatabase } from "~/platform/db.server";
+import { applicationsRouter } from "~/features/applications/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
@@ -74,6 +75,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
+  api.use(applicationsRouter({ applications: services.applications }));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

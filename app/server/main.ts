@@ -53,6 +53,7 @@ export async function startServer(opts: StartOptions = {}) {
     logger.info({ signal }, "shutting down");
     server.close();
     await services.ingest.stop();
+    services.applications.close();
     await services.submissions.notifier.settled();
     await services.database.close();
     await vite?.close();

@@ -13,6 +13,7 @@ import { IngestService, type IngestServiceOptions } from "~/features/articles/in
 import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
 import { VideosService } from "~/features/videos/service.server";
+import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -39,11 +40,14 @@ export interface Services {
   memberAdmin: MemberAdminService;
   /** The video tutorial catalogue. */
   videos: VideosService;
+  /** Membership applications and the case lookup behind the form. */
+  applications: ApplicationsService;
 }
 
 /** Settings a test or benchmark passes at construction (short timeouts, no reuse window...). */
 export interface ServiceOptions {
   ingest?: Pick<IngestServiceOptions, "fetch" | "ingest">;
+  applications?: ApplicationsServiceOptions;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger, options: ServiceOptions = {}): Services {
@@ -75,5 +79,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),
+    applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
   };
 }

@@ -1,0 +1,56 @@
+import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
+import { apiRequireUser } from "~/features/auth/guards.server";
+import { handler, jsonBody } from "~/platform/http.server";
+import type { PublicUser } from "~/features/auth/user";
+import type { ApplicationCreated, ApplicationRejected, CaseFound } from "./contract";
+import { ApplicationInvalid, type ApplicationsService } from "./service.server";
+
+/** DESIGN.md: the application with its four signatures may be up to 4 MB; everything else stays at 1 MB. */
+export const APPLICATION_BODY_LIMIT = "4mb";
+
+const userOf = (res: Response) => res.locals.user as PublicUser;
+
+/**
+ * POST /api/applications (= /.netlify/functions/applications) and GET /api/cases/:caseNumber.
+ * Signed-in users only: the user is checked and counted against the limit before the body
+ * is read, so a stranger cannot make the server parse 4 MB.
+ */
+export function applicationsRouter({ applications: service }: { applications: ApplicationsService }): Router {
+  const router = Router();
+  const applications = () => service;
+
+  router.post(
+    ["/api/applications", "/.netlify/functions/applications"],
+    apiRequireUser,
+    handler(async (_req, res, next) => {
+      await applications().admitSubmission(userOf(res).id);
+      next();
+    }),
+    jsonBody(APPLICATION_BODY_LIMIT),
+    handler(async (req: Request, res: Response) => {
+      const row = await applications().submit(req.body, userOf(res).id);
+      const body: ApplicationCreated = { success: true, id: row.id, submittedAt: row.submitted_at };
+      res.status(201).json(body);
+    }),
+  );
+
+  router.get(
+    "/api/cases/:caseNumber",
+    apiRequireUser,
+    handler(async (req: Request, res: Response) => {
+      const applicant = await applications().lookupCase(String(req.params.caseNumber), userOf(res).id);
+      // Personal data: never kept by a shared cache or the browser's HTTP cache.
+      res.set("Cache-Control", "no-store");
+      const body: CaseFound = { success: true, applicant };
+      res.json(body);
+    }),
+  );
+
+  const rejected: ErrorRequestHandler = (err, _req, res, next) => {
+    if (!(err instanceof ApplicationInvalid)) return next(err);
+    const body: ApplicationRejected = { success: false, error: err.message, details: err.messages, fields: err.fields };
+    res.status(400).json(body);
+  };
+  router.use(rejected);
+  return router;
+}

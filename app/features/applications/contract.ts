@@ -1,0 +1,460 @@
+import { z } from "zod";
+import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
+
+/**
+ * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
+ * the one zod schema the page (Conform) and POST /api/applications both use, its messages,
+ * the options, and the case lookup answer of GET /api/cases/:caseNumber.
+ *
+ * The schema reads a posted form (strings, "on" for a ticked box, "" for blank) and a JSON
+ * body (strings, booleans, null) alike. Every field is optional to the object itself and
+ * the required/conditional rules run together in one refinement, so all problems are listed
+ * at once, in the order of spec section 5.
+ */
+
+export const GENDER_OPTIONS = ["Female", "Male", "Other", "Prefer not to say"] as const;
+export type Gender = (typeof GENDER_OPTIONS)[number];
+
+export const RELATIONSHIP_OPTIONS = [
+  { value: "spouse", label: "Spouse" },
+  { value: "child", label: "Child" },
+  { value: "parent", label: "Parent" },
+  { value: "sibling", label: "Sibling" },
+  { value: "other", label: "Other" },
+] as const;
+export type Relationship = (typeof RELATIONSHIP_OPTIONS)[number]["value"];
+const RELATIONSHIP_VALUES = RELATIONSHIP_OPTIONS.map((r) => r.value) as readonly string[];
+
+/** Spec section 5, word for word. */
+export const MESSAGES = {
+  amountOfCoverage: "Amount of Coverage is required.",
+  applicantName: "Applicant Name is required.",
+  dob: "Applicant Date of Birth is required.",
+  gender: "Applicant Gender is required.",
+  email: "Applicant Email is required.",
+  phone: "Applicant Phone is required.",
+  todaysDate: "Today's Date is required.",
+  achApplicantSignature: "Applicant ACH signature is required when Automatic Checking is selected.",
+  achCoApplicantSignature:
+    "Co-Applicant ACH signature is required when a Co-Applicant is listed and Automatic Checking is selected.",
+  ccNameOnCard: "Name on Card is required when using Credit Card.",
+  paymentOptions: "Please select at least one Payment Option.",
+  applicantSignature: "Applicant signature is required.",
+  coApplicantSignature: "Co-Applicant signature is required when a Co-Applicant is listed.",
+  confirmAccuracy: "Please confirm that the information provided is true and correct.",
+} as const;
+
+export const ERROR_SUMMARY_TITLE = "Please correct the following:";
+
+/** The label of every field, as the form shows it. */
+export const FIELD_LABELS = {
+  caseNumber: "Case Number",
+  amountOfCoverage: "Amount of Coverage",
+  applicantName: "Applicant Name",
+  dob: "Applicant Date of Birth",
+  gender: "Applicant Gender",
+  email: "Applicant Email",
+  phone: "Applicant Phone",
+  coApplicantName: "Co-Applicant Name",
+  coDob: "Co-Applicant Date of Birth",
+  coGender: "Co-Applicant Gender",
+  coEmail: "Co-Applicant Email",
+  coPhone: "Co-Applicant Phone",
+  todaysDate: "Today's Date",
+  address1: "Address Line 1",
+  address2: "Address Line 2",
+  city: "City",
+  state: "State",
+  zip: "ZIP Code",
+  beneficiaryName: "Beneficiary Name",
+  beneficiaryRelationship: "Relationship",
+  beneficiaryPhone: "Beneficiary Phone",
+  beneficiaryEmail: "Beneficiary Email",
+  paymentMonthlyBilling: "Monthly Billing",
+  paymentAutomaticChecking: "Automatic Checking",
+  paymentUseCreditCard: "Use Credit Card",
+  ccNameOnCard: "Name on Card",
+  ccCardholderSignature: "Cardholder Signature (type your full name)",
+  ccProcessDate: "Process Date",
+  applicantSignature: "Applicant Signature",
+  coApplicantSignature: "Co-Applicant Signature",
+  achApplicantSignature: "ACH Applicant Signature",
+  achCoApplicantSignature: "ACH Co-Applicant Signature",
+  confirmAccuracy: "I confirm that the information provided is true and correct.",
+} as const;
+export type ApplicationField = keyof typeof FIELD_LABELS;
+
+/** The order problems are listed in (spec section 5); the payment-option problem sits on the first box. */
+export const ERROR_ORDER: ApplicationField[] = [
+  "caseNumber",
+  "amountOfCoverage",
+  "applicantName",
+  "dob",
+  "gender",
+  "email",
+  "phone",
+  "todaysDate",
+  "coApplicantName",
+  "coDob",
+  "coGender",
+  "coEmail",
+  "coPhone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+  "beneficiaryName",
+  "beneficiaryRelationship",
+  "beneficiaryPhone",
+  "beneficiaryEmail",
+  "achApplicantSignature",
+  "achCoApplicantSignature",
+  "ccNameOnCard",
+  "ccCardholderSignature",
+  "ccProcessDate",
+  "paymentMonthlyBilling",
+  "applicantSignature",
+  "coApplicantSignature",
+  "confirmAccuracy",
+];
+
+export const SIGNATURE_FIELDS = [
+  "applicantSignature",
+  "coApplicantSignature",
+  "achApplicantSignature",
+  "achCoApplicantSignature",
+] as const;
+export type SignatureField = (typeof SIGNATURE_FIELDS)[number];
+
+const SIGNATURE_NAMES: Record<SignatureField, string> = {
+  applicantSignature: "Applicant signature",
+  coApplicantSignature: "Co-Applicant signature",
+  achApplicantSignature: "Applicant ACH signature",
+  achCoApplicantSignature: "Co-Applicant ACH signature",
+};
+
+export function signatureMessage(field: SignatureField, problem: SignatureProblem): string {
+  const name = SIGNATURE_NAMES[field];
+  if (problem === "too-large") return `${name} is too large (at most 500 KB).`;
+  if (problem === "not-png") return `${name} must be a PNG image.`;
+  return `${name} is not a valid image.`;
+}
+
+export const LIMITS = {
+  caseNumber: 20,
+  name: 120,
+  email: 254,
+  phone: 30,
+  address: 200,
+  city: 100,
+  state: 2,
+  zip: 10,
+} as const;
+
+/** Coverage is at most this many dollars: far above any plan, low enough to stay exact. */
+export const MAX_COVERAGE = 100_000_000;
+
+// ---- value helpers shared by the page and the server ----------------------------------
+
+/** Digits only (spec: the case number is stripped to digits). */
+export const digitsOnly = (value: string) => value.replace(/\D/g, "");
+
+/** 10-digit phones as (XXX) XXX-XXXX; anything else as typed. */
+export function formatPhone(value: string): string {
+  const digits = digitsOnly(value);
+  if (digits.length === 10) return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+  return value.trim();
+}
+
+/** "$250,000.00", "250000", "250,000.5" -> 250000 / 250000.5; null when not a dollar amount. */
+export function parseDollars(value: string): number | null {
+  const plain = value.trim().replace(/^\$\s*/, "").replace(/,/g, "");
+  if (!/^\d{1,12}(?:\.\d{1,2})?$/.test(plain)) return null;
+  return Number(plain);
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Coverage shown as USD with 2 decimals ("$250,000.00"); text that is not an amount stays as typed. */
+export function formatCoverage(value: string): string {
+  const amount = parseDollars(value);
+  return amount === null ? value.trim() : usd.format(amount);
+}
+
+/** A calendar date written YYYY-MM-DD that exists. */
+export function isRealDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Today in the visitor's own time zone, as the date input wants it. */
+export function localIsoDate(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+const isEmail = (value: string) => z.email().safeParse(value).success;
+const isPhone = (value: string) => /^\+?[\d\s().-]+$/.test(value) && digitsOnly(value).length >= 10 && digitsOnly(value).length <= 15;
+const isZip = (value: string) => /^\d{5}(?:-\d{4})?$/.test(value);
+
+// ---- field builders ---------------------------------------------------------------------
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/** Text: blank (missing, null, "", spaces) becomes undefined; control characters are refused. */
+function text(label: string, max: number) {
+  return z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === "string" ? v.trim() : v),
+    z
+      .string(`${label} must be text.`)
+      .max(max, `${label} must be at most ${max} characters.`)
+      // Tabs, newlines and other control characters have no place in a one-line field.
+      .regex(/^[^\u0000-\u001f\u007f]*$/, `${label} contains characters that are not allowed.`)
+      .optional(),
+  );
+}
+
+/** A ticked box: true, "on" or "true"; blank, missing or false is unticked. */
+function flag(label: string) {
+  return z.preprocess((v) => {
+    if (blank(v) || v === false || v === "false" || v === "off") return false;
+    if (v === true || v === "on" || v === "true") return true;
+    return v;
+  }, z.boolean(`${label} must be ticked or not.`));
+}
+
+function signature(field: SignatureField) {
+  return z.preprocess(
+    (v) => (blank(v) ? undefined : v),
+    z
+      .string(`${SIGNATURE_NAMES[field]} is not a valid image.`)
+      .max(SIGNATURE_MAX_CHARS, signatureMessage(field, "too-large"))
+      .optional(),
+  );
+}
+
+const baseSchema = z.object({
+  caseNumber: z.preprocess(
+    (v) => (typeof v === "string" ? digitsOnly(v) || undefined : typeof v === "number" ? String(v) : blank(v) ? undefined : v),
+    z.string("Case Number must be digits.").max(LIMITS.caseNumber, `Case Number must be at most ${LIMITS.caseNumber} digits.`).optional(),
+  ),
+  amountOfCoverage: text(FIELD_LABELS.amountOfCoverage, 30),
+  applicantName: text(FIELD_LABELS.applicantName, LIMITS.name),
+  coApplicantName: text(FIELD_LABELS.coApplicantName, LIMITS.name),
+  dob: text(FIELD_LABELS.dob, 10),
+  coDob: text(FIELD_LABELS.coDob, 10),
+  gender: text(FIELD_LABELS.gender, 30),
+  coGender: text(FIELD_LABELS.coGender, 30),
+  email: text(FIELD_LABELS.email, LIMITS.email),
+  coEmail: text(FIELD_LABELS.coEmail, LIMITS.email),
+  phone: text(FIELD_LABELS.phone, LIMITS.phone),
+  coPhone: text(FIELD_LABELS.coPhone, LIMITS.phone),
+  todaysDate: text(FIELD_LABELS.todaysDate, 10),
+  address1: text(FIELD_LABELS.address1, LIMITS.address),
+  address2: text(FIELD_LABELS.address2, LIMITS.address),
+  city: text(FIELD_LABELS.city, LIMITS.city),
+  // The input takes 2 characters; longer text from elsewhere gets the format message.
+  state: text(FIELD_LABELS.state, 20),
+  zip: text(FIELD_LABELS.zip, LIMITS.zip),
+  beneficiaryName: text(FIELD_LABELS.beneficiaryName, LIMITS.name),
+  beneficiaryRelationship: text(FIELD_LABELS.beneficiaryRelationship, 20),
+  beneficiaryPhone: text(FIELD_LABELS.beneficiaryPhone, LIMITS.phone),
+  beneficiaryEmail: text(FIELD_LABELS.beneficiaryEmail, LIMITS.email),
+  paymentMonthlyBilling: flag(FIELD_LABELS.paymentMonthlyBilling),
+  paymentAutomaticChecking: flag(FIELD_LABELS.paymentAutomaticChecking),
+  paymentUseCreditCard: flag(FIELD_LABELS.paymentUseCreditCard),
+  ccNameOnCard: text(FIELD_LABELS.ccNameOnCard, LIMITS.name),
+  ccCardholderSignature: text("Cardholder Signature", LIMITS.name),
+  ccProcessDate: text(FIELD_LABELS.ccProcessDate, 10),
+  confirmAccuracy: flag("Confirmation"),
+  applicantSignature: signature("applicantSignature"),
+  coApplicantSignature: signature("coApplicantSignature"),
+  achApplicantSignature: signature("achApplicantSignature"),
+  achCoApplicantSignature: signature("achCoApplicantSignature"),
+});
+
+type BaseApplication = z.output<typeof baseSchema>;
+
+/** Spec section 5, then the format of what was typed; one message per field. */
+function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
+  const flagged = new Set<string>();
+  const problem = (path: ApplicationField, message: string) => {
+    if (flagged.has(path)) return;
+    flagged.add(path);
+    ctx.addIssue({ code: "custom", path: [path], message });
+  };
+  const required = (field: keyof typeof MESSAGES & keyof BaseApplication) => {
+    if (a[field] === undefined) problem(field as ApplicationField, MESSAGES[field]);
+  };
+
+  required("amountOfCoverage");
+  if (a.amountOfCoverage !== undefined) {
+    const amount = parseDollars(a.amountOfCoverage);
+    if (amount === null || amount <= 0 || amount > MAX_COVERAGE)
+      problem("amountOfCoverage", "Amount of Coverage must be a dollar amount, like $250,000.00.");
+  }
+  required("applicantName");
+  required("dob");
+  required("gender");
+  required("email");
+  required("phone");
+  required("todaysDate");
+
+  // What was typed must make sense (messages in the words of the spec's labels).
+  const date = (field: ApplicationField, value: string | undefined) => {
+    if (value !== undefined && !isRealDate(value)) problem(field, `${FIELD_LABELS[field]} must be a real date.`);
+  };
+  const email = (field: ApplicationField, value: string | undefined) => {
+    if (value !== undefined && !isEmail(value)) problem(field, `${FIELD_LABELS[field]} must be a valid email address, like name@example.com.`);
+  };
+  const phone = (field: ApplicationField, value: string | undefined) => {
+    if (value !== undefined && !isPhone(value)) problem(field, `${FIELD_LABELS[field]} must be a phone number, like (555) 123-4567.`);
+  };
+  const gender = (field: ApplicationField, value: string | undefined) => {
+    if (value !== undefined && !(GENDER_OPTIONS as readonly string[]).includes(value))
+      problem(field, `${FIELD_LABELS[field]} must be one of: ${GENDER_OPTIONS.join(", ")}.`);
+  };
+  date("dob", a.dob);
+  gender("gender", a.gender);
+  email("email", a.email);
+  phone("phone", a.phone);
+  date("todaysDate", a.todaysDate);
+  date("coDob", a.coDob);
+  gender("coGender", a.coGender);
+  email("coEmail", a.coEmail);
+  phone("coPhone", a.coPhone);
+  if (a.state !== undefined && !/^[A-Za-z]{2}$/.test(a.state)) problem("state", "State must be 2 letters, like CT.");
+  if (a.zip !== undefined && !isZip(a.zip)) problem("zip", "ZIP Code must be 5 digits, or 5+4 like 06905-1234.");
+  if (a.beneficiaryRelationship !== undefined && !RELATIONSHIP_VALUES.includes(a.beneficiaryRelationship))
+    problem("beneficiaryRelationship", `Relationship must be one of: ${RELATIONSHIP_OPTIONS.map((r) => r.label).join(", ")}.`);
+  phone("beneficiaryPhone", a.beneficiaryPhone);
+  email("beneficiaryEmail", a.beneficiaryEmail);
+
+  // The drawn signatures must be real PNG images within the size limit.
+  for (const field of SIGNATURE_FIELDS) {
+    const value = a[field];
+    const bad = value === undefined ? null : checkSignatureDataUrl(value);
+    if (bad) problem(field, signatureMessage(field, bad));
+  }
+
+  const hasCoApplicant = a.coApplicantName !== undefined;
+  if (a.paymentAutomaticChecking) {
+    required("achApplicantSignature");
+    if (hasCoApplicant) required("achCoApplicantSignature");
+  }
+  if (a.paymentUseCreditCard) required("ccNameOnCard");
+  date("ccProcessDate", a.ccProcessDate);
+  if (!a.paymentMonthlyBilling && !a.paymentAutomaticChecking && !a.paymentUseCreditCard)
+    problem("paymentMonthlyBilling", MESSAGES.paymentOptions);
+  required("applicantSignature");
+  if (hasCoApplicant) required("coApplicantSignature");
+  if (!a.confirmAccuracy) problem("confirmAccuracy", MESSAGES.confirmAccuracy);
+}
+
+/** The stored shape: required fields present, coverage as "250000.00", 10-digit phones formatted, state upper-case. */
+function normalize(a: BaseApplication) {
+  const opt = (v: string | undefined) => v ?? null;
+  const optPhone = (v: string | undefined) => (v === undefined ? null : formatPhone(v));
+  return {
+    caseNumber: opt(a.caseNumber),
+    amountOfCoverage: parseDollars(a.amountOfCoverage!)!.toFixed(2),
+    applicantName: a.applicantName!,
+    coApplicantName: opt(a.coApplicantName),
+    dob: a.dob!,
+    coDob: opt(a.coDob),
+    gender: a.gender as Gender,
+    coGender: opt(a.coGender) as Gender | null,
+    email: a.email!,
+    coEmail: opt(a.coEmail),
+    phone: formatPhone(a.phone!),
+    coPhone: optPhone(a.coPhone),
+    todaysDate: a.todaysDate!,
+    address1: opt(a.address1),
+    address2: opt(a.address2),
+    city: opt(a.city),
+    state: a.state === undefined ? null : a.state.toUpperCase(),
+    zip: opt(a.zip),
+    beneficiaryName: opt(a.beneficiaryName),
+    beneficiaryRelationship: opt(a.beneficiaryRelationship) as Relationship | null,
+    beneficiaryPhone: optPhone(a.beneficiaryPhone),
+    beneficiaryEmail: opt(a.beneficiaryEmail),
+    paymentMonthlyBilling: a.paymentMonthlyBilling,
+    paymentAutomaticChecking: a.paymentAutomaticChecking,
+    paymentUseCreditCard: a.paymentUseCreditCard,
+    ccNameOnCard: opt(a.ccNameOnCard),
+    ccCardholderSignature: opt(a.ccCardholderSignature),
+    ccProcessDate: opt(a.ccProcessDate),
+    confirmAccuracy: a.confirmAccuracy,
+    applicantSignature: a.applicantSignature!,
+    coApplicantSignature: opt(a.coApplicantSignature),
+    achApplicantSignature: opt(a.achApplicantSignature),
+    achCoApplicantSignature: opt(a.achCoApplicantSignature),
+  };
+}
+
+/** The membership application: the page validates with it (Conform), the API decides with it. */
+export const applicationSchema = baseSchema.superRefine(checkApplication).transform(normalize);
+export type ApplicationInput = z.input<typeof baseSchema>;
+export type Application = z.output<typeof applicationSchema>;
+
+/** Problems keyed by field, one message each, in the order of spec section 5. */
+export function applicationProblems(error: z.ZodError): { fields: Partial<Record<ApplicationField, string>>; messages: string[] } {
+  const byField = new Map<string, string>();
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "_");
+    if (!byField.has(key)) byField.set(key, issue.message);
+  }
+  const fields: Partial<Record<ApplicationField, string>> = {};
+  for (const name of ERROR_ORDER) {
+    const message = byField.get(name);
+    if (message) fields[name] = message;
+  }
+  const rest = [...byField].filter(([k]) => !(k in fields)).map(([, m]) => m);
+  return { fields, messages: [...Object.values(fields), ...rest] };
+}
+
+// ---- API answers ------------------------------------------------------------------------
+
+/** POST /api/applications, 201. */
+export interface ApplicationCreated {
+  success: true;
+  id: number;
+  submittedAt: string;
+}
+
+/** POST /api/applications, 4xx: `details` lists the spec's messages, `fields` maps them to fields. */
+export interface ApplicationRejected {
+  success: false;
+  error: string;
+  details?: string[];
+  fields?: Partial<Record<ApplicationField, string>>;
+}
+
+/** Case lookup (spec section 9): at least 5 digits. */
+export const CASE_NUMBER_MIN_DIGITS = 5;
+
+/**
+ * GET /api/cases/:caseNumber, 200: the spec's first accepted shape (success with an applicant
+ * object), holding only what the form needs. 404 {success:false, error} when not found.
+ */
+export interface CaseApplicant {
+  applicantName?: string;
+  /** Decimal dollars, e.g. "250000.00". */
+  coverage?: string;
+  email?: string;
+  phone?: string;
+  address1?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  gender?: Gender;
+}
+export interface CaseFound {
+  success: true;
+  applicant: CaseApplicant;
+}
+export const CASE_NOT_FOUND = "Case not found";

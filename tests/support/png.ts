@@ -1,0 +1,44 @@
+import zlib from "node:zlib";
+
+/**
+ * Real PNG files for signature tests: a white image of the given size, optionally padded with
+ * a private ancillary chunk to reach a byte size (still a valid PNG).
+ */
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+export function makePng(width = 40, height = 20, padToBytes = 0): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // RGBA
+  const raw = Buffer.alloc((width * 4 + 1) * height, 0xff);
+  for (let y = 0; y < height; y++) raw[y * (width * 4 + 1)] = 0; // filter byte
+  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw))];
+  const end = chunk("IEND", Buffer.alloc(0));
+  const size = parts.reduce((n, p) => n + p.length, 0) + end.length;
+  if (padToBytes > size + 12) parts.push(chunk("prVt", Buffer.alloc(padToBytes - size - 12, 0x41)));
+  return Buffer.concat([...parts, end]);
+}
+
+export const pngDataUrl = (png: Buffer = makePng()) => `data:image/png;base64,${png.toString("base64")}`;
