@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
 import { submissionsRouter } from "~/features/submissions/api.server";
 import { articlesRouter } from "~/features/articles/api.server";
+import { memberImportRouter } from "~/features/member-import/api.server";
 import { apiErrorHandler, notFound } from "./http.server";
 import { pingDatabase } from "./db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -65,6 +66,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   api.use(authRouter(services));
   api.use(submissionsRouter(services));
   api.use(articlesRouter(services));
+  api.use(memberImportRouter(services));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

@@ -7,6 +7,7 @@ import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
 import { ArticlesService } from "~/features/articles/service.server";
+import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -23,6 +24,8 @@ export interface Services {
   submissions: SubmissionService;
   /** RSS feeds, articles, featured cards, ingest (engine, lease, scheduler). */
   articles: ArticlesService;
+  /** CSV member import (POST /api/upload-users); hooks.afterWrite runs inside its transaction. */
+  memberImport: MemberImportService;
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger): Services {
@@ -42,5 +45,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
     ),
     articles: new ArticlesService(database.db, config, logger),
+    memberImport: new MemberImportService(database.db, secret, logger),
   };
 }

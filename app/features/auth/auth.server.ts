@@ -91,6 +91,22 @@ export class AuthService {
     if (token) await this.sessions.revoke(token);
   }
 
+  /**
+   * Re-checks a signed-in staff member's password (the optional 'Admin Password' of the
+   * upload pages), under the same per-account and per-IP throttle as sign-in.
+   */
+  async confirmStaffPassword(userId: number, password: string, ip: string, wrongMessage: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user?.username || user.role === "user") throw new HttpError(403, wrongMessage);
+    const accountKey = `staff:${user.username}`;
+    const blocked = await this.throttle.blocked(accountKey, ip);
+    if (blocked) throw new HttpError(429, blocked.message, undefined, { "Retry-After": String(blocked.retryAfter) });
+    if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) {
+      await this.throttle.recordFailure(accountKey, ip);
+      throw new HttpError(403, wrongMessage);
+    }
+  }
+
   digestBirthdate(birthdate: string) {
     return birthdateDigest(this.secret, normalizeBirthdate(birthdate));
   }

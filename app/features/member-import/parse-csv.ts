@@ -1,0 +1,133 @@
+import Papa from "papaparse";
+import { normalizeCertificate } from "~/features/auth/normalize";
+import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
+import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
+
+export const MAX_CERTIFICATE_LENGTH = 64;
+export const MAX_NAME_LENGTH = 100;
+
+/** One valid row, ready to write. The birthdate is kept only as MMDDYY, to be digested. */
+export interface MemberRecord {
+  line: number;
+  certificate: string;
+  mmddyy: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface RowError {
+  line: number;
+  message: string;
+}
+
+export type ParseResult =
+  | { ok: true; records: MemberRecord[]; rowErrors: RowError[]; totalRows: number; hasNameColumns: { first: boolean; last: boolean } }
+  | { ok: false; error: string };
+
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+
+/**
+ * Parses and checks a whole member CSV. Line numbers are physical lines of the file (the
+ * header is line 1), so a quoted field spanning lines does not shift the rows after it.
+ * Blank lines are skipped; extra columns are ignored; a certificate number seen before in the
+ * file makes the later row an error.
+ */
+export function parseMemberCsv(text: string, today: string): ParseResult {
+  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!input.trim()) return { ok: false, error: MESSAGES.emptyFile };
+
+  let header: string[] | null = null;
+  let col = { cert: -1, birth: -1, first: -1, last: -1 };
+  const records: MemberRecord[] = [];
+  const rowErrors: RowError[] = [];
+  const seen = new Map<string, number>();
+  let totalRows = 0;
+  let line = 1;
+  let prevCursor = 0;
+  let linebreak = "\n";
+
+  Papa.parse<string[]>(input, {
+    skipEmptyLines: false,
+    step(result) {
+      const row = result.data;
+      const startLine = line;
+      const cursor = result.meta.cursor;
+      linebreak = result.meta.linebreak || linebreak;
+      line += countOccurrences(input, linebreak, prevCursor, cursor);
+      prevCursor = cursor;
+      if (row.length === 1 && row[0].trim() === "") return; // blank line
+      if (!header) {
+        header = row.map(normalizeHeader);
+        col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
+        return;
+      }
+      if (col.cert < 0 || col.birth < 0) return;
+      totalRows++;
+      const outcome = checkRow(row, col, today);
+      if (typeof outcome === "string") {
+        rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
+        return;
+      }
+      const earlier = seen.get(outcome.certificate);
+      if (earlier !== undefined) {
+        rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
+        return;
+      }
+      seen.set(outcome.certificate, startLine);
+      records.push({ line: startLine, ...outcome });
+    },
+  });
+
+  if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
+  if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
+  return { ok: true, records, rowErrors, totalRows, hasNameColumns: { first: col.first >= 0, last: col.last >= 0 } };
+}
+
+function countOccurrences(text: string, needle: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf(needle, from); i !== -1 && i < to; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** A row's values, or the reason it cannot be imported. */
+function checkRow(
+  row: string[],
+  col: { cert: number; birth: number; first: number; last: number },
+  today: string,
+): Omit<MemberRecord, "line"> | string {
+  const certificate = normalizeCertificate(row[col.cert] ?? "");
+  if (!certificate) return "certificate_number is missing";
+  if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;
+  if (CONTROL.test(certificate)) return "certificate_number contains control characters";
+
+  const rawBirthdate = (row[col.birth] ?? "").trim();
+  if (!rawBirthdate) return `birthdate is missing for certificate number "${certificate}"`;
+  const date = parseBirthdate(rawBirthdate, today);
+  if (!date.ok) {
+    const shown = JSON.stringify(rawBirthdate.slice(0, 40));
+    switch (date.reason) {
+      case "format":
+        return `birthdate ${shown} is not a date in the format ${DATE_FORMATS_TEXT}`;
+      case "impossible":
+        return `birthdate ${shown} is not a real date`;
+      case "future":
+        return `birthdate ${shown} is in the future`;
+      case "too-old":
+        return `birthdate ${shown} is before ${EARLIEST_YEAR}`;
+    }
+  }
+  const firstName = name(row, col.first);
+  const lastName = name(row, col.last);
+  if (firstName instanceof Error) return `first_name ${firstName.message}`;
+  if (lastName instanceof Error) return `last_name ${lastName.message}`;
+  return { certificate, mmddyy: toMmddyy(date.year, date.month, date.day), firstName, lastName };
+}
+
+function name(row: string[], index: number): string | null | Error {
+  if (index < 0) return null;
+  const value = (row[index] ?? "").trim();
+  if (!value) return null;
+  if (value.length > MAX_NAME_LENGTH) return new Error(`is longer than ${MAX_NAME_LENGTH} characters`);
+  if (CONTROL.test(value)) return new Error("contains control characters");
+  return value;
+}
