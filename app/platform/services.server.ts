@@ -45,6 +45,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
     ),
     articles: new ArticlesService(database.db, config, logger),
-    memberImport: new MemberImportService(database.db, secret, logger),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger),
   };
 }

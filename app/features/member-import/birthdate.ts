@@ -31,8 +31,10 @@ export function parseBirthdate(value: string, today: string): BirthdateResult {
   return { ok: true, year, month, day };
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 && leap ? 29 : DAYS[month - 1];
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");

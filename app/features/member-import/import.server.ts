@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { birthdateDigest } from "~/features/auth/credentials.server";
 import type { PublicUser } from "~/features/auth/user";
-import { nowIso } from "~/platform/db.server";
+import { nowIso, type Dialect } from "~/platform/db.server";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { todayUtc } from "./birthdate";
@@ -47,6 +47,7 @@ export interface ImportAnswer {
 export class MemberImportService {
   constructor(
     private db: Kysely<Database>,
+    private dialect: Dialect,
     private secret: Buffer,
     private logger: Logger,
     public hooks: ImportHooks = {},
@@ -75,7 +76,7 @@ export class MemberImportService {
     let outcome;
     try {
       outcome = await this.db.transaction().execute(async (trx) => {
-        const written = await writeMembers(trx, rows, nowIso());
+        const written = await writeMembers(trx, this.dialect, rows, nowIso());
         const successful = rows.length - written.staff.length;
         if (this.hooks.afterWrite) {
           await this.hooks.afterWrite(trx, {

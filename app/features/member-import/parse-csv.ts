@@ -25,10 +25,13 @@ export type ParseResult =
   | { ok: false; error: string };
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
+/** Skips the Unicode regex for the usual plain-ASCII value. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const hasControl = (value: string) => !PLAIN.test(value) && CONTROL.test(value);
 
 /**
  * Parses and checks a whole member CSV. Line numbers are physical lines of the file (the
- * header is line 1), so a quoted field spanning lines does not shift the rows after it.
+ * header is line 1): a quoted field spanning lines counts its lines, so later rows keep theirs.
  * Blank lines are skipped; extra columns are ignored; a certificate number seen before in the
  * file makes the later row an error.
  */
@@ -42,50 +45,57 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
   const rowErrors: RowError[] = [];
   const seen = new Map<string, number>();
   let totalRows = 0;
-  let line = 1;
-  let prevCursor = 0;
-  let linebreak = "\n";
 
-  Papa.parse<string[]>(input, {
-    skipEmptyLines: false,
-    step(result) {
-      const row = result.data;
-      const startLine = line;
-      const cursor = result.meta.cursor;
-      linebreak = result.meta.linebreak || linebreak;
-      line += countOccurrences(input, linebreak, prevCursor, cursor);
-      prevCursor = cursor;
-      if (row.length === 1 && row[0].trim() === "") return; // blank line
-      if (!header) {
-        header = row.map(normalizeHeader);
-        col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
-        return;
-      }
-      if (col.cert < 0 || col.birth < 0) return;
-      totalRows++;
-      const outcome = checkRow(row, col, today);
-      if (typeof outcome === "string") {
-        rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
-        return;
-      }
-      const earlier = seen.get(outcome.certificate);
-      if (earlier !== undefined) {
-        rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
-        return;
-      }
-      seen.set(outcome.certificate, startLine);
-      records.push({ line: startLine, ...outcome });
-    },
-  });
+  // One pass over the whole text (papaparse's fast path when the file has no quotes);
+  // per-row callbacks cost more than the parse itself.
+  const parsed = Papa.parse<string[]>(input, { skipEmptyLines: false });
+  const unclosed = new Set(parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!));
+  // Without quotes every row is one line; with them a field may hold line breaks.
+  const mayHoldBreaks = input.includes('"');
+  let line = 1;
+  for (let i = 0; i < parsed.data.length; i++) {
+    const row = parsed.data[i];
+    const startLine = line;
+    line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
+    if (row.length === 1 && row[0].trim() === "") continue; // blank line
+    if (!header) {
+      header = row.map(normalizeHeader);
+      col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
+      if (col.cert < 0 || col.birth < 0) break;
+      continue;
+    }
+    totalRows++;
+    if (unclosed.has(i)) {
+      rowErrors.push({ line: startLine, message: `Line ${startLine}: a quoted field is not closed` });
+      continue;
+    }
+    const outcome = checkRow(row, col, today);
+    if (typeof outcome === "string") {
+      rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
+      continue;
+    }
+    const earlier = seen.get(outcome.certificate);
+    if (earlier !== undefined) {
+      rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
+      continue;
+    }
+    seen.set(outcome.certificate, startLine);
+    outcome.line = startLine;
+    records.push(outcome);
+  }
 
   if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
   if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
   return { ok: true, records, rowErrors, totalRows, hasNameColumns: { first: col.first >= 0, last: col.last >= 0 } };
 }
 
-function countOccurrences(text: string, needle: string, from: number, to: number): number {
+/** Line breaks inside a row's (quoted) fields: "\r\n", "\n" or a lone "\r" each start a line. */
+function embeddedBreaks(row: string[]): number {
   let n = 0;
-  for (let i = text.indexOf(needle, from); i !== -1 && i < to; i = text.indexOf(needle, i + needle.length)) n++;
+  for (const field of row) {
+    if (field.indexOf("\n") === -1 && field.indexOf("\r") === -1) continue;
+    n += field.match(/\r\n|\n|\r/g)!.length;
+  }
   return n;
 }
 
@@ -94,11 +104,11 @@ function checkRow(
   row: string[],
   col: { cert: number; birth: number; first: number; last: number },
   today: string,
-): Omit<MemberRecord, "line"> | string {
+): MemberRecord | string {
   const certificate = normalizeCertificate(row[col.cert] ?? "");
   if (!certificate) return "certificate_number is missing";
   if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;
-  if (CONTROL.test(certificate)) return "certificate_number contains control characters";
+  if (hasControl(certificate)) return "certificate_number contains control characters";
 
   const rawBirthdate = (row[col.birth] ?? "").trim();
   if (!rawBirthdate) return `birthdate is missing for certificate number "${certificate}"`;
@@ -120,7 +130,7 @@ function checkRow(
   const lastName = name(row, col.last);
   if (firstName instanceof Error) return `first_name ${firstName.message}`;
   if (lastName instanceof Error) return `last_name ${lastName.message}`;
-  return { certificate, mmddyy: toMmddyy(date.year, date.month, date.day), firstName, lastName };
+  return { line: 0, certificate, mmddyy: toMmddyy(date.year, date.month, date.day), firstName, lastName };
 }
 
 function name(row: string[], index: number): string | null | Error {
@@ -128,6 +138,6 @@ function name(row: string[], index: number): string | null | Error {
   const value = (row[index] ?? "").trim();
   if (!value) return null;
   if (value.length > MAX_NAME_LENGTH) return new Error(`is longer than ${MAX_NAME_LENGTH} characters`);
-  if (CONTROL.test(value)) return new Error("contains control characters");
+  if (hasControl(value)) return new Error("contains control characters");
   return value;
 }
