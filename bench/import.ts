@@ -119,6 +119,9 @@ async function main() {
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
+    // The raw SQLite insert blocks the event loop for a while; a long keep-alive keeps the
+    // server from closing the client's idle connection under it (ECONNRESET on the next POST).
+    server.keepAliveTimeout = 10 * 60_000;
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       await services.auth.createStaff("benchadmin", "bench-password-1234", "super_admin");

@@ -103,8 +103,11 @@ export function ErrorList({ title, items, total, testId }: { title: string; item
   const more = Math.max(items.length, total ?? 0) - SHOWN_ERRORS;
   return (
     <div className="mt-4" data-testid={testId}>
-      <h3 className="text-sm font-semibold text-slate-900">{title}</h3>
-      <ul className="mt-2 max-h-80 list-disc space-y-1 overflow-auto pl-5 text-sm break-words text-slate-700">
+      <h3 id={`${testId}-title`} className="text-sm font-semibold text-slate-900">
+        {title}
+      </h3>
+      {/* Focusable so the list can be scrolled from the keyboard. */}
+      <ul tabIndex={0} aria-labelledby={`${testId}-title`} className="mt-2 max-h-80 list-disc space-y-1 overflow-auto pl-5 text-sm break-words text-slate-700">
         {items.slice(0, SHOWN_ERRORS).map((item, i) => (
           <li key={i}>{item}</li>
         ))}
