@@ -72,7 +72,7 @@ export function AdminUserUpload() {
       <p className="mt-2 text-slate-600">Import members in bulk from a CSV file. Members then sign in with their certificate number and birthdate.</p>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-5">
-        <aside className="rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800 lg:col-span-2" aria-labelledby="instructions-title">
+        <aside className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800 lg:col-span-2" aria-labelledby="instructions-title">
           <h2 id="instructions-title" className="flex items-center gap-2 text-base font-semibold text-brand-900">
             <Info className="h-5 w-5" aria-hidden />
             Instructions
@@ -94,7 +94,7 @@ export function AdminUserUpload() {
           </div>
         </aside>
 
-        <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm lg:col-span-3">
+        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm lg:col-span-3">
           <div>
             <label htmlFor={passwordId} className="field-label">
               Admin Password <span className="font-normal text-slate-600">(optional)</span>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { CircleAlert, CircleCheck, Download, FileUp, LoaderCircle } from "lucide-react";
 import { MAX_UPLOAD_LABEL, SHOWN_ERRORS, type UploadResponse } from "./contract";
 import { isCsvFile } from "./csv-file";
@@ -122,8 +122,11 @@ export function ResultPanel({ result }: { result: UploadResponse }) {
   const ok = result.success;
   const Icon = ok ? CircleCheck : CircleAlert;
   const stats = result.stats ?? { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 };
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), [result]);
   return (
     <section
+      ref={ref}
       aria-labelledby="upload-result-title"
       data-testid="upload-result"
       className={`mt-6 rounded-xl border p-5 ${ok ? "border-green-200 bg-green-50" : "border-red-200 bg-red-50"}`}

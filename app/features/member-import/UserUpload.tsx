@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CircleAlert, CircleCheck, Upload } from "lucide-react";
 import { DATE_FORMATS_TEXT } from "./birthdate";
 import { MAX_UPLOAD_LABEL, MESSAGES } from "./contract";
@@ -81,7 +81,7 @@ export function UserUpload() {
       {banner ? <StatusBanner banner={banner} /> : null}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm lg:col-span-2">
+        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm lg:col-span-2">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h2 className="text-lg font-semibold text-brand-900">Select a CSV file</h2>
             <TemplateButton onClick={() => downloadCsv(SHORT_TEMPLATE)} />
@@ -151,7 +151,7 @@ export function UserUpload() {
           <UploadProgress phase={phase} />
         </div>
 
-        <aside className="rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800" aria-labelledby="requirements-title">
+        <aside className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800" aria-labelledby="requirements-title">
           <h2 id="requirements-title" className="text-base font-semibold text-brand-900">
             CSV requirements
           </h2>
@@ -172,9 +172,13 @@ export function UserUpload() {
 
 function StatusBanner({ banner }: { banner: Banner }) {
   const ok = banner.kind === "success";
+  const ref = useRef<HTMLDivElement>(null);
+  // The banner sits above the form: bring it into view when the button that caused it is far below.
+  useEffect(() => ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), [banner]);
   const Icon = ok ? CircleCheck : CircleAlert;
   return (
     <div
+      ref={ref}
       role={ok ? "status" : "alert"}
       data-testid="upload-status"
       className={`mt-6 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
