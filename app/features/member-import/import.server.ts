@@ -67,11 +67,12 @@ export class MemberImportService {
 
     // About 36,600 birthdates exist: each distinct one is digested once.
     const digests = new Map<string, string>();
-    const rows: MemberWrite[] = parsed.records.map((r) => {
+    for (const r of parsed.records) {
       let digest = digests.get(r.mmddyy);
       if (digest === undefined) digests.set(r.mmddyy, (digest = birthdateDigest(this.secret, r.mmddyy)));
-      return { line: r.line, certificate: r.certificate, digest, firstName: r.firstName, lastName: r.lastName };
-    });
+      r.digest = digest;
+    }
+    const rows: MemberWrite[] = parsed.records;
 
     let outcome;
     try {

@@ -11,6 +11,8 @@ export interface MemberRecord {
   line: number;
   certificate: string;
   mmddyy: string;
+  /** Filled in by the service: the keyed digest of mmddyy. */
+  digest: string;
   firstName: string | null;
   lastName: string | null;
 }
@@ -130,7 +132,7 @@ function checkRow(
   const lastName = name(row, col.last);
   if (firstName instanceof Error) return `first_name ${firstName.message}`;
   if (lastName instanceof Error) return `last_name ${lastName.message}`;
-  return { line: 0, certificate, mmddyy: toMmddyy(date.year, date.month, date.day), firstName, lastName };
+  return { line: 0, certificate, mmddyy: toMmddyy(date.year, date.month, date.day), digest: "", firstName, lastName };
 }
 
 function name(row: string[], index: number): string | null | Error {
