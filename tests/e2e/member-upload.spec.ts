@@ -124,6 +124,18 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await expect(page.getByTestId("upload-result").locator("dd").first()).toHaveText("60,000");
   });
 
+  test("a network failure shows 'Upload Failed' with 'Upload failed' and the reason", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    await page.route("**/api/upload-users", (route) => route.abort());
+    await page.locator('input[type="file"]').setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${uniq()},1980-01-15,,,\n`) });
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
+    await expect(result).toContainText("Upload failed");
+    await expect(result).toContainText("Network error: the server could not be reached");
+  });
+
   test("a file over 10MB is refused in the browser", async ({ page, signIn }) => {
     await signIn("limited_admin");
     await page.goto("/admin/upload");
@@ -206,6 +218,25 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await page.getByRole("button", { name: "Upload CSV" }).click();
     await expect(page.getByTestId("upload-status")).toHaveText('Error: No valid user records to import: Line 2: birthdate "2999-01-01" is in the future');
     await expect(page.getByTestId("file-summary")).toBeVisible();
+  });
+
+  test("a large file: 'Processing...' and the progress bar, then success; a network failure says 'Upload failed: ...'", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    const t = uniq();
+    const rows = Array.from({ length: 40_000 }, (_, i) => `${t}P${i},1960-12-0${1 + (i % 9)}`);
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from(["certificate_number,birthdate", ...rows].join("\n")) });
+    await expect(page.getByText("Valid CSV with 40000 user records")).toBeVisible();
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByRole("button", { name: "Processing..." })).toBeDisabled();
+    await expect(page.getByRole("progressbar")).toBeVisible();
+    await expect(page.getByTestId("upload-status")).toContainText("Success: Imported 40,000 users", { timeout: 25_000 });
+
+    await page.route("**/api/upload-users", (route) => route.abort());
+    await input.setInputFiles({ name: "small.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t}X,1960-01-01\n`) });
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Upload failed: Network error: the server could not be reached");
   });
 
   test("members are sent away from both pages", async ({ page, signIn }) => {

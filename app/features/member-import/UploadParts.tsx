@@ -20,7 +20,6 @@ export function TemplateButton({ onClick }: { onClick: () => void }) {
 export function DropZone({ onFile, disabled, label, children }: { onFile: (file: File) => void; disabled?: boolean; label: string; children?: ReactNode }) {
   const inputId = useId();
   const hintId = useId();
-  const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   return (
     <div
@@ -43,16 +42,12 @@ export function DropZone({ onFile, disabled, label, children }: { onFile: (file:
     >
       <FileUp className="h-8 w-8 text-brand-700" aria-hidden />
       <p className="mt-3 text-sm text-slate-700">Drag and drop your CSV file here, or</p>
-      <label htmlFor={inputId} className={`btn-primary mt-3 ${disabled ? "pointer-events-none opacity-60" : "cursor-pointer"}`}>
-        {label}
-      </label>
       <input
-        ref={input}
         id={inputId}
         type="file"
         accept=".csv,text/csv"
         aria-describedby={hintId}
-        className="sr-only"
+        className="peer sr-only"
         disabled={disabled}
         onChange={(e) => {
           const file = e.target.files?.[0];
@@ -60,6 +55,13 @@ export function DropZone({ onFile, disabled, label, children }: { onFile: (file:
           if (file) onFile(file);
         }}
       />
+      {/* The input is visually hidden but keeps keyboard focus; its label shows the focus ring. */}
+      <label
+        htmlFor={inputId}
+        className={`btn-primary mt-3 peer-focus-visible:ring-3 peer-focus-visible:ring-accent-500 peer-focus-visible:ring-offset-2 ${disabled ? "pointer-events-none opacity-60" : "cursor-pointer"}`}
+      >
+        {label}
+      </label>
       <p id={hintId} className="mt-2 text-xs text-slate-600">
         CSV files only · up to {MAX_UPLOAD_LABEL}
       </p>
