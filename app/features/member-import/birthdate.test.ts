@@ -35,6 +35,14 @@ describe("parseBirthdate", () => {
     ["011580", "format"],
     ["January 15, 1980", "format"],
     ["", "format"],
+    ["1980-01-", "format"],
+    ["1980--01", "format"],
+    ["1980-01-15-", "format"],
+    ["/01/15/1980", "format"],
+    ["01/15/19800", "format"],
+    ["001/15/1980", "format"],
+    ["1980-001-15", "format"],
+    ["1980-01-15 10:00", "format"],
   ])("rejects %s (%s)", (value, reason) => {
     expect(parseBirthdate(value, TODAY)).toEqual({ ok: false, reason });
   });

@@ -42,6 +42,20 @@ describe("parseMemberCsv", () => {
     expect(parseMemberCsv("certificate_number,birthdate\r\n\r\n", TODAY)).toEqual({ ok: false, error: MESSAGES.noRecords });
   });
 
+  it("keeps line numbers across parse chunks (files over 1MB) with multi-line quoted fields anywhere", () => {
+    const lines = ["certificate_number,birthdate,first_name,notes"];
+    for (let i = 0; i < 40_000; i++) lines.push(i % 997 === 0 ? `Q${i},1980-01-01,Q,"two\r\nlines"` : `R${i},1980-01-01,Row,plain text padding`);
+    lines.push("LAST,1980-02-31,Bad,date");
+    const text = lines.join("\r\n");
+    expect(text.length).toBeGreaterThan(1.5 * 2 ** 20);
+    const r = ok(text);
+    const quoted = Math.ceil(40_000 / 997);
+    expect(r.totalRows).toBe(40_001);
+    expect(r.records).toHaveLength(40_000);
+    expect(r.rowErrors).toEqual([{ line: 40_002 + quoted, message: `Line ${40_002 + quoted}: birthdate "1980-02-31" is not a real date` }]);
+    expect(r.records[r.records.length - 1]).toMatchObject({ certificate: "R39999", line: 40_001 + quoted });
+  });
+
   it("checks lengths and control characters", () => {
     const r = ok(`certificate_number,birthdate,first_name\n${"X".repeat(65)},1980-01-01,A\nB\u0007,1980-01-01,A\nC,1980-01-01,${"n".repeat(101)}\n`);
     expect(r.rowErrors.map((e) => e.message)).toEqual([

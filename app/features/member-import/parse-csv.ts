@@ -5,6 +5,7 @@ import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
+const CHUNK_BYTES = 1 << 20;
 
 /** One valid row, ready to write. The birthdate is kept only as MMDDYY, to be digested. */
 export interface MemberRecord {
@@ -48,43 +49,57 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
   const seen = new Map<string, number>();
   let totalRows = 0;
 
-  // One pass over the whole text (papaparse's fast path when the file has no quotes);
-  // per-row callbacks cost more than the parse itself.
-  const parsed = Papa.parse<string[]>(input, { skipEmptyLines: false });
-  const unclosed = new Set(parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!));
   // Without quotes every row is one line; with them a field may hold line breaks.
   const mayHoldBreaks = input.includes('"');
   let line = 1;
-  for (let i = 0; i < parsed.data.length; i++) {
-    const row = parsed.data[i];
-    const startLine = line;
-    line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
-    if (row.length === 1 && row[0].trim() === "") continue; // blank line
-    if (!header) {
-      header = row.map(normalizeHeader);
-      col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
-      if (col.cert < 0 || col.birth < 0) break;
-      continue;
-    }
-    totalRows++;
-    if (unclosed.has(i)) {
-      rowErrors.push({ line: startLine, message: `Line ${startLine}: a quoted field is not closed` });
-      continue;
-    }
-    const outcome = checkRow(row, col, today);
-    if (typeof outcome === "string") {
-      rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
-      continue;
-    }
-    const earlier = seen.get(outcome.certificate);
-    if (earlier !== undefined) {
-      rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
-      continue;
-    }
-    seen.set(outcome.certificate, startLine);
-    outcome.line = startLine;
-    records.push(outcome);
-  }
+  let done = false;
+  // In 1 MB chunks: each chunk's rows are checked and dropped, so only the valid records stay
+  // in memory (a per-row callback would cost more than the parse itself).
+  Papa.parse<string[]>(input, {
+    skipEmptyLines: false,
+    chunkSize: CHUNK_BYTES,
+    chunk(result, parser) {
+      if (done) return;
+      const unclosed = result.errors.length
+        ? new Set(result.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!))
+        : null;
+      const rows = result.data;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        const startLine = line;
+        line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
+        if (row.length === 1 && row[0].trim() === "") continue; // blank line
+        if (!header) {
+          header = row.map(normalizeHeader);
+          col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
+          if (col.cert < 0 || col.birth < 0) {
+            done = true;
+            parser.abort();
+            return;
+          }
+          continue;
+        }
+        totalRows++;
+        if (unclosed?.has(i)) {
+          rowErrors.push({ line: startLine, message: `Line ${startLine}: a quoted field is not closed` });
+          continue;
+        }
+        const outcome = checkRow(row, col, today);
+        if (typeof outcome === "string") {
+          rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
+          continue;
+        }
+        const earlier = seen.get(outcome.certificate);
+        if (earlier !== undefined) {
+          rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
+          continue;
+        }
+        seen.set(outcome.certificate, startLine);
+        outcome.line = startLine;
+        records.push(outcome);
+      }
+    },
+  });
 
   if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
   if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
