@@ -55,7 +55,7 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
   let done = false;
   // In 1 MB chunks: each chunk's rows are checked and dropped, so only the valid records stay
   // in memory (a per-row callback would cost more than the parse itself).
-  Papa.parse<string[]>(input, {
+  parseInChunks(input, {
     skipEmptyLines: false,
     chunkSize: CHUNK_BYTES,
     chunk(result, parser) {
@@ -70,8 +70,9 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
         line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
         if (row.length === 1 && row[0].trim() === "") continue; // blank line
         if (!header) {
-          header = row.map(normalizeHeader);
-          col = { cert: header.indexOf("certificate_number"), birth: header.indexOf("birthdate"), first: header.indexOf("first_name"), last: header.indexOf("last_name") };
+          const names = row.map(normalizeHeader);
+          header = names;
+          col = { cert: names.indexOf("certificate_number"), birth: names.indexOf("birthdate"), first: names.indexOf("first_name"), last: names.indexOf("last_name") };
           if (col.cert < 0 || col.birth < 0) {
             done = true;
             parser.abort();
@@ -104,6 +105,17 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
   if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
   if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
   return { ok: true, records, rowErrors, totalRows, hasNameColumns: { first: col.first >= 0, last: col.last >= 0 } };
+}
+
+/**
+ * Papa.parse over a string with a chunk callback. Papaparse's string streamer honours
+ * chunkSize and calls back synchronously; its type definitions only describe chunk for files.
+ */
+function parseInChunks(
+  input: string,
+  config: { skipEmptyLines: false; chunkSize: number; chunk: (result: Papa.ParseResult<string[]>, parser: Papa.Parser) => void },
+) {
+  (Papa.parse as (input: string, config: object) => void)(input, config);
 }
 
 /** Line breaks inside a row's (quoted) fields: "\r\n", "\n" or a lone "\r" each start a line. */
