@@ -125,7 +125,9 @@ export function ResultPanel({ result }: { result: UploadResponse }) {
   const Icon = ok ? CircleCheck : CircleAlert;
   const stats = result.stats ?? { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 };
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), [result]);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [result]);
   return (
     <section
       ref={ref}

@@ -174,7 +174,9 @@ function StatusBanner({ banner }: { banner: Banner }) {
   const ok = banner.kind === "success";
   const ref = useRef<HTMLDivElement>(null);
   // The banner sits above the form: bring it into view when the button that caused it is far below.
-  useEffect(() => ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), [banner]);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [banner]);
   const Icon = ok ? CircleCheck : CircleAlert;
   return (
     <div
