@@ -1,5 +1,6 @@
 import type { Route } from "./+types/admin-upload";
 import { pageMeta } from "~/components/seo";
+import { AdminUserUpload } from "~/features/member-import/AdminUserUpload";
 import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -10,12 +11,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-// The CSV member import is built by its own issue; this route already carries its guard.
+/** /admin/upload ('Admin User Upload'): CSV member import, JSON variant; any admin. */
 export default function Page() {
-  return (
-    <section className="container-page py-12">
-      <h1 className="font-serif text-3xl font-bold text-brand-900">Admin User Upload</h1>
-      <p className="mt-3 text-slate-600">Import members in bulk from a CSV file.</p>
-    </section>
-  );
+  return <AdminUserUpload />;
 }

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/admin-users";
 import { pageMeta } from "~/components/seo";
+import { UserUpload } from "~/features/member-import/UserUpload";
 import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -10,12 +11,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-// The CSV member import is built by its own issue; this route already carries its guard.
+/** /admin/users ('User Upload'): CSV member import, multipart variant; any admin. */
 export default function Page() {
-  return (
-    <section className="container-page py-12">
-      <h1 className="font-serif text-3xl font-bold text-brand-900">User Upload</h1>
-      <p className="mt-3 text-slate-600">Upload a CSV file of members.</p>
-    </section>
-  );
+  return <UserUpload />;
 }

@@ -10,6 +10,7 @@ import { videosRouter } from "~/features/videos/api.server";
 import { apiErrorHandler, notFound } from "~/platform/http.server";
 import { pingDatabase } from "~/platform/db.server";
 import { applicationsRouter } from "~/features/applications/api.server";
+import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
@@ -76,6 +77,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
   api.use(applicationsRouter({ applications: services.applications }));
+  api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));

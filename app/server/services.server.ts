@@ -14,6 +14,7 @@ import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
 import { VideosService } from "~/features/videos/service.server";
 import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
+import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -42,6 +43,8 @@ export interface Services {
   videos: VideosService;
   /** Membership applications and the case lookup behind the form. */
   applications: ApplicationsService;
+  /** CSV member import (POST /api/upload-users); each import is written to the audit log in its own transaction. */
+  memberImport: MemberImportService;
 }
 
 /** Settings a test or benchmark passes at construction (short timeouts, no reuse window...). */
@@ -80,5 +83,24 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, {
+      afterWrite: (trx, event) =>
+        audit.record(
+          {
+            actorId: event.actor.id,
+            action: "members.import",
+            rowCount: event.successful,
+            details: {
+              filename: event.filename,
+              totalProcessed: event.totalProcessed,
+              errors: event.errors,
+              created: event.created,
+              updated: event.updated,
+              unchanged: event.unchanged,
+            },
+          },
+          trx,
+        ),
+    }),
   };
 }

@@ -94,6 +94,20 @@ export class AuthService {
     if (token) await this.sessions.revoke(token);
   }
 
+  /**
+   * Re-checks a signed-in staff member's password (the optional 'Admin Password' of the
+   * upload pages), under the same per-account and per-IP throttle as sign-in.
+   */
+  async confirmStaffPassword(userId: number, password: string, ip: string, wrongMessage: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user?.username || user.role === "user") throw new HttpError(403, wrongMessage);
+    const accountKey = `staff:${user.username}`;
+    // Counted before the comparison, as at sign-in, so concurrent guesses cannot outrun the limit.
+    await this.throttle.begin(accountKey, ip);
+    if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) throw new HttpError(403, wrongMessage);
+    await this.throttle.succeeded(accountKey, ip);
+  }
+
   digestBirthdate(birthdate: string) {
     return birthdateDigest(this.secret, normalizeBirthdate(birthdate));
   }

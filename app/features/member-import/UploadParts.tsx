@@ -1,0 +1,163 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { CircleAlert, CircleCheck, Download, FileUp, LoaderCircle } from "lucide-react";
+import { MAX_UPLOAD_LABEL, SHOWN_ERRORS, type UploadResponse } from "./contract";
+import { isCsvFile } from "./csv-file";
+import type { UploadPhase } from "./upload-client";
+
+export function TemplateButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button type="button" className="btn-outline" onClick={onClick}>
+      <Download className="h-4 w-4" aria-hidden />
+      Download CSV Template
+    </button>
+  );
+}
+
+/**
+ * File chooser and drag-and-drop zone. A dropped file that is not CSV is ignored silently
+ * (admin side, section 2); a chosen one is handed over for the page to judge.
+ */
+export function DropZone({ onFile, disabled, label, children }: { onFile: (file: File) => void; disabled?: boolean; label: string; children?: ReactNode }) {
+  const inputId = useId();
+  const hintId = useId();
+  const [over, setOver] = useState(false);
+  return (
+    <div
+      data-testid="drop-zone"
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!disabled) setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        if (disabled) return;
+        const file = e.dataTransfer.files[0];
+        if (file && isCsvFile(file)) onFile(file);
+      }}
+      className={`flex flex-col items-center rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors ${
+        over ? "border-brand-600 bg-brand-50" : "border-slate-300 bg-slate-50"
+      }`}
+    >
+      <FileUp className="h-8 w-8 text-brand-700" aria-hidden />
+      <p className="mt-3 text-sm text-slate-700">Drag and drop your CSV file here, or</p>
+      <input
+        id={inputId}
+        type="file"
+        accept=".csv,text/csv"
+        aria-describedby={hintId}
+        className="peer sr-only"
+        disabled={disabled}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = ""; // choosing the same file again still counts
+          if (file) onFile(file);
+        }}
+      />
+      {/* The input is visually hidden but keeps keyboard focus; its label shows the focus ring. */}
+      <label
+        htmlFor={inputId}
+        className={`btn-primary mt-3 peer-focus-visible:ring-3 peer-focus-visible:ring-accent-500 peer-focus-visible:ring-offset-2 ${disabled ? "pointer-events-none opacity-60" : "cursor-pointer"}`}
+      >
+        {label}
+      </label>
+      <p id={hintId} className="mt-2 text-xs text-slate-600">
+        CSV files only · up to {MAX_UPLOAD_LABEL}
+      </p>
+      {children}
+    </div>
+  );
+}
+
+/** Sending: a determinate bar; then the server works through the rows: an indeterminate one. */
+export function UploadProgress({ phase }: { phase: UploadPhase | null }) {
+  if (!phase) return null;
+  const percent = phase.kind === "sending" && phase.total ? Math.min(100, Math.round((phase.loaded / phase.total) * 100)) : null;
+  const label = phase.kind === "processing" ? "Processing the file on the server..." : `Uploading file... ${percent ?? 0}%`;
+  return (
+    <div className="mt-4" data-testid="upload-progress">
+      <p className="mb-1 flex items-center gap-2 text-sm text-slate-700" aria-live="polite">
+        <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+        {label}
+      </p>
+      <div
+        role="progressbar"
+        aria-label={phase.kind === "processing" ? "Processing" : "Upload progress"}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={phase.kind === "processing" ? undefined : percent ?? 0}
+        className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        {phase.kind === "processing" ? (
+          <div className="h-full w-1/3 animate-[upload-indeterminate_1.2s_ease-in-out_infinite] rounded-full bg-brand-600" />
+        ) : (
+          <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent ?? 0}%` }} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The first 20 entries, then '... and N more errors' (N counts those the server did not list, too). */
+export function ErrorList({ title, items, total, testId }: { title: string; items: string[]; total?: number; testId: string }) {
+  if (!items.length) return null;
+  const more = Math.max(items.length, total ?? 0) - SHOWN_ERRORS;
+  return (
+    <div className="mt-4" data-testid={testId}>
+      <h3 id={`${testId}-title`} className="text-sm font-semibold text-slate-900">
+        {title}
+      </h3>
+      {/* Focusable so the list can be scrolled from the keyboard. */}
+      <ul tabIndex={0} aria-labelledby={`${testId}-title`} className="mt-2 max-h-80 list-disc space-y-1 overflow-auto pl-5 text-sm break-words text-slate-700">
+        {items.slice(0, SHOWN_ERRORS).map((item, i) => (
+          <li key={i}>{item}</li>
+        ))}
+      </ul>
+      {more > 0 ? <p className="mt-2 text-sm font-medium text-slate-700">... and {more} more errors</p> : null}
+    </div>
+  );
+}
+
+/** /admin/upload result panel: outcome, message, four stats, parsing errors and general errors. */
+export function ResultPanel({ result }: { result: UploadResponse }) {
+  const ok = result.success;
+  const Icon = ok ? CircleCheck : CircleAlert;
+  const stats = result.stats ?? { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 };
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [result]);
+  return (
+    <section
+      ref={ref}
+      aria-labelledby="upload-result-title"
+      data-testid="upload-result"
+      className={`mt-6 rounded-xl border p-5 ${ok ? "border-green-200 bg-green-50" : "border-red-200 bg-red-50"}`}
+    >
+      <h2 id="upload-result-title" className={`flex items-center gap-2 text-lg font-semibold ${ok ? "text-green-900" : "text-red-900"}`}>
+        <Icon className="h-5 w-5" aria-hidden />
+        {ok ? "Upload Successful" : "Upload Failed"}
+      </h2>
+      {!ok && result.error && result.error !== result.message ? <p className="mt-2 font-medium text-red-900">{result.error}</p> : null}
+      {result.message ? <p className={`mt-2 text-sm ${ok ? "text-green-900" : "text-red-900"}`}>{result.message}</p> : null}
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Stat label="Total Processed" value={stats.total_processed.toLocaleString("en-US")} />
+        <Stat label="Successful" value={stats.successful.toLocaleString("en-US")} />
+        <Stat label="Errors" value={stats.errors.toLocaleString("en-US")} />
+        <Stat label="Processing Time" value={`${stats.processing_time_seconds}s`} />
+      </dl>
+      <ErrorList title="Parsing errors" items={result.details ?? []} total={stats.errors} testId="parsing-errors" />
+      <ErrorList title="Errors" items={result.errors ?? []} testId="general-errors" />
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-lg font-semibold text-slate-900">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import busboy from "busboy";
+import express, { Router, type Request, type RequestHandler, type Response } from "express";
+import { apiRequireAdmin } from "~/features/auth/guards.server";
+import { clientIp, handler, HttpError, parseInput } from "~/platform/http.server";
+import type { AuthService } from "~/features/auth/auth.server";
+import type { PublicUser } from "~/features/auth/user";
+import type { MemberImportService } from "./import.server";
+import { emptyStats, jsonUploadSchema, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
+
+/**
+ * JSON bodies carry the file as an escaped string: a CSV of 10MB can grow (each quote and
+ * line break takes two characters), so the JSON limit leaves room and the CSV itself is then
+ * held to 10MB.
+ */
+const JSON_UPLOAD_LIMIT = 2 * MAX_UPLOAD_BYTES + 64 * 1024;
+/** The multipart envelope around the file: boundaries, part headers and the password field. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const tooLarge = () => new HttpError(413, MESSAGES.tooLarge);
+
+/** POST /api/upload-users: the member CSV import, JSON ({csvContent, filename}) or multipart (csvFile). Any admin. */
+export function memberImportRouter({ auth, memberImport }: { auth: AuthService; memberImport: MemberImportService }): Router {
+  const router = Router();
+  const json = express.json({ limit: JSON_UPLOAD_LIMIT, strict: true, type: (req) => !String(req.headers["content-type"] ?? "").startsWith("multipart/") });
+
+  const run = async (req: Request, res: Response, upload: { csv: string; filename: string; adminPassword?: string }) => {
+    const actor = res.locals.user as PublicUser;
+    if (Buffer.byteLength(upload.csv, "utf8") > MAX_UPLOAD_BYTES) throw tooLarge();
+    if (upload.adminPassword) {
+      await auth.confirmStaffPassword(actor.id, upload.adminPassword, clientIp(req), MESSAGES.wrongAdminPassword);
+    }
+    const { status, body } = await memberImport.importCsv({ csv: upload.csv, filename: upload.filename, actor });
+    res.status(status).json(body);
+  };
+
+  router.post(
+    UPLOAD_PATH,
+    noStore,
+    apiRequireAdmin,
+    rejectOversized,
+    (req, res, next) => (isMultipart(req) ? next() : json(req, res, next)),
+    handler(async (req, res) => {
+      if (isMultipart(req)) {
+        const form = await readMultipart(req);
+        return run(req, res, form);
+      }
+      const body = parseInput(jsonUploadSchema, req.body);
+      return run(req, res, { csv: body.csvContent, filename: body.filename, adminPassword: body.adminPassword });
+    }),
+  );
+  // Errors of this endpoint keep its answer shape: stats are always there.
+  router.use(UPLOAD_PATH, ((err, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    const e = err as { type?: string; status?: number };
+    if (e?.type === "entity.too.large") err = tooLarge();
+    if (err instanceof HttpError && err.status < 500) {
+      if (err.headers) res.set(err.headers);
+      const body: UploadResponse = {
+        success: false,
+        message: err.message,
+        error: err.message,
+        ...(err.details !== undefined ? { details: detailsList(err.details) } : {}),
+        stats: emptyStats(),
+      };
+      return res.status(err.status).json(body);
+    }
+    next(err);
+  }) as express.ErrorRequestHandler);
+  return router;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set("Cache-Control", "no-store");
+  next();
+};
+
+const isMultipart = (req: Request) => String(req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data");
+
+/** Refuses a declared body that is over the limit before reading it. */
+const rejectOversized: RequestHandler = (req, _res, next) => {
+  const length = Number(req.headers["content-length"]);
+  const limit = isMultipart(req) ? MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD : JSON_UPLOAD_LIMIT;
+  if (Number.isFinite(length) && length > limit) return next(tooLarge());
+  next();
+};
+
+function detailsList(details: unknown): string[] {
+  if (Array.isArray(details)) return details.map(String);
+  if (details && typeof details === "object") return Object.entries(details).map(([k, v]) => `${k}: ${String(v)}`);
+  return [String(details)];
+}
+
+/**
+ * Reads the multipart form with busboy: one file field csvFile (at most 10MB, read into
+ * memory since the whole file is checked before anything is written) and an optional
+ * adminPassword field. Anything else is refused.
+ */
+function readMultipart(req: Request): Promise<{ csv: string; filename: string; adminPassword?: string }> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 2, parts: 4, fieldSize: 1024, fieldNameSize: 64 },
+      });
+    } catch {
+      return reject(new HttpError(400, "Malformed multipart request"));
+    }
+    let settled = false;
+    const fail = (err: HttpError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(bb);
+      req.resume(); // drain what is left so the answer can be sent
+      reject(err);
+    };
+    const chunks: Buffer[] = [];
+    let filename: string | null = null;
+    let adminPassword: string | undefined;
+    bb.on("file", (field, stream, info) => {
+      if (field !== "csvFile") {
+        stream.resume();
+        return fail(new HttpError(400, `Unexpected file field "${field}"; send the file as csvFile`));
+      }
+      filename = info.filename ?? "upload.csv";
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("limit", () => fail(tooLarge()));
+    });
+    bb.on("field", (name, value, info) => {
+      if (name === "adminPassword" && !info.valueTruncated) adminPassword = value;
+      else if (name === "adminPassword") fail(new HttpError(400, "adminPassword is too long"));
+    });
+    for (const event of ["filesLimit", "fieldsLimit", "partsLimit"] as const) {
+      bb.on(event, () => fail(new HttpError(400, "Send one CSV file in the field csvFile")));
+    }
+    bb.on("error", () => fail(new HttpError(400, "Malformed multipart request")));
+    bb.on("close", () => {
+      if (settled) return;
+      settled = true;
+      if (filename === null) return reject(new HttpError(400, "No file received: send the CSV in the field csvFile"));
+      resolve({ csv: Buffer.concat(chunks).toString("utf8"), filename, adminPassword });
+    });
+    req.pipe(bb);
+  });
+}

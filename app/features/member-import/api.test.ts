@@ -1,0 +1,340 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { MAX_UPLOAD_BYTES, MESSAGES, type UploadResponse } from "./contract";
+import { WRITE_CHUNK } from "./members-writer.server";
+
+const HEADER = "certificate_number,birthdate,first_name,last_name,email";
+
+describeEachDatabase("member CSV import API", (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let tagN = 0;
+  /** A unique certificate prefix per test, so tests share one database without colliding. */
+  const tag = () => `T${++tagN}X`;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    admin = (await loginAs(server, "limited_admin", { username: `importer${dialect}` })).cookie;
+  });
+  afterAll(() => server.close());
+
+  const db = () => server.services.database.db;
+  const uploadJson = async (csvContent: string, opts: { cookie?: string; adminPassword?: string; filename?: string } = {}) => {
+    const res = await server.request("/api/upload-users", {
+      method: "POST",
+      cookie: opts.cookie ?? admin,
+      json: { csvContent, filename: opts.filename ?? "members.csv", ...(opts.adminPassword !== undefined ? { adminPassword: opts.adminPassword } : {}) },
+    });
+    return { status: res.status, body: (await res.json()) as UploadResponse };
+  };
+  const uploadMultipart = async (csv: string | Blob, opts: { cookie?: string; field?: string; adminPassword?: string } = {}) => {
+    const form = new FormData();
+    form.append(opts.field ?? "csvFile", csv instanceof Blob ? csv : new Blob([csv], { type: "text/csv" }), "members.csv");
+    if (opts.adminPassword !== undefined) form.append("adminPassword", opts.adminPassword);
+    const res = await server.request("/api/upload-users", { method: "POST", cookie: opts.cookie ?? admin, body: form });
+    return { status: res.status, body: (await res.json()) as UploadResponse };
+  };
+  const memberLogin = (certificate: string, password: string) =>
+    server.request("/api/auth/login", { method: "POST", json: { username: certificate, password } }).then((r) => r.status);
+  const member = (certificate: string) => db().selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
+  const countUsers = async () => Number((await db().selectFrom("users").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+
+  describe("who may upload", () => {
+    it("anonymous 401, member 403, limited_admin and super_admin 200", async () => {
+      const t = tag();
+      const csv = `${HEADER}\n${t}1,1980-01-15,Ann,Lee,\n`;
+      const anon = await server.request("/api/upload-users", { method: "POST", json: { csvContent: csv, filename: "a.csv" } });
+      expect(anon.status).toBe(401);
+      const memberCookie = (await loginAs(server, "member")).cookie;
+      expect((await uploadJson(csv, { cookie: memberCookie })).status).toBe(403);
+      expect((await uploadMultipart(csv, { cookie: memberCookie })).status).toBe(403);
+      expect(await member(`${t}1`)).toBeUndefined();
+      expect((await uploadJson(csv)).status).toBe(200);
+      const superCookie = (await loginAs(server, "super_admin")).cookie;
+      expect((await uploadMultipart(csv, { cookie: superCookie })).status).toBe(200);
+    });
+  });
+
+  describe("both request forms and every date format", () => {
+    it("JSON: imports all four formats; members sign in with MMDDYY and not with another birthdate", async () => {
+      const t = tag();
+      const csv = [HEADER, `${t}1,1980-01-15,Ann,Lee,ann@example.com`, `${t}2,02/28/1975,Bo,Ng,`, `${t}3,12-31-2001,Cy,,`, `${t}4,1999/07/04,,Ruiz,`].join("\n");
+      const { status, body } = await uploadJson(csv);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        success: true,
+        message: "Imported 4 users (4 new, 0 updated, 0 unchanged).",
+        stats: { total_processed: 4, successful: 4, errors: 0 },
+      });
+      expect(body.stats.processing_time_seconds).toBeGreaterThanOrEqual(0);
+      expect(body.details).toBeUndefined();
+      const expected: Array<[string, string, string]> = [
+        [`${t}1`, "011580", "011680"],
+        [`${t}2`, "022875", "022775"],
+        [`${t}3`, "123101", "123102"],
+        [`${t}4`, "070499", "070599"],
+      ];
+      for (const [cert, right, wrong] of expected) {
+        expect(await memberLogin(cert, right)).toBe(200);
+        expect(await memberLogin(cert.toLowerCase(), wrong)).toBe(401);
+      }
+      const row = await member(`${t}1`);
+      expect(row).toMatchObject({ first_name: "Ann", last_name: "Lee", role: "user", is_active: 1, username: null, password_hash: null });
+      expect(row!.birthdate_digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(await member(`${t}3`)).toMatchObject({ first_name: "Cy", last_name: null });
+    });
+
+    it("multipart: csvFile with quoted fields, CRLF, a BOM and odd header spelling", async () => {
+      const t = tag();
+      const csv = `\uFEFF Certificate_Number ,BirthDate,FIRST NAME\r\n"${t}1","1970-05-06","Lee, Jr."\r\n\r\n${t}2,5/6/1970,Max\r\n`;
+      const { status, body } = await uploadMultipart(csv);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ success: true, stats: { total_processed: 2, successful: 2, errors: 0 } });
+      expect(await member(`${t}1`)).toMatchObject({ first_name: "Lee, Jr." });
+      expect(await memberLogin(`${t}2`, "050670")).toBe(200);
+    });
+
+    it("never stores a birthdate in clear text", async () => {
+      const t = tag();
+      await uploadJson(`${HEADER}\n${t}1,1966-11-22,Ida,Bell,\n`);
+      const row = await member(`${t}1`);
+      const stored = JSON.stringify(row);
+      for (const form of ["1966-11-22", "112266", "11221966", "1966"]) expect(stored).not.toContain(form);
+    });
+  });
+
+  describe("bad rows", () => {
+    it("reports each kind with its line number (header is line 1) and imports the rest", async () => {
+      const t = tag();
+      const staff = await server.services.auth.createStaff(`staff${t.toLowerCase()}`, "correct horse battery", "super_admin");
+      await db().updateTable("users").set({ certificate_number: `${t}STAFF` }).where("id", "=", staff.id).execute();
+      const csv = [
+        HEADER, // 1
+        `${t}1,1980-01-15,Ok,One,`, // 2
+        `,1980-01-15,No,Cert,`, // 3
+        `${t}3,,No,Date,`, // 4
+        `${t}4,Jan 5 1980,Bad,Format,`, // 5
+        `${t}5,1980-02-30,Not,Real,`, // 6
+        `${t}6,2999-01-01,Fut,Ure,`, // 7
+        `${t}7,1850-01-01,Too,Old,`, // 8
+        `${t.toLowerCase()}1,1981-01-01,Dup,Licate,`, // 9
+        `${t}STAFF,1980-01-01,Staff,Account,`, // 10
+        `"${t}${"9".repeat(70)}",1980-01-01,Long,Cert,`, // 11
+        `"${t}12","1980-01-01",Multi,Line,"two\nlines",extra`, // 12-13
+        `${t}14,1980-13-01,Bad,Month,`, // 14
+      ].join("\n");
+      const { status, body } = await uploadJson(csv);
+      expect(status).toBe(200);
+      expect(body.stats).toMatchObject({ total_processed: 12, successful: 2, errors: 10 });
+      expect(body.message).toBe("Imported 2 users (2 new, 0 updated, 0 unchanged); 10 rows had errors and were skipped.");
+      expect(body.details).toEqual([
+        "Line 3: certificate_number is missing",
+        `Line 4: birthdate is missing for certificate number "${t}3"`,
+        'Line 5: birthdate "Jan 5 1980" is not a date in the format YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD',
+        'Line 6: birthdate "1980-02-30" is not a real date',
+        'Line 7: birthdate "2999-01-01" is in the future',
+        'Line 8: birthdate "1850-01-01" is before 1900',
+        `Line 9: certificate number "${t}1" repeats line 2`,
+        `Line 10: certificate number "${t}STAFF" belongs to a staff account and cannot be imported`,
+        "Line 11: certificate_number is longer than 64 characters",
+        'Line 14: birthdate "1980-13-01" is not a real date',
+      ]);
+      // The staff account is untouched: no digest, its role and password intact.
+      const staffRow = await member(`${t}STAFF`);
+      expect(staffRow).toMatchObject({ role: "super_admin", birthdate_digest: null, first_name: null });
+      expect(await memberLogin(`${t}STAFF`, "010180")).toBe(401);
+      expect(await memberLogin(`${t}1`, "011580")).toBe(200); // the first of the duplicates wins
+      expect(await member(`${t}12`)).toMatchObject({ first_name: "Multi", last_name: "Line" });
+    });
+
+    it("answers 422 when no row can be imported, and 400 for files that are not member lists", async () => {
+      const t = tag();
+      const none = await uploadJson(`${HEADER}\n${t}1,13/01/1980,,,\n`);
+      expect(none.status).toBe(422);
+      expect(none.body).toMatchObject({ success: false, error: MESSAGES.noValidRows, stats: { total_processed: 1, successful: 0, errors: 1 } });
+      expect(none.body.details).toEqual(['Line 2: birthdate "13/01/1980" is not a real date']);
+
+      for (const [csv, error] of [
+        ["cert,dob\nA,1980-01-01\n", MESSAGES.missingColumns],
+        ["", MESSAGES.emptyFile],
+        ["certificate_number,birthdate\n", MESSAGES.noRecords],
+      ]) {
+        const r = await uploadJson(csv);
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({ success: false, error, message: error, stats: { total_processed: 0 } });
+      }
+      const multipartBad = await uploadMultipart("cert,dob\nA,1980-01-01\n");
+      expect(multipartBad.status).toBe(400);
+      expect(multipartBad.body.error).toBe(MESSAGES.missingColumns);
+    });
+
+    it("refuses malformed requests with a 400 and the answer shape", async () => {
+      const bad = async (init: RequestInit) => {
+        const res = await server.request("/api/upload-users", { method: "POST", cookie: admin, ...init });
+        const body = await res.json();
+        return { status: res.status, body };
+      };
+      expect(await bad({ headers: { "Content-Type": "application/json" }, body: "{nope" })).toMatchObject({ status: 400, body: { success: false } });
+      expect(await bad({ headers: { "Content-Type": "application/json" }, body: JSON.stringify({ csvContent: 5, filename: "a.csv" }) })).toMatchObject({
+        status: 400,
+        body: { success: false, error: "csvContent is required", stats: { total_processed: 0 } },
+      });
+      const wrongField = await uploadMultipart("certificate_number,birthdate\nA,1980-01-01\n", { field: "file" });
+      expect(wrongField).toMatchObject({ status: 400, body: { error: 'Unexpected file field "file"; send the file as csvFile' } });
+      const noFile = new FormData();
+      noFile.append("adminPassword", "x");
+      expect(await bad({ body: noFile })).toMatchObject({ status: 400, body: { error: "No file received: send the CSV in the field csvFile" } });
+      expect(await bad({ headers: { "Content-Type": "multipart/form-data" }, body: "x" })).toMatchObject({ status: 400, body: { error: "Malformed multipart request" } });
+    });
+  });
+
+  describe("re-uploads", () => {
+    it("re-uploading the same file changes nothing; a changed birthdate or name is updated", async () => {
+      const t = tag();
+      const csv = [HEADER, `${t}1,1980-01-15,Ann,Lee,`, `${t}2,1975-02-28,Bo,Ng,`].join("\n");
+      expect((await uploadJson(csv)).body.message).toBe("Imported 2 users (2 new, 0 updated, 0 unchanged).");
+      const before = await db().selectFrom("users").selectAll().where("certificate_number", "like", `${t}%`).orderBy("id").execute();
+      const usersBefore = await countUsers();
+      await new Promise((r) => setTimeout(r, 5));
+      const again = await uploadMultipart(csv);
+      expect(again.body).toMatchObject({ success: true, message: "Imported 2 users (0 new, 0 updated, 2 unchanged).", stats: { successful: 2, errors: 0 } });
+      expect(await db().selectFrom("users").selectAll().where("certificate_number", "like", `${t}%`).orderBy("id").execute()).toEqual(before);
+      expect(await countUsers()).toBe(usersBefore);
+
+      // New birthdate for 1; 2 without names keeps its names.
+      const changed = await uploadJson(`certificate_number,birthdate,first_name\n${t}1,1980-01-16,Annie\n${t}2,1975-02-28,\n`);
+      expect(changed.body.message).toBe("Imported 2 users (0 new, 1 updated, 1 unchanged).");
+      expect(await memberLogin(`${t}1`, "011680")).toBe(200);
+      expect(await memberLogin(`${t}1`, "011580")).toBe(401);
+      expect(await member(`${t}1`)).toMatchObject({ first_name: "Annie", last_name: "Lee" });
+      expect(await member(`${t}2`)).toMatchObject({ first_name: "Bo", last_name: "Ng", updated_at: before[1].updated_at });
+    });
+  });
+
+  describe("a failed write", () => {
+    it("leaves nothing behind: neither the new rows of earlier chunks nor updates", async () => {
+      const t = tag();
+      await uploadJson(`${HEADER}\n${t}0,1980-01-15,Keep,Me,\n`);
+      const kept = await member(`${t}0`);
+      const usersBefore = await countUsers();
+      // The database refuses one row of the last chunk, after earlier chunks were written.
+      const poison = `${t}POISON`;
+      if (dialect === "sqlite") {
+        await sql.raw(`create trigger poison_${t} before insert on users when new.certificate_number = '${poison}' begin select raise(abort, 'poisoned row'); end`).execute(db());
+      } else {
+        await sql.raw(`create function poison_${t}() returns trigger language plpgsql as $$ begin if new.certificate_number = '${poison}' then raise exception 'poisoned row'; end if; return new; end $$`).execute(db());
+        await sql.raw(`create trigger poison_${t} before insert on users for each row execute function poison_${t}()`).execute(db());
+      }
+      try {
+        const rows = [HEADER, `${t}0,1999-09-09,Changed,Name,`];
+        for (let i = 1; i <= WRITE_CHUNK + 10; i++) rows.push(`${t}N${i},1980-01-01,,,`);
+        rows.push(`${poison},1980-01-01,,,`);
+        const { status, body } = await uploadJson(rows.join("\n"));
+        expect(status).toBe(500);
+        expect(body).toMatchObject({ success: false, error: MESSAGES.writeFailed, errors: [MESSAGES.writeFailed], stats: { successful: 0 } });
+        expect(await countUsers()).toBe(usersBefore);
+        expect(await member(`${t}N1`)).toBeUndefined();
+        expect(await member(`${t}0`)).toEqual(kept);
+      } finally {
+        await sql.raw(`drop trigger poison_${t}${dialect === "postgres" ? " on users" : ""}`).execute(db());
+      }
+    });
+
+    it("an afterWrite hook (the audit log) runs in the transaction and sees the counts; if it throws, nothing is kept", async () => {
+      const t = tag();
+      const service = server.services.memberImport;
+      const auditHook = service.hooks.afterWrite;
+      const seen: unknown[] = [];
+      service.hooks.afterWrite = async (trx, event) => {
+        seen.push({ ...event, actor: event.actor.username, visible: Number((await trx.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).where("certificate_number", "like", `${t}%`).executeTakeFirstOrThrow()).n) });
+        if (event.filename === "explode.csv") throw new Error("audit log unavailable");
+      };
+      try {
+        const ok = await uploadJson(`${HEADER}\n${t}1,1980-01-15,,,\n${t}2,bad,,,\n`, { filename: "fine.csv" });
+        expect(ok.status).toBe(200);
+        expect(seen).toEqual([
+          { actor: `importer${dialect}`, filename: "fine.csv", totalProcessed: 2, successful: 1, errors: 1, created: 1, updated: 0, unchanged: 0, visible: 1 },
+        ]);
+        const failed = await uploadJson(`${HEADER}\n${t}3,1980-01-15,,,\n`, { filename: "explode.csv" });
+        expect(failed.status).toBe(500);
+        expect(await member(`${t}3`)).toBeUndefined();
+      } finally {
+        service.hooks.afterWrite = auditHook;
+      }
+    });
+
+    it("each import is written to the audit log: who, which file, how many rows", async () => {
+      const t = tag();
+      const ok = await uploadJson(`${HEADER}\n${t}1,1980-01-15,,,\n${t}2,1980-01-16,,,\n${t}3,bad,,,\n`, { filename: `audit-${t}.csv` });
+      expect(ok.status).toBe(200);
+      const entries = await db().selectFrom("audit_log").selectAll().where("action", "=", "members.import").orderBy("id", "desc").execute();
+      const entry = entries.find((e) => JSON.parse(e.details ?? "{}").filename === `audit-${t}.csv`);
+      expect(entry).toMatchObject({ actor_label: `importer${dialect}`, row_count: 2 });
+      expect(JSON.parse(entry!.details!)).toMatchObject({ totalProcessed: 3, errors: 1, created: 2 });
+    });
+  });
+
+  describe("size limit", () => {
+    const big = (bytes: number) => {
+      const line = "X0000000001,1980-01-15,Firstname,Lastname,someone@example.com\n";
+      return HEADER + "\n" + line.repeat(Math.ceil(bytes / line.length));
+    };
+    it("refuses more than 10MB with 413, JSON and multipart, before importing anything", async () => {
+      const usersBefore = await countUsers();
+      const csv = big(MAX_UPLOAD_BYTES + 1000);
+      const json = await uploadJson(csv);
+      expect(json.status).toBe(413);
+      expect(json.body).toMatchObject({ success: false, error: MESSAGES.tooLarge, stats: { total_processed: 0 } });
+      const multipart = await uploadMultipart(csv);
+      expect(multipart.status).toBe(413);
+      expect(multipart.body.error).toBe(MESSAGES.tooLarge);
+      expect(await countUsers()).toBe(usersBefore);
+    });
+
+    it("accepts a file just under 10MB (its JSON form is larger than 10MB)", async () => {
+      const t = tag();
+      const lines = [HEADER];
+      let size = HEADER.length + 1;
+      for (let i = 0; size < MAX_UPLOAD_BYTES - 200; i++) {
+        const l = `"${t}${i}","1980-01-15","A ""quoted"" first name padded out to make the line longer","Last",\r`;
+        lines.push(l);
+        size += l.length + 1;
+      }
+      const csv = lines.join("\n");
+      expect(Buffer.byteLength(csv)).toBeLessThanOrEqual(MAX_UPLOAD_BYTES);
+      expect(JSON.stringify({ csvContent: csv }).length).toBeGreaterThan(MAX_UPLOAD_BYTES);
+      const { status, body } = await uploadJson(csv);
+      expect(status).toBe(200);
+      expect(body.stats.successful).toBe(lines.length - 1);
+    }, 60_000);
+  });
+
+  describe("admin password", () => {
+    it("when given, must be the signed-in admin's password (JSON and multipart)", async () => {
+      const t = tag();
+      const { cookie } = await loginAs(server, "limited_admin", { username: `pw${t.toLowerCase()}` });
+      const csv = `${HEADER}\n${t}1,1980-01-15,,,\n`;
+      const wrong = await uploadJson(csv, { cookie, adminPassword: "not my password" });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ success: false, error: MESSAGES.wrongAdminPassword });
+      const wrongMultipart = await uploadMultipart(csv, { cookie, adminPassword: "not my password" });
+      expect(wrongMultipart.status).toBe(403);
+      expect(await member(`${t}1`)).toBeUndefined();
+      expect((await uploadMultipart(csv, { cookie, adminPassword: "correct horse battery" })).status).toBe(200);
+      expect((await uploadJson(csv, { cookie, adminPassword: "correct horse battery" })).status).toBe(200);
+      expect((await uploadJson(csv, { cookie, adminPassword: "" })).status).toBe(200); // empty = not given
+    });
+
+    it("is throttled like sign-in", async () => {
+      const t = tag();
+      const { cookie } = await loginAs(server, "limited_admin", { username: `th${t.toLowerCase()}` });
+      const csv = `${HEADER}\n${t}1,1980-01-15,,,\n`;
+      for (let i = 0; i < 5; i++) expect((await uploadJson(csv, { cookie, adminPassword: `guess-${i}` })).status).toBe(403);
+      const blocked = await uploadJson(csv, { cookie, adminPassword: "correct horse battery" });
+      expect(blocked.status).toBe(429);
+      expect(await member(`${t}1`)).toBeUndefined();
+      await db().deleteFrom("rate_limits").where("key", "like", "login_%").execute();
+    });
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * What crosses the wire for the member CSV import (POST /api/upload-users), shared by the
+ * two upload pages and the server.
+ */
+import { z } from "zod";
+
+export const UPLOAD_PATH = "/api/upload-users";
+
+/** Admin side, section 9: maximum upload size 10MB. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_LABEL = "10MB";
+
+export const REQUIRED_COLUMNS = ["certificate_number", "birthdate"] as const;
+export const OPTIONAL_COLUMNS = ["first_name", "last_name", "email"] as const;
+
+/** The parsing-error list shows this many entries, then '... and N more errors'. */
+export const SHOWN_ERRORS = 20;
+/** The server sends at most this many row errors; stats.errors always has the full count. */
+export const MAX_REPORTED_ERRORS = 500;
+
+export const MESSAGES = {
+  selectFirst: "Please select a CSV file first",
+  selectCsv: "Please select a CSV file",
+  selectValidFirst: "Please select a valid CSV file first",
+  missingColumns: 'CSV must contain "certificate_number" and "birthdate" columns',
+  readFailed: "Failed to read file",
+  uploadFailed: "Upload failed",
+  unknownError: "Unknown error occurred",
+  tooLarge: `File is too large. The maximum size is ${MAX_UPLOAD_LABEL}.`,
+  emptyFile: "The CSV file is empty",
+  noRecords: "The CSV file has a header but no user records",
+  noValidRows: "No valid user records to import",
+  wrongAdminPassword: "Admin password is incorrect",
+  writeFailed: "Import failed while saving; no users were changed. Please try again.",
+} as const;
+
+/** JSON variant (/admin/upload). The admin password is optional: when given, the server re-checks it. */
+export const jsonUploadSchema = z.object({
+  csvContent: z.string({ error: "csvContent is required" }),
+  filename: z.string({ error: "filename is required" }).max(255, "filename is too long"),
+  adminPassword: z.string().max(200).optional(),
+});
+export type JsonUploadBody = z.infer<typeof jsonUploadSchema>;
+
+export interface UploadStats {
+  total_processed: number;
+  successful: number;
+  errors: number;
+  processing_time_seconds: number;
+}
+
+export interface UploadResponse {
+  success: boolean;
+  message: string;
+  error?: string;
+  /** Row errors ("Line 4: ..."), at most MAX_REPORTED_ERRORS of them. */
+  details?: string[];
+  /** General errors (not tied to a row). */
+  errors?: string[];
+  stats: UploadStats;
+  /** How the successful rows split up. */
+  created?: number;
+  updated?: number;
+  unchanged?: number;
+}
+
+export const emptyStats = (): UploadStats => ({ total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 });
+
+/** Normalizes a header cell: trimmed, lower case, spaces and dashes as underscores ("Certificate Number" → certificate_number). */
+export function normalizeHeader(cell: string): string {
+  return cell.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/[\s-]+/g, "_");
+}
+
+export function hasRequiredColumns(header: string[]): boolean {
+  const names = new Set(header.map(normalizeHeader));
+  return REQUIRED_COLUMNS.every((c) => names.has(c));
+}

@@ -1,0 +1,94 @@
+import { sql, type Kysely } from "kysely";
+import type { Dialect } from "~/platform/db.server";
+import type { Database } from "~/platform/schema";
+
+export interface MemberWrite {
+  line: number;
+  certificate: string;
+  digest: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface WriteOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Rows whose certificate number belongs to a staff account: never touched. */
+  staff: MemberWrite[];
+}
+
+/** Rows per statement. Each statement carries its rows as one or four array parameters, not as N x columns. */
+export const WRITE_CHUNK = 2000;
+
+/**
+ * Writes member rows in chunks inside the caller's transaction, one upsert statement per
+ * chunk. A new certificate number becomes a member; an existing member gets the new birthdate
+ * digest and any name the file gives (a blank name keeps the stored one). The upsert's WHERE
+ * skips rows that would change nothing, so re-importing a file writes nothing and updated_at
+ * only moves when something did, and it never touches a staff account, even one that gained
+ * the certificate number after the staff lookup below.
+ *
+ * Rows travel as arrays (PostgreSQL unnest) or one JSON text (SQLite json_each): a statement
+ * of 2,000 rows has 3 to 6 parameters, which keeps query building off the profile.
+ */
+export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows: MemberWrite[], now: string): Promise<WriteOutcome> {
+  const staffCertificates = new Set(
+    (
+      await trx
+        .selectFrom("users")
+        .select("certificate_number")
+        .where("role", "<>", "user")
+        .where("certificate_number", "is not", null)
+        .execute()
+    ).map((r) => r.certificate_number!),
+  );
+  const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [] };
+  const members = staffCertificates.size ? rows.filter((r) => !staffCertificates.has(r.certificate)) : rows;
+  if (members.length !== rows.length) outcome.staff = rows.filter((r) => staffCertificates.has(r.certificate));
+
+  for (let i = 0; i < members.length; i += WRITE_CHUNK) {
+    const chunk = members.slice(i, i + WRITE_CHUNK);
+    const written = dialect === "postgres" ? await upsertPostgres(trx, chunk, now) : await upsertSqlite(trx, chunk, now);
+    // A row the upsert inserted carries this import's timestamp as created_at; an updated one keeps its own.
+    for (const w of written) {
+      if (w.created_at === now) outcome.created++;
+      else outcome.updated++;
+    }
+    outcome.unchanged += chunk.length - written.length;
+  }
+  return outcome;
+}
+
+const ON_CONFLICT = sql`
+  on conflict (certificate_number) do update set
+    birthdate_digest = excluded.birthdate_digest,
+    first_name = coalesce(excluded.first_name, users.first_name),
+    last_name = coalesce(excluded.last_name, users.last_name),
+    updated_at = excluded.updated_at
+  where users.role = 'user' and (
+    users.birthdate_digest is distinct from excluded.birthdate_digest
+    or (excluded.first_name is not null and users.first_name is distinct from excluded.first_name)
+    or (excluded.last_name is not null and users.last_name is distinct from excluded.last_name))
+  returning created_at`;
+
+async function upsertPostgres(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
+  const { rows: written } = await sql<{ created_at: string }>`
+    insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at)
+    select c, d, f, l, 'user', 1, 0, ${now}, ${now}
+    from unnest(${rows.map((r) => r.certificate)}::text[], ${rows.map((r) => r.digest)}::text[],
+                ${rows.map((r) => r.firstName)}::text[], ${rows.map((r) => r.lastName)}::text[]) as t(c, d, f, l)
+    ${ON_CONFLICT}`.execute(trx);
+  return written;
+}
+
+async function upsertSqlite(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
+  const json = JSON.stringify(rows.map((r) => [r.certificate, r.digest, r.firstName, r.lastName]));
+  // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+  const { rows: written } = await sql<{ created_at: string }>`
+    insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at)
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, 'user', 1, 0, ${now}, ${now}
+    from json_each(${json}) where true
+    ${ON_CONFLICT}`.execute(trx);
+  return written;
+}

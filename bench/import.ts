@@ -1,0 +1,204 @@
+/**
+ * `npm run bench:import`: the member CSV import, 10,000 and 100,000 rows, from the HTTP upload
+ * (multipart, as /admin/users sends it, and JSON, as /admin/upload does) to the answer. Beside
+ * it, the limit measured in the same run on the same database: a raw bulk insert of the same
+ * rows (values prepared beforehand; SQLite: one prepared INSERT run per row in one transaction
+ * on the driver; PostgreSQL: unnest arrays of 2,000 rows in one transaction on the driver).
+ * The target is import <= 2 x raw. Prints one JSON object, with the peak memory of the
+ * process (RSS and heap) during the multipart uploads and how much the heap grew during one
+ * (client and server share this process; the bench's own copies of the rows are counted in
+ * the peak but not in the growth).
+ */
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import { sql } from "kysely";
+import { createApp } from "../app/server/app.server";
+import { nowIso } from "../app/platform/db.server";
+import { birthdateDigest } from "../app/features/auth/credentials.server";
+import { loadAuthSecret } from "../app/features/auth/credentials.server";
+import type { Services } from "../app/server/services.server";
+import { benchDialects, benchServices, round, timed } from "./bench-db";
+
+const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+
+interface Row {
+  certificate: string;
+  birthdate: string;
+  mmddyy: string;
+  first: string;
+  last: string;
+}
+
+/** Rows with birthdates over 75 years in the four accepted formats, like a real member list. */
+function makeRows(n: number): Row[] {
+  const rows: Row[] = [];
+  const start = Date.UTC(1935, 0, 1);
+  for (let i = 0; i < n; i++) {
+    const d = new Date(start + ((i * 7919) % 27_000) * 86_400_000);
+    const [y, m, day] = [d.getUTCFullYear(), String(d.getUTCMonth() + 1).padStart(2, "0"), String(d.getUTCDate()).padStart(2, "0")];
+    const birthdate = [`${y}-${m}-${day}`, `${m}/${day}/${y}`, `${m}-${day}-${y}`, `${y}/${m}/${day}`][i % 4];
+    rows.push({ certificate: `AHA${String(i).padStart(7, "0")}`, birthdate, mmddyy: `${m}${day}${String(y).slice(-2)}`, first: `First${i}`, last: i % 10 === 0 ? `O'Brien, ${i}` : `Last${i}` });
+  }
+  return rows;
+}
+
+const csvOf = (rows: Row[]) =>
+  "certificate_number,birthdate,first_name,last_name,email\r\n" +
+  rows.map((r) => `${r.certificate},${r.birthdate},${r.first},${r.last.includes(",") ? `"${r.last}"` : r.last},\r\n`).join("");
+
+/** Samples the process's memory while fn runs. */
+async function withPeakMemory<T>(fn: () => Promise<T>): Promise<{ value: T; peakRssMb: number; peakHeapMb: number; heapGrowthMb: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let peakRss = process.memoryUsage.rss();
+  let peakHeap = heapBefore;
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  }, 5);
+  try {
+    const value = await fn();
+    return { value, peakRssMb: round(peakRss / 2 ** 20), peakHeapMb: round(peakHeap / 2 ** 20), heapGrowthMb: round((peakHeap - heapBefore) / 2 ** 20) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function rawInsert(services: Services, dataDir: string, values: Array<[string, string, string, string]>) {
+  const now = nowIso();
+  if (services.database.dialect === "sqlite") {
+    const db = new SQLite(path.join(dataDir, "app.db"));
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    try {
+      return await timed(() => {
+        const insert = db.prepare(
+          "insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at) values (?, ?, ?, ?, 'user', 1, 0, ?, ?)",
+        );
+        db.transaction(() => {
+          for (const v of values) insert.run(v[0], v[1], v[2], v[3], now, now);
+        })();
+      });
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${services.database.schema}` });
+  await client.connect();
+  try {
+    return await timed(async () => {
+      await client.query("begin");
+      for (let i = 0; i < values.length; i += 2000) {
+        const chunk = values.slice(i, i + 2000);
+        await client.query(
+          `insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at)
+           select c, d, f, l, 'user', 1, 0, $5, $5 from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as t(c, d, f, l)`,
+          [chunk.map((v) => v[0]), chunk.map((v) => v[1]), chunk.map((v) => v[2]), chunk.map((v) => v[3]), now],
+        );
+      }
+      await client.query("commit");
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+async function clearMembers(services: Services) {
+  await services.database.db.deleteFrom("users").where("role", "=", "user").execute();
+  if (services.database.dialect === "sqlite") await sql`pragma wal_checkpoint(TRUNCATE)`.execute(services.database.db);
+  else await sql`vacuum analyze users`.execute(services.database.db);
+}
+
+async function main() {
+  const out: Record<string, unknown> = { benchmark: "member-csv-import", reps: REPS, limit: "import_ms <= 2 x raw_insert_ms" };
+  for (const dialect of benchDialects()) {
+    const { services, config, close } = await benchServices(dialect);
+    const app = createApp(services);
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    // The raw SQLite insert blocks the event loop for a while; a long keep-alive keeps the
+    // server from closing the client's idle connection under it (ECONNRESET on the next POST).
+    server.keepAliveTimeout = 10 * 60_000;
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await services.auth.createStaff("benchadmin", "bench-password-1234", "super_admin");
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username: "benchadmin", password: "bench-password-1234", kind: "staff" }),
+      });
+      const cookie = login.headers.getSetCookie()[0].split(";")[0];
+      const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
+      const results: Record<string, unknown> = {};
+      for (const n of SIZES) {
+        const rows = makeRows(n);
+        const csv = csvOf(rows);
+        const values = rows.map((r) => [r.certificate, birthdateDigest(secret, r.mmddyy), r.first, r.last] as [string, string, string, string]);
+        const upload = async (form: "multipart" | "json") => {
+          const init: RequestInit =
+            form === "multipart"
+              ? { body: (() => { const f = new FormData(); f.append("csvFile", new Blob([csv], { type: "text/csv" }), "members.csv"); return f; })() }
+              : { body: JSON.stringify({ csvContent: csv, filename: "members.csv" }), headers: { "Content-Type": "application/json" } };
+          const res = await fetch(`${base}/api/upload-users`, { method: "POST", ...init, headers: { ...(init.headers as object), Cookie: cookie } });
+          const body = (await res.json()) as { success: boolean; stats: { successful: number }; message: string };
+          if (!res.ok || body.stats.successful !== n) throw new Error(`import failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+          return body;
+        };
+        const raw: number[] = [];
+        const multipart: number[] = [];
+        const json: number[] = [];
+        let memory = { peakRssMb: 0, peakHeapMb: 0, heapGrowthMb: 0 };
+        let reupload = 0;
+        for (let rep = 0; rep < REPS; rep++) {
+          await clearMembers(services);
+          raw.push((await rawInsert(services, config.DATA_DIR, values)).ms);
+          await clearMembers(services);
+          const m = await withPeakMemory(() => timed(() => upload("multipart")));
+          multipart.push(m.value.ms);
+          memory = {
+            peakRssMb: Math.max(memory.peakRssMb, m.peakRssMb),
+            peakHeapMb: Math.max(memory.peakHeapMb, m.peakHeapMb),
+            heapGrowthMb: Math.max(memory.heapGrowthMb, m.heapGrowthMb),
+          };
+          if (rep === 0) reupload = (await timed(() => upload("multipart"))).ms; // same file again: nothing changes
+          await clearMembers(services);
+          json.push((await timed(() => upload("json"))).ms);
+        }
+        const rawMs = median(raw);
+        results[String(n)] = {
+          csv_mb: round(Buffer.byteLength(csv) / 2 ** 20),
+          raw_insert_ms: round(rawMs),
+          import_multipart_ms: round(median(multipart)),
+          import_json_ms: round(median(json)),
+          reupload_unchanged_ms: round(reupload),
+          ratio_multipart: round(median(multipart) / rawMs),
+          ratio_json: round(median(json) / rawMs),
+          within_limit: median(multipart) <= 2 * rawMs && median(json) <= 2 * rawMs,
+          all_runs_ms: { raw: raw.map(round), multipart: multipart.map(round), json: json.map(round) },
+          peak_rss_mb: memory.peakRssMb,
+          peak_heap_used_mb: memory.peakHeapMb,
+          // What the upload itself added (client body copies, server parse and records) over the heap before it.
+          heap_growth_during_upload_mb: memory.heapGrowthMb,
+        };
+      }
+      out[dialect] = results;
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
+    }
+  }
+  out.node = process.version;
+  console.log(JSON.stringify(out));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,249 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Locator, Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, STAFF_PASSWORD, test } from "./fixtures";
+
+const uniq = () => `E${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
+const HEADER = "certificate_number,birthdate,first_name,last_name,email";
+
+/** Drops a file on an element the way a browser does: a drop event carrying a DataTransfer. */
+async function dropFile(page: Page, target: Locator, name: string, content: string, type: string) {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, content, type }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([content], name, { type }));
+      return dt;
+    },
+    { name, content, type },
+  );
+  await target.dispatchEvent("dragover", { dataTransfer });
+  await target.dispatchEvent("drop", { dataTransfer });
+}
+
+async function downloadTemplate(page: Page) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV Template" }).click()]);
+  expect(download.suggestedFilename()).toBe("user_upload_template.csv");
+  return fs.readFileSync((await download.path())!, "utf8");
+}
+
+const memberRow = (services: Parameters<Parameters<typeof test>[2]>[0]["services"], certificate: string) =>
+  services.database.db.selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
+
+test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
+  test("template, instructions, admin password field, drop zone and a disabled upload button", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    await expect(page.getByRole("heading", { level: 1, name: "Admin User Upload" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Instructions" })).toBeVisible();
+    await expect(page.getByText("Maximum file size: 10MB.")).toBeVisible();
+    const template = await downloadTemplate(page);
+    const lines = template.trim().split(/\r\n/);
+    expect(lines[0]).toBe(HEADER);
+    expect(lines).toHaveLength(9);
+    for (const format of [/,\d{4}-\d{2}-\d{2},/, /,\d{2}\/\d{2}\/\d{4},/, /,\d{2}-\d{2}-\d{4},/, /,\d{4}\/\d{2}\/\d{2},/]) {
+      expect(lines.filter((l) => format.test(l)).length).toBeGreaterThanOrEqual(2);
+    }
+    const password = page.getByLabel("Admin Password");
+    await expect(password).toHaveAttribute("type", "password");
+    await expect(password).toHaveAttribute("placeholder", "Enter admin password if required");
+    await expect(page.getByText("CSV files only")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
+    await expectNoAxeViolations(page);
+  });
+
+  test("drag-and-drop: a non-CSV file is ignored, a CSV shows name, size in KB and the first 5 lines; the result panel lists errors", async ({ page, signIn, services }) => {
+    await signIn("super_admin");
+    await page.goto("/admin/upload");
+    const zone = page.getByTestId("drop-zone");
+    await dropFile(page, zone, "photo.png", "not a csv", "image/png");
+    await expect(page.getByTestId("file-summary")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
+
+    const t = uniq();
+    const good = Array.from({ length: 3 }, (_, i) => `${t}G${i},1980-01-1${i},Good,Row${i},`);
+    const bad = Array.from({ length: 25 }, (_, i) => `${t}B${i},1980-02-${30 + (i % 2)},Bad,Row${i},`);
+    const csv = [HEADER, ...good, ...bad].join("\n") + "\n";
+    await dropFile(page, zone, "members.csv", csv, "text/csv");
+    const summary = page.getByTestId("file-summary");
+    await expect(summary).toContainText("members.csv");
+    await expect(summary).toContainText(`(${(Buffer.byteLength(csv) / 1024).toFixed(2)} KB)`);
+    await expect(page.getByTestId("file-preview")).toHaveText([HEADER, ...good, bad[0]].join("\n"));
+
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
+    await expect(result).toContainText("Imported 3 users (3 new, 0 updated, 0 unchanged); 25 rows had errors and were skipped.");
+    await expect(result.getByText("Total Processed")).toBeVisible();
+    await expect(result.locator("dd")).toHaveText(["28", "3", "25", /^\d+(\.\d+)?s$/]);
+    await expect(result.getByText("Processing Time")).toBeVisible();
+    const errors = page.getByTestId("parsing-errors");
+    await expect(errors.getByRole("listitem")).toHaveCount(20);
+    await expect(errors.getByRole("listitem").first()).toHaveText('Line 5: birthdate "1980-02-30" is not a real date');
+    await expect(errors).toContainText("... and 5 more errors");
+    expect(await memberRow(services, `${t}G1`)).toMatchObject({ first_name: "Good", last_name: "Row1", role: "user" });
+    await expectNoAxeViolations(page);
+  });
+
+  test("a file chosen with the chooser uploads; failures show 'Upload Failed' with the server's reason", async ({ page, signIn, services }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    const t = uniq();
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${t}1,13/40/1980,,,\n`) });
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
+    await expect(result).toContainText("No valid user records to import");
+    await expect(page.getByTestId("parsing-errors")).toContainText('Line 2: birthdate "13/40/1980" is not a real date');
+
+    // A wrong admin password is refused before anything is imported.
+    await input.setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${t}2,1980-01-15,,,\n`) });
+    await page.getByLabel("Admin Password").fill("not the password");
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
+    await expect(result).toContainText("Admin password is incorrect");
+    expect(await memberRow(services, `${t}2`)).toBeUndefined();
+
+    await page.getByLabel("Admin Password").fill(STAFF_PASSWORD);
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
+    expect(await memberRow(services, `${t}2`)).toBeDefined();
+  });
+
+  test("a large file shows the progress bar while it uploads and is processed, then the result", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    const t = uniq();
+    const rows = Array.from({ length: 60_000 }, (_, i) => `${t}L${i},1975-0${1 + (i % 9)}-1${i % 10},First,Last,`);
+    await page.locator('input[type="file"]').setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n")) });
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    await expect(page.getByRole("button", { name: "Uploading..." })).toBeDisabled();
+    await expect(page.getByRole("progressbar")).toBeVisible();
+    await expect(page.getByTestId("upload-result").getByRole("heading", { name: "Upload Successful" })).toBeVisible({ timeout: 25_000 });
+    await expect(page.getByRole("progressbar")).toHaveCount(0);
+    await expect(page.getByTestId("upload-result").locator("dd").first()).toHaveText("60,000");
+  });
+
+  test("a network failure shows 'Upload Failed' with 'Upload failed' and the reason", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    await page.route("**/api/upload-users", (route) => route.abort());
+    await page.locator('input[type="file"]').setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${uniq()},1980-01-15,,,\n`) });
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
+    await expect(result).toContainText("Upload failed");
+    await expect(result).toContainText("Network error: the server could not be reached");
+  });
+
+  test("a file over 10MB is refused in the browser", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    await page.locator('input[type="file"]').setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a") });
+    await expect(page.getByRole("alert")).toHaveText("File is too large. The maximum size is 10MB.");
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
+  });
+});
+
+test.describe("/admin/users (User Upload, multipart variant)", () => {
+  test("template with 2 rows, requirements with the 10MB limit, header check messages", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    await expect(page.getByRole("heading", { level: 1, name: "User Upload" })).toBeVisible();
+    await expect(page.getByText("Maximum file size: 10MB")).toBeVisible();
+    const template = await downloadTemplate(page);
+    expect(template.trim().split(/\r\n/)).toEqual(["certificate_number,birthdate", "AHA100001,1980-01-15", "AHA100002,1975-03-22"]);
+
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a valid CSV file first");
+
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: "members.txt", mimeType: "text/plain", buffer: Buffer.from("certificate_number,birthdate\nA,1980-01-01\n") });
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a CSV file");
+
+    await dropFile(page, page.getByTestId("drop-zone"), "wrong.csv", "cert,dob\nA,1980-01-01\n", "text/csv");
+    await expect(page.getByRole("alert").filter({ hasText: "CSV must contain" })).toHaveText('CSV must contain "certificate_number" and "birthdate" columns');
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a valid CSV file first");
+
+    await input.setInputFiles({ name: "header-only.csv", mimeType: "text/csv", buffer: Buffer.from("certificate_number,birthdate\n") });
+    await expect(page.getByRole("alert").filter({ hasText: "CSV must contain" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test("drop a CSV: table preview of 5 rows, 'Valid CSV with N user records', upload, success banner, then everything is cleared", async ({ page, signIn, services }) => {
+    await signIn("super_admin");
+    await page.goto("/admin/users");
+    const zone = page.getByTestId("drop-zone");
+    await dropFile(page, zone, "notes.txt", "hello", "text/plain");
+    await expect(page.getByTestId("file-summary")).toHaveCount(0);
+    await expect(page.getByTestId("upload-status")).toHaveCount(0);
+
+    const t = uniq();
+    const rows = Array.from({ length: 7 }, (_, i) => `${t}${i},0${i + 1}/15/1980`);
+    const csv = ["Certificate_Number , BirthDate", ...rows, `${t}0,1990-01-01`].join("\r\n");
+    await dropFile(page, zone, "members.csv", csv, "text/csv");
+    await expect(page.getByText("Valid CSV with 8 user records")).toBeVisible();
+    const table = page.getByTestId("csv-preview");
+    await expect(table.getByRole("columnheader")).toHaveText(["Certificate_Number", "BirthDate"]);
+    await expect(table.locator("tbody tr")).toHaveCount(5);
+    await expect(table.locator("tbody tr").first()).toHaveText(`${t}001/15/1980`);
+    await expect(page.getByText("Showing first 5 rows. Total rows: 8")).toBeVisible();
+    await expect(page.getByTestId("file-summary")).toContainText(`members.csv (${(Buffer.byteLength(csv) / 1024).toFixed(2)} KB)`);
+
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    const status = page.getByTestId("upload-status");
+    await expect(status).toContainText("Success: Imported 7 users (7 new, 0 updated, 0 unchanged); 1 row had errors and was skipped.");
+    await expect(page.getByTestId("row-errors")).toContainText(`Line 9: certificate number "${t}0" repeats line 2`);
+    await expect(page.getByTestId("file-summary")).toHaveCount(0);
+    await expect(page.getByTestId("csv-preview")).toHaveCount(0);
+    await expect(page.getByText(/Valid CSV with/)).toHaveCount(0);
+    expect(await memberRow(services, `${t}3`)).toMatchObject({ role: "user" });
+
+    // The imported member signs in with the birthdate typed as MMDDYY.
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.getByLabel("Certificate Number").fill(`${t}3`);
+    await page.getByRole("textbox", { name: "Date of Birth" }).fill("041580");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/knowledge-center/);
+  });
+
+  test("a server refusal shows '{error}: {details}'", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    const t = uniq();
+    await page.locator('input[type="file"]').setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t},2999-01-01\n`) });
+    await expect(page.getByText("Valid CSV with 1 user records")).toBeVisible();
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText('Error: No valid user records to import: Line 2: birthdate "2999-01-01" is in the future');
+    await expect(page.getByTestId("file-summary")).toBeVisible();
+  });
+
+  test("a large file: 'Processing...' and the progress bar, then success; a network failure says 'Upload failed: ...'", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    const t = uniq();
+    const rows = Array.from({ length: 40_000 }, (_, i) => `${t}P${i},1960-12-0${1 + (i % 9)}`);
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from(["certificate_number,birthdate", ...rows].join("\n")) });
+    await expect(page.getByText("Valid CSV with 40000 user records")).toBeVisible();
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByRole("button", { name: "Processing..." })).toBeDisabled();
+    await expect(page.getByRole("progressbar")).toBeVisible();
+    await expect(page.getByTestId("upload-status")).toContainText("Success: Imported 40,000 users", { timeout: 25_000 });
+
+    await page.route("**/api/upload-users", (route) => route.abort());
+    await input.setInputFiles({ name: "small.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t}X,1960-01-01\n`) });
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Upload failed: Network error: the server could not be reached");
+  });
+
+  test("members are sent away from both pages", async ({ page, signIn }) => {
+    await signIn("member");
+    for (const path of ["/admin/upload", "/admin/users"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/$/);
+    }
+  });
+});
