@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import { caseNumberFrom, normalizeCoverage, normalizeEmail, normalizeGender, normalizePhone, normalizeState, normalizeZip } from "./case-shapes";
 import { LIMITS } from "./contract";
 import type { ApplicationsRepository, CaseValues } from "./repository.server";
+import { hasControlChars } from "~/platform/text-fields";
 
 /**
  * `npm run admin -- import-cases <file.csv>`: a header row with case_number plus any of the
@@ -38,7 +39,7 @@ const DB_COLUMN: Record<CaseColumn, keyof CaseValues> = {
   gender: "gender",
 };
 
-const plain = (max: number) => (v: string) => (v.length <= max && !/[\u0000-\u001f\u007f]/.test(v) ? v : undefined);
+const plain = (max: number) => (v: string) => (v.length <= max && !hasControlChars(v) ? v : undefined);
 /** Each column's check: the stored value, or undefined when the cell is not acceptable. */
 const CHECK: Record<CaseColumn, { check: (v: string) => string | undefined; expect: string }> = {
   firstName: { check: plain(LIMITS.name), expect: `text of at most ${LIMITS.name} characters` },

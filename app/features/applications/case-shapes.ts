@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { digitsOnly, formatPhone, GENDER_OPTIONS, LIMITS, parseDollars, type CaseApplicant, type Gender } from "./contract";
+import { stripControlChars } from "~/platform/text-fields";
 
 /**
  * Case lookup answers (public-side spec, sections 3 and 7) turned into what the form needs.
@@ -30,7 +31,7 @@ export function applicantFromAnswer(answer: unknown): CaseApplicant | null {
 function line(value: unknown, max: number): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) value = String(value);
   if (typeof value !== "string") return undefined;
-  const cleaned = value.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  const cleaned = stripControlChars(value, { replacement: " " }).replace(/\s+/g, " ").trim();
   return cleaned ? cleaned.slice(0, max) : undefined;
 }
 

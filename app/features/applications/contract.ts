@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
+import { hasControlChars } from "~/platform/text-fields";
 
 /**
  * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
@@ -213,7 +214,7 @@ function text(label: string, max: number) {
       .string(`${label} must be text.`)
       .max(max, `${label} must be at most ${max} characters.`)
       // Tabs, newlines and other control characters have no place in a one-line field.
-      .regex(/^[^\u0000-\u001f\u007f]*$/, `${label} contains characters that are not allowed.`)
+      .refine((v) => !hasControlChars(v), `${label} contains characters that are not allowed.`)
       .optional(),
   );
 }

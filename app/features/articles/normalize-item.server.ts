@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import sanitizeHtml from "sanitize-html";
 import type { PreparedArticle } from "./articles-repo.server";
 import type { RawItem } from "./parse-feed.server";
+import { stripControlChars } from "~/platform/text-fields";
 
 /**
  * From a raw feed item to a stored article: plain-text title and summary, sanitized content,
@@ -51,8 +52,7 @@ export function htmlToText(html: string | null | undefined): string {
 
 /** Control characters out, runs of white space (and no-break/zero-width spaces) as one space. */
 function cleanText(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
+  return stripControlChars(text, { keepLineBreaks: true })
     .replace(/[\s\u00A0\u200B]+/g, " ")
     .trim();
 }

@@ -18,8 +18,8 @@ export function escapeText(value: string): string {
     .replace(/;/g, "\\;")
     .replace(/,/g, "\\,")
     .replace(/\r\n|\r|\n/g, "\\n")
-    // Other control characters are not allowed in TEXT.
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+    // Other control characters (all but tab) are not allowed in TEXT.
+    .replace(/[^\P{Cc}\t]/gu, "");
 }
 
 const utf8Length = (s: string) => new TextEncoder().encode(s).length;

@@ -58,8 +58,7 @@ export const MESSAGES = {
 } as const;
 
 // Control characters have no business in a search or a name; they would only hide what was typed.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /\p{Cc}/u;
 
 const intParam = (fallback: number, max: number) =>
   z

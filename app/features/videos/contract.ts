@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/features/articles/categories";
+import { hasControlChars, stripControlChars } from "~/platform/text-fields";
 
 /**
  * What crosses the wire for video tutorials, shared by the API and the browser.
@@ -63,7 +64,7 @@ export function parseYoutubeId(input: string): string | null {
 const categorySchema = z.enum(ARTICLE_CATEGORIES as [ArticleCategory, ...ArticleCategory[]], { error: VIDEO_MESSAGES.categoryInvalid });
 
 /** No control characters in one-line fields. */
-const oneLine = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const oneLine = (s: string) => !hasControlChars(s);
 
 export const videoInputSchema = z.object({
   title: z
@@ -76,7 +77,7 @@ export const videoInputSchema = z.object({
     .string({ error: VIDEO_MESSAGES.descriptionTooLong })
     .trim()
     .max(VIDEO_DESCRIPTION_MAX, VIDEO_MESSAGES.descriptionTooLong)
-    .transform((s) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ""))
+    .transform((s) => stripControlChars(s, { keepLineBreaks: true }))
     .default(""),
   youtube: z
     .string({ error: VIDEO_MESSAGES.youtubeRequired })
