@@ -13,17 +13,25 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   jsxA11y.flatConfigs.recommended,
-  reactHooks.configs.flat["recommended-latest"] ?? reactHooks.configs.flat.recommended,
   importX.flatConfigs.typescript,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { "import-x": importX },
+    // The classic hooks rules. react-hooks 7 also ships the React Compiler's rules; we do not
+    // compile with it, and those rules flag patterns that are correct without it.
+    plugins: { "import-x": importX, "react-hooks": reactHooks },
     settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })] },
     rules: {
       // No two modules import each other, directly or through others.
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+      // A scrollable region takes focus so keyboard users can scroll it (axe: scrollable-region-focusable).
+      "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // The module augmentation of React Router's AppLoadContext is an interface extending ours.
+      "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],
+      "prefer-const": ["error", { destructuring: "all" }],
     },
   },
   {
@@ -44,8 +52,18 @@ export default tseslint.config(
     },
   },
   {
+    // Migrations run against the schema of their day, not today's: Kysely's documented type for them is Kysely<any>.
+    files: ["app/platform/migrations/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
     files: ["**/*.test.ts", "**/*.test.tsx", "tests/**", "bench/**", "scripts/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // Playwright fixtures: \`use\` is not a React hook, and \`{}\` is how a fixture says it needs no other.
+    files: ["tests/e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
   },
   prettier,
 );

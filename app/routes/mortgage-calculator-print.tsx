@@ -20,12 +20,13 @@ export default function MortgagePrintPage() {
   const result = calculateMortgage(inputs);
   const back = calculatorHref(CALCULATOR_PATH, inputs);
 
+  const printable = result !== null;
   useEffect(() => {
-    if (!result) return;
+    if (!printable) return;
     const timer = window.setTimeout(() => window.print(), PRINT_DELAY_MS);
     return () => window.clearTimeout(timer);
     // Print once per page view, not on every render.
-  }, []);
+  }, [printable]);
 
   return (
     <div className="container-page py-8 print:max-w-none print:px-0 print:py-0">

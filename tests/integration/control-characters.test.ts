@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { multiLineMessage, oneLineMessage } from "../../app/platform/text-fields";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
 
@@ -203,7 +203,7 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
 
   await new Promise<void>((resolve) => server.listen(0, opts.host ?? "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

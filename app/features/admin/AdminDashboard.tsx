@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Tabs } from "radix-ui";
 import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";

@@ -104,7 +104,6 @@ export function SignatureField({
         role="img"
         aria-label={`${label} area${value ? " (signed)" : " (empty)"}`}
         aria-describedby={describedBy}
-        aria-invalid={error ? true : undefined}
         data-signed={value ? "true" : "false"}
         style={{ height: SIGNATURE_HEIGHT, touchAction: "none" }}
         className={`block w-full cursor-crosshair rounded-md border-2 border-dashed bg-white ${

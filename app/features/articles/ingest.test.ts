@@ -366,7 +366,7 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
   });
 
   it("a feed pointing at 127.0.0.1 (or a name for it) fails with a clear error and no request is made", async () => {
-    const { articles, feeds: feedAdmin, ingest } = ctx.services;
+    const { feeds: feedAdmin, ingest } = ctx.services;
     // The API refuses such URLs up front; a row written some other way still cannot be fetched.
     const literal = await new FeedsRepo(ctx.services.database.db).create({ name: "Loopback", url: `${feeds.url}/feeds/wordpress.xml`, category: "news", is_active: true });
     const named = await new FeedsRepo(ctx.services.database.db).create({ name: "Named", url: `http://localhost:${feeds.port}/feeds/blogger.xml`, category: "news", is_active: true });
@@ -382,7 +382,7 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
 describeEachDatabase("when the database fails", (dialect) => {
   it("ingest answers 'RSS refresh failed' and the featured cards turn into the spec's error cards", async () => {
     const ctx = await createTestContext(dialect);
-    const { articles, feeds: feedAdmin, ingest } = ctx.services;
+    const { articles, ingest } = ctx.services;
     await ctx.services.database.close();
     try {
       const result = await ingest.ingestAll();
@@ -412,7 +412,7 @@ describeEachDatabase("default feeds", (dialect) => {
   afterAll(() => ctx.close());
 
   it("are seeded once, inactive, and never again, even after an admin deleted them", async () => {
-    const { articles, feeds: feedAdmin, ingest } = ctx.services;
+    const { feeds: feedAdmin, ingest } = ctx.services;
     expect(await ingest.seedDefaultFeeds()).toBe(DEFAULT_FEEDS.length);
     const seeded = await feedAdmin.listFeeds();
     expect(seeded).toHaveLength(DEFAULT_FEEDS.length);

@@ -35,7 +35,7 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 export function classifyAddress(address: string): AddressVerdict {
   const literal = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   if (!net.isIP(literal)) return { allowed: false, reason: "not an IP address" };
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(literal);
+  const parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(literal);
   if (parsed.kind() === "ipv6") {
     const v6 = parsed as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) {

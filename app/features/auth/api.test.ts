@@ -1,4 +1,5 @@
 import express from "express";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
@@ -338,7 +339,7 @@ describeEachDatabase("auth API", (dialect) => {
       app.get("/admin", apiRequireAdmin, (_q, r) => void r.json({ ok: "admin" }));
       app.get("/super", apiRequireSuperAdmin, (_q, r) => void r.json({ ok: "super" }));
       app.use(apiErrorHandler(server.services.logger));
-      const s = await new Promise<import("node:http").Server>((resolve) => {
+      const s = await new Promise<Server>((resolve) => {
         const x = app.listen(0, "127.0.0.1", () => resolve(x));
       });
       guarded = { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise((r) => s.close(() => r())) };

@@ -131,7 +131,7 @@ export function AdminUserUpload() {
                 <span className="font-semibold">{file.name}</span> <span className="text-slate-600">({sizeInKb(file.size)})</span>
               </p>
               <h2 className="mt-3 text-sm font-semibold text-slate-900">Preview (first 5 lines)</h2>
-              <pre data-testid="file-preview" tabIndex={0} aria-label="Preview of the first 5 lines" className="mt-1 max-h-48 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-5 text-slate-100">
+              <pre data-testid="file-preview" role="region" tabIndex={0} aria-label="Preview of the first 5 lines" className="mt-1 max-h-48 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-5 text-slate-100">
                 {preview.join("\n")}
               </pre>
             </div>

@@ -108,12 +108,14 @@ export function ErrorList({ title, items, total, testId }: { title: string; item
       <h3 id={`${testId}-title`} className="text-sm font-semibold text-slate-900">
         {title}
       </h3>
-      {/* Focusable so the list can be scrolled from the keyboard. */}
-      <ul tabIndex={0} aria-labelledby={`${testId}-title`} className="mt-2 max-h-80 list-disc space-y-1 overflow-auto pl-5 text-sm break-words text-slate-700">
-        {items.slice(0, SHOWN_ERRORS).map((item, i) => (
-          <li key={i}>{item}</li>
-        ))}
-      </ul>
+      {/* A focusable region, so the list can be scrolled from the keyboard. */}
+      <div role="region" tabIndex={0} aria-labelledby={`${testId}-title`} className="mt-2 max-h-80 overflow-auto">
+        <ul className="list-disc space-y-1 pl-5 text-sm break-words text-slate-700">
+          {items.slice(0, SHOWN_ERRORS).map((item, i) => (
+            <li key={i}>{item}</li>
+          ))}
+        </ul>
+      </div>
       {more > 0 ? <p className="mt-2 text-sm font-medium text-slate-700">... and {more} more errors</p> : null}
     </div>
   );

@@ -15,7 +15,7 @@ declare module "@tanstack/react-table" {
   }
 }
 
-export type AdminColumn<T> = ColumnDef<T, any>;
+export type AdminColumn<T> = ColumnDef<T, unknown>;
 
 /**
  * An admin table from a TanStack Table instance: a real <table> (row headers, sortable
