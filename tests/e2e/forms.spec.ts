@@ -469,6 +469,8 @@ test.describe("make payment", () => {
 });
 
 test.describe("accessibility of the form pages", () => {
+  // Eight full-page axe runs each, on a shared two-core machine.
+  test.describe.configure({ timeout: 120_000 });
   for (const width of [1280, 390]) {
     test(`no axe violation at ${width}px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
