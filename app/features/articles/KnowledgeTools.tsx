@@ -6,9 +6,10 @@ import { VideoTutorials } from "~/features/videos/VideoTutorials";
 
 type Tool = "calendar" | "videos";
 
-const TOOLS: Record<Tool, { title: string; tagline: string; icon: LucideIcon; size: "xl" | "full"; body: () => ReactNode }> = {
+const TOOLS: Record<Tool, { title: string; dialogTitle: string; tagline: string; icon: LucideIcon; size: "xl" | "full"; body: () => ReactNode }> = {
   calendar: {
     title: "Maintenance Calendar",
+    dialogTitle: "Home Maintenance Calendar",
     tagline: "A month-by-month plan of seasonal home care tasks.",
     icon: CalendarDays,
     size: "full",
@@ -16,6 +17,7 @@ const TOOLS: Record<Tool, { title: string; tagline: string; icon: LucideIcon; si
   },
   videos: {
     title: "Video Tutorials",
+    dialogTitle: "Video Tutorials",
     tagline: "Short how-to videos for homeowners, by topic.",
     icon: PlayCircle,
     size: "xl",
@@ -58,7 +60,7 @@ export function KnowledgeTools() {
       <Modal
         open={current !== null}
         onOpenChange={(o) => !o && setOpen(null)}
-        title={current?.title ?? ""}
+        title={current?.dialogTitle ?? ""}
         description={current?.tagline}
         size={current?.size ?? "lg"}
         initialFocus={closeRef}
