@@ -189,7 +189,7 @@ test.describe("search engines and sharing", () => {
     expect(res.headers()["content-type"]).toMatch(/^application\/xml/);
     const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual(
-      ["/", "/about-us", "/membership-benefits", "/contact-us", "/form-requests", "/make-payment"].map(
+      ["/", "/about-us", "/membership-benefits", "/contact-us", "/form-requests", "/make-payment", "/mortgage-calculator"].map(
         (p) => (p === "/" ? `${E2E_BASE}/` : `${E2E_BASE}${p}`),
       ),
     );
