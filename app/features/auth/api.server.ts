@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { clientIp, handler, jsonBody, parseInput } from "~/platform/http.server";
 import type { Services } from "~/platform/services.server";
 import { toPublicUser } from "~/features/members/users.server";
-import { loginSchema } from "./auth.server";
+import { loginSchema } from "./contract";
 import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
 
 /** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */
