@@ -1,7 +1,8 @@
-import { Fragment, type ReactNode, type RefObject } from "react";
+import { Fragment, type ReactNode } from "react";
 import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { AlertCircle, CheckCircle2, Loader2 } from "lucide-react";
 import { focusAndReveal } from "./focus";
+import { errorSummaryId } from "./useSchemaForm";
 
 /** What these parts read of Conform's field metadata. */
 interface FieldMeta {
@@ -87,20 +88,20 @@ export function FieldError({ meta }: { meta: FieldMeta }) {
 export function ErrorSummary({
   form,
   labels,
-  summary,
+  shown,
 }: {
   form: FormMeta;
   labels: Record<string, string>;
-  summary: { ref: RefObject<HTMLDivElement | null>; shown: boolean };
+  shown: boolean;
 }) {
   const errors = form.allErrors;
   const problems = Object.keys(labels).filter((name) => errors[name]?.length);
-  if (!summary.shown || problems.length === 0) return null;
+  if (!shown || problems.length === 0) return null;
   const titleId = `${form.id}-error-summary-title`;
   const controlId = (name: string) => `${form.id}-${name}`;
   return (
     <div
-      ref={summary.ref}
+      id={errorSummaryId(form.id)}
       tabIndex={-1}
       aria-labelledby={titleId}
       data-testid="error-summary"

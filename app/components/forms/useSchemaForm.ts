@@ -5,6 +5,22 @@ import type { z } from "zod";
 import { focusAndReveal } from "./focus";
 import { parseForm, type FormResult, type FormSchema } from "./parse-form";
 
+/**
+ * The HTML constraints (required, maxLength...) of a form's fields. Conform reads an object
+ * schema; one transformed as a whole (the payment's summary) is read from its input side.
+ */
+function constraintOf(schema: FormSchema) {
+  let fieldsSchema: z.core.$ZodType = schema;
+  while (fieldsSchema._zod.def.type === "pipe") {
+    const { in: input, out } = (fieldsSchema as z.core.$ZodPipe)._zod.def;
+    fieldsSchema = out._zod.def.type === "transform" ? input : out;
+  }
+  return getZodConstraint(fieldsSchema);
+}
+
+/** The id of a form's error summary, which takes the focus after a failed send. */
+export const errorSummaryId = (formId: string) => `${formId}-error-summary`;
+
 /** Conform submits its own intents (validate a field, update, reset) through a button of this name. */
 const CONFORM_INTENT = "__intent__";
 
@@ -45,13 +61,13 @@ export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, on
   const [result, setResult] = useState<FormResult | null | undefined>(lastResult);
   const [summaryShown, setSummaryShown] = useState(lastResult?.status === "error");
   const [summaryFocus, setSummaryFocus] = useState(0);
-  const summaryRef = useRef<HTMLDivElement>(null);
   const valid = useRef(false);
+  const [constraint] = useState(() => constraintOf(schema));
 
   const [form, fields] = useForm<z.input<S>, z.output<S>, string[]>({
     id,
     lastResult: result,
-    constraint: getZodConstraint(schema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseForm(formData, schema),
@@ -66,8 +82,8 @@ export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, on
 
   // After Conform has reported the errors (and focused the first field), the summary takes the focus.
   useEffect(() => {
-    if (summaryFocus) focusAndReveal(summaryRef.current);
-  }, [summaryFocus]);
+    if (summaryFocus) focusAndReveal(document.getElementById(errorSummaryId(id)));
+  }, [summaryFocus, id]);
 
   function showSummary() {
     setSummaryShown(true);
@@ -86,7 +102,8 @@ export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, on
     fields,
     /** Spread on the <form>: id, noValidate (the schema's messages replace the browser's) and the submit handler. */
     formProps: { ...getFormProps(form), onSubmit },
-    summary: { ref: summaryRef, shown: summaryShown },
+    /** Whether the error summary shows (see ErrorSummary). */
+    summaryShown,
     /** Shows errors the server answered for a submission, beside their fields and in the summary. */
     showErrors(submission: Submission<z.input<S>, string[], z.output<S>>, fieldErrors: Record<string, string[]>, formErrors?: string[]) {
       setResult(submission.reply({ fieldErrors, formErrors }));

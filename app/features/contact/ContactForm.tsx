@@ -43,7 +43,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   const [draftKept, setDraftKept] = useState(false);
   const sentRef = useRef<HTMLDivElement>(null);
 
-  const { form, fields, formProps, summary, showErrors, reset } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
     id: "contact",
     schema: contactSchema,
     lastResult: result && result.status !== "success" ? result.result : undefined,
@@ -155,7 +155,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
           </button>
         </div>
       ) : null}
-      <ErrorSummary form={form} labels={FIELDS} summary={summary} />
+      <ErrorSummary form={form} labels={FIELDS} shown={summaryShown} />
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field meta={fields.name} label={FIELDS.name}>

@@ -66,7 +66,7 @@ export function RequestForm({
   const labels = fieldsFor(kind);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(result?.status === "failed" ? requestFailure(result.message) : null);
-  const { form, fields, formProps, summary, showErrors, reset } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
     id: `request-${kind}`,
     schema: requestFormSchema,
     lastResult: result && result.status !== "success" ? result.result : undefined,
@@ -108,7 +108,7 @@ export function RequestForm({
           <p className="font-medium">{failure}</p>
         </FormMessage>
       ) : null}
-      <ErrorSummary form={form} labels={labels} summary={summary} />
+      <ErrorSummary form={form} labels={labels} shown={summaryShown} />
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field meta={fields.fullName} label={LABELS.fullName} hint="First name first, e.g. Jordan Lee.">

@@ -20,7 +20,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
   const hydrated = useHydrated();
   const { openPayment } = useSiteDialogs();
-  const { form, fields, formProps, summary } = useSchemaForm({
+  const { form, fields, formProps, summaryShown } = useSchemaForm({
     id: "payment",
     schema: paymentSchema,
     lastResult,
@@ -58,7 +58,7 @@ export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
       className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
     >
       <div className="space-y-8">
-        <ErrorSummary form={form} labels={FIELDS} summary={summary} />
+        <ErrorSummary form={form} labels={FIELDS} shown={summaryShown} />
         <fieldset aria-describedby={optionError ? fields.option.errorId : undefined}>
           <legend className="font-serif text-xl font-bold text-brand-900">1. What are you paying for?</legend>
           <div className="mt-4 grid gap-4 sm:grid-cols-2">
