@@ -326,7 +326,7 @@ test.describe("form requests", () => {
     await page.getByRole("button", { name: "Submit Request" }).click();
     await expectFieldError(page, "Full Name", "Please enter your full name");
     await expectFieldError(page, "Email Address", "Please enter a valid email address, like name@example.com");
-    await expectFieldError(page, "Phone Number", "Please enter a valid phone number, like (555) 123-4567");
+    await expectFieldError(page, "Phone Number (optional)", "Please enter a valid phone number, like (555) 123-4567");
     await expect(page.getByLabel("Email Address")).toHaveValue("lee@");
     await expect(page.getByTestId("error-summary")).toContainText("Please correct 3 fields");
     await expect(page.getByRole("heading", { name: "CPA Request" })).toBeVisible();
@@ -519,7 +519,7 @@ test("make payment without JavaScript: the choice and the amount are explained b
   await page.getByLabel("Membership ID").fill("AHA 1");
   await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
   await expectFieldError(page, "Amount (USD)", "Please enter the amount you want to pay");
-  await expectFieldError(page, "Membership ID", "Membership ID may contain only letters, numbers and dashes");
+  await expectFieldError(page, "Membership ID (optional)", "Membership ID may contain only letters, numbers and dashes");
   await expect(page.getByRole("radio", { name: /Other Payment/ })).toBeChecked();
   await expect(page.getByTestId("error-summary")).toContainText("Please correct 2 fields");
   await expect(page.getByTestId("payment-handover")).toHaveCount(0);
