@@ -4,7 +4,8 @@ import { pageMeta } from "~/components/seo";
 import { ContactDetails } from "~/features/contact/ContactDetails";
 import { ContactForm } from "~/features/contact/ContactForm";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { formValues, submitPostedForm } from "~/features/submissions/form-action.server";
+import { submitPostedForm } from "~/features/submissions/form-action.server";
+import { contactSchema } from "~/features/submissions/schemas";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -19,8 +20,10 @@ export function loader({ context }: Route.LoaderArgs) {
 
 /** The contact form posted without JavaScript: same schema and service as POST /api/forms. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const raw = formValues(await readPostedForm(request));
-  return submitPostedForm(raw, context.services.logger, (input) => context.services.submissions.submitContact(input, context.ip));
+  const posted = await readPostedForm(request);
+  return submitPostedForm(posted, contactSchema, context.services.logger, (input) =>
+    context.services.submissions.submitContact(input, context.ip),
+  );
 }
 
 export default function ContactUsPage({ loaderData, actionData }: Route.ComponentProps) {

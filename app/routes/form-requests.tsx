@@ -5,9 +5,10 @@ import { pageMeta } from "~/components/seo";
 import { FormRequests, type FormSelection } from "~/features/form-requests/FormRequests";
 import { INVALID_FORM_SELECTION } from "~/features/form-requests/messages";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { formValues, submitPostedForm } from "~/features/submissions/form-action.server";
-import type { FormActionData } from "~/features/submissions/form-result";
-import { isRequestFormKind } from "~/features/submissions/schemas";
+import { parseForm } from "~/components/forms/parse-form";
+import { submitPostedForm } from "~/features/submissions/form-action.server";
+import { postedValue, type FormActionData } from "~/features/submissions/form-result";
+import { isRequestFormKind, requestFormSchema } from "~/features/submissions/schemas";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -24,19 +25,20 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** A request form posted without JavaScript: same schema and service as the JSON API. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const raw = formValues(await readPostedForm(request));
-  const kind = raw.form;
+  const posted = await readPostedForm(request);
+  const kind = posted.get("form");
   if (!isRequestFormKind(kind)) {
-    return data<FormActionData>({ status: "failed", values: raw, message: INVALID_FORM_SELECTION }, { status: 400 });
+    const result = parseForm(posted, requestFormSchema).reply();
+    return data<FormActionData>({ status: "failed", result, message: INVALID_FORM_SELECTION }, { status: 400 });
   }
-  return submitPostedForm(raw, context.services.logger, (input) =>
+  return submitPostedForm(posted, requestFormSchema, context.services.logger, (input) =>
     context.services.submissions.submitRequestForm(kind, input, context.ip),
   );
 }
 
 export default function FormRequestsPage({ loaderData, actionData }: Route.ComponentProps) {
   // After a post without JavaScript, the posted form stays chosen unless it was sent.
-  const posted = actionData && actionData.status !== "success" ? actionData.values.form : undefined;
+  const posted = postedValue(actionData, "form");
   const selection: FormSelection =
     actionData?.status === "success" ? null : posted !== undefined ? (isRequestFormKind(posted) ? posted : "invalid") : loaderData.selection;
   return (

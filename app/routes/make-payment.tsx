@@ -1,10 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/make-payment";
-import { fieldErrors } from "~/components/forms/useZodForm";
+import { parseForm } from "~/components/forms/parse-form";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { formValues } from "~/features/submissions/form-action.server";
 import { PaymentForm } from "~/features/payments/PaymentForm";
 import { PaymentHandover } from "~/features/payments/PaymentHandover";
 import { paymentSchema } from "~/features/payments/payment";
@@ -25,10 +24,9 @@ export function loader({ context }: Route.LoaderArgs) {
  * step. Nothing is stored and no payment is made here.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const values = formValues(await readPostedForm(request));
-  const parsed = paymentSchema.safeParse(values);
-  if (!parsed.success) return data({ status: "invalid" as const, values, errors: fieldErrors(parsed.error) }, { status: 400 });
-  return { status: "ready" as const, summary: parsed.data };
+  const submission = parseForm(await readPostedForm(request), paymentSchema);
+  if (submission.status !== "success") return data({ status: "invalid" as const, result: submission.reply() }, { status: 400 });
+  return { status: "ready" as const, summary: submission.value };
 }
 
 const STEPS = ["Choose what you are paying for", "Add your membership ID and the amount", "Pay on our secure portal"];
@@ -54,10 +52,7 @@ export default function MakePaymentPage({ loaderData, actionData }: Route.Compon
                 </li>
               ))}
             </ol>
-            <PaymentForm
-              initialValues={actionData?.status === "invalid" ? actionData.values : undefined}
-              initialErrors={actionData?.status === "invalid" ? actionData.errors : undefined}
-            />
+            <PaymentForm lastResult={actionData?.status === "invalid" ? actionData.result : undefined} />
           </>
         )}
       </div>

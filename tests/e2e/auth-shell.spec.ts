@@ -1,4 +1,4 @@
-import { MEMBER_PASSWORD, STAFF_PASSWORD, createAccount, expect, test } from "./fixtures";
+import { MEMBER_PASSWORD, STAFF_PASSWORD, createAccount, expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
 import { E2E_BASE } from "./env";
 
 test.describe("sign-in", () => {
@@ -108,6 +108,80 @@ test.describe("sign-in", () => {
     const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign In", exact: true }).click()]);
     expect(response.status()).toBe(401);
     await expect(page.getByRole("alert")).toHaveText("Invalid certificate number or birthdate");
+    await context.close();
+  });
+});
+
+test.describe("the login page", () => {
+  test("has one h1 at every width", async ({ page }) => {
+    for (const width of [1280, 1024, 768, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/login");
+      await expect(page.locator("h1"), `${width}px`).toHaveCount(1);
+      await expect(page.getByRole("heading", { level: 1, name: "Member Login" }), `${width}px`).toBeVisible();
+    }
+  });
+
+  test("the sign-in kind is a pair of tabs: arrow keys, Home and End move between them, each with its own panel", async ({ page }) => {
+    await page.goto("/login");
+    const member = page.getByRole("tab", { name: "Member sign-in" });
+    const staff = page.getByRole("tab", { name: "Staff sign-in" });
+    await expect(page.getByRole("tablist", { name: "Sign-in type" })).toBeVisible();
+    await expect(member).toHaveAttribute("aria-selected", "true");
+    const memberPanel = page.getByRole("tabpanel", { name: "Member sign-in" });
+    await expect(memberPanel.getByLabel("Certificate Number")).toBeVisible();
+    await expect(member).toHaveAttribute("aria-controls", (await memberPanel.getAttribute("id"))!);
+
+    await member.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(staff).toBeFocused();
+    await expect(staff).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel", { name: "Staff sign-in" }).getByLabel("Username")).toBeVisible();
+    await expect(page.getByLabel("Certificate Number")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sign In as Staff" })).toBeVisible();
+
+    await page.keyboard.press("ArrowLeft");
+    await expect(member).toBeFocused();
+    await expect(member).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("End");
+    await expect(staff).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("Home");
+    await expect(member).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByLabel("Certificate Number")).toBeVisible();
+    // Only the chosen tab is in the tab order; Tab moves on into its panel.
+    await page.keyboard.press("Tab");
+    await expect(memberPanel).toBeFocused();
+    await expectNoAxeViolations(page);
+  });
+
+  test("each kind names its own fields in the schema's messages, beside the fields", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expectFieldError(page, "Certificate Number", "Certificate number is required");
+    await expectFieldError(page, "Date of Birth", "Birthdate is required");
+    await expect(page.getByLabel("Certificate Number")).toBeFocused();
+    await page.getByLabel("Certificate Number").fill("AHA1");
+    await expect(page.getByLabel("Certificate Number")).not.toHaveAttribute("aria-invalid", "true");
+
+    await page.getByRole("tab", { name: "Staff sign-in" }).click();
+    await page.getByRole("button", { name: "Sign In as Staff" }).click();
+    await expectFieldError(page, "Username", "Username is required");
+    await expectFieldError(page, "Password", "Password is required");
+  });
+
+  test("without JavaScript the same messages show beside the fields, and the birthdate is not sent back", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Date of Birth", { exact: true }).fill("010101");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Sign In", exact: true }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expectFieldError(page, "Certificate Number", "Certificate number is required");
+    await expect(page.getByLabel("Date of Birth", { exact: true })).toHaveValue("");
+    expect(await response.text()).not.toContain("010101");
     await context.close();
   });
 });

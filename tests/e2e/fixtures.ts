@@ -82,4 +82,17 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, "axe violations").toEqual([]);
 }
 
+/**
+ * A field's error sits beside it: under its own label in the field's box, marked on the control
+ * (aria-invalid) and read with it (the first id of its aria-describedby names the message).
+ */
+export async function expectFieldError(page: Page, label: string, message: string) {
+  const control = page.getByLabel(label, { exact: true });
+  await expect(control, label).toHaveAttribute("aria-invalid", "true");
+  const errorId = ((await control.getAttribute("aria-describedby")) ?? "").split(" ")[0];
+  await expect(page.locator(`[id="${errorId}"]`), label).toHaveText(message);
+  const field = control.locator("xpath=ancestor::div[.//label][1]");
+  await expect(field.getByText(message, { exact: true }), label).toBeVisible();
+}
+
 export { expect };

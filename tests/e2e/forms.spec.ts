@@ -4,7 +4,7 @@ import { CONTACT_DRAFT_KEY } from "../../app/features/contact/draft";
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from "../../app/features/contact/contact-info";
 import { INVALID_FORM_SELECTION, REQUEST_SUCCESS } from "../../app/features/form-requests/messages";
 import { E2E_BASE } from "./env";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
 import { startSecondSite } from "./second-site";
 
 const unique = () => crypto.randomBytes(4).toString("hex");
@@ -135,6 +135,27 @@ test.describe("contact form", () => {
     expect(row).toMatchObject({ phone: null, status: "pending" });
     await context.close();
   });
+});
+
+test("contact without JavaScript: an empty form shows each field's message beside it and a summary", async ({ browser, services }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/contact-us");
+  const before = await services.database.db.selectFrom("contact_messages").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST"),
+    page.getByRole("button", { name: "Send Message" }).click(),
+  ]);
+  expect(response.status()).toBe(400);
+  await expectFieldError(page, "Full Name", "Please enter your name");
+  await expectFieldError(page, "Email Address", "Please enter your email address");
+  await expectFieldError(page, "Subject", "Please choose a subject");
+  await expectFieldError(page, "Message", "Please enter your message");
+  await expect(page.getByLabel("Phone Number")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("error-summary")).toContainText("Please correct 4 fields");
+  const after = await services.database.db.selectFrom("contact_messages").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  expect(Number(after.n)).toBe(Number(before.n));
+  await context.close();
 });
 
 test.describe("form requests", () => {
@@ -293,6 +314,22 @@ test.describe("form requests", () => {
       .where("email", "=", email)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ first_name: "Ana", last_name: "Lopez Garcia", member_id: "AHA-1" });
+    await context.close();
+  });
+
+  test("without JavaScript, each field's message shows beside it, with the values kept", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/form-requests?form=cpa");
+    await page.getByLabel("Email Address").fill("lee@");
+    await page.getByLabel("Phone Number").fill("call me");
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    await expectFieldError(page, "Full Name", "Please enter your full name");
+    await expectFieldError(page, "Email Address", "Please enter a valid email address, like name@example.com");
+    await expectFieldError(page, "Phone Number (optional)", "Please enter a valid phone number, like (555) 123-4567");
+    await expect(page.getByLabel("Email Address")).toHaveValue("lee@");
+    await expect(page.getByTestId("error-summary")).toContainText("Please correct 3 fields");
+    await expect(page.getByRole("heading", { name: "CPA Request" })).toBeVisible();
     await context.close();
   });
 
@@ -466,6 +503,27 @@ test.describe("make payment", () => {
     await expect(link).toHaveAttribute("target", "_blank");
     await context.close();
   });
+});
+
+test("make payment without JavaScript: the choice and the amount are explained beside their fields", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/make-payment");
+  await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
+  const choice = page.getByRole("group", { name: "1. What are you paying for?" });
+  await expect(choice).toHaveAccessibleDescription("Please choose what you are paying for");
+  await expect(choice.getByText("Please choose what you are paying for", { exact: true })).toBeVisible();
+  await expect(page.getByRole("radio", { name: /Membership Fees/ })).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByRole("radio", { name: /Other Payment/ }).check();
+  await page.getByLabel("Membership ID").fill("AHA 1");
+  await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
+  await expectFieldError(page, "Amount (USD)", "Please enter the amount you want to pay");
+  await expectFieldError(page, "Membership ID (optional)", "Membership ID may contain only letters, numbers and dashes");
+  await expect(page.getByRole("radio", { name: /Other Payment/ })).toBeChecked();
+  await expect(page.getByTestId("error-summary")).toContainText("Please correct 2 fields");
+  await expect(page.getByTestId("payment-handover")).toHaveCount(0);
+  await context.close();
 });
 
 test.describe("accessibility of the form pages", () => {

@@ -1,68 +1,107 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
+import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { AlertCircle, CheckCircle2, Loader2 } from "lucide-react";
 import { focusAndReveal } from "./focus";
-import type { ZodForm } from "./useZodForm";
+import { errorSummaryId } from "./useSchemaForm";
 
-export interface ControlProps {
+/** What these parts read of Conform's field metadata. */
+interface FieldMeta {
   id: string;
-  name: string;
-  value: string;
-  onChange: (e: React.ChangeEvent<HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement>) => void;
-  onBlur: () => void;
-  "aria-invalid"?: true;
-  "aria-describedby"?: string;
+  key: string | undefined;
+  errorId: string;
+  descriptionId: string;
+  errors: string[] | undefined;
+}
+/** What the error summary reads of Conform's form metadata. */
+interface FormMeta {
+  id: string;
+  allErrors: Record<string, string[]>;
 }
 
-/** Label, optional hint, the control (rendered by the caller) and the field's error under it. */
+/*
+ * Conform's props for a control (id, name, default value, constraint and aria attributes),
+ * without its `key`: React refuses a key spread into JSX, so Field puts the key on the control.
+ */
+function withoutKey<T extends { key?: unknown }>({ key: _key, ...props }: T): Omit<T, "key"> {
+  return props;
+}
+export const inputProps = (...args: Parameters<typeof getInputProps>) => withoutKey(getInputProps(...args));
+export const selectProps = (...args: Parameters<typeof getSelectProps>) => withoutKey(getSelectProps(...args));
+export const textareaProps = (...args: Parameters<typeof getTextareaProps>) => withoutKey(getTextareaProps(...args));
+
+/** What a control adds to Conform's aria attributes: the id of the field's hint, when it has one. */
+export interface ControlAria {
+  ariaDescribedBy?: string;
+}
+
+/**
+ * Label, optional hint, the control (rendered by the caller with Conform's getInputProps,
+ * getSelectProps or getTextareaProps and the given aria options) and the field's error under it.
+ */
 export function Field({
-  form,
-  name,
+  meta,
   label,
   hint,
   optional,
   children,
 }: {
-  form: ZodForm;
-  name: string;
+  meta: FieldMeta;
   label: string;
   hint?: ReactNode;
   optional?: boolean;
-  children: (props: ControlProps) => ReactNode;
+  children: (aria: ControlAria) => ReactNode;
 }) {
-  const control = form.control(name);
-  const error = form.errors[name];
-  const hintId = hint ? `${control.id}-hint` : undefined;
-  const describedBy = [hintId, error ? form.errorId(name) : undefined].filter(Boolean).join(" ") || undefined;
   return (
     <div>
-      <label htmlFor={control.id} className="field-label">
+      <label htmlFor={meta.id} className="field-label">
         {label}
         {optional ? <span className="font-normal text-slate-600"> (optional)</span> : null}
       </label>
       {hint ? (
-        <p id={hintId} className="mb-1.5 text-sm text-slate-600">
+        <p id={meta.descriptionId} className="mb-1.5 text-sm text-slate-600">
           {hint}
         </p>
       ) : null}
-      {children({ ...control, "aria-describedby": describedBy })}
-      {error ? (
-        <p id={form.errorId(name)} className="field-error flex items-start gap-1.5">
-          <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-          <span>{error}</span>
-        </p>
-      ) : null}
+      {/* A new key (after a reset or a restored draft) renders the control afresh with its new value. */}
+      <Fragment key={meta.key}>{children({ ariaDescribedBy: hint ? meta.descriptionId : undefined })}</Fragment>
+      <FieldError meta={meta} />
     </div>
   );
 }
 
-/** Every problem of the form in one list, each linking to its field; focused after a failed submit. */
-export function ErrorSummary({ form }: { form: ZodForm }) {
-  const problems = Object.keys(form.fields).filter((name) => form.errors[name]);
-  if (!form.summaryVisible || problems.length === 0) return null;
+/** A field's first error, with the id its control's aria-describedby points to. */
+export function FieldError({ meta }: { meta: FieldMeta }) {
+  const error = meta.errors?.[0];
+  if (!error) return null;
+  return (
+    <p id={meta.errorId} className="field-error flex items-start gap-1.5">
+      <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      <span>{error}</span>
+    </p>
+  );
+}
+
+/**
+ * Every problem of the form in one list, each linking to its field; shown after a failed send
+ * (with or without JavaScript) and focused then. `labels`: the fields in display order.
+ */
+export function ErrorSummary({
+  form,
+  labels,
+  shown,
+}: {
+  form: FormMeta;
+  labels: Record<string, string>;
+  shown: boolean;
+}) {
+  const errors = form.allErrors;
+  const problems = Object.keys(labels).filter((name) => errors[name]?.length);
+  if (!shown || problems.length === 0) return null;
   const titleId = `${form.id}-error-summary-title`;
+  const controlId = (name: string) => `${form.id}-${name}`;
   return (
     <div
-      ref={form.summaryRef}
+      id={errorSummaryId(form.id)}
       tabIndex={-1}
       aria-labelledby={titleId}
       data-testid="error-summary"
@@ -76,17 +115,17 @@ export function ErrorSummary({ form }: { form: ZodForm }) {
         {problems.map((name) => (
           <li key={name}>
             <a
-              href={`#${form.controlId(name)}`}
+              href={`#${controlId(name)}`}
               className="text-red-800 underline underline-offset-2 hover:text-red-900"
               onClick={(e) => {
-                const target = document.getElementById(form.controlId(name));
+                const target = document.getElementById(controlId(name));
                 if (target) {
                   e.preventDefault();
                   focusAndReveal(target);
                 }
               }}
             >
-              {form.fields[name]}: {form.errors[name]}
+              {labels[name]}: {errors[name][0]}
             </a>
           </li>
         ))}

@@ -1,176 +1,62 @@
-import { useState, type FormEvent } from "react";
+import { useState, type ChangeEvent } from "react";
 import { Link, useNavigate, useNavigation } from "react-router";
-import { Eye, EyeOff, KeyRound, UserRound } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { AlertCircle, Eye, EyeOff, KeyRound, UserRound } from "lucide-react";
+import { FieldError, inputProps } from "~/components/forms/FormParts";
+import type { FormResult } from "~/components/forms/parse-form";
+import { useSchemaForm } from "~/components/forms/useSchemaForm";
+import { useSiteDialogs } from "~/components/SiteDialogs";
 import { useAuthSync, saveStoredUser } from "./auth-sync";
+import { LOGIN_FAILED, LOGIN_FAILED_RETRY, loginSchema, type LoginKind } from "./contract";
 import { BIRTHDATE_MAX_LENGTH, maskBirthdateInput, normalizeBirthdate, normalizeCertificate } from "./normalize";
 import { LOGIN_NAVIGATION_DELAY_MS, landingPath } from "./redirect";
 import type { PublicUser } from "./user";
-import { useSiteDialogs } from "~/components/SiteDialogs";
 
-export const LOGIN_FAILED = "Login failed";
-export const LOGIN_FAILED_RETRY = "Login failed. Please try again.";
-
-type Kind = "member" | "staff";
+const TAB_CLASS =
+  "rounded-md px-3 py-2 text-slate-600 hover:text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500 data-[state=active]:bg-white data-[state=active]:text-brand-800 data-[state=active]:shadow";
 
 /**
  * Member sign-in (certificate number + birthdate) and a clearly separate staff mode
- * (username + password). With JavaScript it calls the login API as the spec does; without,
- * the same form posts to the page's action.
+ * (username + password), as two tabs. With JavaScript it calls the login API as the spec
+ * does; without, the same form posts to the page's action.
  */
 export function LoginForm({
   redirectTo,
-  serverError,
+  lastResult,
   initialKind = "member",
 }: {
   redirectTo: string | null;
-  serverError?: string | null;
-  initialKind?: Kind;
+  /** The page action's answer (a form posted without JavaScript), for the kind it was posted as. */
+  lastResult?: FormResult;
+  initialKind?: LoginKind;
 }) {
-  const [kind, setKind] = useState<Kind>(initialKind);
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [showPassword, setShowPassword] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(serverError ?? null);
-  const navigate = useNavigate();
-  const navigation = useNavigation();
-  const { recheck } = useAuthSync();
+  const [kind, setKind] = useState<LoginKind>(initialKind);
   const { openApplyNow } = useSiteDialogs();
-  const member = kind === "member";
-  const submitting = busy || navigation.state === "submitting";
-
-  function switchKind(next: Kind) {
-    setKind(next);
-    setUsername("");
-    setPassword("");
-    setShowPassword(false);
-    setError(null);
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!username.trim() || !password) {
-      setError(member ? "Please enter your certificate number and date of birth." : "Please enter your username and password.");
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const body = member
-        ? { username: normalizeCertificate(username), password: normalizeBirthdate(password), kind }
-        : { username: username.trim(), password, kind };
-      const response = await fetch("/api/auth/login", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const result = (await response.json()) as { success?: boolean; error?: string; user?: PublicUser };
-      if (!result.success || !result.user) {
-        setError(result.error || LOGIN_FAILED);
-        setBusy(false);
-        return;
-      }
-      saveStoredUser(result.user);
-      await recheck();
-      const destination = landingPath(result.user, redirectTo);
-      setTimeout(() => navigate(destination, { replace: true }), LOGIN_NAVIGATION_DELAY_MS);
-    } catch {
-      setError(LOGIN_FAILED_RETRY);
-      setBusy(false);
-    }
-  }
 
   return (
     <div className="w-full max-w-md">
-      <div role="tablist" aria-label="Sign-in type" className="mb-6 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-medium">
+      <Tabs.Root value={kind} onValueChange={(value) => setKind(value === "staff" ? "staff" : "member")}>
+        <Tabs.List aria-label="Sign-in type" className="mb-6 grid grid-cols-2 rounded-lg bg-slate-100 p-1 text-sm font-medium">
+          <Tabs.Trigger value="member" className={TAB_CLASS}>
+            Member sign-in
+          </Tabs.Trigger>
+          <Tabs.Trigger value="staff" className={TAB_CLASS}>
+            Staff sign-in
+          </Tabs.Trigger>
+        </Tabs.List>
         {(["member", "staff"] as const).map((k) => (
-          <button
+          <Tabs.Content
             key={k}
-            type="button"
-            role="tab"
-            aria-selected={kind === k}
-            onClick={() => switchKind(k)}
-            className={`rounded-md px-3 py-2 ${kind === k ? "bg-white text-brand-800 shadow" : "text-slate-600 hover:text-slate-900"}`}
+            value={k}
+            className="rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent-500"
           >
-            {k === "member" ? "Member sign-in" : "Staff sign-in"}
-          </button>
+            <CredentialsForm kind={k} redirectTo={redirectTo} lastResult={k === initialKind ? lastResult : undefined} />
+          </Tabs.Content>
         ))}
-      </div>
-
-      <form method="post" onSubmit={onSubmit} noValidate aria-busy={submitting} className="space-y-5">
-        <input type="hidden" name="kind" value={kind} />
-        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        {error ? (
-          <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-            {error}
-          </div>
-        ) : null}
-
-        <div>
-          <label htmlFor="login-username" className="field-label">
-            {member ? "Certificate Number" : "Username"}
-          </label>
-          <div className="relative">
-            <UserRound className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
-            <input
-              id="login-username"
-              name="username"
-              required
-              autoComplete="username"
-              autoCapitalize={member ? "characters" : "none"}
-              spellCheck={false}
-              value={username}
-              onChange={(e) => setUsername(member ? e.target.value.toUpperCase() : e.target.value)}
-              placeholder={member ? "e.g. AHA123456" : "Your staff username"}
-              className="field-input pl-9"
-            />
-          </div>
-        </div>
-
-        <div>
-          <label htmlFor="login-password" className="field-label">
-            {member ? "Date of Birth" : "Password"}
-          </label>
-          <div className="relative">
-            <KeyRound className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
-            <input
-              id="login-password"
-              name="password"
-              required
-              type={showPassword ? "text" : "password"}
-              autoComplete={member ? "off" : "current-password"}
-              inputMode={member ? "numeric" : undefined}
-              maxLength={member ? BIRTHDATE_MAX_LENGTH : 200}
-              value={password}
-              onChange={(e) => setPassword(member ? maskBirthdateInput(e.target.value) : e.target.value)}
-              placeholder={member ? "MMDDYY" : ""}
-              aria-describedby={member ? "login-password-hint" : undefined}
-              className="field-input pl-9 pr-11"
-            />
-            <button
-              type="button"
-              onClick={() => setShowPassword((s) => !s)}
-              className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1.5 text-slate-600 hover:bg-slate-100"
-              aria-label={showPassword ? (member ? "Hide date of birth" : "Hide password") : member ? "Show date of birth" : "Show password"}
-              aria-pressed={showPassword}
-            >
-              {showPassword ? <EyeOff className="h-4 w-4" aria-hidden /> : <Eye className="h-4 w-4" aria-hidden />}
-            </button>
-          </div>
-          {member ? (
-            <p id="login-password-hint" className="mt-1 text-xs text-slate-600">
-              Enter your date of birth as MMDDYY, for example 030785.
-            </p>
-          ) : null}
-        </div>
-
-        <button type="submit" className="btn-primary w-full py-2.5" disabled={submitting}>
-          {submitting ? "Signing in..." : member ? "Sign In" : "Sign In as Staff"}
-        </button>
-      </form>
+      </Tabs.Root>
 
       <div className="mt-6 flex flex-col items-center gap-3 text-sm">
-        {member ? (
+        {kind === "member" ? (
           <button type="button" className="btn-outline w-full" onClick={openApplyNow}>
             Apply for membership
           </button>
@@ -180,5 +66,138 @@ export function LoginForm({
         </Link>
       </div>
     </div>
+  );
+}
+
+/** Upper-cases the certificate number as it is typed, keeping the caret where it was. */
+function upperCaseAsTyped(event: ChangeEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  const upper = input.value.toUpperCase();
+  if (upper === input.value) return;
+  const { selectionStart, selectionEnd } = input;
+  input.value = upper;
+  input.setSelectionRange(selectionStart, selectionEnd);
+}
+
+/** The birthdate's input mask (MMDDYY; digits and slashes, 8 characters at most). */
+function maskBirthdate(event: ChangeEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  const masked = maskBirthdateInput(input.value);
+  if (masked !== input.value) input.value = masked;
+}
+
+/** One kind's form: its two fields, their errors, the failure banner and the busy state. */
+function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; redirectTo: string | null; lastResult?: FormResult }) {
+  const member = kind === "member";
+  const [showPassword, setShowPassword] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { recheck } = useAuthSync();
+  const { form, fields, formProps, showErrors } = useSchemaForm({
+    id: `login-${kind}`,
+    schema: loginSchema,
+    lastResult,
+    async onValid(credentials, submission) {
+      setBusy(true);
+      try {
+        const body =
+          credentials.kind === "member"
+            ? { username: normalizeCertificate(credentials.username), password: normalizeBirthdate(credentials.password), kind }
+            : { username: credentials.username, password: credentials.password, kind };
+        const response = await fetch("/api/auth/login", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        const result = (await response.json()) as { success?: boolean; error?: string; user?: PublicUser };
+        if (!result.success || !result.user) {
+          showErrors(submission, {}, [result.error || LOGIN_FAILED]);
+          setBusy(false);
+          return;
+        }
+        saveStoredUser(result.user);
+        await recheck();
+        const destination = landingPath(result.user, redirectTo);
+        setTimeout(() => navigate(destination, { replace: true }), LOGIN_NAVIGATION_DELAY_MS);
+      } catch {
+        showErrors(submission, {}, [LOGIN_FAILED_RETRY]);
+        setBusy(false);
+      }
+    },
+  });
+  const submitting = busy || navigation.state === "submitting";
+  const failure = form.errors?.[0];
+  const secretLabel = member ? "date of birth" : "password";
+
+  return (
+    <form method="post" {...formProps} aria-busy={submitting} className="space-y-5">
+      <input type="hidden" name="kind" value={kind} />
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      {failure ? (
+        <div role="alert" className="flex items-start gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+          <span>{failure}</span>
+        </div>
+      ) : null}
+
+      <div>
+        <label htmlFor={fields.username.id} className="field-label">
+          {member ? "Certificate Number" : "Username"}
+        </label>
+        <div className="relative">
+          <UserRound className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+          <input
+            key={fields.username.key}
+            {...inputProps(fields.username, { type: "text" })}
+            autoComplete="username"
+            autoCapitalize={member ? "characters" : "none"}
+            spellCheck={false}
+            onChange={member ? upperCaseAsTyped : undefined}
+            placeholder={member ? "e.g. AHA123456" : "Your staff username"}
+            className="field-input pl-9"
+          />
+        </div>
+        <FieldError meta={fields.username} />
+      </div>
+
+      <div>
+        <label htmlFor={fields.password.id} className="field-label">
+          {member ? "Date of Birth" : "Password"}
+        </label>
+        <div className="relative">
+          <KeyRound className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+          <input
+            key={fields.password.key}
+            {...inputProps(fields.password, { type: showPassword ? "text" : "password", ariaDescribedBy: member ? fields.password.descriptionId : undefined })}
+            autoComplete={member ? "off" : "current-password"}
+            inputMode={member ? "numeric" : undefined}
+            maxLength={member ? BIRTHDATE_MAX_LENGTH : 200}
+            onChange={member ? maskBirthdate : undefined}
+            placeholder={member ? "MMDDYY" : ""}
+            className="field-input pl-9 pr-11"
+          />
+          <button
+            type="button"
+            onClick={() => setShowPassword((s) => !s)}
+            className="absolute right-1.5 top-1/2 -translate-y-1/2 rounded p-1.5 text-slate-600 hover:bg-slate-100"
+            aria-label={`${showPassword ? "Hide" : "Show"} ${secretLabel}`}
+            aria-pressed={showPassword}
+          >
+            {showPassword ? <EyeOff className="h-4 w-4" aria-hidden /> : <Eye className="h-4 w-4" aria-hidden />}
+          </button>
+        </div>
+        {member ? (
+          <p id={fields.password.descriptionId} className="mt-1 text-xs text-slate-600">
+            Enter your date of birth as MMDDYY, for example 030785.
+          </p>
+        ) : null}
+        <FieldError meta={fields.password} />
+      </div>
+
+      <button type="submit" className="btn-primary w-full py-2.5" disabled={submitting}>
+        {submitting ? "Signing in..." : member ? "Sign In" : "Sign In as Staff"}
+      </button>
+    </form>
   );
 }

@@ -2,7 +2,8 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { clientIp, handler, jsonBody, parseInput } from "~/platform/http.server";
 import type { Logger } from "~/platform/logger.server";
 import { toPublicUser } from "~/features/members/users.server";
-import { loginSchema, type AuthService } from "./auth.server";
+import type { AuthService } from "./auth.server";
+import { loginSchema } from "./contract";
 import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
 
 /** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */

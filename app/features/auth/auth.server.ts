@@ -1,8 +1,6 @@
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import { HttpError } from "~/platform/http.server";
 import type { RateLimits } from "~/platform/rate-limit.server";
-import { oneLineString } from "~/platform/text-fields";
 import type { Database, UserRow } from "~/platform/schema";
 import { UsersRepo, toPublicUser } from "~/features/members/users.server";
 import {
@@ -13,6 +11,7 @@ import {
   safeEqual,
   verifyPassword,
 } from "./credentials.server";
+import type { LoginInput } from "./contract";
 import { isNormalizedBirthdate, normalizeBirthdate, normalizeCertificate } from "./normalize";
 import { SessionStore } from "./sessions.server";
 import { LoginThrottle } from "./throttle.server";
@@ -21,13 +20,6 @@ import type { PublicUser } from "./user";
 /** The one failure message: it never says which half was wrong or whether the account exists. */
 export const INVALID_CREDENTIALS = "Invalid certificate number or birthdate";
 export const INVALID_STAFF_CREDENTIALS = "Invalid username or password";
-
-export const loginSchema = z.object({
-  username: oneLineString("Certificate number", "Certificate number is required").trim().min(1, "Certificate number is required").max(200),
-  password: oneLineString("Birthdate", "Birthdate is required").min(1, "Birthdate is required").max(200),
-  kind: z.enum(["member", "staff"]).default("member"),
-});
-export type LoginInput = z.infer<typeof loginSchema>;
 
 export interface LoginResult {
   user: PublicUser;

@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { RotateCcw, Send } from "lucide-react";
 import { focusAndReveal } from "~/components/forms/focus";
-import { ErrorSummary, Field, FormMessage, SubmitButton } from "~/components/forms/FormParts";
-import { useZodForm } from "~/components/forms/useZodForm";
+import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
+import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
+import { useHydrated } from "~/features/articles/useHydrated";
 import { postForm } from "~/features/submissions/client";
 import type { FormActionData } from "~/features/submissions/form-result";
 import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";
 import { CONTACT_SUBJECTS, LIMITS, contactSchema } from "~/features/submissions/schemas";
 import { CONTACT_FAILURE, CONTACT_FAILURE_NO_SCRIPT, CONTACT_SUCCESS } from "./contact-info";
-import { clearContactDraft, loadContactDraft, saveContactDraft } from "./draft";
+import { clearContactDraft, loadContactDraft, saveContactDraft, type ContactDraft } from "./draft";
 
 const FIELDS = {
   name: "Full Name",
@@ -18,8 +19,16 @@ const FIELDS = {
   subject: "Subject",
   message: "Message",
 };
+const FIELD_NAMES = Object.keys(FIELDS);
 
 type Phase = "editing" | "sending" | "sent" | "failed";
+
+/** The form's current text fields, as the draft keeps them. */
+function draftOf(value: Record<string, unknown> | undefined): ContactDraft {
+  const draft: ContactDraft = {};
+  for (const name of FIELD_NAMES) draft[name] = typeof value?.[name] === "string" ? (value[name] as string) : "";
+  return draft;
+}
 
 /**
  * The contact form. With JavaScript it posts to /api/forms; a message that could not be
@@ -27,70 +36,67 @@ type Phase = "editing" | "sending" | "sent" | "failed";
  * JavaScript it posts to the page's action, which answers with the page and its messages.
  */
 export function ContactForm({ result }: { result?: FormActionData }) {
-  const form = useZodForm({
-    id: "contact",
-    schema: contactSchema,
-    fields: FIELDS,
-    initialValues: result && result.status !== "success" ? result.values : undefined,
-    initialErrors: result?.status === "invalid" ? result.errors : undefined,
-  });
+  const hydrated = useHydrated();
   const [phase, setPhase] = useState<Phase>(result?.status === "success" ? "sent" : "editing");
   const [failureReason, setFailureReason] = useState<string | null>(null);
   const [draftRestored, setDraftRestored] = useState(false);
   const [draftKept, setDraftKept] = useState(false);
   const sentRef = useRef<HTMLDivElement>(null);
 
+  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
+    id: "contact",
+    schema: contactSchema,
+    lastResult: result && result.status !== "success" ? result.result : undefined,
+    async onValid(message, submission, element) {
+      setPhase("sending");
+      setFailureReason(null);
+      try {
+        const answer = await postForm("/api/forms", { ...message, website: honeypotValue(element) });
+        if (answer.ok) {
+          clearContactDraft();
+          setDraftKept(false);
+          setDraftRestored(false);
+          reset();
+          setPhase("sent");
+          return;
+        }
+        if (answer.details) showErrors(submission, toFieldErrors(answer.details, FIELD_NAMES));
+        setFailureReason(answer.status === 400 && answer.details ? null : answer.error);
+      } catch {
+        setFailureReason(null);
+      }
+      saveContactDraft(draftOf(submission.payload));
+      setDraftKept(true);
+      setPhase("failed");
+    },
+  });
+
   // A message kept after a failed send comes back when the page is opened again.
   useEffect(() => {
     if (result) return;
     const draft = loadContactDraft();
     if (!draft) return;
-    form.setValues(draft);
+    form.update({ value: draft });
     setDraftRestored(true);
     setDraftKept(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration
   }, []);
 
   // While a draft is kept, it follows what is typed, until the message is sent.
+  const current = JSON.stringify(draftOf(form.value));
   useEffect(() => {
-    if (draftKept) saveContactDraft(form.values);
-  }, [draftKept, form.values]);
+    if (draftKept) saveContactDraft(JSON.parse(current));
+  }, [draftKept, current]);
 
   useEffect(() => {
     if (phase === "sent") focusAndReveal(sentRef.current);
   }, [phase]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = form.validate();
-    if (!checked.ok) return;
-    setPhase("sending");
-    setFailureReason(null);
-    try {
-      const answer = await postForm("/api/forms", { ...checked.data, website: honeypotValue(event.currentTarget) });
-      if (answer.ok) {
-        clearContactDraft();
-        setDraftKept(false);
-        setDraftRestored(false);
-        form.reset();
-        setPhase("sent");
-        return;
-      }
-      if (answer.details) form.showServerErrors(answer.details);
-      setFailureReason(answer.status === 400 && answer.details ? null : answer.error);
-    } catch {
-      setFailureReason(null);
-    }
-    saveContactDraft(form.values);
-    setDraftKept(true);
-    setPhase("failed");
-  }
-
   function discardDraft() {
     clearContactDraft();
     setDraftKept(false);
     setDraftRestored(false);
-    form.reset();
+    reset();
   }
 
   if (phase === "sent") {
@@ -103,7 +109,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
           A member of our team will reply to the e-mail address you gave us. If your question is urgent, please call us during
           business hours.
         </p>
-        {form.hydrated ? (
+        {hydrated ? (
           <button type="button" className="btn-outline" onClick={() => setPhase("editing")}>
             <RotateCcw className="h-4 w-4" aria-hidden /> Send another message
           </button>
@@ -121,8 +127,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   return (
     <form
       method="post"
-      noValidate={form.hydrated}
-      onSubmit={onSubmit}
+      {...formProps}
       aria-busy={phase === "sending"}
       className="relative space-y-5"
     >
@@ -150,21 +155,25 @@ export function ContactForm({ result }: { result?: FormActionData }) {
           </button>
         </div>
       ) : null}
-      <ErrorSummary form={form} />
+      <ErrorSummary form={form} labels={FIELDS} shown={summaryShown} />
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field form={form} name="name" label={FIELDS.name}>
-          {(p) => <input {...p} type="text" autoComplete="name" required maxLength={LIMITS.name} className="field-input" />}
+        <Field meta={fields.name} label={FIELDS.name}>
+          {(aria) => (
+            <input {...inputProps(fields.name, { type: "text", ...aria })} autoComplete="name" required maxLength={LIMITS.name} className="field-input" />
+          )}
         </Field>
-        <Field form={form} name="email" label={FIELDS.email}>
-          {(p) => <input {...p} type="email" autoComplete="email" required maxLength={254} className="field-input" />}
+        <Field meta={fields.email} label={FIELDS.email}>
+          {(aria) => (
+            <input {...inputProps(fields.email, { type: "email", ...aria })} autoComplete="email" required maxLength={254} className="field-input" />
+          )}
         </Field>
-        <Field form={form} name="phone" label={FIELDS.phone} optional>
-          {(p) => <input {...p} type="tel" autoComplete="tel" maxLength={30} className="field-input" />}
+        <Field meta={fields.phone} label={FIELDS.phone} optional>
+          {(aria) => <input {...inputProps(fields.phone, { type: "tel", ...aria })} autoComplete="tel" maxLength={30} className="field-input" />}
         </Field>
-        <Field form={form} name="subject" label={FIELDS.subject}>
-          {(p) => (
-            <select {...p} required className="field-input">
+        <Field meta={fields.subject} label={FIELDS.subject}>
+          {(aria) => (
+            <select {...selectProps(fields.subject, aria)} required className="field-input">
               <option value="">Select a subject</option>
               {CONTACT_SUBJECTS.map((s) => (
                 <option key={s.value} value={s.value}>
@@ -176,12 +185,13 @@ export function ContactForm({ result }: { result?: FormActionData }) {
         </Field>
       </div>
       <Field
-        form={form}
-        name="message"
+        meta={fields.message}
         label={FIELDS.message}
         hint={`How can we help? Please include your membership ID if you have one. Up to ${LIMITS.message.toLocaleString("en-US")} characters.`}
       >
-        {(p) => <textarea {...p} required rows={6} maxLength={LIMITS.message} className="field-input min-h-36 resize-y" />}
+        {(aria) => (
+          <textarea {...textareaProps(fields.message, aria)} required rows={6} maxLength={LIMITS.message} className="field-input min-h-36 resize-y" />
+        )}
       </Field>
       <Honeypot formId="contact" />
 

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Send } from "lucide-react";
-import { ErrorSummary, Field, FormMessage, SubmitButton } from "~/components/forms/FormParts";
-import { useZodForm } from "~/components/forms/useZodForm";
+import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, textareaProps } from "~/components/forms/FormParts";
+import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { postForm } from "~/features/submissions/client";
 import type { FormActionData } from "~/features/submissions/form-result";
 import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";
@@ -36,7 +36,7 @@ function fieldsFor(kind: RequestFormKind): Record<string, string> {
 
 /** The API's snake_case field names back to this form's fields. */
 const API_FIELD: Record<string, string> = { first_name: "fullName", last_name: "fullName", member_id: "memberId" };
-function toFormErrors(details: Record<string, string>) {
+function toFormDetails(details: Record<string, string>) {
   const out: Record<string, string> = {};
   for (const [key, message] of Object.entries(details)) {
     const name = API_FIELD[key] ?? key;
@@ -63,47 +63,42 @@ export function RequestForm({
   result?: FormActionData;
   onSubmitted: () => void;
 }) {
-  const fields = fieldsFor(kind);
-  const form = useZodForm({
-    id: `request-${kind}`,
-    schema: requestFormSchema,
-    fields,
-    initialValues: result && result.status !== "success" ? result.values : undefined,
-    initialErrors: result?.status === "invalid" ? result.errors : undefined,
-  });
+  const labels = fieldsFor(kind);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(result?.status === "failed" ? requestFailure(result.message) : null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = form.validate();
-    if (!checked.ok) return;
-    const body = kind === "cpa" ? toCpaRequest(checked.data) : toMaterialRequest(checked.data);
-    setBusy(true);
-    setFailure(null);
-    try {
-      const answer = await postForm(API_PATH[kind], { ...body, website: honeypotValue(event.currentTarget) });
-      if (answer.ok) {
-        form.reset();
-        onSubmitted();
-        return;
+  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
+    id: `request-${kind}`,
+    schema: requestFormSchema,
+    lastResult: result && result.status !== "success" ? result.result : undefined,
+    async onValid(request, submission, element) {
+      const body = kind === "cpa" ? toCpaRequest(request) : toMaterialRequest(request);
+      setBusy(true);
+      setFailure(null);
+      try {
+        const answer = await postForm(API_PATH[kind], { ...body, website: honeypotValue(element) });
+        if (answer.ok) {
+          reset();
+          onSubmitted();
+          return;
+        }
+        if (answer.status === 400 && answer.details) {
+          showErrors(submission, toFieldErrors(toFormDetails(answer.details), Object.keys(labels)));
+        }
+        setFailure(requestFailure(httpFailure(answer.status, answer.error)));
+      } catch (err) {
+        setFailure(requestFailure(err instanceof Error && err.message ? err.message : "Unknown error"));
+      } finally {
+        setBusy(false);
       }
-      if (answer.status === 400 && answer.details) form.showServerErrors(toFormErrors(answer.details));
-      setFailure(requestFailure(httpFailure(answer.status, answer.error)));
-    } catch (err) {
-      setFailure(requestFailure(err instanceof Error && err.message ? err.message : "Unknown error"));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   const memberHint = "Printed on your membership certificate.";
   return (
     <form
       method="post"
       action="/form-requests"
-      noValidate={form.hydrated}
-      onSubmit={onSubmit}
+      {...formProps}
       aria-busy={busy}
       className="relative space-y-5"
     >
@@ -113,31 +108,30 @@ export function RequestForm({
           <p className="font-medium">{failure}</p>
         </FormMessage>
       ) : null}
-      <ErrorSummary form={form} />
+      <ErrorSummary form={form} labels={labels} shown={summaryShown} />
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field form={form} name="fullName" label={LABELS.fullName} hint="First name first, e.g. Jordan Lee.">
-          {(p) => <input {...p} type="text" autoComplete="name" required maxLength={LIMITS.name} className="field-input" />}
+        <Field meta={fields.fullName} label={LABELS.fullName} hint="First name first, e.g. Jordan Lee.">
+          {(aria) => <input {...inputProps(fields.fullName, { type: "text", ...aria })} autoComplete="name" required maxLength={LIMITS.name} className="field-input" />}
         </Field>
-        <Field form={form} name="email" label={LABELS.email} hint="We send updates about your request here.">
-          {(p) => <input {...p} type="email" autoComplete="email" required maxLength={254} className="field-input" />}
+        <Field meta={fields.email} label={LABELS.email} hint="We send updates about your request here.">
+          {(aria) => <input {...inputProps(fields.email, { type: "email", ...aria })} autoComplete="email" required maxLength={254} className="field-input" />}
         </Field>
-        <Field form={form} name="phone" label={LABELS.phone} optional>
-          {(p) => <input {...p} type="tel" autoComplete="tel" maxLength={PHONE_MAX} className="field-input" />}
+        <Field meta={fields.phone} label={LABELS.phone} optional>
+          {(aria) => <input {...inputProps(fields.phone, { type: "tel", ...aria })} autoComplete="tel" maxLength={PHONE_MAX} className="field-input" />}
         </Field>
-        <Field form={form} name="memberId" label={LABELS.memberId} optional hint={memberHint}>
-          {(p) => <input {...p} type="text" autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input" />}
+        <Field meta={fields.memberId} label={LABELS.memberId} optional hint={memberHint}>
+          {(aria) => <input {...inputProps(fields.memberId, { type: "text", ...aria })} autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input" />}
         </Field>
       </div>
       {kind === "homeowner" ? (
         <Field
-          form={form}
-          name="materials_requested"
+          meta={fields.materials_requested}
           label={LABELS.materials_requested}
           optional
           hint="For example: home maintenance checklist, coverage brochure, hurricane preparation guide."
         >
-          {(p) => <textarea {...p} rows={3} maxLength={LIMITS.materials} className="field-input resize-y" />}
+          {(aria) => <textarea {...textareaProps(fields.materials_requested, aria)} rows={3} maxLength={LIMITS.materials} className="field-input resize-y" />}
         </Field>
       ) : null}
       {kind === "homeowner" ? (
@@ -146,30 +140,29 @@ export function RequestForm({
           <p id="mailing-address-hint" className="-mt-2 text-sm text-slate-600">
             Where we should mail printed materials. Leave it empty to receive them by e-mail.
           </p>
-          <Field form={form} name="address1" label={ADDRESS_LABELS.address1}>
-            {(p) => <input {...p} type="text" autoComplete="address-line1" maxLength={LIMITS.address} className="field-input" />}
+          <Field meta={fields.address1} label={ADDRESS_LABELS.address1}>
+            {(aria) => <input {...inputProps(fields.address1, { type: "text", ...aria })} autoComplete="address-line1" maxLength={LIMITS.address} className="field-input" />}
           </Field>
-          <Field form={form} name="address2" label={ADDRESS_LABELS.address2}>
-            {(p) => <input {...p} type="text" autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />}
+          <Field meta={fields.address2} label={ADDRESS_LABELS.address2}>
+            {(aria) => <input {...inputProps(fields.address2, { type: "text", ...aria })} autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />}
           </Field>
           <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
-            <Field form={form} name="city" label={ADDRESS_LABELS.city} hint="Town or city">
-              {(p) => <input {...p} type="text" autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />}
+            <Field meta={fields.city} label={ADDRESS_LABELS.city} hint="Town or city">
+              {(aria) => <input {...inputProps(fields.city, { type: "text", ...aria })} autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />}
             </Field>
-            <Field form={form} name="state" label={ADDRESS_LABELS.state} hint="2 letters, e.g. CT">
-              {(p) => (
-                <input {...p} type="text" autoComplete="address-level1" autoCapitalize="characters" spellCheck={false} maxLength={2} className="field-input uppercase" />
+            <Field meta={fields.state} label={ADDRESS_LABELS.state} hint="2 letters, e.g. CT">
+              {(aria) => (
+                <input {...inputProps(fields.state, { type: "text", ...aria })} autoComplete="address-level1" autoCapitalize="characters" spellCheck={false} maxLength={2} className="field-input uppercase" />
               )}
             </Field>
-            <Field form={form} name="zip" label={ADDRESS_LABELS.zip} hint="5 or 9 digits">
-              {(p) => <input {...p} type="text" autoComplete="postal-code" inputMode="numeric" maxLength={10} className="field-input" />}
+            <Field meta={fields.zip} label={ADDRESS_LABELS.zip} hint="5 or 9 digits">
+              {(aria) => <input {...inputProps(fields.zip, { type: "text", ...aria })} autoComplete="postal-code" inputMode="numeric" maxLength={10} className="field-input" />}
             </Field>
           </div>
         </fieldset>
       ) : null}
       <Field
-        form={form}
-        name="notes"
+        meta={fields.notes}
         label={LABELS.notes}
         optional
         hint={
@@ -178,7 +171,7 @@ export function RequestForm({
             : "Anything else we should know."
         }
       >
-        {(p) => <textarea {...p} rows={4} maxLength={LIMITS.notes} className="field-input resize-y" />}
+        {(aria) => <textarea {...textareaProps(fields.notes, aria)} rows={4} maxLength={LIMITS.notes} className="field-input resize-y" />}
       </Field>
       <Honeypot formId={`request-${kind}`} />
 

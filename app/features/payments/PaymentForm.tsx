@@ -1,46 +1,69 @@
-import type { FormEvent } from "react";
+import { useRef } from "react";
 import { ExternalLink, Lock, ShieldCheck } from "lucide-react";
-import { ErrorSummary, Field } from "~/components/forms/FormParts";
-import { useZodForm, type FormErrors, type FormValues } from "~/components/forms/useZodForm";
+import { ErrorSummary, Field, FieldError, inputProps } from "~/components/forms/FormParts";
+import type { FormResult } from "~/components/forms/parse-form";
+import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { useSiteDialogs } from "~/components/SiteDialogs";
+import { useHydrated } from "~/features/articles/useHydrated";
 import { MEMBER_ID_MAX } from "~/features/submissions/fields";
 import { MAX_PAYMENT, PAYMENT_OPTIONS, formatUsd, parseAmount, paymentOption, paymentSchema } from "./payment";
 
 const FIELDS = { option: "Payment for", memberId: "Membership ID", amount: "Amount" };
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 /**
  * The payment options, membership ID and amount, then the hand-over to the secure payment
  * portal through the 'Leaving Our Site' dialog. No card data is ever asked for here.
  * Without JavaScript the form posts to the page's action, which shows the hand-over inline.
  */
-export function PaymentForm({ initialValues, initialErrors }: { initialValues?: FormValues; initialErrors?: FormErrors }) {
-  const form = useZodForm({ id: "payment", schema: paymentSchema, fields: FIELDS, initialValues, initialErrors });
+export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
+  const hydrated = useHydrated();
   const { openPayment } = useSiteDialogs();
-  const selected = paymentOption(form.values.option);
+  const { form, fields, formProps, summaryShown } = useSchemaForm({
+    id: "payment",
+    schema: paymentSchema,
+    lastResult,
+    onValid: (payment) => openPayment(payment),
+  });
+  const amountInput = useRef<HTMLInputElement>(null);
+  const typedAmount = useRef("");
+  const selected = paymentOption(text(fields.option.value));
   const fixed = selected?.fixedAmount ?? null;
-  const typedAmount = parseAmount(form.values.amount ?? "");
-  const amount = fixed ?? (typedAmount !== null && typedAmount > 0 ? typedAmount : null);
-  const optionError = form.errors.option;
+  const parsedAmount = parseAmount(text(fields.amount.value));
+  const amount = fixed ?? (parsedAmount !== null && parsedAmount > 0 ? parsedAmount : null);
+  const optionError = fields.option.errors?.[0];
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const checked = form.validate();
-    if (checked.ok) openPayment(checked.data);
-  }
-
+  /**
+   * A yearly fee shows its fixed amount in the (read-only) amount field; what was typed for
+   * another option comes back when one is chosen again. Runs before Conform reads the form.
+   */
   function choose(value: string) {
-    form.setValue("option", value);
+    const input = amountInput.current;
+    if (!input) return;
+    const nextFixed = paymentOption(value)?.fixedAmount ?? null;
+    if (nextFixed !== null) {
+      if (!input.readOnly) typedAmount.current = input.value;
+      input.value = nextFixed.toFixed(2);
+    } else if (input.readOnly) {
+      input.value = typedAmount.current;
+    }
   }
 
   return (
-    <form method="post" noValidate={form.hydrated} onSubmit={onSubmit} aria-label="Payment details" className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    <form
+      method="post"
+      {...formProps}
+      aria-label="Payment details"
+      className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
+    >
       <div className="space-y-8">
-        <ErrorSummary form={form} />
-        <fieldset aria-describedby={optionError ? form.errorId("option") : undefined}>
+        <ErrorSummary form={form} labels={FIELDS} shown={summaryShown} />
+        <fieldset aria-describedby={optionError ? fields.option.errorId : undefined}>
           <legend className="font-serif text-xl font-bold text-brand-900">1. What are you paying for?</legend>
           <div className="mt-4 grid gap-4 sm:grid-cols-2">
             {PAYMENT_OPTIONS.map((option, index) => {
-              const checked = form.values.option === option.value;
+              const checked = selected?.value === option.value;
               return (
                 <label
                   key={option.value}
@@ -52,13 +75,9 @@ export function PaymentForm({ initialValues, initialErrors }: { initialValues?: 
                   <span className="flex items-start justify-between gap-3">
                     <span className="text-base font-semibold text-brand-900">{option.title}</span>
                     <input
-                      type="radio"
-                      id={index === 0 ? form.controlId("option") : undefined}
-                      name="option"
-                      value={option.value}
-                      checked={checked}
+                      {...inputProps(fields.option, { type: "radio", value: option.value, ariaAttributes: false })}
+                      id={index === 0 ? fields.option.id : undefined}
                       onChange={() => choose(option.value)}
-                      required
                       aria-invalid={optionError ? true : undefined}
                       className="mt-1 h-5 w-5 shrink-0 accent-brand-700"
                     />
@@ -69,48 +88,41 @@ export function PaymentForm({ initialValues, initialErrors }: { initialValues?: 
               );
             })}
           </div>
-          {optionError ? (
-            <p id={form.errorId("option")} className="field-error">
-              {optionError}
-            </p>
-          ) : null}
+          <FieldError meta={fields.option} />
         </fieldset>
 
         <fieldset className="space-y-5">
           <legend className="font-serif text-xl font-bold text-brand-900">2. Your details</legend>
           <Field
-            form={form}
-            name="memberId"
+            meta={fields.memberId}
             label={FIELDS.memberId}
             optional
             hint="Printed on your membership certificate, e.g. AHA123456. It helps us match your payment to your account."
           >
-            {(p) => (
-              <input {...p} type="text" autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input mt-1 sm:max-w-sm" />
+            {(aria) => (
+              <input {...inputProps(fields.memberId, { type: "text", ...aria })} autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input mt-1 sm:max-w-sm" />
             )}
           </Field>
           <Field
-            form={form}
-            name="amount"
+            meta={fields.amount}
             label={`${FIELDS.amount} (USD)`}
             hint={
-              !form.hydrated
+              !hydrated
                 ? "Needed for Additional Services and Other Payment. Membership Fees and Home Warranty Premium are charged at their fixed amounts."
                 : fixed !== null
                   ? `${selected!.title} is a fixed amount of ${formatUsd(fixed)} per year.`
                   : "Enter the amount in dollars and cents."
             }
           >
-            {({ value, ...p }) => (
+            {(aria) => (
               <div className="relative mt-1 sm:max-w-xs">
                 <span className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-600" aria-hidden>
                   $
                 </span>
                 <input
-                  {...p}
-                  value={form.hydrated && fixed !== null ? fixed.toFixed(2) : value}
-                  readOnly={form.hydrated && fixed !== null}
-                  type="number"
+                  {...inputProps(fields.amount, { type: "number", ...aria })}
+                  ref={amountInput}
+                  readOnly={hydrated && fixed !== null}
                   inputMode="decimal"
                   step="0.01"
                   min="0.01"
@@ -136,7 +148,7 @@ export function PaymentForm({ initialValues, initialErrors }: { initialValues?: 
             </div>
             <div className="flex justify-between gap-4 py-2.5">
               <dt className="text-slate-600">Membership ID</dt>
-              <dd className="break-all text-right font-medium text-slate-900">{form.values.memberId?.trim() || "Not provided"}</dd>
+              <dd className="break-all text-right font-medium text-slate-900">{text(fields.memberId.value).trim() || "Not provided"}</dd>
             </div>
             <div className="flex items-baseline justify-between gap-4 py-3">
               <dt className="font-semibold text-slate-800">Amount</dt>
