@@ -195,6 +195,67 @@ export interface AppFlagsTable {
   created_at: Timestamp;
 }
 
+/** Migration 0007: a membership application; signatures are PNG data URLs (data:image/png;base64,...). */
+export interface ApplicationsTable extends SubmissionColumns {
+  case_number: string | null;
+  /** Decimal dollars with 2 places, e.g. "250000.00". */
+  amount_of_coverage: string;
+  applicant_name: string;
+  co_applicant_name: string | null;
+  /** Dates are YYYY-MM-DD. */
+  dob: string;
+  co_dob: string | null;
+  gender: string;
+  co_gender: string | null;
+  email: string;
+  co_email: string | null;
+  phone: string;
+  co_phone: string | null;
+  todays_date: string;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  beneficiary_name: string | null;
+  beneficiary_relationship: string | null;
+  beneficiary_phone: string | null;
+  beneficiary_email: string | null;
+  payment_monthly_billing: Bool;
+  payment_automatic_checking: Bool;
+  payment_use_credit_card: Bool;
+  cc_name_on_card: string | null;
+  cc_cardholder_signature: string | null;
+  cc_process_date: string | null;
+  confirm_accuracy: Bool;
+  applicant_signature: string;
+  co_applicant_signature: string | null;
+  ach_applicant_signature: string | null;
+  ach_co_applicant_signature: string | null;
+  /** The signed-in user who sent it; null once that account is deleted. */
+  submitted_by: number | null;
+}
+
+/** Migration 0007: a case record the application's case lookup answers from (admin CLI import-cases). */
+export interface CasesTable {
+  id: Generated<number>;
+  /** Digits only, unique. */
+  case_number: string;
+  first_name: string | null;
+  last_name: string | null;
+  applicant_name: string | null;
+  coverage: string | null;
+  email: string | null;
+  phone: string | null;
+  address1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  gender: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -211,6 +272,8 @@ export interface Database {
   audit_log: AuditLogTable;
   videos: VideosTable;
   app_flags: AppFlagsTable;
+  applications: ApplicationsTable;
+  cases: CasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { m0003_articles } from "./0003_articles";
 import { m0004_rate_limits } from "./0004_rate_limits";
 import { m0005_videos } from "./0005_videos";
 import { m0006_audit_log } from "./0006_audit_log";
+import { m0007_applications } from "./0007_applications";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, AppMigration> = {
   "0004_rate_limits": m0004_rate_limits,
   "0005_videos": m0005_videos,
   "0006_audit_log": m0006_audit_log,
+  "0007_applications": m0007_applications,
 };
