@@ -10,7 +10,7 @@ import { videosRouter } from "~/features/videos/api.server";
 import { apiErrorHandler, notFound } from "./http.server";
 import { pingDatabase } from "./db.server";
 import { reactRouterHandler } from "./react-router-handler.server";
-import { cspNonce, sameOriginGuard, securityHeaders } from "./security.server";
+import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "./security.server";
 import type { Services } from "./services.server";
 
 export interface AppOptions {
@@ -39,6 +39,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     });
     next();
   });
+  app.use(hostHeaderGuard);
   app.use(cspNonce);
   app.use(securityHeaders({ dev: !!opts.dev, frameSources: ["https://www.youtube-nocookie.com", "https://www.youtube.com"] }));
   app.use(compression());
@@ -62,6 +63,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   app.use(sameOriginGuard(config.PUBLIC_URL));
   app.use(sessionMiddleware(services));
+  app.use(privateWhenSignedIn);
 
   const api = express.Router();
   api.use(authRouter(services));

@@ -1,4 +1,6 @@
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { z } from "zod";
 
 /** An error with an HTTP status and a message safe to show the caller. */
@@ -94,4 +96,16 @@ export function toErrorResponse(err: unknown): {
 
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/**
+ * CONNECT never reaches Express: Node hands it to the server's "connect" event and, with no
+ * listener, drops the connection without a word. This site is not a proxy: answer 405.
+ */
+export function refuseConnect(server: Server) {
+  server.on("connect", (_req: unknown, socket: Duplex) => {
+    socket.on("error", () => {});
+    socket.end("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  });
+  return server;
 }

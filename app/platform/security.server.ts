@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
+import onHeaders from "on-headers";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Refuses state-changing requests made by another site: `Sec-Fetch-Site: cross-site`, or,
- * where a browser sends no Sec-Fetch-Site, an `Origin` that is not ours. Requests carrying
+ * Refuses state-changing requests that another site may have made. A browser's
+ * `Sec-Fetch-Site` must say `same-origin` (our own pages) or `none` (typed by the user);
+ * `same-site` is refused too, since a sibling subdomain or another port of the host is not
+ * us. A browser that sends no Sec-Fetch-Site must send our exact `Origin`. Requests carrying
  * neither header do not come from a browser page and cannot ride on a visitor's cookie.
  */
 export function sameOriginGuard(publicUrl: string | undefined): RequestHandler {
@@ -14,17 +17,58 @@ export function sameOriginGuard(publicUrl: string | undefined): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const site = req.get("sec-fetch-site");
-    if (site) {
-      if (site === "cross-site") return refuse(res);
-      return next();
+    if (site !== undefined) {
+      if (site === "same-origin" || site === "none") return next();
+      return refuse(res);
     }
     const origin = req.get("origin");
-    if (!origin) return next();
+    if (origin === undefined) return next();
     const ownOrigin = configuredOrigin ?? `${req.protocol}://${req.get("host")}`;
     if (origin !== ownOrigin) return refuse(res);
     next();
   };
 }
+
+// A host name (letters, digits, dots, dashes, underscores), an IPv4 address, or a bracketed IPv6 address,
+// with an optional port.
+const HOST_PATTERN = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+/** True for a Host header that names a host (and port) and nothing else. */
+export function isValidHost(host: string): boolean {
+  const match = HOST_PATTERN.exec(host);
+  if (!match) return false;
+  if (match[1] !== undefined && Number(match[1]) > 65535) return false;
+  try {
+    // The URL parser has the last word (it refuses an IPv4 address like 1.2.3.999).
+    return new URL(`http://${host}`).host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A malformed Host header (`a b`, `evil:99999`, `[::1`) is the client's error: 400 before
+ * anything builds a URL from it. HTTP/1.0 requests may carry none.
+ */
+export const hostHeaderGuard: RequestHandler = (req, res, next) => {
+  const host = req.headers.host;
+  if (host === undefined || isValidHost(host)) return next();
+  res.status(400).json({ success: false, error: "Bad Host header" });
+};
+
+/**
+ * Whatever is answered to a signed-in user (page, data request, API answer) is that user's
+ * alone: `Cache-Control: private, no-store`, set as the headers go out so that no handler's
+ * own caching header can loosen it.
+ */
+export const privateWhenSignedIn: RequestHandler = (_req, res, next) => {
+  if (res.locals.user) {
+    onHeaders(res, function (this: typeof res) {
+      this.setHeader("Cache-Control", "private, no-store");
+    });
+  }
+  next();
+};
 
 function refuse(res: Parameters<RequestHandler>[1]) {
   res.status(403).json({ success: false, error: "Cross-site request refused" });

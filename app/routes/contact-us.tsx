@@ -3,6 +3,7 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { ContactDetails } from "~/features/contact/ContactDetails";
 import { ContactForm } from "~/features/contact/ContactForm";
+import { readPostedForm } from "~/platform/posted-form.server";
 import { formValues, submitPostedForm } from "~/features/submissions/form-action.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -18,7 +19,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 /** The contact form posted without JavaScript: same schema and service as POST /api/forms. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const raw = formValues(await request.formData());
+  const raw = formValues(await readPostedForm(request));
   return submitPostedForm(raw, context.services.logger, (input) => context.services.submissions.submitContact(input, context.ip));
 }
 

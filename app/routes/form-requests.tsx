@@ -4,6 +4,7 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { FormRequests, type FormSelection } from "~/features/form-requests/FormRequests";
 import { INVALID_FORM_SELECTION } from "~/features/form-requests/messages";
+import { readPostedForm } from "~/platform/posted-form.server";
 import { formValues, submitPostedForm } from "~/features/submissions/form-action.server";
 import type { FormActionData } from "~/features/submissions/form-result";
 import { isRequestFormKind } from "~/features/submissions/schemas";
@@ -23,7 +24,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** A request form posted without JavaScript: same schema and service as the JSON API. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const raw = formValues(await request.formData());
+  const raw = formValues(await readPostedForm(request));
   const kind = raw.form;
   if (!isRequestFormKind(kind)) {
     return data<FormActionData>({ status: "failed", values: raw, message: INVALID_FORM_SELECTION }, { status: 400 });

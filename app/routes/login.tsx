@@ -6,6 +6,7 @@ import { loginSchema } from "~/features/auth/auth.server";
 import { sessionCookie } from "~/features/auth/cookie.server";
 import { landingPath, safeRedirectPath } from "~/features/auth/redirect";
 import { HttpError } from "~/platform/http.server";
+import { readPostedForm } from "~/platform/posted-form.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -15,15 +16,17 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  if (context.user) throw redirect(landingPath(context.user, redirectTo));
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), url.origin);
+  if (context.user) throw redirect(landingPath(context.user, redirectTo, url.origin));
   return { redirectTo };
 }
 
 /** The form's fallback when JavaScript is off: same service, then a redirect. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const redirectTo = safeRedirectPath(String(form.get("redirectTo") ?? ""));
+  const form = await readPostedForm(request);
+  const origin = new URL(request.url).origin;
+  const redirectTo = safeRedirectPath(String(form.get("redirectTo") ?? ""), origin);
   const parsed = loginSchema.safeParse({
     username: form.get("username") ?? "",
     password: form.get("password") ?? "",
@@ -34,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const result = await context.services.auth.login(parsed.data, context.ip, context.secure);
     await context.services.auth.logout(context.sessionToken ?? undefined);
-    return redirect(landingPath(result.user, redirectTo), {
+    return redirect(landingPath(result.user, redirectTo, origin), {
       headers: { "Set-Cookie": sessionCookie(result.token, result.expiresAt, context.secure) },
     });
   } catch (err) {

@@ -3,6 +3,7 @@ import type { Route } from "./+types/make-payment";
 import { fieldErrors } from "~/components/forms/useZodForm";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
+import { readPostedForm } from "~/platform/posted-form.server";
 import { formValues } from "~/features/submissions/form-action.server";
 import { PaymentForm } from "~/features/payments/PaymentForm";
 import { PaymentHandover } from "~/features/payments/PaymentHandover";
@@ -24,7 +25,7 @@ export function loader({ context }: Route.LoaderArgs) {
  * step. Nothing is stored and no payment is made here.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const values = formValues(await request.formData());
+  const values = formValues(await readPostedForm(request));
   const parsed = paymentSchema.safeParse(values);
   if (!parsed.success) return data({ status: "invalid" as const, values, errors: fieldErrors(parsed.error) }, { status: 400 });
   return { status: "ready" as const, summary: parsed.data };

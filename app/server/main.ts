@@ -3,6 +3,7 @@ import type { ViteDevServer } from "vite";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
 import { createApp } from "~/platform/app.server";
+import { refuseConnect } from "~/platform/http.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/platform/bootstrap.server";
 
 export interface StartOptions {
@@ -46,6 +47,7 @@ export async function startServer(opts: StartOptions = {}) {
     logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
     console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
   });
+  refuseConnect(server);
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");

@@ -1,4 +1,5 @@
 import { MEMBER_PASSWORD, STAFF_PASSWORD, createAccount, expect, test } from "./fixtures";
+import { E2E_BASE } from "./env";
 
 test.describe("sign-in", () => {
   test("a member signs in with certificate and birthdate, sees the welcome line, and logs out", async ({ page, services }) => {
@@ -74,6 +75,28 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/\/knowledge$/);
     await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Nojs Member");
     await context.close();
+  });
+
+  // Chromium strips the tab of "/\t/evil.example" and would follow it to //evil.example.
+  const HOSTILE_REDIRECTS = ["/%09/evil.example", "/%0a/evil.example", "/%E3%80%80/evil.example", "/%E2%80%A8/evil.example", "/%5C/evil.example"];
+
+  test("a signed-in member following a hostile login link stays on the site", async ({ page, signIn }) => {
+    await signIn("member");
+    for (const redirectTo of HOSTILE_REDIRECTS) {
+      await page.goto(`/login?redirectTo=${redirectTo}`);
+      expect(new URL(page.url()).origin, redirectTo).toBe(E2E_BASE);
+      await expect(page).toHaveURL(/\/knowledge-center$/);
+    }
+  });
+
+  test("signing in from a hostile login link lands on the knowledge center", async ({ page, services }) => {
+    const { certificate } = await createAccount(services, "member", "Wary");
+    await page.goto(`/login?redirectTo=${HOSTILE_REDIRECTS[0]}`);
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    await page.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/\/knowledge-center$/);
+    expect(new URL(page.url()).origin).toBe(E2E_BASE);
   });
 
   test("a failed sign-in without JavaScript shows the message, not an error page", async ({ browser }) => {

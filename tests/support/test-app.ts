@@ -11,6 +11,7 @@ import { migrateToLatest, openDatabase, type Dialect } from "../../app/platform/
 import { createLogger } from "../../app/platform/logger.server";
 import { createServices, type Services } from "../../app/platform/services.server";
 import { createApp } from "../../app/platform/app.server";
+import { refuseConnect } from "../../app/platform/http.server";
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export function testDialects(): Dialect[] {
@@ -94,7 +95,7 @@ export async function startSiblingServer(of: TestServer): Promise<TestServer> {
 async function listen(ctx: TestContext): Promise<TestServer> {
   const app = createApp(ctx.services);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
+import { oneLineString } from "~/platform/text-fields";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/platform/guards.server";
 import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
 import type { Services } from "~/platform/services.server";
@@ -18,8 +19,7 @@ const articlesQuery = z
     page: positiveInt("page").min(1, "page must be 1 or more").optional(),
     limit: positiveInt("limit").min(1, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
     pageSize: positiveInt("pageSize").min(1, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
-    category: z
-      .string()
+    category: oneLineString("category")
       .trim()
       .optional()
       .refine((v) => !v || v === "all" || isArticleCategory(v), "Unknown category"),
@@ -31,7 +31,7 @@ const articlesQuery = z
   }));
 
 const feedId = z.coerce.number({ error: "Feed id is required" }).int("Feed id is required").positive("Feed id is required");
-const exportQuery = z.object({ month: z.string().trim().optional() });
+const exportQuery = z.object({ month: oneLineString("month").trim().optional() });
 
 /** Blank query values count as absent (`?category=&page=`). */
 function queryOf(q: Record<string, unknown>): Record<string, unknown> {

@@ -222,7 +222,7 @@ describeEachDatabase("articles API", (dialect) => {
     it("pages newest first with totals and the categories that have articles", async () => {
       const res = await req("/api/rss/articles?limit=10&page=2", { cookie: member });
       expect(res.status).toBe(200);
-      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
       const body = await res.json();
       expect(body.success).toBe(true);
       expect(body.pagination).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneLineString } from "~/platform/text-fields";
 import { ARTICLE_CATEGORIES, DEFAULT_CATEGORY, type ArticleCategory } from "./categories";
 
 /** The add/edit feed form, checked the same way by the admin dialog and by the API. */
@@ -34,13 +35,12 @@ const boolish = z
   .transform((v) => v === true || v === 1 || v === "true");
 
 export const feedInputSchema = z.object({
-  name: z
-    .string({ error: FEED_MESSAGES.nameRequired })
+  name: oneLineString("Name", FEED_MESSAGES.nameRequired)
     .trim()
     .min(1, FEED_MESSAGES.nameRequired)
     .max(FEED_NAME_MAX, FEED_MESSAGES.nameTooLong),
-  url: z
-    .string({ error: FEED_MESSAGES.urlRequired })
+  // Checked before URL parsing, which would quietly drop a tab or newline inside the address.
+  url: oneLineString("URL", FEED_MESSAGES.urlRequired)
     .trim()
     .min(1, FEED_MESSAGES.urlRequired)
     .max(FEED_URL_MAX, FEED_MESSAGES.urlTooLong)

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { HttpError } from "~/platform/http.server";
 import type { RateLimits } from "~/platform/rate-limit.server";
+import { oneLineString } from "~/platform/text-fields";
 import type { Database, UserRow } from "~/platform/schema";
 import { UsersRepo, toPublicUser } from "~/features/members/users.server";
 import {
@@ -22,8 +23,8 @@ export const INVALID_CREDENTIALS = "Invalid certificate number or birthdate";
 export const INVALID_STAFF_CREDENTIALS = "Invalid username or password";
 
 export const loginSchema = z.object({
-  username: z.string({ error: "Certificate number is required" }).trim().min(1, "Certificate number is required").max(200),
-  password: z.string({ error: "Birthdate is required" }).min(1, "Birthdate is required").max(200),
+  username: oneLineString("Certificate number", "Certificate number is required").trim().min(1, "Certificate number is required").max(200),
+  password: oneLineString("Birthdate", "Birthdate is required").min(1, "Birthdate is required").max(200),
   kind: z.enum(["member", "staff"]).default("member"),
 });
 export type LoginInput = z.infer<typeof loginSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multiLineString, oneLineString } from "~/platform/text-fields";
 
 /**
  * Field builders shared by every public form's schema. Input may come from a JSON API call
@@ -10,17 +11,25 @@ const blankToUndefined = (v: unknown) => (v === null || (typeof v === "string" &
 
 const tooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 
-export function requiredText(label: string, max: number, requiredMessage: string) {
+export interface TextOptions {
+  /** A field of several lines (a message, notes): keeps newlines and tabs. Default: one line. */
+  multiline?: boolean;
+}
+
+const textString = (label: string, typeError: string, opts: TextOptions) =>
+  opts.multiline ? multiLineString(label, typeError) : oneLineString(label, typeError);
+
+export function requiredText(label: string, max: number, requiredMessage: string, opts: TextOptions = {}) {
   return z.preprocess(
     blankToUndefined,
-    z.string(requiredMessage).trim().min(1, requiredMessage).max(max, tooLong(label, max)),
+    textString(label, requiredMessage, opts).trim().min(1, requiredMessage).max(max, tooLong(label, max)),
   );
 }
 
 /** Optional text: blank or missing becomes null, as the database stores it. */
-export function optionalText(label: string, max: number) {
+export function optionalText(label: string, max: number, opts: TextOptions = {}) {
   return z
-    .preprocess(blankToUndefined, z.string(`${label} must be text`).trim().max(max, tooLong(label, max)).optional())
+    .preprocess(blankToUndefined, textString(label, `${label} must be text`, opts).trim().max(max, tooLong(label, max)).optional())
     .transform((v) => v ?? null);
 }
 
@@ -29,8 +38,7 @@ export const EMAIL_MAX = 254;
 export function requiredEmail() {
   return z.preprocess(
     blankToUndefined,
-    z
-      .string("Please enter your email address")
+    oneLineString("Email address", "Please enter your email address")
       .trim()
       .max(EMAIL_MAX, tooLong("Email address", EMAIL_MAX))
       .pipe(z.email("Please enter a valid email address, like name@example.com")),

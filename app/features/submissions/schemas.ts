@@ -51,7 +51,7 @@ export const contactSchema = z.object({
     (v) => (v === "" || v === null ? undefined : v),
     z.enum(SUBJECT_VALUES, "Please choose a subject"),
   ),
-  message: requiredText("Message", LIMITS.message, "Please enter your message"),
+  message: requiredText("Message", LIMITS.message, "Please enter your message", { multiline: true }),
 });
 export type ContactInput = z.input<typeof contactSchema>;
 export type ContactMessage = z.output<typeof contactSchema>;
@@ -95,8 +95,8 @@ export const requestFormSchema = z.object({
   email: requiredEmail(),
   phone: optionalPhone(),
   memberId: optionalMemberId(),
-  notes: optionalText("Additional information", LIMITS.notes),
-  materials_requested: optionalText("Materials requested", LIMITS.materials),
+  notes: optionalText("Additional information", LIMITS.notes, { multiline: true }),
+  materials_requested: optionalText("Materials requested", LIMITS.materials, { multiline: true }),
   // The homeowner variant's mailing address; the CPA variant has no such fields.
   ...postalAddressFields(),
 });
@@ -113,7 +113,7 @@ export const cpaRequestSchema = z.object({
   city: optionalText("City", LIMITS.city),
   state: optionalText("State", LIMITS.state),
   zip: optionalZip(),
-  notes: optionalText("Notes", LIMITS.notes),
+  notes: optionalText("Notes", LIMITS.notes, { multiline: true }),
   member_id: optionalMemberId(),
 });
 export type CpaRequest = z.output<typeof cpaRequestSchema>;
@@ -125,8 +125,8 @@ export const materialRequestSchema = z.object({
   email: requiredEmail(),
   phone: optionalPhone(),
   ...postalAddressFields(),
-  materials_requested: optionalText("Materials requested", LIMITS.materials),
-  notes: optionalText("Notes", LIMITS.notes),
+  materials_requested: optionalText("Materials requested", LIMITS.materials, { multiline: true }),
+  notes: optionalText("Notes", LIMITS.notes, { multiline: true }),
   member_id: optionalMemberId(),
 });
 export type MaterialRequest = z.output<typeof materialRequestSchema>;

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs } from "../support/test-app";
+import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { multiLineMessage, oneLineMessage } from "../../app/platform/text-fields";
+
+/** Control characters in one-line fields are refused with a clear message, everywhere; messages keep their lines. */
+describeEachDatabase("control characters in input", (dialect) => {
+  let server: PageTestServer;
+  beforeAll(async () => {
+    server = await startPageTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, json: unknown, cookie?: string) => server.request(path, { method: "POST", json, cookie });
+  const count = async (table: "contact_messages" | "cpa_requests" | "homeowner_material_requests") =>
+    Number((await server.services.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+
+  const contact = { name: "Dana Reyes", email: "dana@example.com", phone: "", subject: "general", message: "Hello" };
+  const ONE_LINE_BREAKERS = ["\u0000", "Dana\r\nReyes", "Dana\nReyes", "Dana\u2028Reyes", "Dana\u2029", "Dana\u007f", "Dana\tReyes", "\u001b[31mDana"];
+
+  it.each(ONE_LINE_BREAKERS)("POST /api/forms refuses the name %j and stores nothing", async (name) => {
+    const before = await count("contact_messages");
+    const res = await post("/api/forms", { ...contact, name });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error).toBe(oneLineMessage("Name"));
+    expect(body.details.name).toBe(oneLineMessage("Name"));
+    expect(await count("contact_messages")).toBe(before);
+  });
+
+  it("refuses control characters in the e-mail and phone, and in the message all but newline and tab", async () => {
+    const email = await post("/api/forms", { ...contact, email: "dana@example.com\r\nBcc: x@evil.example" });
+    expect(email.status).toBe(400);
+    expect((await email.json()).details.email).toBe(oneLineMessage("Email address"));
+    const phone = await post("/api/forms", { ...contact, phone: "555\n123 4567" });
+    expect(phone.status).toBe(400);
+    expect((await phone.json()).details.phone).toBe(oneLineMessage("Phone number"));
+    const message = await post("/api/forms", { ...contact, message: "Hello\u0000there" });
+    expect(message.status).toBe(400);
+    expect((await message.json()).details.message).toBe(multiLineMessage("Message"));
+  });
+
+  it("keeps newlines and tabs in a message", async () => {
+    const res = await post("/api/forms", { ...contact, message: "Line one\r\nLine two\n\tindented" });
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    const row = await server.services.database.db.selectFrom("contact_messages").select("message").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.message).toBe("Line one\r\nLine two\n\tindented");
+  });
+
+  it("refuses them in the request forms' one-line fields, keeps lines in their notes", async () => {
+    const cpa = await post("/api/submit-cpa-request", { first_name: "Lee\u0000", email: "lee@example.com" });
+    expect(cpa.status).toBe(400);
+    expect((await cpa.json()).details.first_name).toBe(oneLineMessage("First name"));
+    const material = await post("/api/submit-material-request", { first_name: "Ana", email: "ana@example.com", city: "Stam\nford" });
+    expect(material.status).toBe(400);
+    expect((await material.json()).details.city).toBe(oneLineMessage("City"));
+    const notes = await post("/api/submit-cpa-request", { first_name: "Lee", email: "lee@example.com", notes: "Two\nlines" });
+    expect(notes.status).toBe(201);
+  });
+
+  it("refuses them on the pages' own form posts (contact, request form, payment)", async () => {
+    const form = (path: string, fields: Record<string, string>) =>
+      server.request(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const before = await count("contact_messages");
+    const contactPage = await form("/contact-us", { ...contact, name: "Dana\r\nReyes" });
+    expect(contactPage.status).toBe(400);
+    expect(await contactPage.text()).toContain(oneLineMessage("Name"));
+    expect(await count("contact_messages")).toBe(before);
+    const request = await form("/form-requests", { form: "cpa", fullName: "Lee\u0000Park", email: "lee@example.com" });
+    expect(request.status).toBe(400);
+    expect(await request.text()).toContain(oneLineMessage("Full name"));
+    const payment = await form("/make-payment", { option: "other", memberId: "AHA1\n2", amount: "45.50" });
+    expect(payment.status).toBe(400);
+    const amount = await form("/make-payment", { option: "other", amount: "45\n.50" });
+    expect(amount.status).toBe(400);
+    expect(await amount.text()).toContain(oneLineMessage("Amount"));
+  });
+
+  it("refuses them in the login fields with a 400, before any credential check", async () => {
+    for (const body of [
+      { username: "AHA\u00001", password: "011580" },
+      { username: "AHA1\n", password: "011580" },
+      { username: "AHA1", password: "01\r\n1580" },
+    ]) {
+      const res = await post("/api/auth/login", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const res = await post("/api/auth/login", { username: "AHA\u00001", password: "011580" });
+    expect((await res.json()).error).toBe(oneLineMessage("Certificate number"));
+  });
+
+  it("refuses them in RSS feed names, URLs and the articles query", async () => {
+    const { cookie } = await loginAs(server, "super_admin");
+    const name = await post("/api/rss/feeds", { name: "News\r\nX", url: "https://example.com/feed.xml" }, cookie);
+    expect(name.status).toBe(400);
+    expect((await name.json()).details.name).toBe(oneLineMessage("Name"));
+    // The URL parser would quietly drop the tab and store https://example.com/feed.xml.
+    const url = await post("/api/rss/feeds", { name: "News", url: "https://exam\tple.com/feed.xml" }, cookie);
+    expect(url.status).toBe(400);
+    expect((await url.json()).details.url).toBe(oneLineMessage("URL"));
+    const query = await server.request("/api/rss/articles?category=%00", { cookie });
+    expect(query.status).toBe(400);
+  });
+});

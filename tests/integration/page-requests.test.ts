@@ -1,0 +1,140 @@
+import http from "node:http";
+import type { Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs } from "../support/test-app";
+import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { rawRequest } from "../support/raw-http";
+
+/** Odd requests to the pages: each is the caller's mistake (4xx), never a 500. */
+describeEachDatabase("page requests", (dialect) => {
+  let server: PageTestServer;
+  beforeAll(async () => {
+    server = await startPageTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  const ACTION_PAGES = ["/contact-us", "/form-requests", "/login", "/make-payment", "/logout"];
+
+  describe("page actions read only a posted form", () => {
+    const bodies: Array<[string, Record<string, string>, string | undefined]> = [
+      ["a JSON body", { "Content-Type": "application/json" }, JSON.stringify({ name: "Dana", email: "d@example.com" })],
+      ["a text/plain body", { "Content-Type": "text/plain" }, "name=Dana"],
+      ["no body", {}, undefined],
+      ["a JSON content type with no body", { "Content-Type": "application/json" }, undefined],
+      ["a broken multipart boundary", { "Content-Type": "multipart/form-data; boundary=xyz" }, "--abc\r\nnot a part\r\n"],
+      ["multipart without a boundary", { "Content-Type": "multipart/form-data" }, "name=Dana"],
+    ];
+    for (const page of ACTION_PAGES) {
+      it.each(bodies)(`${page}: %s is a 400`, async (_what, headers, body) => {
+        const res = await server.request(page, { method: "POST", headers, body });
+        expect(res.status).toBe(400);
+        expect(await res.text()).toContain("The form could not be read");
+      });
+    }
+
+    it("a real form post still works (the payment hand-over)", async () => {
+      const res = await server.request("/make-payment", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "option=membership",
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it("Log Out without JavaScript (an empty form) still signs out", async () => {
+      const { cookie } = await loginAs(server, "member");
+      const res = await server.request("/logout", {
+        method: "POST",
+        cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+    });
+  });
+
+  describe("methods", () => {
+    for (const page of [...ACTION_PAGES, "/", "/about-us"]) {
+      it(`${page}: DELETE, PUT and PATCH are 405 with Allow`, async () => {
+        for (const method of ["DELETE", "PUT", "PATCH"]) {
+          const res = await server.request(page, { method, headers: { "Content-Type": "application/json" }, body: "{}" });
+          expect(res.status, method).toBe(405);
+          expect(res.headers.get("allow"), method).toBe("GET, HEAD, POST");
+        }
+      });
+    }
+
+    // fetch and Node's client refuse to send these: a raw socket does.
+    for (const method of ["TRACE", "OPTIONS"]) {
+      for (const page of ["/", "/contact-us", "/knowledge-center", "/no-such-page"]) {
+        it(`${method} ${page} is a 405`, async () => {
+          const res = await rawRequest(server.port, `${method} ${page} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}`);
+          expect(res.status).toBe(405);
+          expect(res.headers.allow).toBe("GET, HEAD, POST");
+        });
+      }
+    }
+
+    it("TRACK is refused by Node's parser before the app: a 400", async () => {
+      const res = await rawRequest(server.port, `TRACK / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}`);
+      expect(res.status).toBe(400);
+    });
+
+    it("CONNECT is a 405, not a dropped connection", async () => {
+      const res = await rawRequest(server.port, `CONNECT 127.0.0.1:${server.port} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}`);
+      expect(res.status).toBe(405);
+    });
+  });
+
+  describe("Host header", () => {
+    it.each(["a b", "evil:99999", "[::1", "%zz", "a:b:c", "evil.example:", "[::1]x", "1.2.3.999"])("Host %j is a 400", async (host) => {
+      for (const path of ["/", "/contact-us", "/api/auth/me"]) {
+        const res = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: ${host}`);
+        expect(res.status, path).toBe(400);
+      }
+    });
+
+    it.each(["127.0.0.1", "localhost:8080", "[::1]:3000", "aha.example", "my_app"])("Host %j is served", async (host) => {
+      const res = await rawRequest(server.port, `GET /about-us HTTP/1.1\r\nHost: ${host}`);
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe("keep-alive", () => {
+    it("many page requests over one connection add no listener to the socket", async () => {
+      const sockets: Socket[] = [];
+      const onConnection = (s: Socket) => sockets.push(s);
+      server.server.on("connection", onConnection);
+      const warnings: Error[] = [];
+      const onWarning = (w: Error) => warnings.push(w);
+      process.on("warning", onWarning);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const { cookie } = await loginAs(server, "member");
+      const get = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          http
+            .get(`${server.url}${path}`, { agent, headers: { Cookie: cookie } }, (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            })
+            .on("error", reject);
+        });
+      try {
+        expect(await get("/about-us")).toBe(200);
+        expect(sockets).toHaveLength(1);
+        const socket = sockets[0];
+        const before = socket.listenerCount("close");
+        for (let i = 0; i < 30; i++) expect(await get(i % 2 ? "/knowledge-center" : "/about-us")).toBe(200);
+        expect(sockets).toHaveLength(1);
+        expect(socket.listenerCount("close")).toBe(before);
+        await new Promise((r) => setImmediate(r));
+        expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+      } finally {
+        agent.destroy();
+        process.off("warning", onWarning);
+        server.server.off("connection", onConnection);
+      }
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs } from "../support/test-app";
+import { startPageTestServer, type PageTestServer } from "../support/page-app";
+
+describeEachDatabase("answers to a signed-in user", (dialect) => {
+  let server: PageTestServer;
+  beforeAll(async () => {
+    server = await startPageTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  describe("Cache-Control", () => {
+    it("every page, data request and API answer for a member is private, no-store", async () => {
+      const { cookie } = await loginAs(server, "member");
+      for (const path of [
+        "/",
+        "/knowledge-center",
+        "/knowledge-center.data",
+        "/about-us",
+        "/admin/dashboard", // a member is sent away from it: the redirect is theirs too
+        "/login",
+        "/api/auth/me",
+        "/api/featured-articles", // public, cacheable for visitors
+        "/api/rss/articles",
+        "/no-such-page",
+      ]) {
+        const res = await server.request(path, { cookie });
+        expect(res.status, path).toBeLessThan(500);
+        expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+      }
+    });
+
+    it("admin pages and posts for staff are private, no-store", async () => {
+      const { cookie } = await loginAs(server, "super_admin");
+      for (const path of ["/admin/dashboard", "/admin/rss", "/admin/rss.data", "/api/rss/feeds"]) {
+        const res = await server.request(path, { cookie });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+      }
+      const posted = await server.request("/make-payment", {
+        method: "POST",
+        cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "option=membership",
+      });
+      expect(posted.status).toBe(200);
+      expect(posted.headers.get("cache-control")).toBe("private, no-store");
+    });
+
+    it("visitors keep the public caching of public answers", async () => {
+      const featured = await server.request("/api/featured-articles");
+      expect(featured.headers.get("cache-control")).toBe("public, max-age=60");
+      const page = await server.request("/about-us");
+      expect(page.headers.get("cache-control") ?? "").not.toContain("private");
+    });
+  });
+
+  describe("state changes from another site", () => {
+    const post = (headers: Record<string, string>) =>
+      server.request("/make-payment", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: "option=membership",
+      });
+
+    it("Sec-Fetch-Site same-site (a sibling subdomain or port) is refused like cross-site", async () => {
+      for (const site of ["same-site", "cross-site", "SAME-ORIGIN", "bogus"]) {
+        const res = await post({ "Sec-Fetch-Site": site });
+        expect(res.status, site).toBe(403);
+        expect(await res.json()).toEqual({ success: false, error: "Cross-site request refused" });
+      }
+      const api = await server.request("/api/auth/logout", { method: "POST", headers: { "Sec-Fetch-Site": "same-site" } });
+      expect(api.status).toBe(403);
+    });
+
+    it("same-origin and none pass", async () => {
+      expect((await post({ "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
+      expect((await post({ "Sec-Fetch-Site": "none" })).status).toBe(200);
+    });
+
+    it("without Sec-Fetch-Site, the Origin must be exactly ours", async () => {
+      const port = new URL(server.url).port;
+      for (const origin of [`http://127.0.0.1:${Number(port) + 1}`, "http://sub.127.0.0.1", `https://127.0.0.1:${port}`, "null", "https://evil.example"]) {
+        expect((await post({ Origin: origin })).status, origin).toBe(403);
+      }
+      expect((await post({ Origin: server.url })).status).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import type { Dialect } from "../../app/platform/db.server";
+import { createApp } from "../../app/platform/app.server";
+import { refuseConnect } from "../../app/platform/http.server";
+import { createTestContext, type TestServer } from "./test-app";
+
+/**
+ * The whole site, pages included, on an ephemeral port: the React Router build is compiled
+ * on demand by Vite (no `npm run build` needed), and served in production mode as app/server/main.ts does.
+ */
+export interface PageTestServer extends TestServer {
+  server: Server;
+  port: number;
+}
+
+let vite: ViteDevServer | null = null;
+
+async function loadBuild(): Promise<ServerBuild> {
+  if (!vite) {
+    const { createServer } = await import("vite");
+    vite = await createServer({
+      server: { middlewareMode: true, hmr: false, watch: null },
+      appType: "custom",
+      logLevel: "silent",
+    });
+  }
+  return (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+}
+
+export async function startPageTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<PageTestServer> {
+  const ctx = await createTestContext(dialect, env);
+  const app = createApp(ctx.services, { build: await loadBuild() });
+  const server: Server = await new Promise((resolve) => {
+    const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    ...ctx,
+    server,
+    port,
+    url,
+    request(pathname, init = {}) {
+      const { json, cookie, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined) headers.set("Content-Type", "application/json");
+      if (cookie) headers.set("Cookie", cookie);
+      return fetch(url + pathname, { redirect: "manual", ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.close();
+      if (vite) {
+        await vite.close();
+        vite = null;
+      }
+    },
+  };
+}
