@@ -4,6 +4,7 @@ import express, { type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
 import { submissionsRouter } from "~/features/submissions/api.server";
+import { submissionsAdminRouter } from "~/features/submissions/admin-api.server";
 import { articlesRouter } from "~/features/articles/api.server";
 import { memberAdminRouter } from "~/features/members/api.server";
 import { videosRouter } from "~/features/videos/api.server";
@@ -68,6 +69,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const api = express.Router();
   api.use(authRouter(services));
   api.use(submissionsRouter(services));
+  api.use(submissionsAdminRouter({ submissionAdmin: services.submissionAdmin, logger }));
   api.use(articlesRouter(services));
   api.use(memberAdminRouter(services));
   api.use(videosRouter(services));

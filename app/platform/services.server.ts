@@ -7,6 +7,7 @@ import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
+import { SubmissionAdminService } from "~/features/submissions/admin.server";
 import { ArticlesService } from "~/features/articles/service.server";
 import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
@@ -25,6 +26,8 @@ export interface Services {
   auth: AuthService;
   /** Public forms: contact messages and request forms. */
   submissions: SubmissionService;
+  /** The admin submissions tab: the unified list of all four sources, status, deletion, export. */
+  submissionAdmin: SubmissionAdminService;
   /** RSS feeds, articles, featured cards, ingest (engine, lease, scheduler). */
   articles: ArticlesService;
   /** The history of staff actions: `audit.record({ actorId, action, rowCount, details })`. */
@@ -54,6 +57,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
+    submissionAdmin: new SubmissionAdminService(database.db, audit),
     articles: new ArticlesService(database.db, config, logger),
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
