@@ -106,6 +106,30 @@ export interface UnifiedRow {
   coverage_amount: string | null;
 }
 
+/** How a sort orders rows: the key (absent for the date sort) and the directions. */
+function sortPlan(sort: SubmissionFilters["sort"]) {
+  const [column, dir] = sort.split("_") as [string, "asc" | "desc"];
+  // Newest first among equals (and the date sort itself); source and id make the order total.
+  return { column, dir, dateDir: column === "date" ? dir : ("desc" as const) };
+}
+
+/** The sort key of one arm's rows (the same expression the list shows). */
+function sortKey(table: SubmissionTable, column: string): RawBuilder<unknown> | null {
+  switch (column) {
+    case "name":
+      return sql`lower(${ARMS[table].name})`;
+    case "email":
+      return sql`lower(email)`;
+    case "type":
+      return sql.lit(SUBMISSION_TABLES.indexOf(table) + 1);
+    case "status":
+      // The workflow's order, not the alphabet's.
+      return sql`case status when 'pending' then 1 when 'in-review' then 2 when 'approved' then 3 when 'rejected' then 4 when 'completed' then 5 else 1 end`;
+    default:
+      return null;
+  }
+}
+
 export class SubmissionQueries {
   constructor(private db: Kysely<Database>) {}
 
@@ -113,9 +137,17 @@ export class SubmissionQueries {
     return this.db as unknown as AnyDb;
   }
 
+  private filtered(q: AnySelect, table: SubmissionTable, filters: Pick<SubmissionFilters, "search" | "status">): AnySelect {
+    const a = ARMS[table];
+    if (filters.status !== "all") q = q.where("status", "=", filters.status);
+    if (filters.search) q = q.where(likeAny(containsPattern(filters.search), [a.name, col("email"), a.details]));
+    return q;
+  }
+
+  /** One source's rows with every column of the unified list. */
   private arm(table: SubmissionTable, filters: Pick<SubmissionFilters, "search" | "status">): AnySelect {
     const a = ARMS[table];
-    let q = this.anyDb
+    const q = this.anyDb
       .selectFrom(table)
       .select([
         sql.lit(table).as("source"),
@@ -128,61 +160,97 @@ export class SubmissionQueries {
         a.details.as("details"),
         a.coverage.as("coverage_amount"),
       ]) as unknown as AnySelect;
-    if (filters.status !== "all") q = q.where("status", "=", filters.status);
-    if (filters.search) q = q.where(likeAny(containsPattern(filters.search), [a.name, col("email"), a.details]));
-    return q;
+    return this.filtered(q, table, filters);
   }
 
-  /** The four arms (or the ones of the chosen type) as one UNION ALL; null when the type has no tables. */
-  private union(filters: Pick<SubmissionFilters, "search" | "status" | "type">): AnySelect | null {
-    const tables = SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
-    if (!tables.length) return null;
-    return tables.slice(1).reduce((q, t) => q.unionAll(this.arm(t, filters)), this.arm(tables[0], filters));
+  private tablesOf(filters: Pick<SubmissionFilters, "type">): SubmissionTable[] {
+    return SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
   }
 
-  private sorted(q: AnySelect, sort: SubmissionFilters["sort"]): AnySelect {
-    const [column, dir] = sort.split("_") as [string, "asc" | "desc"];
-    switch (column) {
-      case "name":
-        q = q.orderBy(sql`lower(applicant_name)`, dir);
-        break;
-      case "email":
-        q = q.orderBy(sql`lower(applicant_email)`, dir);
-        break;
-      case "type":
-        q = q.orderBy(sql`case source when 'contact_messages' then 1 when 'cpa_requests' then 2 when 'homeowner_material_requests' then 3 else 4 end`, dir);
-        break;
-      case "status":
-        // The workflow's order, not the alphabet's.
-        q = q.orderBy(sql`case status when 'pending' then 1 when 'in-review' then 2 when 'approved' then 3 when 'rejected' then 4 when 'completed' then 5 else 1 end`, dir);
-        break;
-    }
-    // Newest first among equals (and the date sort itself); source and id make the order total.
-    const dateDir = column === "date" ? dir : "desc";
-    return q.orderBy("submitted_at", dateDir).orderBy("source", dateDir).orderBy("id", dateDir);
+  private ordered(q: AnySelect, column: string, dir: "asc" | "desc", dateDir: "asc" | "desc", key: unknown, withSource: boolean): AnySelect {
+    if (key) q = q.orderBy(sql.ref("sort_key"), dir);
+    q = q.orderBy("submitted_at", dateDir);
+    if (withSource) q = q.orderBy("source", dateDir);
+    return q.orderBy("id", dateDir);
+  }
+
+  /**
+   * Phase 1: which rows make the page. Each arm yields only (source, id, date, sort key) and,
+   * without a search, only its own first offset+limit rows in the page's order (read off the
+   * submitted_at or status+submitted_at index), so the union sorts at most 4 x (offset+limit)
+   * narrow rows. With a search every row is read anyway: the total comes from the same scan.
+   */
+  private async pageKeys(filters: SubmissionFilters, offset: number, limit: number): Promise<{ keys: Array<{ source: SubmissionTable; id: number }>; total: number | null }> {
+    const tables = this.tablesOf(filters);
+    const { column, dir, dateDir } = sortPlan(filters.sort);
+    const arms = tables.map((table) => {
+      const key = sortKey(table, column);
+      let q = this.anyDb.selectFrom(table).select([sql.lit(table).as("source"), "id", "submitted_at"]) as unknown as AnySelect;
+      if (key) q = q.select(key.as("sort_key"));
+      q = this.filtered(q, table, filters);
+      if (!filters.search) {
+        q = this.ordered(q, column, dir, dateDir, key, false).limit(offset + limit);
+        // A limited arm of a compound query must be a subquery on both databases.
+        q = this.anyDb.selectFrom(q.as(`k_${table}`)).selectAll() as unknown as AnySelect;
+      }
+      return q;
+    });
+    const union = arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]);
+    let outer = this.anyDb.selectFrom(union.as("u")).select(["source", "id"]) as unknown as AnySelect;
+    if (filters.search) outer = outer.select(sql<number>`count(*) over ()`.as("total"));
+    outer = this.ordered(outer, column, dir, dateDir, sortKey(tables[0], column), true).limit(limit).offset(offset);
+    const rows = (await outer.execute()) as Array<{ source: SubmissionTable; id: number; total?: number }>;
+    return {
+      keys: rows.map((r) => ({ source: r.source, id: Number(r.id) })),
+      total: filters.search ? (rows.length ? Number(rows[0].total) : null) : null,
+    };
+  }
+
+  /** How many rows match: the sum of each source's count (each an index count without a search). */
+  private async count(filters: SubmissionFilters): Promise<number> {
+    const tables = this.tablesOf(filters);
+    const counts = tables.map((table) => this.filtered(this.anyDb.selectFrom(table).select((eb) => eb.fn.countAll().as("n")) as unknown as AnySelect, table, filters));
+    const union = counts.slice(1).reduce((u, q) => u.unionAll(q), counts[0]);
+    const row = await this.anyDb
+      .selectFrom(union.as("c"))
+      .select(sql<number>`sum(n)`.as("n"))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Phase 2: the page's rows with every column, in the order phase 1 found. */
+  private async rowsFor(keys: Array<{ source: SubmissionTable; id: number }>): Promise<UnifiedRow[]> {
+    if (!keys.length) return [];
+    const byTable = new Map<SubmissionTable, number[]>();
+    for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
+    const arms = [...byTable].map(([table, ids]) => this.arm(table, { search: "", status: "all" }).where("id", "in", ids));
+    const rows = (await arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]).execute()) as unknown as UnifiedRow[];
+    const found = new Map(rows.map((r) => [`${r.source}:${r.id}`, r]));
+    // A row deleted between the two phases is simply left out.
+    return keys.map((k) => found.get(`${k.source}:${k.id}`)).filter((r): r is UnifiedRow => !!r);
   }
 
   async page(filters: SubmissionFilters, page: number, limit: number): Promise<{ rows: UnifiedRow[]; total: number }> {
-    const union = this.union(filters);
-    if (!union) return { rows: [], total: 0 };
-    const [count, rows] = await Promise.all([
-      this.anyDb
-        .selectFrom(union.as("s"))
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirst(),
-      this.sorted(this.anyDb.selectFrom(union.as("s")).selectAll() as AnySelect, filters.sort)
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute(),
-    ]);
-    return { rows: rows as unknown as UnifiedRow[], total: Number(count?.n ?? 0) };
+    if (!this.tablesOf(filters).length) return { rows: [], total: 0 };
+    const offset = (page - 1) * limit;
+    const { keys, total } = await this.pageKeys(filters, offset, limit);
+    const [rows, counted] = await Promise.all([this.rowsFor(keys), total ?? (filters.search && offset === 0 ? 0 : this.count(filters))]);
+    return { rows, total: counted };
   }
 
-  /** Every row matching the filters, in order (the CSV export). */
+  /** Every row matching the filters, in the list's order (the CSV export). */
   async all(filters: SubmissionFilters): Promise<UnifiedRow[]> {
-    const union = this.union(filters);
-    if (!union) return [];
-    return (await this.sorted(this.anyDb.selectFrom(union.as("s")).selectAll() as AnySelect, filters.sort).execute()) as unknown as UnifiedRow[];
+    const tables = this.tablesOf(filters);
+    if (!tables.length) return [];
+    const { column, dir, dateDir } = sortPlan(filters.sort);
+    const arms = tables.map((table) => {
+      const key = sortKey(table, column);
+      const q = this.arm(table, filters);
+      return key ? q.select(key.as("sort_key")) : q;
+    });
+    const union = arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]);
+    const outer = this.anyDb.selectFrom(union.as("s")).selectAll() as unknown as AnySelect;
+    return (await this.ordered(outer, column, dir, dateDir, sortKey(tables[0], column), true).execute()) as unknown as UnifiedRow[];
   }
 
   /** The stored row, every column. */
