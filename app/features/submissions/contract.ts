@@ -340,3 +340,13 @@ export function listSearchParams(q: Partial<SubmissionQuery>): URLSearchParams {
   if (q.limit && q.limit !== DEFAULT_PAGE_SIZE) out.set("limit", String(q.limit));
   return out;
 }
+
+/** Prefixed ids ("cpa_3", "application_9") grouped as the DELETE call's idsByTable. */
+export function idsByTableOf(ids: Iterable<string>): IdsByTable {
+  const out: IdsByTable = { contact_messages: [], cpa_requests: [], homeowner_material_requests: [], applications: [] };
+  for (const value of ids) {
+    const parsed = parseSubmissionId(value);
+    if (parsed) out[parsed.table].push(parsed.id);
+  }
+  return out;
+}
