@@ -34,7 +34,9 @@ async function contactMessages(services: Services, tag: string, n: number) {
   return ids;
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `.tmp/screens/submissions-${name}.png`, fullPage: true });
+// The sticky header would be painted mid-page on a full-page capture.
+const shot = (page: Page, name: string, fullPage = true) =>
+  page.screenshot({ path: `.tmp/screens/submissions-${name}.png`, fullPage, style: "header { position: static !important; }" });
 
 test.describe("admin submissions", () => {
   test("an admin finds an application by search, opens it, sees the signatures, changes its status and deletes it", async ({ page, signIn, services }) => {
@@ -91,7 +93,8 @@ test.describe("admin submissions", () => {
       await expect(img).toBeVisible();
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(160);
     }
-    await shot(page, "desktop-detail");
+    await dialog.getByRole("heading", { name: "Signatures" }).scrollIntoViewIfNeeded();
+    await shot(page, "desktop-detail", false);
     await expectNoAxeViolations(page);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
@@ -212,8 +215,9 @@ test.describe("admin submissions", () => {
     await expectNoAxeViolations(page);
     await cards.last().getByRole("button", { name: `View Phone Applicant${tag}` }).click();
     const dialog = page.getByRole("dialog");
+    await dialog.getByRole("img", { name: "Applicant Signature", exact: true }).scrollIntoViewIfNeeded();
     await expect(dialog.getByRole("img", { name: "Applicant Signature", exact: true })).toBeVisible();
-    await shot(page, "mobile-detail");
+    await shot(page, "mobile-detail", false);
     await expectNoAxeViolations(page);
   });
 });
