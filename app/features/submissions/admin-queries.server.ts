@@ -4,6 +4,7 @@ import {
   SOURCES,
   SUBMISSION_TABLES,
   normalizeStatus,
+  sourceInfo,
   type SubmissionFilters,
   type SubmissionSummary,
   type SubmissionTable,
@@ -271,13 +272,13 @@ export class SubmissionQueries {
 
 export function toSummary(row: UnifiedRow): SubmissionSummary {
   const table = row.source as SubmissionTable;
-  const source = SOURCES[table];
+  const { type, formType } = sourceInfo(row.source);
   return {
-    id: `${source?.prefix ?? "contact_"}${row.id}`,
+    id: `${SOURCES[table]?.prefix ?? "contact_"}${row.id}`,
     table,
     rowId: Number(row.id),
-    type: source?.type ?? "contact-form",
-    formType: source?.formType ?? "Unknown",
+    type,
+    formType,
     submissionDate: row.submitted_at,
     status: normalizeStatus(row.status),
     applicantName: row.applicant_name ?? "",

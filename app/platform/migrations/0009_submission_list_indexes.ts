@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import type { AppMigration } from "./types";
 
 /*
@@ -19,7 +19,7 @@ const NAME_EXPRESSIONS: Record<string, string> = {
 };
 
 export const m0009_submission_list_indexes: AppMigration = {
-  async up(db: Kysely<any>) {
+  async up(db) {
     for (const [table, nameExpression] of Object.entries(NAME_EXPRESSIONS)) {
       await db.schema.createIndex(`${table}_status_submitted_at_idx`).on(table).columns(["status", "submitted_at"]).execute();
       await db.schema.dropIndex(`${table}_status_idx`).execute();
