@@ -4,6 +4,7 @@ import express, { type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import { authRouter, sessionMiddleware } from "~/features/auth/api.server";
 import { submissionsRouter } from "~/features/submissions/api.server";
+import { submissionsAdminRouter } from "~/features/submissions/admin-api.server";
 import { articlesRouter } from "~/features/articles/api.server";
 import { memberAdminRouter } from "~/features/members/api.server";
 import { videosRouter } from "~/features/videos/api.server";
@@ -71,6 +72,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   // Each feature's router receives only what it uses.
   api.use(authRouter({ auth: services.auth, logger }));
   api.use(submissionsRouter({ submissions: services.submissions }));
+  api.use(submissionsAdminRouter({ submissionAdmin: services.submissionAdmin, logger }));
   api.use(
     articlesRouter({ articles: services.articles, feeds: services.feeds, ingest: services.ingest, logger, ingestToken: config.INGEST_TOKEN }),
   );

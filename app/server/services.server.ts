@@ -7,6 +7,7 @@ import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/notify.server";
 import { SubmissionService } from "~/features/submissions/service.server";
+import { SubmissionAdminService } from "~/features/submissions/admin.server";
 import { ArticleQueries } from "~/features/articles/article-queries.server";
 import { FeedAdmin } from "~/features/articles/feeds.server";
 import { IngestService, type IngestServiceOptions } from "~/features/articles/ingest-service.server";
@@ -29,6 +30,8 @@ export interface Services {
   auth: AuthService;
   /** Public forms: contact messages and request forms. */
   submissions: SubmissionService;
+  /** The admin submissions tab: the unified list of all four sources, status, deletion, export. */
+  submissionAdmin: SubmissionAdminService;
   /** The knowledge center's articles, the home page's featured cards, the month's digest. */
   articles: ArticleQueries;
   /** RSS feed administration and health (super_admin). */
@@ -72,6 +75,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
+    submissionAdmin: new SubmissionAdminService(database.db, audit),
     articles: new ArticleQueries(database.db, logger, { orgName: config.ORG_NAME }),
     feeds: new FeedAdmin(database.db, { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS }),
     ingest: new IngestService(database.db, logger, {

@@ -5,7 +5,7 @@ import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import { VideoManagement } from "~/features/videos/admin/VideoManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
-import { AdminPanel } from "~/components/AdminPanel";
+import { SubmissionsPanel } from "~/features/submissions/admin/SubmissionsPanel";
 
 export type AdminTab = "rss" | "submissions" | "videos";
 
@@ -76,11 +76,7 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
         ) : null}
         <Tabs.Content value="submissions" className="pt-6 focus:outline-none">
           <p className="mb-6 text-sm text-slate-600">View and manage form requests and membership applications</p>
-          {/* The submissions table is built by its own issue. */}
-          <AdminPanel
-            title="Form & Application Submissions"
-            description="View and manage all form submissions, membership applications, and contact requests."
-          />
+          <SubmissionsPanel />
         </Tabs.Content>
         {superAdmin ? (
           <Tabs.Content value="videos" className="pt-6 focus:outline-none">

@@ -7,7 +7,7 @@ export interface AuditRecord {
   /** The staff account acting; null for the system (a CLI run, a scheduler). */
   actorId: number | null;
   action: AuditAction;
-  target?: { type: "member" | "staff"; id: number | null; label: string | null };
+  target?: { type: "member" | "staff" | "submission"; id: number | null; label: string | null };
   /** How many rows the action touched (an import, an export); omitted for one-row actions. */
   rowCount?: number;
   /** Anything else worth keeping (a filter, a role change). Never a birthdate, digest or password. */

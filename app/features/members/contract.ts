@@ -19,7 +19,7 @@ export const STAFF_ROLES = ["limited_admin", "super_admin"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export const ROLE_LABELS: Record<StaffRole, string> = { limited_admin: "Limited admin", super_admin: "Super admin" };
 
-/** Every action the audit log knows. members.import is written by the CSV upload. */
+/** Every action the audit log knows. members.import is written by the CSV upload, submissions.* by the submissions tab. */
 export const AUDIT_ACTIONS = [
   "members.import",
   "members.activate",
@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   "staff.password_reset",
   "staff.role_change",
   "staff.delete",
+  "submissions.status",
+  "submissions.delete",
+  "submissions.export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -42,6 +45,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "staff.password_reset": "Reset staff password",
   "staff.role_change": "Changed staff role",
   "staff.delete": "Removed staff account",
+  "submissions.status": "Changed submission status",
+  "submissions.delete": "Deleted submissions",
+  "submissions.export": "Exported submissions",
 };
 
 export const MESSAGES = {

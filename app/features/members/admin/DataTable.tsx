@@ -12,6 +12,8 @@ declare module "@tanstack/react-table" {
     primary?: boolean;
     /** Buttons: no label on phone cards, placed at the bottom. */
     actions?: boolean;
+    /** The column's header is its own content (a select-all checkbox), rendered as is. */
+    customHeader?: boolean;
   }
 }
 
@@ -22,7 +24,18 @@ export type AdminColumn<T> = ColumnDef<T, unknown>;
  * column buttons with aria-sort) on wide screens and a list of cards on phones, both from the
  * same row model. Sorting and paging are done by the server (manual mode).
  */
-export function DataTable<T>({ table, caption, testId }: { table: Table<T>; caption: string; testId: string }) {
+export function DataTable<T>({
+  table,
+  caption,
+  testId,
+  rowBusy,
+}: {
+  table: Table<T>;
+  caption: string;
+  testId: string;
+  /** A row whose change is in flight: dimmed and marked aria-busy. */
+  rowBusy?: (row: T) => boolean;
+}) {
   const rows = table.getRowModel().rows;
   return (
     <>
@@ -43,7 +56,9 @@ export function DataTable<T>({ table, caption, testId }: { table: Table<T>; capt
                       className="py-2 pr-4 font-semibold"
                       aria-sort={header.column.getCanSort() ? (sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none") : undefined}
                     >
-                      {meta?.actions ? (
+                      {meta?.customHeader ? (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      ) : meta?.actions ? (
                         <span className="sr-only">Actions</span>
                       ) : header.column.getCanSort() ? (
                         <button
@@ -71,7 +86,12 @@ export function DataTable<T>({ table, caption, testId }: { table: Table<T>; capt
           </thead>
           <tbody className="divide-y divide-slate-100">
             {rows.map((row) => (
-              <tr key={row.id} data-testid={`${testId}-row`} className="align-middle">
+              <tr
+                key={row.id}
+                data-testid={`${testId}-row`}
+                aria-busy={rowBusy?.(row.original) || undefined}
+                className={`align-middle ${rowBusy?.(row.original) ? "opacity-60" : ""}`}
+              >
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
                   const content = flexRender(cell.column.columnDef.cell, cell.getContext());
@@ -97,7 +117,12 @@ export function DataTable<T>({ table, caption, testId }: { table: Table<T>; capt
           const actions = cells.find((c) => c.column.columnDef.meta?.actions);
           const rest = cells.filter((c) => c !== primary && c !== actions);
           return (
-            <li key={row.id} data-testid={`${testId}-card`} className="rounded-lg border border-slate-200 p-4">
+            <li
+              key={row.id}
+              data-testid={`${testId}-card`}
+              aria-busy={rowBusy?.(row.original) || undefined}
+              className={`rounded-lg border border-slate-200 p-4 ${rowBusy?.(row.original) ? "opacity-60" : ""}`}
+            >
               {primary ? <p className="font-semibold text-brand-900">{flexRender(primary.column.columnDef.cell, primary.getContext())}</p> : null}
               <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 {rest.map((cell) => (

@@ -1,0 +1,189 @@
+import type { Kysely } from "kysely";
+import Papa from "papaparse";
+import { nowIso } from "~/platform/db.server";
+import { HttpError } from "~/platform/http.server";
+import type { Database } from "~/platform/schema";
+import type { AuditLog } from "~/features/members/audit-log.server";
+import { SubmissionQueries, toSummary } from "./admin-queries.server";
+import {
+  EXPORT_COLUMNS,
+  MESSAGES,
+  SOURCES,
+  SUBMISSION_TABLES,
+  normalizeStatus,
+  type IdsByTable,
+  type LegacyFormsAnswer,
+  type SignatureImage,
+  type SubmissionDetail,
+  type SubmissionField,
+  type SubmissionQuery,
+  type SubmissionsPage,
+  type SubmissionStatus,
+  type SubmissionTable,
+} from "./contract";
+
+/** Stored 0/1 flags, shown as yes/no. */
+const FLAG_COLUMNS = new Set(["payment_monthly_billing", "payment_automatic_checking", "payment_use_credit_card", "confirm_accuracy"]);
+
+const SIGNATURE_LABELS: Record<string, string> = {
+  applicant_signature: "Applicant Signature",
+  co_applicant_signature: "Co-Applicant Signature",
+  ach_applicant_signature: "ACH Applicant Signature",
+  ach_co_applicant_signature: "ACH Co-Applicant Signature",
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  id: "ID",
+  submitted_at: "Submitted",
+  updated_at: "Last updated",
+  member_id: "Membership ID",
+  firm_name: "Firm name",
+  address1: "Address line 1",
+  address2: "Address line 2",
+  zip: "ZIP",
+  dob: "Date of birth",
+  co_dob: "Co-applicant date of birth",
+  co_email: "Co-applicant email",
+  co_phone: "Co-applicant phone",
+  co_gender: "Co-applicant gender",
+  todays_date: "Today's date",
+  amount_of_coverage: "Amount of coverage",
+  cc_name_on_card: "Name on card",
+  cc_cardholder_signature: "Cardholder signature (typed)",
+  cc_process_date: "Card process date",
+  submitted_by: "Submitted by (user id)",
+};
+
+const labelOf = (key: string) => FIELD_LABELS[key] ?? key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, " ");
+
+/** Only a PNG data URL may become an image source in the admin's browser. */
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** A stored row with 0/1 flags as booleans and ids as numbers (both databases alike). */
+function plainRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (FLAG_COLUMNS.has(key)) out[key] = value === 1 || value === true;
+    else if ((key === "id" || key === "submitted_by") && value !== null) out[key] = Number(value);
+    else if (key === "status") out[key] = normalizeStatus(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+export interface Actor {
+  id: number;
+}
+
+/**
+ * The admin side of the four submission tables: the unified list (searched, filtered, sorted
+ * and paged by the database), one submission with every field, status changes, deletions,
+ * the CSV export and the legacy admin-forms answer. Changes and exports are written to the
+ * audit log with ids and counts only, never a name, e-mail or search text.
+ */
+export class SubmissionAdminService {
+  readonly queries: SubmissionQueries;
+
+  constructor(
+    private db: Kysely<Database>,
+    private audit: AuditLog,
+  ) {
+    this.queries = new SubmissionQueries(db);
+  }
+
+  async list(query: SubmissionQuery): Promise<Omit<SubmissionsPage, "success">> {
+    const { rows, total } = await this.queries.page(query, query.page, query.limit);
+    return {
+      submissions: rows.map(toSummary),
+      pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },
+    };
+  }
+
+  async detail(table: SubmissionTable, id: number): Promise<SubmissionDetail> {
+    const [summary, row] = await Promise.all([this.queries.summary(table, id), this.queries.find(table, id)]);
+    if (!summary || !row) throw new HttpError(404, MESSAGES.notFound);
+    const fields: SubmissionField[] = [];
+    const signatures: SignatureImage[] = [];
+    for (const [key, value] of Object.entries(plainRow(row))) {
+      if (key in SIGNATURE_LABELS) {
+        if (typeof value === "string" && PNG_DATA_URL.test(value)) signatures.push({ key, label: SIGNATURE_LABELS[key], dataUrl: value });
+        continue;
+      }
+      fields.push({ key, label: labelOf(key), value: value as SubmissionField["value"] });
+    }
+    return { ...toSummary(summary), fields, signatures };
+  }
+
+  async setStatus(actor: Actor, table: SubmissionTable, id: number, status: SubmissionStatus): Promise<{ id: string; status: SubmissionStatus }> {
+    const ref = `${SOURCES[table].prefix}${id}`;
+    await this.db.transaction().execute(async (trx) => {
+      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const before = await anyTrx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
+      if (!before) throw new HttpError(404, MESSAGES.notFound);
+      await anyTrx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: "submissions.status",
+          target: { type: "submission", id, label: ref },
+          details: { table, from: normalizeStatus(before.status), to: status },
+        },
+        trx,
+      );
+    });
+    return { id: ref, status };
+  }
+
+  /** Deletes the given rows of each table in one transaction; answers how many were deleted. */
+  async deleteMany(actor: Actor, idsByTable: IdsByTable): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const byTable: Partial<Record<SubmissionTable, number>> = {};
+      let deleted = 0;
+      for (const table of SUBMISSION_TABLES) {
+        const ids = [...new Set(idsByTable[table])];
+        if (!ids.length) continue;
+        const result = await anyTrx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
+        const n = Number(result.numDeletedRows);
+        byTable[table] = n;
+        deleted += n;
+      }
+      const ids = Object.fromEntries(SUBMISSION_TABLES.filter((t) => idsByTable[t].length).map((t) => [t, [...new Set(idsByTable[t])]]));
+      await this.audit.record({ actorId: actor.id, action: "submissions.delete", rowCount: deleted, details: { deletedByTable: byTable, requestedIds: ids } }, trx);
+      return deleted;
+    });
+  }
+
+  /** The filtered list as CSV, safe to open in a spreadsheet; the export itself is audited. */
+  async exportCsv(actor: Actor, query: SubmissionQuery): Promise<{ csv: string; rows: number }> {
+    const rows = (await this.queries.all(query)).map(toSummary);
+    const csv = Papa.unparse(
+      {
+        fields: [...EXPORT_COLUMNS],
+        data: rows.map((r) => EXPORT_COLUMNS.map((c) => String(r[c] ?? ""))),
+      },
+      // A cell starting with = + - @, tab or carriage return gets a leading ' so it stays text.
+      { escapeFormulae: true, newline: "\r\n" },
+    );
+    await this.audit.record({
+      actorId: actor.id,
+      action: "submissions.export",
+      rowCount: rows.length,
+      details: { type: query.type, status: query.status, sort: query.sort, searched: !!query.search },
+    });
+    return { csv: `${csv}\r\n`, rows: rows.length };
+  }
+
+  /** GET /api/admin/forms: every stored row of the four tables, as stored (flags as booleans). */
+  async legacyForms(): Promise<LegacyFormsAnswer> {
+    const [contact, cpa, homeowner, applications] = await Promise.all(SUBMISSION_TABLES.map((t) => this.queries.table(t)));
+    return {
+      ok: true,
+      error: null,
+      contact_messages: contact.map(plainRow),
+      cpa_requests: cpa.map(plainRow),
+      homeowner_material_requests: homeowner.map(plainRow),
+      applications: applications.map(plainRow),
+    };
+  }
+}

@@ -1,0 +1,105 @@
+import { LoaderCircle } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Modal } from "~/components/Modal";
+import { formatSubmissionDate, type SubmissionDetail, type SubmissionField, type SubmissionStatus, type SubmissionSummary } from "../contract";
+import { errorText, submissionsApi } from "./api-client";
+import { StatusSelect } from "./StatusControls";
+
+function showValue(field: SubmissionField): string {
+  if (field.value === null || field.value === "") return "—";
+  if (typeof field.value === "boolean") return field.value ? "Yes" : "No";
+  return String(field.value);
+}
+
+/** One submission: every stored field and, for an application, its signature images. */
+export function SubmissionDetailDialog({
+  summary,
+  onClose,
+  busy,
+  onStatus,
+}: {
+  summary: SubmissionSummary | null;
+  onClose: () => void;
+  busy: boolean;
+  onStatus: (status: SubmissionStatus) => void;
+}) {
+  // What was loaded, for which id: another submission's answer is never shown.
+  const [loaded, setLoaded] = useState<{ id: string; detail: SubmissionDetail | null; error: string | null } | null>(null);
+  const id = summary?.id ?? null;
+
+  useEffect(() => {
+    if (!id) return;
+    const controller = new AbortController();
+    submissionsApi
+      .detail(id, controller.signal)
+      .then((detail) => setLoaded({ id, detail, error: null }))
+      .catch((err) => {
+        if (!controller.signal.aborted) setLoaded({ id, detail: null, error: errorText(err) });
+      });
+    return () => controller.abort();
+  }, [id]);
+  const detail = loaded?.id === id ? loaded.detail : null;
+  const error = loaded?.id === id ? loaded.error : null;
+
+  const status = summary?.status ?? "pending";
+  return (
+    <Modal
+      open={summary !== null}
+      onOpenChange={(open) => !open && onClose()}
+      size="xl"
+      title={summary ? `${summary.formType}: ${summary.applicantName || summary.id}` : ""}
+      description={summary ? `${summary.id} · submitted ${formatSubmissionDate(summary.submissionDate)}` : undefined}
+    >
+      {summary ? (
+        <div className="space-y-6" data-testid="submission-detail">
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="text-sm font-semibold text-slate-700">Status</span>
+            <StatusSelect value={status} label="Submission status" busy={busy} onChange={onStatus} />
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Updating" role="img" /> : null}
+          </div>
+          {error ? (
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+              {error}
+            </p>
+          ) : !detail ? (
+            <p role="status" className="text-slate-600">
+              Loading submission...
+            </p>
+          ) : (
+            <>
+              <section aria-labelledby="submission-fields-heading">
+                <h3 id="submission-fields-heading" className="mb-3 font-semibold text-brand-900">
+                  Submitted information
+                </h3>
+                <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+                  {/* The status is the dropdown above. */}
+                  {detail.fields.filter((f) => f.key !== "status").map((f) => (
+                    <div key={f.key} className="min-w-0">
+                      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{f.label}</dt>
+                      <dd className="whitespace-pre-wrap break-words text-slate-900">{showValue(f)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+              {detail.signatures.length ? (
+                <section aria-labelledby="submission-signatures-heading">
+                  <h3 id="submission-signatures-heading" className="mb-3 font-semibold text-brand-900">
+                    Signatures
+                  </h3>
+                  <div className="grid gap-4 sm:grid-cols-2">
+                    {detail.signatures.map((s) => (
+                      <figure key={s.key} className="rounded-lg border border-slate-200 p-3">
+                        <img src={s.dataUrl} alt={s.label} className="h-32 w-full bg-white object-contain" />
+                        <figcaption className="mt-2 text-sm text-slate-700">{s.label}</figcaption>
+                      </figure>
+                    ))}
+                  </div>
+                </section>
+              ) : null}
+            </>
+          )}
+        </div>
+      ) : null}
+    </Modal>
+  );
+}

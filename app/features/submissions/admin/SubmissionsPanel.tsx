@@ -1,0 +1,497 @@
+import { getCoreRowModel, useReactTable, type RowSelectionState, type SortingState, type Updater } from "@tanstack/react-table";
+import { Download, Eye, LoaderCircle, Search, Trash2 } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { AdminPanel } from "~/components/AdminPanel";
+import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import { DataTable, PageControls, TableState, type AdminColumn } from "~/features/members/admin/DataTable";
+import { ConfirmDialog, FlashBanner } from "~/features/members/admin/Feedback";
+import {
+  ADMIN_MESSAGE_MS,
+  DEFAULT_SORT,
+  MESSAGES,
+  SORTS,
+  SUBMISSION_STATUSES,
+  SUBMISSION_TYPES,
+  STATUS_LABELS,
+  TYPE_LABELS,
+  formatSubmissionDate,
+  idsByTableOf,
+  shortDetails,
+  submissionQuerySchema,
+  type SubmissionSort,
+  type SubmissionsPage,
+  type SubmissionStatus,
+  type SubmissionSummary,
+} from "../contract";
+import { errorText, submissionsApi } from "./api-client";
+import { StatusSelect } from "./StatusControls";
+import { SubmissionDetailDialog } from "./SubmissionDetailDialog";
+
+const SORT_LABELS: Record<SubmissionSort, string> = {
+  date_desc: "Newest first",
+  date_asc: "Oldest first",
+  name_asc: "Name (A-Z)",
+  name_desc: "Name (Z-A)",
+  email_asc: "Email (A-Z)",
+  email_desc: "Email (Z-A)",
+  type_asc: "Type (A-Z)",
+  type_desc: "Type (Z-A)",
+  status_asc: "Status (Pending first)",
+  status_desc: "Status (Completed first)",
+};
+
+/** The list's query from the page's URL; a bad value falls back to its default. */
+function readQuery(params: URLSearchParams) {
+  const raw: Record<string, string> = {};
+  for (const key of ["search", "type", "status", "sort", "page", "limit"]) {
+    const v = params.get(key);
+    if (v) raw[key] = v;
+  }
+  const parsed = submissionQuerySchema.safeParse(raw);
+  return parsed.success ? parsed.data : submissionQuerySchema.parse({});
+}
+
+/**
+ * 'Form & Application Submissions': every submission of the four sources in one table, with
+ * search, type and status filters, sorting and pages done by the server, per-row status and
+ * delete, bulk delete of the selected rows, a detail dialog and CSV export. Any admin.
+ */
+export function SubmissionsPanel() {
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => readQuery(params), [params]);
+  const listParams = useMemo(() => {
+    const out = new URLSearchParams();
+    out.set("search", query.search);
+    out.set("type", query.type);
+    out.set("status", query.status);
+    out.set("sort", query.sort);
+    out.set("page", String(query.page));
+    out.set("limit", String(query.limit));
+    return out.toString();
+  }, [query]);
+  const [data, setData] = useState<SubmissionsPage | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [reload, setReload] = useState(0);
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const [confirm, setConfirm] = useState<{ kind: "one"; submission: SubmissionSummary } | { kind: "many"; ids: string[] } | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [viewing, setViewing] = useState<SubmissionSummary | null>(null);
+  const { flash, show, clear } = useFlashMessage(ADMIN_MESSAGE_MS);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    submissionsApi
+      .list(new URLSearchParams(listParams), controller.signal)
+      .then((body) => {
+        setData(body);
+        setFailed(false);
+      })
+      .catch(() => {
+        if (controller.signal.aborted) return;
+        // A load failure yields an empty list and the spec's message.
+        setData(null);
+        setFailed(true);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [listParams, reload]);
+
+  // Selected rows are cleared whenever the search, type or status filter changes.
+  const filterKey = `${query.search}\u0000${query.type}\u0000${query.status}`;
+  const [lastFilterKey, setLastFilterKey] = useState(filterKey);
+  if (lastFilterKey !== filterKey) {
+    setLastFilterKey(filterKey);
+    setRowSelection({});
+  }
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) {
+            if (v === null || v === "") next.delete(k);
+            else next.set(k, v);
+          }
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    },
+    [setParams],
+  );
+
+  const [sortColumn, sortDir] = query.sort.split("_") as [string, "asc" | "desc"];
+  const sorting: SortingState = [{ id: sortColumn, desc: sortDir === "desc" }];
+  const onSortingChange = (updater: Updater<SortingState>) => {
+    const next = typeof updater === "function" ? updater(sorting) : updater;
+    const first = next[0];
+    const sort = first ? `${first.id}_${first.desc ? "desc" : "asc"}` : DEFAULT_SORT;
+    update({ sort: sort === DEFAULT_SORT ? null : sort, page: null });
+  };
+
+  const setBusy = (id: string, busy: boolean) =>
+    setBusyIds((prev) => {
+      const next = new Set(prev);
+      if (busy) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  async function changeStatus(submission: SubmissionSummary, status: SubmissionStatus) {
+    setBusy(submission.id, true);
+    try {
+      await submissionsApi.setStatus(submission.id, status);
+      // On success the row updates locally.
+      setData((d) => d && { ...d, submissions: d.submissions.map((s) => (s.id === submission.id ? { ...s, status } : s)) });
+      setViewing((v) => (v && v.id === submission.id ? { ...v, status } : v));
+    } catch {
+      show("error", MESSAGES.updateFailed);
+    } finally {
+      setBusy(submission.id, false);
+    }
+  }
+
+  const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
+
+  function askBulkDelete() {
+    if (!selectedIds.length) {
+      show("error", MESSAGES.selectOne);
+      return;
+    }
+    setConfirm({ kind: "many", ids: selectedIds });
+  }
+
+  async function confirmDelete() {
+    if (!confirm) return;
+    const ids = confirm.kind === "one" ? [confirm.submission.id] : confirm.ids;
+    setDeleting(true);
+    ids.forEach((id) => setBusy(id, true));
+    try {
+      const deleted = await submissionsApi.remove(idsByTableOf(ids));
+      show("success", MESSAGES.deleted(deleted));
+      setRowSelection((sel) => Object.fromEntries(Object.entries(sel).filter(([id]) => !ids.includes(id))));
+      if (viewing && ids.includes(viewing.id)) setViewing(null);
+      setReload((n) => n + 1);
+    } catch (err) {
+      show("error", confirm.kind === "one" ? MESSAGES.deleteOneFailed : MESSAGES.deleteManyFailed(errorText(err)));
+    } finally {
+      ids.forEach((id) => setBusy(id, false));
+      setDeleting(false);
+      setConfirm(null);
+    }
+  }
+
+  const columns = useMemo<AdminColumn<SubmissionSummary>[]>(
+    () => [
+      {
+        id: "select",
+        enableSorting: false,
+        meta: { label: "Select", customHeader: true },
+        header: ({ table }) => (
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-700"
+            aria-label="Select all submissions on this page"
+            checked={table.getIsAllRowsSelected()}
+            ref={(el) => {
+              if (el) el.indeterminate = table.getIsSomeRowsSelected();
+            }}
+            onChange={table.getToggleAllRowsSelectedHandler()}
+          />
+        ),
+        cell: ({ row }) => (
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-brand-700"
+            aria-label={`Select ${row.original.applicantName || row.original.id}`}
+            checked={row.getIsSelected()}
+            disabled={busyIds.has(row.original.id)}
+            onChange={row.getToggleSelectedHandler()}
+          />
+        ),
+      },
+      {
+        id: "name",
+        accessorKey: "applicantName",
+        meta: { label: "Applicant", primary: true },
+        cell: ({ row: { original: s } }) => (
+          <span className="flex flex-col">
+            <span>{s.applicantName || <span className="text-slate-500">No name</span>}</span>
+            <span className="text-xs font-normal text-slate-500">{s.id}</span>
+          </span>
+        ),
+      },
+      {
+        id: "email",
+        accessorKey: "applicantEmail",
+        meta: { label: "Contact" },
+        cell: ({ row: { original: s } }) => (
+          <span className="flex flex-col break-all">
+            <span>{s.applicantEmail}</span>
+            {s.applicantPhone ? <span className="text-xs text-slate-500">{s.applicantPhone}</span> : null}
+          </span>
+        ),
+      },
+      { id: "type", accessorKey: "formType", meta: { label: "Type" } },
+      {
+        id: "details",
+        accessorKey: "details",
+        enableSorting: false,
+        meta: { label: "Details" },
+        cell: ({ row: { original: s } }) => <span className="block max-w-xs break-words">{shortDetails(s.details)}</span>,
+      },
+      {
+        id: "date",
+        accessorKey: "submissionDate",
+        meta: { label: "Date" },
+        cell: ({ row: { original: s } }) => <span className="whitespace-nowrap">{formatSubmissionDate(s.submissionDate)}</span>,
+      },
+      {
+        id: "status",
+        accessorKey: "status",
+        meta: { label: "Status" },
+        cell: ({ row: { original: s } }) => (
+          <span className="flex items-center gap-2">
+            <StatusSelect
+              value={s.status}
+              label={`Status of ${s.applicantName || s.id}`}
+              busy={busyIds.has(s.id)}
+              onChange={(status) => void changeStatus(s, status)}
+            />
+            {busyIds.has(s.id) ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Updating" role="img" /> : null}
+          </span>
+        ),
+      },
+      {
+        id: "actions",
+        enableSorting: false,
+        meta: { actions: true },
+        cell: ({ row: { original: s } }) => (
+          <div className="flex flex-wrap justify-end gap-1">
+            <button type="button" className="btn-ghost px-2.5" onClick={() => setViewing(s)} aria-label={`View ${s.applicantName || s.id}`}>
+              <Eye className="h-4 w-4" aria-hidden />
+              <span aria-hidden>View</span>
+            </button>
+            <button
+              type="button"
+              className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+              onClick={() => setConfirm({ kind: "one", submission: s })}
+              disabled={busyIds.has(s.id)}
+              aria-label={`Delete ${s.applicantName || s.id}`}
+            >
+              <Trash2 className="h-4 w-4" aria-hidden />
+              <span aria-hidden>Delete</span>
+            </button>
+          </div>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [busyIds],
+  );
+
+  const table = useReactTable({
+    data: data?.submissions ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (s) => s.id,
+    manualSorting: true,
+    manualPagination: true,
+    enableSortingRemoval: false,
+    enableRowSelection: (row) => !busyIds.has(row.original.id),
+    state: { sorting, rowSelection },
+    onSortingChange,
+    onRowSelectionChange: setRowSelection,
+  });
+
+  const exportParams = new URLSearchParams(listParams);
+  exportParams.delete("page");
+  exportParams.delete("limit");
+  const filtered = !!(query.search || query.type !== "all" || query.status !== "all");
+  const state = failed ? "error" : data === null ? "loading" : data.submissions.length === 0 ? "empty" : "ready";
+
+  return (
+    <AdminPanel
+      title="Form & Application Submissions"
+      description="View and manage all form submissions, membership applications, and contact requests."
+      actions={
+        <div className="flex flex-wrap gap-2">
+          <a className="btn-outline" href={submissionsApi.exportHref(exportParams)} download>
+            <Download className="h-4 w-4" aria-hidden />
+            Export CSV
+          </a>
+          <button type="button" className="btn-danger" onClick={askBulkDelete} disabled={deleting}>
+            <Trash2 className="h-4 w-4" aria-hidden />
+            Delete Selected{selectedIds.length ? ` (${selectedIds.length})` : ""}
+          </button>
+        </div>
+      }
+    >
+      <FlashBanner flash={flash} onDismiss={clear} />
+      <SubmissionFilters
+        search={query.search}
+        type={query.type}
+        status={query.status}
+        sort={query.sort}
+        onSearch={(search) => update({ search, page: null })}
+        onType={(type) => update({ type: type === "all" ? null : type, page: null })}
+        onStatus={(status) => update({ status: status === "all" ? null : status, page: null })}
+        onSort={(sort) => update({ sort: sort === DEFAULT_SORT ? null : sort, page: null })}
+      />
+      {selectedIds.length ? (
+        <p className="mb-3 text-sm text-slate-700" aria-live="polite">
+          {selectedIds.length} selected
+        </p>
+      ) : null}
+      <div aria-busy={loading} className={loading && data ? "opacity-60 transition-opacity" : undefined}>
+        <TableState
+          state={state}
+          loadingText="Loading submissions..."
+          errorText={MESSAGES.loadFailed}
+          emptyText={
+            <>
+              <p className="font-semibold text-brand-900">{MESSAGES.emptyTitle}</p>
+              <p className="mt-1">{filtered ? MESSAGES.emptyFiltered : MESSAGES.emptyNone}</p>
+            </>
+          }
+          onRetry={() => {
+            setFailed(false);
+            setReload((n) => n + 1);
+          }}
+        >
+          <DataTable table={table} caption="Form and application submissions" testId="submissions" rowBusy={(s) => busyIds.has(s.id)} />
+        </TableState>
+      </div>
+      {data && data.pagination.total > 0 ? (
+        <PageControls
+          label="Submissions"
+          pagination={{ ...data.pagination, pageSize: data.pagination.limit }}
+          busy={loading}
+          onPage={(page) => update({ page: page > 1 ? String(page) : null })}
+          onPageSize={(size) => update({ limit: size === 25 ? null : String(size), page: null })}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm?.kind === "many" ? "Delete Submissions" : "Delete Submission"}
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deleting}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => void confirmDelete()}
+      >
+        {confirm ? <p>{confirm.kind === "one" ? MESSAGES.confirmDeleteOne : MESSAGES.confirmDeleteMany(confirm.ids.length)}</p> : null}
+      </ConfirmDialog>
+      <SubmissionDetailDialog
+        summary={viewing}
+        onClose={() => setViewing(null)}
+        busy={viewing ? busyIds.has(viewing.id) : false}
+        onStatus={(status) => viewing && void changeStatus(viewing, status)}
+      />
+    </AdminPanel>
+  );
+}
+
+function SubmissionFilters(props: {
+  search: string;
+  type: string;
+  status: string;
+  sort: SubmissionSort;
+  onSearch: (search: string) => void;
+  onType: (type: string) => void;
+  onStatus: (status: string) => void;
+  onSort: (sort: SubmissionSort) => void;
+}) {
+  const [text, setText] = useState(props.search);
+  const [shownSearch, setShownSearch] = useState(props.search);
+  // The URL's search changed from outside (back button, a link): show it.
+  if (shownSearch !== props.search) {
+    setShownSearch(props.search);
+    setText(props.search);
+  }
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const searchSoon = (value: string) => {
+    setText(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => props.onSearch(value.trim()), 350);
+  };
+  return (
+    <form
+      role="search"
+      className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (timer.current) clearTimeout(timer.current);
+        props.onSearch(text.trim());
+      }}
+    >
+      <div className="min-w-0 sm:col-span-2 lg:col-span-1">
+        <label htmlFor="submission-search" className="field-label">
+          Search submissions
+        </label>
+        <div className="relative">
+          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
+          <input
+            id="submission-search"
+            type="search"
+            className="field-input pl-9"
+            placeholder="Name, email or details"
+            value={text}
+            maxLength={100}
+            onChange={(e) => searchSoon(e.target.value)}
+          />
+        </div>
+      </div>
+      <div>
+        <label htmlFor="submission-type" className="field-label">
+          Type
+        </label>
+        <select id="submission-type" className="field-input" value={props.type} onChange={(e) => props.onType(e.target.value)}>
+          <option value="all">All Types</option>
+          {SUBMISSION_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {TYPE_LABELS[t]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="submission-status" className="field-label">
+          Status
+        </label>
+        <select id="submission-status" className="field-input" value={props.status} onChange={(e) => props.onStatus(e.target.value)}>
+          <option value="all">All Statuses</option>
+          {SUBMISSION_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="submission-sort" className="field-label">
+          Sort by
+        </label>
+        <select id="submission-sort" className="field-input" value={props.sort} onChange={(e) => props.onSort(e.target.value as SubmissionSort)}>
+          {SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn-primary">
+        Search
+      </button>
+    </form>
+  );
+}
+

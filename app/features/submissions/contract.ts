@@ -1,0 +1,352 @@
+/**
+ * What crosses the wire for the admin submissions tab ('Form & Application Submissions'):
+ * the zod schemas the server validates with, the JSON answer types the browser reads, the
+ * spec's messages, and the pure display rules (details cut, 'Recent', status colors).
+ * Imported by server and browser code alike.
+ */
+import { z } from "zod";
+
+export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+export const STATUS_LABELS: Record<SubmissionStatus, string> = {
+  pending: "Pending",
+  "in-review": "In Review",
+  approved: "Approved",
+  rejected: "Rejected",
+  completed: "Completed",
+};
+
+/** Admin-side spec, section 4: pending yellow, in-review blue, approved green, rejected red, completed purple. */
+export const STATUS_COLORS: Record<SubmissionStatus, { name: string; className: string }> = {
+  pending: { name: "yellow", className: "bg-yellow-100 text-yellow-900 ring-yellow-300" },
+  "in-review": { name: "blue", className: "bg-blue-100 text-blue-900 ring-blue-300" },
+  approved: { name: "green", className: "bg-green-100 text-green-900 ring-green-300" },
+  rejected: { name: "red", className: "bg-red-100 text-red-900 ring-red-300" },
+  completed: { name: "purple", className: "bg-purple-100 text-purple-900 ring-purple-300" },
+};
+
+/** A missing (or unknown) status is treated as pending. */
+export function normalizeStatus(value: unknown): SubmissionStatus {
+  return (SUBMISSION_STATUSES as readonly unknown[]).includes(value) ? (value as SubmissionStatus) : "pending";
+}
+
+/** The four stored sources, by table name (the legacy calls' keys). */
+export const SUBMISSION_TABLES = ["contact_messages", "cpa_requests", "homeowner_material_requests", "applications"] as const;
+export type SubmissionTable = (typeof SUBMISSION_TABLES)[number];
+
+export const SUBMISSION_TYPES = ["contact-form", "form-request", "membership-application"] as const;
+export type SubmissionType = (typeof SUBMISSION_TYPES)[number];
+export type FormType = "Contact Form" | "CPA Request" | "Material Request" | "Membership Application" | "Unknown";
+
+export const TYPE_LABELS: Record<SubmissionType, string> = {
+  "contact-form": "Contact Forms",
+  "form-request": "Form Requests",
+  "membership-application": "Membership Applications",
+};
+
+/** Admin-side spec, section 3: id prefix, type and formType of each source. */
+export const SOURCES: Record<SubmissionTable, { prefix: string; type: SubmissionType; formType: FormType }> = {
+  contact_messages: { prefix: "contact_", type: "contact-form", formType: "Contact Form" },
+  cpa_requests: { prefix: "cpa_", type: "form-request", formType: "CPA Request" },
+  homeowner_material_requests: { prefix: "homeowner_", type: "form-request", formType: "Material Request" },
+  applications: { prefix: "application_", type: "membership-application", formType: "Membership Application" },
+};
+
+/** Any unrecognized source maps to type contact-form with formType Unknown. */
+export function sourceInfo(table: string): { type: SubmissionType; formType: FormType } {
+  const known = (SOURCES as Record<string, { type: SubmissionType; formType: FormType }>)[table];
+  return known ? { type: known.type, formType: known.formType } : { type: "contact-form", formType: "Unknown" };
+}
+
+export const MESSAGES = {
+  loadFailed: "Failed to load submissions from database. Please try again.",
+  updateFailed: "Failed to update submission status. Please try again.",
+  deleteOneFailed: "Failed to delete submission. Please try again.",
+  deleteManyFailed: (message: string) => `Failed to delete submissions: ${message}`,
+  deleted: (n: number) => `Successfully deleted ${n} submission(s)`,
+  selectOne: "Please select at least one submission to delete.",
+  confirmDeleteOne: "Are you sure you want to delete this submission? This action cannot be undone.",
+  confirmDeleteMany: (n: number) => `Are you sure you want to delete ${n} submission(s)? This action cannot be undone.`,
+  emptyTitle: "No submissions found",
+  emptyFiltered: "Try adjusting your search or filter criteria.",
+  emptyNone: "No form submissions have been received yet.",
+  apiFailed: (status: number) => `API request failed: ${status}`,
+  apiError: "API returned error",
+  statusFailed: "Failed to update status",
+  notFound: "Submission not found",
+  badId: "Invalid submission id",
+  badStatus: `Status must be one of ${SUBMISSION_STATUSES.join(", ")}`,
+  badCharacters: "Search contains characters that are not allowed",
+  badBody: "The body must be an object with id and status",
+  nothingToDelete: "No submission ids to delete",
+  tooMany: "At most 1000 submissions can be deleted at once",
+} as const;
+
+export const ADMIN_MESSAGE_MS = 5000;
+
+// ---- list query (GET /api/admin/submissions and /export) --------------------------------
+
+export const SORT_COLUMNS = ["date", "name", "email", "type", "status"] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+/** `sort` is "<column>_<asc|desc>", e.g. date_desc (the default: newest first). */
+export const SORTS = SORT_COLUMNS.flatMap((c) => [`${c}_asc`, `${c}_desc`] as const);
+export type SubmissionSort = `${SortColumn}_${"asc" | "desc"}`;
+export const DEFAULT_SORT: SubmissionSort = "date_desc";
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_SEARCH_LENGTH = 100;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const intParam = (fallback: number, max: number, message: string) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .pipe(z.number({ error: message }).int().min(1, message).max(max, message))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+export const submissionQuerySchema = z.object({
+  search: z
+    .string({ error: "Search must be text" })
+    .max(MAX_SEARCH_LENGTH, `Search must be at most ${MAX_SEARCH_LENGTH} characters`)
+    .refine((v) => !CONTROL.test(v), MESSAGES.badCharacters)
+    .transform((v) => v.trim())
+    .optional()
+    .transform((v) => v ?? ""),
+  type: z
+    .enum(["all", ...SUBMISSION_TYPES], { error: `Type must be all, ${SUBMISSION_TYPES.join(", ")}` })
+    .optional()
+    .default("all"),
+  status: z
+    .enum(["all", ...SUBMISSION_STATUSES], { error: `Status must be all, ${SUBMISSION_STATUSES.join(", ")}` })
+    .optional()
+    .default("all"),
+  sort: z
+    .enum(SORTS as unknown as [SubmissionSort, ...SubmissionSort[]], { error: "Unknown sort" })
+    .optional()
+    .default(DEFAULT_SORT),
+  page: intParam(1, 1_000_000, "Page must be a whole number of at least 1"),
+  limit: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `Limit must be one of ${PAGE_SIZES.join(", ")}` })
+    .optional()
+    .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
+});
+export type SubmissionQuery = z.infer<typeof submissionQuerySchema>;
+export type SubmissionFilters = Pick<SubmissionQuery, "search" | "type" | "status" | "sort">;
+
+export const isFiltered = (q: Pick<SubmissionQuery, "search" | "type" | "status">) => !!q.search || q.type !== "all" || q.status !== "all";
+
+// ---- ids and bodies -------------------------------------------------------------------
+
+/** "contact_12" → { table: "contact_messages", id: 12 }; anything else is refused. */
+export function parseSubmissionId(value: string): { table: SubmissionTable; id: number } | null {
+  const m = /^(contact|cpa|homeowner|application)_([1-9]\d{0,9})$/.exec(value);
+  if (!m) return null;
+  const id = Number(m[2]);
+  if (!Number.isSafeInteger(id) || id > 2_147_483_647) return null;
+  const table = SUBMISSION_TABLES.find((t) => SOURCES[t].prefix === `${m[1]}_`)!;
+  return { table, id };
+}
+
+export const submissionIdSchema = z
+  .string({ error: MESSAGES.badId })
+  .transform((v, ctx) => {
+    const parsed = parseSubmissionId(v);
+    if (!parsed) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.badId });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES, { error: MESSAGES.badStatus });
+
+/** PUT /api/admin/forms (= /.netlify/functions/admin-forms): body id (prefixed) and status. */
+export const statusChangeSchema = z.object({ id: submissionIdSchema, status: submissionStatusSchema }, { error: MESSAGES.badBody });
+
+const rowIds = z
+  .array(z.number({ error: "Ids must be whole numbers" }).int("Ids must be whole numbers").min(1, "Ids must be positive").max(2_147_483_647), {
+    error: "Each table's ids must be a list of numbers",
+  })
+  .max(1000, MESSAGES.tooMany)
+  .optional()
+  .default([]);
+
+/** DELETE /api/admin/forms: body idsByTable with arrays of numeric ids per table. */
+export const bulkDeleteSchema = z.object({
+  idsByTable: z
+    .object(
+      {
+        contact_messages: rowIds,
+        cpa_requests: rowIds,
+        homeowner_material_requests: rowIds,
+        applications: rowIds,
+      },
+      { error: "idsByTable must be an object of id lists" },
+    )
+    .strict()
+    .refine((v) => Object.values(v).some((ids) => ids.length > 0), MESSAGES.nothingToDelete)
+    .refine((v) => Object.values(v).reduce((n, ids) => n + ids.length, 0) <= 1000, MESSAGES.tooMany),
+});
+export type IdsByTable = Record<SubmissionTable, number[]>;
+
+// ---- answers --------------------------------------------------------------------------
+
+/** One row of the unified list (admin-side spec, section 3). */
+export interface SubmissionSummary {
+  /** Prefixed by source: contact_, cpa_, homeowner_, application_ */
+  id: string;
+  table: SubmissionTable;
+  rowId: number;
+  type: SubmissionType;
+  formType: FormType;
+  submissionDate: string;
+  status: SubmissionStatus;
+  applicantName: string;
+  applicantEmail: string;
+  applicantPhone?: string;
+  /** Full details text; the table shows `shortDetails(details)`. */
+  details: string;
+  coverageAmount?: string;
+}
+
+export interface SubmissionsPagination {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+}
+
+export interface SubmissionsPage {
+  success: true;
+  submissions: SubmissionSummary[];
+  pagination: SubmissionsPagination;
+}
+
+export interface SubmissionField {
+  /** The stored column. */
+  key: string;
+  label: string;
+  value: string | number | boolean | null;
+}
+
+export interface SignatureImage {
+  key: string;
+  label: string;
+  /** A PNG data URL (data:image/png;base64,...). */
+  dataUrl: string;
+}
+
+/** GET /api/admin/submissions/:id: every stored field and the signature images. */
+export interface SubmissionDetail extends SubmissionSummary {
+  fields: SubmissionField[];
+  signatures: SignatureImage[];
+}
+
+export interface SubmissionDetailAnswer {
+  success: true;
+  submission: SubmissionDetail;
+}
+
+export interface StatusChangeAnswer {
+  success: true;
+  ok: true;
+  id: string;
+  status: SubmissionStatus;
+}
+
+export interface BulkDeleteAnswer {
+  success: true;
+  ok: true;
+  deleted: number;
+}
+
+/** GET /api/admin/forms and /.netlify/functions/admin-forms: every stored row of the four tables. */
+export interface LegacyFormsAnswer {
+  ok: boolean;
+  error: string | null;
+  contact_messages: Array<Record<string, unknown>>;
+  cpa_requests: Array<Record<string, unknown>>;
+  homeowner_material_requests: Array<Record<string, unknown>>;
+  applications: Array<Record<string, unknown>>;
+}
+
+// ---- display rules --------------------------------------------------------------------
+
+/** Street and unit words shortened the postal way, so more of a details text fits in the column. */
+const ABBREVIATIONS: Array<[RegExp, string]> = [
+  [/\bStreet\b/gi, "St"],
+  [/\bAvenue\b/gi, "Ave"],
+  [/\bBoulevard\b/gi, "Blvd"],
+  [/\bDrive\b/gi, "Dr"],
+  [/\bRoad\b/gi, "Rd"],
+  [/\bLane\b/gi, "Ln"],
+  [/\bCourt\b/gi, "Ct"],
+  [/\bApartment\b/gi, "Apt"],
+  [/\bSuite\b/gi, "Ste"],
+  [/\bNumber\b/gi, "No."],
+  [/\bInformation\b/gi, "Info"],
+];
+
+export const DETAILS_MAX = 80;
+export const DETAILS_CUT = 77;
+
+/** The details column: abbreviated, whitespace collapsed, cut to 77 characters plus '...' when over 80. */
+export function shortDetails(text: string): string {
+  let out = text.replace(/\s+/g, " ").trim();
+  for (const [re, short] of ABBREVIATIONS) out = out.replace(re, short);
+  const chars = Array.from(out);
+  return chars.length > DETAILS_MAX ? `${chars.slice(0, DETAILS_CUT).join("")}...` : out;
+}
+
+/** A submission date for people; an invalid date shows 'Recent'. */
+export function formatSubmissionDate(value: string | null | undefined): string {
+  const d = value ? new Date(value) : null;
+  if (!d || Number.isNaN(d.getTime())) return "Recent";
+  return d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** Columns of the CSV export, in order. */
+export const EXPORT_COLUMNS = [
+  "id",
+  "type",
+  "formType",
+  "submissionDate",
+  "status",
+  "applicantName",
+  "applicantEmail",
+  "applicantPhone",
+  "coverageAmount",
+  "details",
+] as const;
+
+export function exportFileName(now = new Date()): string {
+  return `submissions-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/** The query string of the list (and of its export) for the given filters. */
+export function listSearchParams(q: Partial<SubmissionQuery>): URLSearchParams {
+  const out = new URLSearchParams();
+  if (q.search) out.set("search", q.search);
+  if (q.type && q.type !== "all") out.set("type", q.type);
+  if (q.status && q.status !== "all") out.set("status", q.status);
+  if (q.sort && q.sort !== DEFAULT_SORT) out.set("sort", q.sort);
+  if (q.page && q.page > 1) out.set("page", String(q.page));
+  if (q.limit && q.limit !== DEFAULT_PAGE_SIZE) out.set("limit", String(q.limit));
+  return out;
+}
+
+/** Prefixed ids ("cpa_3", "application_9") grouped as the DELETE call's idsByTable. */
+export function idsByTableOf(ids: Iterable<string>): IdsByTable {
+  const out: IdsByTable = { contact_messages: [], cpa_requests: [], homeowner_material_requests: [], applications: [] };
+  for (const value of ids) {
+    const parsed = parseSubmissionId(value);
+    if (parsed) out[parsed.table].push(parsed.id);
+  }
+  return out;
+}

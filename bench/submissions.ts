@@ -1,0 +1,129 @@
+/**
+ * `npm run bench:submissions`: the admin submissions list (SubmissionAdminService.list: one
+ * page of the UNION ALL of the four tables plus its total) with 100,000 stored submissions,
+ * 25,000 per source. Prints one JSON object with p50/p99 unfiltered, searched, filtered and
+ * sorted, on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL; beside them the bare
+ * page of one table by its submitted_at index, the floor for that query.
+ */
+import { sql } from "kysely";
+import { submissionQuerySchema, SUBMISSION_STATUSES } from "../app/features/submissions/contract";
+import { applicationRow } from "../tests/support/submission-fixtures";
+import { benchDialects, benchServices, percentile, round, timed } from "./bench-db";
+
+const TOTAL = 100_000;
+const PER_SOURCE = TOTAL / 4;
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
+const FIRST = ["Avery", "Jordan", "Casey", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Parker"];
+const LAST = ["Smith", "Johnson", "Garcia", "Nguyen", "Okafor", "Schmidt", "Rossi", "Kowalski", "Tanaka", "Haddad"];
+
+type Services = Awaited<ReturnType<typeof benchServices>>["services"];
+
+async function seed(services: Services) {
+  const { db } = services.database;
+  const start = Date.UTC(2021, 0, 1);
+  const span = 4 * 365 * 24 * 3_600_000;
+  const when = (i: number) => new Date(start + ((i * 104729) % span)).toISOString();
+  const status = (i: number) => SUBMISSION_STATUSES[(i * 7) % 10 < 6 ? 0 : ((i * 7) % 10) - 5];
+  const first = (i: number) => FIRST[i % FIRST.length];
+  const last = (i: number) => `${LAST[(i * 3) % LAST.length]}${i}`;
+  const app = applicationRow();
+  const CHUNK = 500;
+  for (let i = 0; i < PER_SOURCE; i += CHUNK) {
+    const n = Math.min(CHUNK, PER_SOURCE - i);
+    const range = Array.from({ length: n }, (_, k) => i + k);
+    await db.transaction().execute(async (trx) => {
+      const base = (j: number, k: number) => ({ status: status(j * 4 + k), submitted_at: when(j * 4 + k), updated_at: when(j * 4 + k) });
+      const contact = range.map((j) => ({
+        ...base(j, 0),
+        name: `${first(j)} ${last(j)}`,
+        email: `${first(j).toLowerCase()}.${j}@example.com`,
+        phone: "555-0100",
+        subject: "General Inquiry",
+        message: `Hello, I have a question about my membership and the coverage of my home, number ${j}.`,
+      }));
+      const request = (j: number, k: number) => ({
+        ...base(j, k),
+        first_name: first(j + k),
+        last_name: last(j + k),
+        email: `${first(j + k).toLowerCase()}.r${k}.${j}@example.org`,
+        phone: "555-0200",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701",
+        notes: j % 5 ? null : "Please call in the morning.",
+        member_id: `MB${j}`,
+      });
+      const cpa = range.map((j) => ({ ...request(j, 1), firm_name: `Ledger Partners ${j % 300}` }));
+      const homeowner = range.map((j) => ({ ...request(j, 2), address1: `${j} Maple Avenue`, address2: null, materials_requested: "Brochures and welcome kit" }));
+      const applications = range.map((j) => ({
+        ...app,
+        ...base(j, 3),
+        applicant_name: `${first(j + 3)} ${last(j + 3)}`,
+        email: `${first(j + 3).toLowerCase()}.a.${j}@example.net`,
+        case_number: String(100000 + j),
+      }));
+      // Under both drivers' parameter limits: applications have 38 columns.
+      for (let k = 0; k < n; k += 250) {
+        await trx.insertInto("contact_messages").values(contact.slice(k, k + 250)).execute();
+        await trx.insertInto("cpa_requests").values(cpa.slice(k, k + 250)).execute();
+        await trx.insertInto("homeowner_material_requests").values(homeowner.slice(k, k + 250)).execute();
+      }
+      for (let k = 0; k < n; k += 100) await trx.insertInto("applications").values(applications.slice(k, k + 100)).execute();
+    });
+  }
+  await sql`analyze`.execute(db);
+}
+
+async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number; mean: number }> {
+  for (let i = 0; i < 5; i++) await fn(i); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) times.push((await timed(() => fn(i))).ms);
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), mean: round(times.reduce((a, b) => a + b, 0) / times.length) };
+}
+
+async function main() {
+  const out: Record<string, unknown> = { benchmark: "admin-submissions-list", submissions: TOTAL, limit: 25, iterations: ITERATIONS };
+  for (const dialect of benchDialects()) {
+    const { services, close } = await benchServices(dialect);
+    try {
+      const seeded = await timed(() => seed(services));
+      const admin = services.submissionAdmin;
+      const list = (q: Record<string, string>) => admin.list(submissionQuerySchema.parse(q));
+      // Pages spread over the first 40 (where staff look) plus, every 20th call, a deep one.
+      const page = (i: number, pages: number) => String(i % 20 === 19 ? pages : 1 + ((i * 7) % Math.min(40, pages)));
+      const totalOf = async (q: Record<string, string>) => (await list(q)).pagination.totalPages;
+
+      const all = await totalOf({});
+      const result: Record<string, unknown> = { seedMs: round(seeded.ms) };
+      result.unfilteredFirstPage = await measure(() => list({}));
+      result.unfiltered = await measure((i) => list({ page: page(i, all) }));
+      const searches = ["okafor1234", "garcia", "@example.net", "maple avenue", "ledger partners 17", "no-such-person"];
+      result.searched = await measure((i) => list({ search: searches[i % searches.length] }));
+      const perSearch: Record<string, unknown> = {};
+      for (const s of searches) perSearch[s] = { total: (await list({ search: s })).pagination.total, ...(await measure(() => list({ search: s }))) };
+      result.searchedEach = perSearch;
+      result.filteredStatus = await measure((i) => list({ status: SUBMISSION_STATUSES[i % 5] }));
+      result.filteredType = await measure((i) => list({ type: ["contact-form", "form-request", "membership-application"][i % 3] }));
+      result.filteredTypeAndStatus = await measure((i) => list({ type: "membership-application", status: SUBMISSION_STATUSES[1 + (i % 4)] }));
+      result.sortedByName = await measure((i) => list({ sort: i % 2 ? "name_asc" : "name_desc" }));
+      result.sortedByDateAsc = await measure((i) => list({ sort: "date_asc", page: page(i, all) }));
+      result.sortedByStatus = await measure(() => list({ sort: "status_asc" }));
+      result.searchedFilteredSorted = await measure(() => list({ search: "garcia", status: "pending", sort: "name_asc" }));
+      const { db } = services.database;
+      result.oneTablePageIndexOnly = await measure(() =>
+        db.selectFrom("contact_messages").select(["id", "name", "email", "status", "submitted_at"]).orderBy("submitted_at", "desc").limit(25).execute(),
+      );
+      out[dialect] = result;
+    } finally {
+      await close();
+    }
+  }
+  out.node = process.version;
+  console.log(JSON.stringify(out));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

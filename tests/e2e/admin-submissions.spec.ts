@@ -1,0 +1,223 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { insertApplication } from "../support/submission-fixtures";
+import type { Services } from "../../app/server/services.server";
+
+const uniq = () => crypto.randomBytes(3).toString("hex").toLowerCase();
+const message = (page: Page) => page.getByTestId("admin-message");
+const rows = (page: Page) => page.getByTestId("submissions-row");
+
+async function openTab(page: Page) {
+  await page.goto("/admin/dashboard?tab=submissions");
+  await expect(page.getByRole("heading", { name: "Form & Application Submissions", level: 2 })).toBeVisible();
+}
+
+async function search(page: Page, text: string) {
+  await page.getByLabel("Search submissions").fill(text);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+}
+
+async function contactMessages(services: Services, tag: string, n: number) {
+  const ids: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    const row = await services.submissions.repository.insert("contact", {
+      name: `Bulk ${tag} Person${i}`,
+      email: `bulk${i}.${tag}@example.com`,
+      phone: null,
+      subject: "General Inquiry",
+      message: `Message ${i} from the bulk test, long enough to be cut in the details column of the admin table.`,
+    });
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+// The sticky header would be painted mid-page on a full-page capture.
+const shot = (page: Page, name: string, fullPage = true) =>
+  page.screenshot({ path: `.tmp/screens/submissions-${name}.png`, fullPage, style: "header { position: static !important; }" });
+
+test.describe("admin submissions", () => {
+  test("an admin finds an application by search, opens it, sees the signatures, changes its status and deletes it", async ({ page, signIn, services }) => {
+    test.setTimeout(60_000);
+    const tag = uniq();
+    const db = services.database.db;
+    const appId = await insertApplication(db, {
+      applicant_name: `Marisol Quintero${tag}`,
+      email: `marisol.${tag}@example.com`,
+      case_number: "4477120",
+      beneficiary_name: "Ana Quintero",
+    });
+    await services.submissions.repository.insert("homeowner", {
+      first_name: "Other",
+      last_name: `Person${tag}`,
+      email: `other.${tag}@example.com`,
+      phone: null,
+      address1: "12 Harbor Boulevard",
+      address2: null,
+      city: "Portland",
+      state: "ME",
+      zip: "04101",
+      materials_requested: "Welcome kit",
+      notes: null,
+      member_id: null,
+    });
+
+    await signIn("limited_admin");
+    await openTab(page);
+    // Case-insensitive search on the name.
+    await search(page, `MARISOL QUINTERO${tag.toUpperCase()}`);
+    await expect(rows(page)).toHaveCount(1);
+    const row = rows(page).first();
+    await expect(row.getByRole("rowheader")).toContainText(`Marisol Quintero${tag}`);
+    await expect(row.getByRole("rowheader")).toContainText(`application_${appId}`);
+    await expect(row).toContainText("Membership Application");
+    await expect(row).toContainText("Coverage: $250000.00 | Case: 4477120 | Co-applicant: Casey Applicant | Benefi...");
+    const status = row.getByRole("combobox", { name: `Status of Marisol Quintero${tag}` });
+    await expect(status).toHaveValue("pending");
+    await expect(status).toHaveAttribute("data-status-color", "yellow");
+    await shot(page, "desktop-list");
+    await expectNoAxeViolations(page);
+
+    // The detail dialog: every field and the four signatures, really decoded (CSP allows data: images).
+    await row.getByRole("button", { name: `View Marisol Quintero${tag}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Membership Application: Marisol Quintero${tag}` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText("Beneficiary relationship")).toBeVisible();
+    await expect(dialog.getByText("Child", { exact: true })).toBeVisible();
+    await expect(dialog.getByText("Date of birth", { exact: true })).toBeVisible();
+    await expect(dialog.getByText("1980-04-02")).toBeVisible();
+    for (const label of ["Applicant Signature", "Co-Applicant Signature", "ACH Applicant Signature", "ACH Co-Applicant Signature"]) {
+      const img = dialog.getByRole("img", { name: label, exact: true });
+      await expect(img).toBeVisible();
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(160);
+    }
+    await dialog.getByRole("heading", { name: "Signatures" }).scrollIntoViewIfNeeded();
+    await shot(page, "desktop-detail", false);
+    await expectNoAxeViolations(page);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    // Status change: the row is disabled with a spinner while the call is in flight.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/admin/forms", async (route) => {
+      if (route.request().method() === "PUT") await held;
+      await route.continue();
+    });
+    await status.selectOption("approved");
+    await expect(status).toBeDisabled();
+    await expect(row).toHaveAttribute("aria-busy", "true");
+    await expect(row.getByRole("img", { name: "Updating" })).toBeVisible();
+    await expect(row.getByRole("button", { name: `Delete Marisol Quintero${tag}` })).toBeDisabled();
+    release();
+    await expect(status).toBeEnabled();
+    await expect(status).toHaveValue("approved");
+    await expect(status).toHaveAttribute("data-status-color", "green");
+    await expect(row.getByRole("img", { name: "Updating" })).toHaveCount(0);
+    await page.unroute("**/api/admin/forms");
+    const stored = await db.selectFrom("applications").select("status").where("id", "=", appId).executeTakeFirstOrThrow();
+    expect(stored.status).toBe("approved");
+    // The status filter finds it under its new status.
+    await page.getByLabel("Status", { exact: true }).selectOption("approved");
+    await expect(rows(page)).toHaveCount(1);
+
+    // Delete asks first; Cancel keeps it.
+    await row.getByRole("button", { name: `Delete Marisol Quintero${tag}` }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Submission" });
+    await expect(confirm).toContainText("Are you sure you want to delete this submission? This action cannot be undone.");
+    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await row.getByRole("button", { name: `Delete Marisol Quintero${tag}` }).click();
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(message(page)).toHaveText("Successfully deleted 1 submission(s)");
+    await expect(page.getByText("No submissions found")).toBeVisible();
+    await expect(page.getByText("Try adjusting your search or filter criteria.")).toBeVisible();
+    expect(await db.selectFrom("applications").select("id").where("id", "=", appId).executeTakeFirst()).toBeUndefined();
+    await shot(page, "desktop-empty");
+    // Messages clear themselves after 5 seconds.
+    await expect(message(page)).toBeHidden({ timeout: 8_000 });
+  });
+
+  test("bulk delete needs a selection and a confirmation; a filter change clears the selection", async ({ page, signIn, services }) => {
+    test.setTimeout(60_000);
+    const tag = uniq();
+    const ids = await contactMessages(services, tag, 3);
+    await signIn("super_admin");
+    await openTab(page);
+    await search(page, `bulk ${tag}`);
+    await expect(rows(page)).toHaveCount(3);
+
+    await page.getByRole("button", { name: "Delete Selected" }).click();
+    await expect(message(page)).toHaveText("Please select at least one submission to delete.");
+    await page.getByRole("button", { name: "Dismiss message" }).click();
+    await expect(message(page)).toHaveCount(0);
+
+    // A filter change clears the selection.
+    await page.getByRole("checkbox", { name: `Select Bulk ${tag} Person1` }).check();
+    await expect(page.getByText("1 selected")).toBeVisible();
+    await page.getByLabel("Type", { exact: true }).selectOption("contact-form");
+    await expect(page.getByText("1 selected")).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: `Select Bulk ${tag} Person1` })).not.toBeChecked();
+
+    await page.getByRole("checkbox", { name: "Select all submissions on this page" }).check();
+    await expect(page.getByText("3 selected")).toBeVisible();
+    await page.getByRole("button", { name: "Delete Selected (3)" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Submissions" });
+    await expect(confirm).toContainText("Are you sure you want to delete 3 submission(s)? This action cannot be undone.");
+    await expectNoAxeViolations(page);
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(rows(page)).toHaveCount(3);
+    await page.getByRole("button", { name: "Delete Selected (3)" }).click();
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(message(page)).toHaveText("Successfully deleted 3 submission(s)");
+    await expect(page.getByText("No submissions found")).toBeVisible();
+    const left = await services.database.db.selectFrom("contact_messages").select("id").where("id", "in", ids).execute();
+    expect(left).toEqual([]);
+  });
+
+  test("export downloads the filtered list as CSV", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    await contactMessages(services, tag, 2);
+    await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `bulk ${tag}`);
+    await expect(rows(page)).toHaveCount(2);
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^submissions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = fs.readFileSync((await download.path())!, "utf8").trim().split("\r\n");
+    expect(lines[0]).toBe("id,type,formType,submissionDate,status,applicantName,applicantEmail,applicantPhone,coverageAmount,details");
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`Bulk ${tag} Person2`);
+  });
+
+  test("phones get cards without sideways scrolling", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    await insertApplication(services.database.db, { applicant_name: `Phone Applicant${tag}`, email: `phone.${tag}@example.com` });
+    await contactMessages(services, tag, 2);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signIn("limited_admin");
+    await openTab(page);
+    await expect(page.getByRole("tab", { name: "Forms" })).toBeVisible();
+    await search(page, tag);
+    const cards = page.getByTestId("submissions-card");
+    await expect(cards).toHaveCount(3);
+    await expect(page.getByTestId("submissions-table")).toBeHidden();
+    // Newest first: the application was stored before the two messages.
+    await expect(cards.last()).toContainText(`Phone Applicant${tag}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, "mobile-list");
+    await expectNoAxeViolations(page);
+    await cards.last().getByRole("button", { name: `View Phone Applicant${tag}` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("img", { name: "Applicant Signature", exact: true }).scrollIntoViewIfNeeded();
+    await expect(dialog.getByRole("img", { name: "Applicant Signature", exact: true })).toBeVisible();
+    await shot(page, "mobile-detail", false);
+    await expectNoAxeViolations(page);
+  });
+});

@@ -1,0 +1,112 @@
+import zlib from "node:zlib";
+import type { Insertable, Kysely } from "kysely";
+import type { ApplicationsTable, Database } from "../../app/platform/schema";
+
+/*
+ * Stored submissions for admin tests and benchmarks: application rows inserted directly (the
+ * public application API is its own feature) and small, real PNG signatures.
+ */
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A white RGBA PNG with a dark wavy stroke across it (seed varies the wave), like a drawn signature. */
+export function signaturePng(seed = 1, width = 160, height = 50): Buffer {
+  const stride = width * 4 + 1;
+  const raw = Buffer.alloc(stride * height, 0xff);
+  for (let y = 0; y < height; y++) raw[y * stride] = 0;
+  for (let x = 8; x < width - 8; x++) {
+    const yc = Math.round(height / 2 + (height / 3) * Math.sin((x / (9 + seed)) * Math.PI));
+    for (let dy = -1; dy <= 1; dy++) {
+      const y = yc + dy;
+      if (y < 0 || y >= height) continue;
+      const o = y * stride + 1 + x * 4;
+      raw[o] = 0x1e;
+      raw[o + 1] = 0x29;
+      raw[o + 2] = 0x3b;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", zlib.deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+export const signatureDataUrl = (seed = 1) => `data:image/png;base64,${signaturePng(seed).toString("base64")}`;
+
+export type ApplicationValues = Omit<Insertable<ApplicationsTable>, "id">;
+
+/** A complete application row; override any column. */
+export function applicationRow(overrides: Partial<ApplicationValues> = {}): ApplicationValues {
+  const now = new Date().toISOString();
+  return {
+    case_number: "123456",
+    amount_of_coverage: "250000.00",
+    applicant_name: "Avery Applicant",
+    co_applicant_name: "Casey Applicant",
+    dob: "1980-04-02",
+    co_dob: "1982-09-17",
+    gender: "Female",
+    co_gender: "Male",
+    email: "avery@example.com",
+    co_email: "casey@example.com",
+    phone: "5551234567",
+    co_phone: "5557654321",
+    todays_date: now.slice(0, 10),
+    address1: "12 Elm Street",
+    address2: null,
+    city: "Springfield",
+    state: "IL",
+    zip: "62701",
+    beneficiary_name: "Jordan Heir",
+    beneficiary_relationship: "Child",
+    beneficiary_phone: "5550001111",
+    beneficiary_email: "jordan@example.com",
+    payment_monthly_billing: 0,
+    payment_automatic_checking: 1,
+    payment_use_credit_card: 0,
+    cc_name_on_card: null,
+    cc_cardholder_signature: null,
+    cc_process_date: null,
+    confirm_accuracy: 1,
+    applicant_signature: signatureDataUrl(1),
+    co_applicant_signature: signatureDataUrl(2),
+    ach_applicant_signature: signatureDataUrl(3),
+    ach_co_applicant_signature: signatureDataUrl(4),
+    submitted_by: null,
+    status: "pending",
+    submitted_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+export async function insertApplication(db: Kysely<Database>, overrides: Partial<ApplicationValues> = {}): Promise<number> {
+  const row = await db.insertInto("applications").values(applicationRow(overrides)).returning("id").executeTakeFirstOrThrow();
+  return Number(row.id);
+}
