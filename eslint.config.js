@@ -40,7 +40,14 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["~/features/*", "~/server/*", "~/routes/*", "~/components/*", "../features/*", "../server/*"], message: "app/platform is the ground floor: it imports no feature." }] },
+        {
+          patterns: [
+            {
+              group: ["~/features/*", "~/server/*", "~/routes/*", "~/components/*", "../features/*", "../server/*"],
+              message: "app/platform is the ground floor: it imports no feature.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -18,7 +18,15 @@ export default defineConfig({
     browserName: "chromium",
     launchOptions: {
       executablePath: chromePath(),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-quic",
+        "--disable-sync",
+      ],
     },
     trace: "off",
   },

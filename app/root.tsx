@@ -31,7 +31,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         {data ? (
@@ -77,9 +80,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <title>Something went wrong | American Homeowners Association</title>
       <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">Error {status}</p>
       <h1 className="mt-2 font-serif text-3xl font-bold text-brand-900">Something went wrong</h1>
-      <p className="mx-auto mt-4 max-w-md text-slate-600">
-        {message}
-      </p>
+      <p className="mx-auto mt-4 max-w-md text-slate-600">{message}</p>
       <a href="/" className="btn-primary mt-8">
         Back to Home
       </a>

@@ -31,7 +31,12 @@ async function seed(services: Awaited<ReturnType<typeof benchServices>>["service
   const now = nowIso();
   const feedIds: number[] = [];
   for (let f = 0; f < FEEDS; f++) {
-    const feed = await services.feeds.createFeed({ name: `Feed ${f}`, url: `https://feed${f}.example.com/rss`, category: "general", is_active: false });
+    const feed = await services.feeds.createFeed({
+      name: `Feed ${f}`,
+      url: `https://feed${f}.example.com/rss`,
+      category: "general",
+      is_active: false,
+    });
     feedIds.push(feed.id);
   }
   const start = Date.UTC(2021, 0, 1);
@@ -59,7 +64,11 @@ async function seed(services: Awaited<ReturnType<typeof benchServices>>["service
         });
       }
       // 15 columns x 500 rows stays under both drivers' parameter limits in 2 statements.
-      for (let k = 0; k < rows.length; k += 250) await trx.insertInto("articles").values(rows.slice(k, k + 250)).execute();
+      for (let k = 0; k < rows.length; k += 250)
+        await trx
+          .insertInto("articles")
+          .values(rows.slice(k, k + 250))
+          .execute();
     });
   }
   if (services.database.dialect === "postgres") await sql`analyze articles`.execute(db);
@@ -71,7 +80,11 @@ async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: numb
   const times: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) times.push((await timed(() => fn(i))).ms);
   times.sort((a, b) => a - b);
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), mean: round(times.reduce((a, b) => a + b, 0) / times.length) };
+  return {
+    p50: round(percentile(times, 50)),
+    p99: round(percentile(times, 99)),
+    mean: round(times.reduce((a, b) => a + b, 0) / times.length),
+  };
 }
 
 async function main() {
@@ -82,7 +95,7 @@ async function main() {
       const seeded = await timed(() => seed(services));
       const { articles } = services;
       const counts = new Map((await articles.repo.categoryCounts()).map((c) => [c.category, c.count]));
-      const pages = (category?: string) => Math.max(1, Math.ceil((category ? counts.get(category) ?? 0 : TOTAL) / LIMIT));
+      const pages = (category?: string) => Math.max(1, Math.ceil((category ? (counts.get(category) ?? 0) : TOTAL) / LIMIT));
       // Pages spread over the first 100 (where readers are) plus the last one (the deepest offset).
       const pageFor = (i: number, category?: string) => (i % 20 === 19 ? pages(category) : 1 + ((i * 37) % Math.min(100, pages(category))));
 
@@ -92,7 +105,10 @@ async function main() {
       const bareScan = await measure(() => articles.repo.page({ offset: 0, limit: LIMIT }));
       const perCategory: Record<string, unknown> = {};
       for (const category of ARTICLE_CATEGORIES) {
-        perCategory[category] = { articles: counts.get(category) ?? 0, ...(await measure((i) => articles.listArticles({ page: pageFor(i, category), limit: LIMIT, category }))) };
+        perCategory[category] = {
+          articles: counts.get(category) ?? 0,
+          ...(await measure((i) => articles.listArticles({ page: pageFor(i, category), limit: LIMIT, category }))),
+        };
       }
       out[dialect] = {
         seedMs: round(seeded.ms),

@@ -41,7 +41,13 @@ function makeRows(n: number): Row[] {
     const d = new Date(start + ((i * 7919) % 27_000) * 86_400_000);
     const [y, m, day] = [d.getUTCFullYear(), String(d.getUTCMonth() + 1).padStart(2, "0"), String(d.getUTCDate()).padStart(2, "0")];
     const birthdate = [`${y}-${m}-${day}`, `${m}/${day}/${y}`, `${m}-${day}-${y}`, `${y}/${m}/${day}`][i % 4];
-    rows.push({ certificate: `AHA${String(i).padStart(7, "0")}`, birthdate, mmddyy: `${m}${day}${String(y).slice(-2)}`, first: `First${i}`, last: i % 10 === 0 ? `O'Brien, ${i}` : `Last${i}` });
+    rows.push({
+      certificate: `AHA${String(i).padStart(7, "0")}`,
+      birthdate,
+      mmddyy: `${m}${day}${String(y).slice(-2)}`,
+      first: `First${i}`,
+      last: i % 10 === 0 ? `O'Brien, ${i}` : `Last${i}`,
+    });
   }
   return rows;
 }
@@ -62,7 +68,12 @@ async function withPeakMemory<T>(fn: () => Promise<T>): Promise<{ value: T; peak
   }, 5);
   try {
     const value = await fn();
-    return { value, peakRssMb: round(peakRss / 2 ** 20), peakHeapMb: round(peakHeap / 2 ** 20), heapGrowthMb: round((peakHeap - heapBefore) / 2 ** 20) };
+    return {
+      value,
+      peakRssMb: round(peakRss / 2 ** 20),
+      peakHeapMb: round(peakHeap / 2 ** 20),
+      heapGrowthMb: round((peakHeap - heapBefore) / 2 ** 20),
+    };
   } finally {
     clearInterval(timer);
   }
@@ -140,13 +151,25 @@ async function main() {
       for (const n of SIZES) {
         const rows = makeRows(n);
         const csv = csvOf(rows);
-        const values = rows.map((r) => [r.certificate, birthdateDigest(secret, r.mmddyy), r.first, r.last] as [string, string, string, string]);
+        const values = rows.map(
+          (r) => [r.certificate, birthdateDigest(secret, r.mmddyy), r.first, r.last] as [string, string, string, string],
+        );
         const upload = async (form: "multipart" | "json") => {
           const init: RequestInit =
             form === "multipart"
-              ? { body: (() => { const f = new FormData(); f.append("csvFile", new Blob([csv], { type: "text/csv" }), "members.csv"); return f; })() }
+              ? {
+                  body: (() => {
+                    const f = new FormData();
+                    f.append("csvFile", new Blob([csv], { type: "text/csv" }), "members.csv");
+                    return f;
+                  })(),
+                }
               : { body: JSON.stringify({ csvContent: csv, filename: "members.csv" }), headers: { "Content-Type": "application/json" } };
-          const res = await fetch(`${base}/api/upload-users`, { method: "POST", ...init, headers: { ...(init.headers as object), Cookie: cookie } });
+          const res = await fetch(`${base}/api/upload-users`, {
+            method: "POST",
+            ...init,
+            headers: { ...(init.headers as object), Cookie: cookie },
+          });
           const body = (await res.json()) as { success: boolean; stats: { successful: number }; message: string };
           if (!res.ok || body.stats.successful !== n) throw new Error(`import failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
           return body;

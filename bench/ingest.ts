@@ -48,7 +48,8 @@ async function main() {
     parseRuns.push(
       (
         await timed(() => {
-          for (let f = 0; f < FEEDS; f++) readFeedItems(bodies[f], "application/rss+xml; charset=utf-8", `${server.url}/dynamic/v${f}.xml`, `Feed ${f}`);
+          for (let f = 0; f < FEEDS; f++)
+            readFeedItems(bodies[f], "application/rss+xml; charset=utf-8", `${server.url}/dynamic/v${f}.xml`, `Feed ${f}`);
         })
       ).ms,
     );
@@ -58,14 +59,24 @@ async function main() {
   const results: Record<string, unknown> = {};
   for (const dialect of benchDialects()) {
     const run = async (prefix: "v" | "p") => {
-      const { services, close } = await benchServices(dialect, { RSS_ALLOW_PRIVATE_HOSTS: "true" }, { ingest: { ingest: { reuseWindowMs: 0 } } });
+      const { services, close } = await benchServices(
+        dialect,
+        { RSS_ALLOW_PRIVATE_HOSTS: "true" },
+        { ingest: { ingest: { reuseWindowMs: 0 } } },
+      );
       try {
         for (let f = 0; f < FEEDS; f++) {
-          await services.feeds.createFeed({ name: `Feed ${f}`, url: `${server.url}/dynamic/${prefix}${f}.xml`, category: "home_improvement", is_active: true });
+          await services.feeds.createFeed({
+            name: `Feed ${f}`,
+            url: `${server.url}/dynamic/${prefix}${f}.xml`,
+            category: "home_improvement",
+            is_active: true,
+          });
         }
         const first = await timed(() => services.ingest.ingestAll({ reason: "bench" }));
         const again = await timed(() => services.ingest.ingestAll({ reason: "bench" }));
-        if (first.value.counts.articles !== FEEDS * ITEMS || first.value.counts.failed) throw new Error(`unexpected first ingest ${JSON.stringify(first.value.counts)}`);
+        if (first.value.counts.articles !== FEEDS * ITEMS || first.value.counts.failed)
+          throw new Error(`unexpected first ingest ${JSON.stringify(first.value.counts)}`);
         if (again.value.counts.articles !== 0) throw new Error("re-ingest added articles");
         return { first, again };
       } finally {

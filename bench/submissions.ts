@@ -54,7 +54,12 @@ async function seed(services: Services) {
         member_id: `MB${j}`,
       });
       const cpa = range.map((j) => ({ ...request(j, 1), firm_name: `Ledger Partners ${j % 300}` }));
-      const homeowner = range.map((j) => ({ ...request(j, 2), address1: `${j} Maple Avenue`, address2: null, materials_requested: "Brochures and welcome kit" }));
+      const homeowner = range.map((j) => ({
+        ...request(j, 2),
+        address1: `${j} Maple Avenue`,
+        address2: null,
+        materials_requested: "Brochures and welcome kit",
+      }));
       const applications = range.map((j) => ({
         ...app,
         ...base(j, 3),
@@ -64,11 +69,24 @@ async function seed(services: Services) {
       }));
       // Under both drivers' parameter limits: applications have 38 columns.
       for (let k = 0; k < n; k += 250) {
-        await trx.insertInto("contact_messages").values(contact.slice(k, k + 250)).execute();
-        await trx.insertInto("cpa_requests").values(cpa.slice(k, k + 250)).execute();
-        await trx.insertInto("homeowner_material_requests").values(homeowner.slice(k, k + 250)).execute();
+        await trx
+          .insertInto("contact_messages")
+          .values(contact.slice(k, k + 250))
+          .execute();
+        await trx
+          .insertInto("cpa_requests")
+          .values(cpa.slice(k, k + 250))
+          .execute();
+        await trx
+          .insertInto("homeowner_material_requests")
+          .values(homeowner.slice(k, k + 250))
+          .execute();
       }
-      for (let k = 0; k < n; k += 100) await trx.insertInto("applications").values(applications.slice(k, k + 100)).execute();
+      for (let k = 0; k < n; k += 100)
+        await trx
+          .insertInto("applications")
+          .values(applications.slice(k, k + 100))
+          .execute();
     });
   }
   await sql`analyze`.execute(db);
@@ -79,7 +97,11 @@ async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: numb
   const times: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) times.push((await timed(() => fn(i))).ms);
   times.sort((a, b) => a - b);
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), mean: round(times.reduce((a, b) => a + b, 0) / times.length) };
+  return {
+    p50: round(percentile(times, 50)),
+    p99: round(percentile(times, 99)),
+    mean: round(times.reduce((a, b) => a + b, 0) / times.length),
+  };
 }
 
 async function main() {
@@ -101,18 +123,26 @@ async function main() {
       const searches = ["okafor1234", "garcia", "@example.net", "maple avenue", "ledger partners 17", "no-such-person"];
       result.searched = await measure((i) => list({ search: searches[i % searches.length] }));
       const perSearch: Record<string, unknown> = {};
-      for (const s of searches) perSearch[s] = { total: (await list({ search: s })).pagination.total, ...(await measure(() => list({ search: s }))) };
+      for (const s of searches)
+        perSearch[s] = { total: (await list({ search: s })).pagination.total, ...(await measure(() => list({ search: s }))) };
       result.searchedEach = perSearch;
       result.filteredStatus = await measure((i) => list({ status: SUBMISSION_STATUSES[i % 5] }));
       result.filteredType = await measure((i) => list({ type: ["contact-form", "form-request", "membership-application"][i % 3] }));
-      result.filteredTypeAndStatus = await measure((i) => list({ type: "membership-application", status: SUBMISSION_STATUSES[1 + (i % 4)] }));
+      result.filteredTypeAndStatus = await measure((i) =>
+        list({ type: "membership-application", status: SUBMISSION_STATUSES[1 + (i % 4)] }),
+      );
       result.sortedByName = await measure((i) => list({ sort: i % 2 ? "name_asc" : "name_desc" }));
       result.sortedByDateAsc = await measure((i) => list({ sort: "date_asc", page: page(i, all) }));
       result.sortedByStatus = await measure(() => list({ sort: "status_asc" }));
       result.searchedFilteredSorted = await measure(() => list({ search: "garcia", status: "pending", sort: "name_asc" }));
       const { db } = services.database;
       result.oneTablePageIndexOnly = await measure(() =>
-        db.selectFrom("contact_messages").select(["id", "name", "email", "status", "submitted_at"]).orderBy("submitted_at", "desc").limit(25).execute(),
+        db
+          .selectFrom("contact_messages")
+          .select(["id", "name", "email", "status", "submitted_at"])
+          .orderBy("submitted_at", "desc")
+          .limit(25)
+          .execute(),
       );
       out[dialect] = result;
     } finally {

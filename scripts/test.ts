@@ -33,7 +33,15 @@ const filters = process.argv.slice(2);
 // 1. Unit + integration.
 const vitestJson = path.join(tmp, `vitest-${process.pid}.json`);
 fs.rmSync(vitestJson, { force: true });
-const vitestArgs = ["vitest", "run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile=${vitestJson}`, ...filters];
+const vitestArgs = [
+  "vitest",
+  "run",
+  "--passWithNoTests",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${vitestJson}`,
+  ...filters,
+];
 if (run("npx", vitestArgs) !== 0) failedStep = true;
 const v = readJson(vitestJson);
 if (v) {
@@ -59,7 +67,8 @@ if (!chrome) {
     fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
     const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
     fs.rmSync(pwJson, { force: true });
-    if (run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome }) !== 0) failedStep = true;
+    if (run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome }) !== 0)
+      failedStep = true;
     const p = readJson(pwJson);
     if (p?.stats) {
       totals.passed += p.stats.expected + (p.stats.flaky ?? 0);

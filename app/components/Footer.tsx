@@ -28,14 +28,46 @@ export function Footer({ user, config }: { user: PublicUser | null; config: Publ
         <nav aria-label="Quick links">
           <h2 className="text-sm font-semibold uppercase tracking-wider text-white">Quick Links</h2>
           <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
-            <li><Link className={link} to="/">Home</Link></li>
-            <li><a className={link} href="/#about" onClick={goAbout}>About Us</a></li>
-            <li><Link className={link} to="/membership-benefits">Membership Benefits</Link></li>
-            <li><button type="button" className={link} onClick={openApplyNow}>Apply Now</button></li>
-            <li><Link className={link} to={knowledgeLink(user)}>Knowledge Center</Link></li>
-            <li><Link className={link} to="/contact-us">Contact Us</Link></li>
-            <li><button type="button" className={link} onClick={() => openPayment()}>Make a Payment</button></li>
-            <li><Link className={link} to="/privacy-policy">Privacy Policy</Link></li>
+            <li>
+              <Link className={link} to="/">
+                Home
+              </Link>
+            </li>
+            <li>
+              <a className={link} href="/#about" onClick={goAbout}>
+                About Us
+              </a>
+            </li>
+            <li>
+              <Link className={link} to="/membership-benefits">
+                Membership Benefits
+              </Link>
+            </li>
+            <li>
+              <button type="button" className={link} onClick={openApplyNow}>
+                Apply Now
+              </button>
+            </li>
+            <li>
+              <Link className={link} to={knowledgeLink(user)}>
+                Knowledge Center
+              </Link>
+            </li>
+            <li>
+              <Link className={link} to="/contact-us">
+                Contact Us
+              </Link>
+            </li>
+            <li>
+              <button type="button" className={link} onClick={() => openPayment()}>
+                Make a Payment
+              </button>
+            </li>
+            <li>
+              <Link className={link} to="/privacy-policy">
+                Privacy Policy
+              </Link>
+            </li>
           </ul>
         </nav>
         <div>
@@ -43,11 +75,15 @@ export function Footer({ user, config }: { user: PublicUser | null; config: Publ
           <ul className="mt-4 space-y-3 text-sm">
             <li className="flex items-start gap-2">
               <Phone className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-              <a className={link} href={`tel:${config.phone.replace(/[^\d+]/g, "")}`}>{config.phone}</a>
+              <a className={link} href={`tel:${config.phone.replace(/[^\d+]/g, "")}`}>
+                {config.phone}
+              </a>
             </li>
             <li className="flex items-start gap-2">
               <Mail className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-              <a className={link} href={`mailto:${config.email}`}>{config.email}</a>
+              <a className={link} href={`mailto:${config.email}`}>
+                {config.email}
+              </a>
             </li>
             <li className="flex items-start gap-2">
               <MapPin className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />

@@ -59,8 +59,8 @@ export function ApplyNowDialog({ open, onOpenChange }: { open: boolean; onOpenCh
       }
     >
       <p>
-        We are putting the finishing touches on our online membership application. Until it opens, our member services team
-        will gladly take your application by phone or e-mail and answer any question about coverage.
+        We are putting the finishing touches on our online membership application. Until it opens, our member services team will gladly take
+        your application by phone or e-mail and answer any question about coverage.
       </p>
     </Modal>
   );
@@ -108,8 +108,8 @@ export function PaymentDialog({
         </div>
       ) : (
         <p>
-          Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for
-          card details on this site.
+          Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for card details
+          on this site.
         </p>
       )}
     </Modal>

@@ -1,9 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
 const optionalUrl = z
   .string()
@@ -57,8 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
-  const trustProxy =
-    e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY === "false" ? false : Number(e.TRUST_PROXY) || e.TRUST_PROXY;
+  const trustProxy = e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY === "false" ? false : Number(e.TRUST_PROXY) || e.TRUST_PROXY;
   return {
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),

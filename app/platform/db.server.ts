@@ -69,7 +69,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
       return out;
     },
   };
-    // Kysely looks for its own tables across all schemas; pin them to ours.
+  // Kysely looks for its own tables across all schemas; pin them to ours.
   const migrator = new Migrator({
     db: handle.db,
     provider,

@@ -11,28 +11,26 @@ import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/m
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "About Us",
-    description:
-      "Our mission, the 75,000+ families we have served, our home protection plans and the member support team behind them.",
+    description: "Our mission, the 75,000+ families we have served, our home protection plans and the member support team behind them.",
   });
 
 export default function AboutUsPage() {
   return (
     <>
       <PageHero eyebrow="About Us" title="Standing behind homeowners and the homes they love">
-        The American Homeowners Association brings homeowners education, tools and protection, with people who answer when
-        you call.
+        The American Homeowners Association brings homeowners education, tools and protection, with people who answer when you call.
       </PageHero>
 
       <section aria-labelledby="mission-heading" className="py-16 sm:py-20">
         <div className="container-page grid items-center gap-12 lg:grid-cols-2">
           <SectionHeading eyebrow="Why we exist" title="Our Mission" id="mission-heading">
             <p>
-              We believe every homeowner deserves clear information and real protection. Our mission is to help families buy
-              with confidence, care for their homes year after year, and stay in them when life takes an unexpected turn.
+              We believe every homeowner deserves clear information and real protection. Our mission is to help families buy with
+              confidence, care for their homes year after year, and stay in them when life takes an unexpected turn.
             </p>
             <p className="mt-4">
-              We focus on the moments when homeowners need help most: the first year in a new home, the months after a
-              refinance, and the day something goes wrong.
+              We focus on the moments when homeowners need help most: the first year in a new home, the months after a refinance, and the
+              day something goes wrong.
             </p>
           </SectionHeading>
           <Illustration name="mission" width={420} height={320} className="mx-auto h-auto w-full max-w-md" />
@@ -55,8 +53,8 @@ export default function AboutUsPage() {
           <div>
             <SectionHeading eyebrow="Coverage" title="Home Protection Plans" id="plans-heading">
               <p>
-                Our home protection plan provides accidental death and dismemberment coverage for members, so a sudden
-                accident does not force a family from its home.
+                Our home protection plan provides accidental death and dismemberment coverage for members, so a sudden accident does not
+                force a family from its home.
               </p>
             </SectionHeading>
             <div className="mt-6">
@@ -120,15 +118,18 @@ export default function AboutUsPage() {
                 Protect your home and your family
               </h2>
               <p className="mt-3 text-lg text-brand-100">
-                Compare your coverage options, or talk it through with our team first. Either way, you will have clear answers
-                before you commit.
+                Compare your coverage options, or talk it through with our team first. Either way, you will have clear answers before you
+                commit.
               </p>
             </div>
             <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row lg:shrink-0">
               <Link to="/application" className="btn-accent whitespace-nowrap px-6 py-3 text-base">
                 Explore Coverage Options <ArrowRight className="h-4 w-4" aria-hidden />
               </Link>
-              <Link to="/contact-us" className="btn whitespace-nowrap border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10">
+              <Link
+                to="/contact-us"
+                className="btn whitespace-nowrap border border-white/70 px-6 py-3 text-base text-white hover:bg-white/10"
+              >
                 Contact Our Team
               </Link>
             </div>

@@ -13,7 +13,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} />
-  );
+  return <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} />;
 }

@@ -12,7 +12,5 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function AdminRssRoute({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminDashboard user={loaderData.user} initialTab="rss" />
-  );
+  return <AdminDashboard user={loaderData.user} initialTab="rss" />;
 }

@@ -55,32 +55,34 @@ export default function ApplicationPage({ loaderData, actionData }: Route.Compon
       <div className="container-page max-w-5xl py-10 lg:py-14">
         <noscript>
           <p className="mb-6 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-            Drawing your signatures needs JavaScript. Please turn it on, or mail a signed paper application to the return
-            address below.
+            Drawing your signatures needs JavaScript. Please turn it on, or mail a signed paper application to the return address below.
           </p>
         </noscript>
         <ApplicationForm today={today} posted={actionData} />
 
-        <footer aria-label="Legal information" data-testid="legal-footer" className="mt-12 space-y-3 border-t border-slate-200 pt-6 text-xs leading-relaxed text-slate-600">
+        <footer
+          aria-label="Legal information"
+          data-testid="legal-footer"
+          className="mt-12 space-y-3 border-t border-slate-200 pt-6 text-xs leading-relaxed text-slate-600"
+        >
           <p>
-            <strong className="text-slate-800">Return address:</strong> if you prefer to send a signed paper application,
-            mail it to {config.orgName}, Membership Applications, {config.address}. Questions: {config.phone} or{" "}
+            <strong className="text-slate-800">Return address:</strong> if you prefer to send a signed paper application, mail it to{" "}
+            {config.orgName}, Membership Applications, {config.address}. Questions: {config.phone} or{" "}
             <a className="underline" href={`mailto:${config.email}`}>
               {config.email}
             </a>
             .
           </p>
           <p>
-            <strong className="text-slate-800">Underwriter:</strong> the accidental death and dismemberment coverage of the
-            home protection plan is underwritten by a licensed insurance company, named in the certificate of insurance
-            issued to each member. {config.orgName} is the group policyholder and does not itself underwrite insurance.
+            <strong className="text-slate-800">Underwriter:</strong> the accidental death and dismemberment coverage of the home protection
+            plan is underwritten by a licensed insurance company, named in the certificate of insurance issued to each member.{" "}
+            {config.orgName} is the group policyholder and does not itself underwrite insurance.
           </p>
           <p>
-            <strong className="text-slate-800">Disclosures:</strong> this online application is a preview form; no payment
-            is processed on this site, and ACH and card details are collected by contact after review. Membership is
-            available separately for {MEMBERSHIP_MONTHLY_PRICE} monthly. {COVERAGE_START} Coverage is subject to approval
-            and to the terms, limits and exclusions of the certificate of insurance. By signing you authorize{" "}
-            {config.orgName} to review this application and to contact you about it.
+            <strong className="text-slate-800">Disclosures:</strong> this online application is a preview form; no payment is processed on
+            this site, and ACH and card details are collected by contact after review. Membership is available separately for{" "}
+            {MEMBERSHIP_MONTHLY_PRICE} monthly. {COVERAGE_START} Coverage is subject to approval and to the terms, limits and exclusions of
+            the certificate of insurance. By signing you authorize {config.orgName} to review this application and to contact you about it.
           </p>
         </footer>
       </div>

@@ -36,7 +36,8 @@ export default function ContactUsPage({ loaderData, actionData }: Route.Componen
         <ContactDetails config={loaderData.config} />
         <section
           aria-labelledby="contact-form-title"
-          className="order-first self-start rounded-2xl lg:order-none border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+          className="order-first self-start rounded-2xl lg:order-none border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+        >
           <h2 id="contact-form-title" className="font-serif text-2xl font-bold text-brand-900">
             Send us a message
           </h2>

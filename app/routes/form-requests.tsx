@@ -13,8 +13,7 @@ import { isRequestFormKind, requestFormSchema } from "~/features/submissions/sch
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "Form Requests",
-    description:
-      "Request a CPA statement for your accountant or homeowner materials such as maintenance checklists and coverage guides.",
+    description: "Request a CPA statement for your accountant or homeowner materials such as maintenance checklists and coverage guides.",
   });
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -40,7 +39,13 @@ export default function FormRequestsPage({ loaderData, actionData }: Route.Compo
   // After a post without JavaScript, the posted form stays chosen unless it was sent.
   const posted = postedValue(actionData, "form");
   const selection: FormSelection =
-    actionData?.status === "success" ? null : posted !== undefined ? (isRequestFormKind(posted) ? posted : "invalid") : loaderData.selection;
+    actionData?.status === "success"
+      ? null
+      : posted !== undefined
+        ? isRequestFormKind(posted)
+          ? posted
+          : "invalid"
+        : loaderData.selection;
   return (
     <>
       <PageHero eyebrow="Form Requests" title="Request forms and materials">

@@ -14,8 +14,7 @@ import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/m
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "American Homeowners Association",
-    description:
-      "Member benefits, education and a home protection plan for homeowners, new owners and recent refinancers.",
+    description: "Member benefits, education and a home protection plan for homeowners, new owners and recent refinancers.",
   });
 
 export default function Home() {
@@ -31,8 +30,7 @@ export default function Home() {
               American Homeowners Association
             </h1>
             <p className="mt-5 max-w-2xl text-lg leading-relaxed text-brand-100 sm:text-xl">
-              Protecting homeowners and the homes they love, with member benefits, trusted education and a home protection
-              plan.
+              Protecting homeowners and the homes they love, with member benefits, trusted education and a home protection plan.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <a href={`#${ABOUT_SECTION_ID}`} onClick={goAbout} className="btn-accent px-6 py-3 text-base">
@@ -53,13 +51,12 @@ export default function Home() {
         <div className="container-page grid gap-12 lg:grid-cols-2 lg:items-center">
           <SectionHeading eyebrow="Who we are" title="About Us" id="about-heading">
             <p>
-              The American Homeowners Association is a membership association for people who own a home, or are about to.
-              Since 2022 we have helped homeowners, especially new owners and recent refinancers, buy, protect and keep their
-              homes.
+              The American Homeowners Association is a membership association for people who own a home, or are about to. Since 2022 we have
+              helped homeowners, especially new owners and recent refinancers, buy, protect and keep their homes.
             </p>
             <p className="mt-4">
-              Our members get practical education from trusted sources, tools that make the numbers clear, a team that picks up
-              the phone, and a home protection plan that stands behind their family when it matters most.
+              Our members get practical education from trusted sources, tools that make the numbers clear, a team that picks up the phone,
+              and a home protection plan that stands behind their family when it matters most.
             </p>
             <Link to="/about-us" className="mt-6 inline-flex items-center gap-2 font-semibold text-brand-700 hover:text-brand-900">
               More about the association <ArrowRight className="h-4 w-4" aria-hidden />
@@ -92,9 +89,9 @@ export default function Home() {
           <div className="order-1 lg:order-2">
             <SectionHeading eyebrow="Why we exist" title="Our Mission" id="mission-heading">
               <p>
-                Owning a home is the biggest commitment most families ever make. Our mission is to make sure no homeowner
-                faces it alone: to explain every step in plain language, to put real protection within reach, and to help
-                members keep the home they worked so hard to buy.
+                Owning a home is the biggest commitment most families ever make. Our mission is to make sure no homeowner faces it alone: to
+                explain every step in plain language, to put real protection within reach, and to help members keep the home they worked so
+                hard to buy.
               </p>
             </SectionHeading>
             <div className="mt-6">
@@ -123,8 +120,7 @@ export default function Home() {
                   <KeyRound className="h-6 w-6 text-accent-600" aria-hidden /> Buying a Home
                 </h3>
                 <p className="mt-3 leading-relaxed text-slate-700">
-                  From the first open house to closing day, we help you understand what you can afford and what you are
-                  signing.
+                  From the first open house to closing day, we help you understand what you can afford and what you are signing.
                 </p>
                 <div className="mt-5">
                   <CheckList
@@ -135,7 +131,10 @@ export default function Home() {
                     ]}
                   />
                 </div>
-                <Link to="/mortgage-calculator" className="mt-6 inline-flex items-center gap-2 font-semibold text-brand-700 hover:text-brand-900">
+                <Link
+                  to="/mortgage-calculator"
+                  className="mt-6 inline-flex items-center gap-2 font-semibold text-brand-700 hover:text-brand-900"
+                >
                   Try the mortgage calculator <ArrowRight className="h-4 w-4" aria-hidden />
                 </Link>
               </div>
@@ -172,8 +171,8 @@ export default function Home() {
           <div>
             <SectionHeading eyebrow="Home protection plan" title="Financial Protection" id="protection-heading" tone="dark">
               <p>
-                An accident can change a family's finances overnight. Our home protection plan provides accidental death and
-                dismemberment coverage, so the people you love can stay in the home you share.
+                An accident can change a family's finances overnight. Our home protection plan provides accidental death and dismemberment
+                coverage, so the people you love can stay in the home you share.
               </p>
             </SectionHeading>
             <div className="mt-6">
@@ -203,8 +202,8 @@ export default function Home() {
             <div className="grid items-center gap-10 lg:grid-cols-[1.4fr_1fr]">
               <SectionHeading eyebrow="Join today" title="Ready to Get Started" id="start-heading">
                 <p>
-                  Become a member for {MEMBERSHIP_MONTHLY_PRICE} a month and get the education, tools and protection that
-                  help you keep your home. Questions first? Our team replies within 24 hours.
+                  Become a member for {MEMBERSHIP_MONTHLY_PRICE} a month and get the education, tools and protection that help you keep your
+                  home. Questions first? Our team replies within 24 hours.
                 </p>
               </SectionHeading>
               <div className="flex flex-col gap-3 sm:flex-row lg:flex-col">

@@ -54,8 +54,8 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
           <h1 className="text-center font-serif text-3xl font-bold text-brand-900 lg:text-left lg:text-4xl">Member Login</h1>
           <div className="hidden lg:block">
             <p className="mt-4 max-w-md text-lg text-slate-700">
-              Sign in to reach the members-only knowledge center: articles from trusted sources, the home maintenance calendar and
-              video tutorials.
+              Sign in to reach the members-only knowledge center: articles from trusted sources, the home maintenance calendar and video
+              tutorials.
             </p>
             <ul className="mt-6 space-y-2 text-slate-700">
               <li>• Your certificate number is printed on your membership certificate.</li>

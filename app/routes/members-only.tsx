@@ -22,8 +22,8 @@ export default function MembersOnlyPage() {
             <p className="text-sm font-semibold uppercase tracking-wider text-accent-400">Members Only</p>
             <h1 className="mt-3 font-serif text-4xl font-bold leading-tight sm:text-5xl">Join 50,000+ Homeowners</h1>
             <p className="mt-5 max-w-xl text-lg leading-relaxed text-brand-100">
-              This part of the site is reserved for members. Become a member to unlock our knowledge center, maintenance
-              calendar and video tutorials, or sign in if you already have your certificate.
+              This part of the site is reserved for members. Become a member to unlock our knowledge center, maintenance calendar and video
+              tutorials, or sign in if you already have your certificate.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <Link to="/application" className="btn-accent px-6 py-3 text-base">
@@ -43,7 +43,12 @@ export default function MembersOnlyPage() {
 
       <section aria-labelledby="inside-heading" className="bg-slate-50 py-16 sm:py-20">
         <div className="container-page">
-          <SectionHeading eyebrow="Inside the members area" title="Made for homeowners who like to be prepared" id="inside-heading" align="center">
+          <SectionHeading
+            eyebrow="Inside the members area"
+            title="Made for homeowners who like to be prepared"
+            id="inside-heading"
+            align="center"
+          >
             <p>Everything in the members area is chosen to save you time, money and worry.</p>
           </SectionHeading>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">

@@ -9,7 +9,11 @@ import { calculateMortgage } from "~/features/mortgage/amortization";
 import { parseInputs } from "~/features/mortgage/inputs";
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Mortgage Report", description: "A printable mortgage report with the full amortization schedule.", noindex: true });
+  pageMeta(args, {
+    title: "Mortgage Report",
+    description: "A printable mortgage report with the full amortization schedule.",
+    noindex: true,
+  });
 
 /** The spec's PDF export: the whole schedule, printed 250 ms after the page is shown. */
 export const PRINT_DELAY_MS = 250;

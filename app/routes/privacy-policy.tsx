@@ -42,18 +42,17 @@ function policySections(contact: { orgName: string; email: string; phone: string
           <Bullets
             items={[
               <>
-                <strong>Information you give us.</strong> When you send a contact message, request forms or materials, or
-                apply for membership, we receive what you enter: for example your name, e-mail address, phone number,
-                postal address, and, on an application, dates of birth, coverage amount, beneficiary details, signatures and
-                your payment preferences.
+                <strong>Information you give us.</strong> When you send a contact message, request forms or materials, or apply for
+                membership, we receive what you enter: for example your name, e-mail address, phone number, postal address, and, on an
+                application, dates of birth, coverage amount, beneficiary details, signatures and your payment preferences.
               </>,
               <>
-                <strong>Sign-in details.</strong> Members sign in with a certificate number and date of birth. We keep only a
-                protected digest of the date of birth used for sign-in, never the date itself for that purpose.
+                <strong>Sign-in details.</strong> Members sign in with a certificate number and date of birth. We keep only a protected
+                digest of the date of birth used for sign-in, never the date itself for that purpose.
               </>,
               <>
-                <strong>Technical information.</strong> Our servers record the pages requested, the time, your IP address and
-                browser type, to keep the site secure and working. Web addresses are logged without their query strings.
+                <strong>Technical information.</strong> Our servers record the pages requested, the time, your IP address and browser type,
+                to keep the site secure and working. Web addresses are logged without their query strings.
               </>,
             ]}
           />
@@ -104,15 +103,14 @@ function policySections(contact: { orgName: string; email: string; phone: string
       body: (
         <>
           <p>
-            We use a single session cookie to keep you signed in to the members area. It is strictly necessary, expires on
-            its own, and is deleted when you log out. Your browser's local storage keeps your display name so that open tabs
-            stay in step, and keeps a contact message that could not be sent so you do not have to type it again. We do not
-            use advertising or tracking cookies.
+            We use a single session cookie to keep you signed in to the members area. It is strictly necessary, expires on its own, and is
+            deleted when you log out. Your browser's local storage keeps your display name so that open tabs stay in step, and keeps a
+            contact message that could not be sent so you do not have to type it again. We do not use advertising or tracking cookies.
           </p>
           <p className="mt-3">
-            Articles in our knowledge center link to other publishers, video tutorials play from YouTube in its
-            privacy-enhanced mode, and payments are made on our payment partner's secure portal. Those websites have their
-            own privacy policies. We never ask for card details on this site.
+            Articles in our knowledge center link to other publishers, video tutorials play from YouTube in its privacy-enhanced mode, and
+            payments are made on our payment partner's secure portal. Those websites have their own privacy policies. We never ask for card
+            details on this site.
           </p>
         </>
       ),
@@ -122,10 +120,10 @@ function policySections(contact: { orgName: string; email: string; phone: string
       title: "Data Security",
       body: (
         <p>
-          We protect your information with encryption in transit, access limited to authorized staff with individual
-          accounts, sign-in limits that slow down guessing, and sessions that expire. No method of transmission or storage is
-          completely secure, so we cannot guarantee absolute security, but we review our safeguards regularly and will notify
-          you as the law requires if a breach affects your information.
+          We protect your information with encryption in transit, access limited to authorized staff with individual accounts, sign-in
+          limits that slow down guessing, and sessions that expire. No method of transmission or storage is completely secure, so we cannot
+          guarantee absolute security, but we review our safeguards regularly and will notify you as the law requires if a breach affects
+          your information.
         </p>
       ),
     },
@@ -134,10 +132,9 @@ function policySections(contact: { orgName: string; email: string; phone: string
       title: "Data Retention",
       body: (
         <p>
-          We keep membership and application records for as long as your membership is active and afterwards for as long as
-          the law, our insurer or the settlement of claims requires. Contact messages and form requests are kept as long as
-          needed to answer them and keep an accurate record, and are then deleted. Server logs are kept for a limited period
-          for security purposes.
+          We keep membership and application records for as long as your membership is active and afterwards for as long as the law, our
+          insurer or the settlement of claims requires. Contact messages and form requests are kept as long as needed to answer them and
+          keep an accurate record, and are then deleted. Server logs are kept for a limited period for security purposes.
         </p>
       ),
     },
@@ -156,9 +153,9 @@ function policySections(contact: { orgName: string; email: string; phone: string
             ]}
           />
           <p className="mt-3">
-            Residents of some states, including California, have additional rights under state law. We will honor them and
-            will never treat you differently for exercising your privacy rights. To make a request, contact us as described in
-            section 9; we may need to verify your identity first.
+            Residents of some states, including California, have additional rights under state law. We will honor them and will never treat
+            you differently for exercising your privacy rights. To make a request, contact us as described in section 9; we may need to
+            verify your identity first.
           </p>
         </>
       ),
@@ -168,9 +165,9 @@ function policySections(contact: { orgName: string; email: string; phone: string
       title: "Children's Privacy",
       body: (
         <p>
-          Our website and services are intended for adults. We do not serve children under 13, and we do not knowingly collect
-          personal information from children under 13. If you believe a child under 13 has given us personal information,
-          please contact us and we will delete it.
+          Our website and services are intended for adults. We do not serve children under 13, and we do not knowingly collect personal
+          information from children under 13. If you believe a child under 13 has given us personal information, please contact us and we
+          will delete it.
         </p>
       ),
     },
@@ -180,8 +177,8 @@ function policySections(contact: { orgName: string; email: string; phone: string
       body: (
         <>
           <p>
-            We may update this policy from time to time. When we do, we change the "Last updated" date at the top of this page,
-            and we will tell members about significant changes by e-mail or on this site before they take effect.
+            We may update this policy from time to time. When we do, we change the "Last updated" date at the top of this page, and we will
+            tell members about significant changes by e-mail or on this site before they take effect.
           </p>
           <p className="mt-3">Questions or requests about your privacy are welcome:</p>
           <address className="mt-3 rounded-xl bg-brand-50 p-5 not-italic leading-relaxed">
@@ -244,9 +241,8 @@ export default function PrivacyPolicyPage() {
 
         <article className="max-w-3xl leading-relaxed text-slate-700">
           <p className="text-lg">
-            The {config.orgName} ("the association", "we", "us") respects your privacy. This policy explains what
-            information we collect through this website and our membership programs, how we use and share it, and the choices
-            you have.
+            The {config.orgName} ("the association", "we", "us") respects your privacy. This policy explains what information we collect
+            through this website and our membership programs, how we use and share it, and the choices you have.
           </p>
           {sections.map((section, i) => (
             <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="mt-10 scroll-mt-36">

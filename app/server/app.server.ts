@@ -74,7 +74,13 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   api.use(submissionsRouter({ submissions: services.submissions }));
   api.use(submissionsAdminRouter({ submissionAdmin: services.submissionAdmin, logger }));
   api.use(
-    articlesRouter({ articles: services.articles, feeds: services.feeds, ingest: services.ingest, logger, ingestToken: config.INGEST_TOKEN }),
+    articlesRouter({
+      articles: services.articles,
+      feeds: services.feeds,
+      ingest: services.ingest,
+      logger,
+      ingestToken: config.INGEST_TOKEN,
+    }),
   );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));

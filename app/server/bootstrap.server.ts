@@ -9,10 +9,7 @@ export function databaseOptions(config: Config): DatabaseOptions {
 }
 
 /** Opens and migrates the database and builds the services. Used by the server, the CLI and tests. */
-export async function startServices(
-  config: Config,
-  opts: { logger?: Logger; database?: DatabaseOptions } = {},
-): Promise<Services> {
+export async function startServices(config: Config, opts: { logger?: Logger; database?: DatabaseOptions } = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const database = openDatabase(opts.database ?? databaseOptions(config));
   try {

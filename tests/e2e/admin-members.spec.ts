@@ -31,7 +31,11 @@ async function search(page: Page, text: string) {
 }
 
 test.describe("member administration", () => {
-  test("a limited admin searches, pages, deactivates, deletes with confirmation and exports members", async ({ page, signIn, services }) => {
+  test("a limited admin searches, pages, deactivates, deletes with confirmation and exports members", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     test.setTimeout(90_000);
     const tag = `MB${uniq()}`;
     const ids = await seedMembers(services, tag, 30);
@@ -130,7 +134,8 @@ test.describe("member administration", () => {
     const core = await services.auth.createStaff(`core-${tag}`, STAFF_PASSWORD, "super_admin", true);
     await page.goto("/admin/members?tab=staff");
     await expect(page.getByRole("tab", { name: "Staff Accounts" })).toHaveAttribute("aria-selected", "true");
-    const staffRow = (name: string) => page.getByTestId("staff-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
+    const staffRow = (name: string) =>
+      page.getByTestId("staff-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
 
     // The core admin and I can be neither demoted nor removed here.
     await expect(staffRow(`core-${tag}`)).toContainText("Core admin");

@@ -4,12 +4,22 @@ import { deleteFeed, forgetRecentIngests, rssDocument, seedFeed, startFeedServer
 
 const panel = (page: Page) => page.getByRole("tabpanel", { name: /RSS/ });
 const message = (page: Page) => page.getByTestId("rss-message");
-const row = (page: Page, name: string) => page.getByTestId("feed-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(name) }) });
+const row = (page: Page, name: string) =>
+  page.getByTestId("feed-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(name) }) });
 
 test.describe("admin RSS feed management", () => {
-  test("a super_admin sees the feed list with active and inactive marks, last ingestion and last error", async ({ page, signIn, services }) => {
+  test("a super_admin sees the feed list with active and inactive marks, last ingestion and last error", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     const tag = uniq();
-    const ok = await seedFeed(services, { name: `Healthy feed ${tag}`, is_active: true, category: "insurance", last_ingested_at: "2024-05-01T10:30:00.000Z" });
+    const ok = await seedFeed(services, {
+      name: `Healthy feed ${tag}`,
+      is_active: true,
+      category: "insurance",
+      last_ingested_at: "2024-05-01T10:30:00.000Z",
+    });
     const broken = await seedFeed(services, {
       name: `Broken feed ${tag}`,
       is_active: false,
@@ -120,14 +130,18 @@ test.describe("admin RSS feed management", () => {
     await deleteFeed(services, a.id);
     await deleteFeed(services, b.id);
 
-    await row(page, `Vanishing A ${tag}`).getByRole("button", { name: `Edit Vanishing A ${tag}` }).click();
+    await row(page, `Vanishing A ${tag}`)
+      .getByRole("button", { name: `Edit Vanishing A ${tag}` })
+      .click();
     const edit = page.getByRole("dialog", { name: "Edit Feed" });
     await edit.getByLabel("Name").fill(`Renamed ${tag}`);
     await edit.getByRole("button", { name: "Save Changes" }).click();
     await expect(edit.getByRole("alert")).toHaveText(/^Failed to update feed: .+/);
     await edit.getByRole("button", { name: "Cancel" }).click();
 
-    await row(page, `Vanishing B ${tag}`).getByRole("button", { name: `Delete Vanishing B ${tag}` }).click();
+    await row(page, `Vanishing B ${tag}`)
+      .getByRole("button", { name: `Delete Vanishing B ${tag}` })
+      .click();
     await page.getByRole("dialog", { name: "Delete Feed" }).getByRole("button", { name: "Delete", exact: true }).click();
     await expect(message(page)).toHaveText(/^Failed to delete feed: .+/);
     // The list reloads and no longer shows the feeds removed elsewhere.
@@ -245,7 +259,11 @@ test.describe("admin RSS feed management", () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/admin/dashboard");
       await expect(panel(page).getByText("Loading feeds...")).toHaveCount(0);
-      await expect(panel(page).getByTestId(width > 1000 ? "feed-row" : "feed-card").first()).toBeVisible();
+      await expect(
+        panel(page)
+          .getByTestId(width > 1000 ? "feed-row" : "feed-card")
+          .first(),
+      ).toBeVisible();
       await expectNoAxeViolations(page);
       await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
       await expect(page.getByRole("dialog", { name: "Add Feed" })).toBeVisible();

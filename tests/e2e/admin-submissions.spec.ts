@@ -39,7 +39,11 @@ const shot = (page: Page, name: string, fullPage = true) =>
   page.screenshot({ path: `.tmp/screens/submissions-${name}.png`, fullPage, style: "header { position: static !important; }" });
 
 test.describe("admin submissions", () => {
-  test("an admin finds an application by search, opens it, sees the signatures, changes its status and deletes it", async ({ page, signIn, services }) => {
+  test("an admin finds an application by search, opens it, sees the signatures, changes its status and deletes it", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     test.setTimeout(60_000);
     const tag = uniq();
     const db = services.database.db;
@@ -189,7 +193,10 @@ test.describe("admin submissions", () => {
     await page.getByRole("link", { name: "Export CSV" }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^submissions-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = fs.readFileSync((await download.path())!, "utf8").trim().split("\r\n");
+    const lines = fs
+      .readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("id,type,formType,submissionDate,status,applicantName,applicantEmail,applicantPhone,coverageAmount,details");
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`Bulk ${tag} Person2`);
@@ -213,7 +220,10 @@ test.describe("admin submissions", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(page, "mobile-list");
     await expectNoAxeViolations(page);
-    await cards.last().getByRole("button", { name: `View Phone Applicant${tag}` }).click();
+    await cards
+      .last()
+      .getByRole("button", { name: `View Phone Applicant${tag}` })
+      .click();
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("img", { name: "Applicant Signature", exact: true }).scrollIntoViewIfNeeded();
     await expect(dialog.getByRole("img", { name: "Applicant Signature", exact: true })).toBeVisible();

@@ -9,7 +9,10 @@ const unique = () => crypto.randomBytes(4).toString("hex");
 
 // Each test signs in its own user, so the per-user limits never trip; clear them anyway for retries.
 test.beforeEach(async ({ services }) => {
-  await services.database.db.deleteFrom("rate_limits").where((eb) => eb.or([eb("key", "like", "application_submit%"), eb("key", "like", "case_lookup%")])).execute();
+  await services.database.db
+    .deleteFrom("rate_limits")
+    .where((eb) => eb.or([eb("key", "like", "application_submit%"), eb("key", "like", "case_lookup%")]))
+    .execute();
 });
 
 /** A form control by its label, whether the label marks it required (*) or "(optional)". */
@@ -34,7 +37,8 @@ async function sign(page: Page, name: string) {
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + 20, y);
   await page.mouse.down();
-  for (let i = 1; i <= 8; i++) await page.mouse.move(box.x + 20 + i * Math.min(30, (box.width - 40) / 8), y + (i % 2 ? -40 : 40), { steps: 4 });
+  for (let i = 1; i <= 8; i++)
+    await page.mouse.move(box.x + 20 + i * Math.min(30, (box.width - 40) / 8), y + (i % 2 ? -40 : 40), { steps: 4 });
   await page.mouse.up();
   await expect(canvas).toHaveAttribute("data-signed", "true");
 }
@@ -68,7 +72,11 @@ test.describe("membership application", () => {
   test("a member fills it in, signs with the mouse and submits: banner, top of page, stored", async ({ page, signIn, services }) => {
     const me = await signIn("member");
     await page.goto("/application");
-    await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText(["A. Fill Out and Sign Application", "Beneficiary Information", "Payment Options"]);
+    await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText([
+      "A. Fill Out and Sign Application",
+      "Beneficiary Information",
+      "Payment Options",
+    ]);
     await expect(page.getByTestId("preview-statement")).toContainText("This is a preview form.");
     await expect(page.getByTestId("legal-footer")).toContainText("Return address:");
     await expect(page.getByTestId("legal-footer")).toContainText("Underwriter:");
@@ -85,7 +93,14 @@ test.describe("membership application", () => {
     await expect(field(page, "Applicant Email")).toHaveAttribute("type", "email");
     await expect(field(page, "State")).toHaveAttribute("maxlength", "2");
     await expect(field(page, "Applicant Gender").locator("option")).toHaveText(["Select", "Female", "Male", "Other", "Prefer not to say"]);
-    await expect(field(page, "Relationship").locator("option")).toHaveText(["Select a relationship", "Spouse", "Child", "Parent", "Sibling", "Other"]);
+    await expect(field(page, "Relationship").locator("option")).toHaveText([
+      "Select a relationship",
+      "Spouse",
+      "Child",
+      "Parent",
+      "Sibling",
+      "Other",
+    ]);
     await expect(page.locator("canvas")).toHaveCount(4);
     for (const box of await page.locator("canvas").all()) expect((await box.boundingBox())!.height).toBe(200);
     await expect(page.getByLabel(/card number|cvv|expir/i)).toHaveCount(0);
@@ -196,7 +211,11 @@ test.describe("membership application", () => {
     await expect(items.filter({ hasText: MESSAGES.achApplicantSignature })).toHaveCount(0);
   });
 
-  test("a case lookup fills only the empty fields, with the spec's status texts and masked analytics", async ({ page, signIn, services }) => {
+  test("a case lookup fills only the empty fields, with the spec's status texts and masked analytics", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     const caseNumber = `${crypto.randomInt(10_000_000, 99_999_999)}`;
     await services.applications.repository.upsertCases([
       {

@@ -16,7 +16,15 @@ export const uniq = () => crypto.randomBytes(4).toString("hex");
 
 export async function seedFeed(
   services: Services,
-  feed: { name?: string; url?: string; category?: string; is_active?: boolean; last_error?: string | null; consecutive_failures?: number; last_ingested_at?: string | null } = {},
+  feed: {
+    name?: string;
+    url?: string;
+    category?: string;
+    is_active?: boolean;
+    last_error?: string | null;
+    consecutive_failures?: number;
+    last_ingested_at?: string | null;
+  } = {},
 ) {
   const tag = uniq();
   const row = await services.database.db
@@ -70,7 +78,11 @@ export async function seedArticles(services: Services, feedId: number, articles:
       updated_at: now(),
     };
   });
-  for (let i = 0; i < rows.length; i += 50) await services.database.db.insertInto("articles").values(rows.slice(i, i + 50)).execute();
+  for (let i = 0; i < rows.length; i += 50)
+    await services.database.db
+      .insertInto("articles")
+      .values(rows.slice(i, i + 50))
+      .execute();
 }
 
 export async function deleteArticlesIn(services: Services, categories: string[]) {
@@ -79,7 +91,11 @@ export async function deleteArticlesIn(services: Services, categories: string[])
 
 /** The ingest answers a run finished within the last minute again; tests that ingest want a fresh run. */
 export async function forgetRecentIngests(services: Services) {
-  await services.database.db.updateTable("ingest_runs").set({ finished_at: "2000-01-01T00:00:00.000Z" }).where("finished_at", "is not", null).execute();
+  await services.database.db
+    .updateTable("ingest_runs")
+    .set({ finished_at: "2000-01-01T00:00:00.000Z" })
+    .where("finished_at", "is not", null)
+    .execute();
 }
 
 export async function deleteFeed(services: Services, id: number) {

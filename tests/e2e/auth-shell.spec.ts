@@ -78,7 +78,13 @@ test.describe("sign-in", () => {
   });
 
   // Chromium strips the tab of "/\t/evil.example" and would follow it to //evil.example.
-  const HOSTILE_REDIRECTS = ["/%09/evil.example", "/%0a/evil.example", "/%E3%80%80/evil.example", "/%E2%80%A8/evil.example", "/%5C/evil.example"];
+  const HOSTILE_REDIRECTS = [
+    "/%09/evil.example",
+    "/%0a/evil.example",
+    "/%E3%80%80/evil.example",
+    "/%E2%80%A8/evil.example",
+    "/%5C/evil.example",
+  ];
 
   test("a signed-in member following a hostile login link stays on the site", async ({ page, signIn }) => {
     await signIn("member");
@@ -105,7 +111,10 @@ test.describe("sign-in", () => {
     await page.goto("/login");
     await page.getByLabel("Certificate Number").fill("NOBODY1");
     await page.getByLabel("Date of Birth", { exact: true }).fill("010101");
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign In", exact: true }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Sign In", exact: true }).click(),
+    ]);
     expect(response.status()).toBe(401);
     await expect(page.getByRole("alert")).toHaveText("Invalid certificate number or birthdate");
     await context.close();

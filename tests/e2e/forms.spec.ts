@@ -141,7 +141,10 @@ test("contact without JavaScript: an empty form shows each field's message besid
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/contact-us");
-  const before = await services.database.db.selectFrom("contact_messages").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const before = await services.database.db
+    .selectFrom("contact_messages")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === "POST"),
     page.getByRole("button", { name: "Send Message" }).click(),
@@ -153,7 +156,10 @@ test("contact without JavaScript: an empty form shows each field's message besid
   await expectFieldError(page, "Message", "Please enter your message");
   await expect(page.getByLabel("Phone Number")).not.toHaveAttribute("aria-invalid", "true");
   await expect(page.getByTestId("error-summary")).toContainText("Please correct 4 fields");
-  const after = await services.database.db.selectFrom("contact_messages").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const after = await services.database.db
+    .selectFrom("contact_messages")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
   await context.close();
 });
@@ -206,7 +212,11 @@ test.describe("form requests", () => {
     await page.getByLabel("Materials Requested").fill("Home maintenance checklist");
     const posted = page.waitForRequest("**/api/submit-material-request");
     await page.getByRole("button", { name: "Submit Request" }).click();
-    expect((await posted).postDataJSON()).toMatchObject({ first_name: "Cher", last_name: null, materials_requested: "Home maintenance checklist" });
+    expect((await posted).postDataJSON()).toMatchObject({
+      first_name: "Cher",
+      last_name: null,
+      materials_requested: "Home maintenance checklist",
+    });
     await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
     await expect(page.getByRole("heading", { name: "Select a Form" })).toBeVisible();
     const row = await services.database.db
@@ -244,9 +254,19 @@ test.describe("form requests", () => {
     await address.getByLabel("ZIP Code").fill("069051234");
     const posted = page.waitForRequest("**/api/submit-material-request");
     await page.getByRole("button", { name: "Submit Request" }).click();
-    expect((await posted).postDataJSON()).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "CT", zip: "06905-1234" });
+    expect((await posted).postDataJSON()).toMatchObject({
+      address1: "12 Elm Street",
+      address2: "Apt 4",
+      city: "Stamford",
+      state: "CT",
+      zip: "06905-1234",
+    });
     await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
-    const row = await services.database.db.selectFrom("homeowner_material_requests").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await services.database.db
+      .selectFrom("homeowner_material_requests")
+      .selectAll()
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "CT", zip: "06905-1234" });
   });
 
@@ -257,7 +277,9 @@ test.describe("form requests", () => {
     await expect(page.getByLabel("Street Address")).toHaveCount(0);
   });
 
-  test("failures: 'HTTP {status}: {body}' for an error answer, the network error otherwise; the form keeps its values", async ({ page }) => {
+  test("failures: 'HTTP {status}: {body}' for an error answer, the network error otherwise; the form keeps its values", async ({
+    page,
+  }) => {
     await page.goto("/form-requests?form=cpa");
     await page.getByLabel("Full Name").fill("Lee Park");
     await page.getByLabel("Email Address").fill("lee@example.com");
@@ -271,7 +293,9 @@ test.describe("form requests", () => {
     await expect(page.getByLabel("Full Name")).toHaveValue("Lee Park");
 
     await page.unroute("**/api/submit-cpa-request");
-    await page.route("**/api/submit-cpa-request", (route) => route.fulfill({ status: 503, contentType: "text/plain", body: "Service Unavailable" }));
+    await page.route("**/api/submit-cpa-request", (route) =>
+      route.fulfill({ status: 503, contentType: "text/plain", body: "Service Unavailable" }),
+    );
     await page.getByRole("button", { name: "Submit Request" }).click();
     await expect(page.getByTestId("request-failure")).toHaveText(
       "There was an error submitting your request: HTTP 503: Service Unavailable. Please try again.",
@@ -350,7 +374,11 @@ test.describe("form requests", () => {
     await page.getByLabel("State").fill("ct");
     await page.getByRole("button", { name: "Submit Request" }).click();
     await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
-    const row = await services.database.db.selectFrom("homeowner_material_requests").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await services.database.db
+      .selectFrom("homeowner_material_requests")
+      .selectAll()
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ address1: "1 Main St", address2: null, city: "Hartford", state: "CT", zip: "06103" });
     await context.close();
   });
@@ -368,7 +396,9 @@ test.describe("make payment", () => {
       await expect(page.getByTestId(`payment-option-${value}`)).toContainText(text);
     }
     // No card data is asked for anywhere.
-    await expect(page.locator('input[autocomplete^="cc-"], input[name*="card" i], input[name*="cvv" i], input[name*="expir" i]')).toHaveCount(0);
+    await expect(
+      page.locator('input[autocomplete^="cc-"], input[name*="card" i], input[name*="cvv" i], input[name*="expir" i]'),
+    ).toHaveCount(0);
 
     await page.getByRole("button", { name: "Continue to Secure Payment" }).click();
     await expect(page.getByTestId("error-summary")).toContainText("Please choose what you are paying for");
@@ -396,7 +426,10 @@ test.describe("make payment", () => {
     await expect(dialog).toBeHidden();
   });
 
-  test("what was typed reaches the payer: without placeholders in the portal address, Copy buttons beside the amount and the ID", async ({ page, context }) => {
+  test("what was typed reaches the payer: without placeholders in the portal address, Copy buttons beside the amount and the ID", async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_BASE });
     await page.goto("/make-payment");
     await page.getByRole("radio", { name: /Other Payment/ }).check();

@@ -77,7 +77,11 @@ test.describe("knowledge center", () => {
     await deleteFeed(services, feed.id);
   });
 
-  test("the category dropdown lists only categories with articles, with counts, and resets the page", async ({ page, signIn, services }) => {
+  test("the category dropdown lists only categories with articles, with counts, and resets the page", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     await deleteArticlesIn(services, ["insurance", "home_maintenance", "smart_home_tech"]);
     const feed = await seedFeed(services, { category: "insurance" });
     await seedArticles(services, feed.id, [
@@ -183,7 +187,11 @@ test.describe("knowledge center", () => {
         await expect(page.getByRole("button", { name: "Refresh Articles" })).toBeVisible();
         await expect(page.getByLabel("Category").locator("option")).toHaveText(["All Categories (0)"]);
       } finally {
-        for (let i = 0; i < saved.length; i += 50) await services.database.db.insertInto("articles").values(saved.slice(i, i + 50)).execute();
+        for (let i = 0; i < saved.length; i += 50)
+          await services.database.db
+            .insertInto("articles")
+            .values(saved.slice(i, i + 50))
+            .execute();
       }
     });
   });
@@ -191,7 +199,11 @@ test.describe("knowledge center", () => {
   test("a page change shows 'Loading articles...' until the articles arrive", async ({ page, signIn, services }) => {
     await deleteArticlesIn(services, ["energy_saving_tips"]);
     const feed = await seedFeed(services, { category: "energy_saving_tips" });
-    await seedArticles(services, feed.id, Array.from({ length: 10 }, (_, i) => ({ title: `Energy tip ${i + 1}`, category: "energy_saving_tips" })));
+    await seedArticles(
+      services,
+      feed.id,
+      Array.from({ length: 10 }, (_, i) => ({ title: `Energy tip ${i + 1}`, category: "energy_saving_tips" })),
+    );
     await signIn("member");
     await page.goto("/knowledge-center?category=energy_saving_tips");
     let release!: () => void;
@@ -212,13 +224,21 @@ test.describe("knowledge center", () => {
   test("a failed load shows 'Failed to load articles. Please try again.' and 'Try Again' recovers", async ({ page, signIn, services }) => {
     await deleteArticlesIn(services, ["safety"]);
     const feed = await seedFeed(services, { category: "safety" });
-    await seedArticles(services, feed.id, Array.from({ length: 10 }, (_, i) => ({ title: `Safety check ${i + 1}`, category: "safety" })));
+    await seedArticles(
+      services,
+      feed.id,
+      Array.from({ length: 10 }, (_, i) => ({ title: `Safety check ${i + 1}`, category: "safety" })),
+    );
     await signIn("member");
     await page.goto("/knowledge-center?category=safety");
     await expect(counts(page)).toContainText("Page 1 of 2");
 
     await page.route("**/api/rss/articles**", (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "Database unavailable" }) }),
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ success: false, error: "Database unavailable" }),
+      }),
     );
     await pager(page).getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/page=2$/);
@@ -237,7 +257,10 @@ test.describe("knowledge center", () => {
     const tag = uniq();
     const titles = [`Fresh gutter guide ${tag}`, `Fresh attic guide ${tag}`, `Fresh deck guide ${tag}`];
     const feedServer = await startFeedServer(() =>
-      rssDocument(`Local Homeowner Wire ${tag}`, titles.map((title, i) => ({ title, guid: `${tag}-${i}` }))),
+      rssDocument(
+        `Local Homeowner Wire ${tag}`,
+        titles.map((title, i) => ({ title, guid: `${tag}-${i}` })),
+      ),
     );
     await deleteArticlesIn(services, ["top_story"]);
     await signIn("member");
@@ -281,7 +304,11 @@ test.describe("knowledge center", () => {
     await signIn("member");
     await page.goto("/knowledge-center");
     await page.route("**/api/rss/ingest", (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "RSS refresh failed" }) }),
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ success: false, error: "RSS refresh failed" }),
+      }),
     );
     await page.getByRole("button", { name: "Refresh", exact: true }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Failed to refresh RSS feeds. Please try again." })).toBeVisible();
@@ -308,7 +335,11 @@ test.describe("knowledge center", () => {
   test("reading works without JavaScript: page links and the category form", async ({ browser, services, signIn }) => {
     await deleteArticlesIn(services, ["news"]);
     const feed = await seedFeed(services, { category: "news" });
-    await seedArticles(services, feed.id, Array.from({ length: 11 }, (_, i) => ({ title: `Headline ${i + 1}`, category: "news" })));
+    await seedArticles(
+      services,
+      feed.id,
+      Array.from({ length: 11 }, (_, i) => ({ title: `Headline ${i + 1}`, category: "news" })),
+    );
     const context = await browser.newContext({ javaScriptEnabled: false });
     await signIn("member", { context });
     const page = await context.newPage();
@@ -327,7 +358,11 @@ test.describe("knowledge center", () => {
   test("three columns on wide screens, one on phones, and no axe violations at either width", async ({ page, signIn, services }) => {
     await deleteArticlesIn(services, ["decor"]);
     const feed = await seedFeed(services, { category: "decor" });
-    await seedArticles(services, feed.id, Array.from({ length: 4 }, (_, i) => ({ title: `Decor idea ${i + 1}`, category: "decor" })));
+    await seedArticles(
+      services,
+      feed.id,
+      Array.from({ length: 4 }, (_, i) => ({ title: `Decor idea ${i + 1}`, category: "decor" })),
+    );
     await signIn("member");
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/knowledge-center?category=decor");
@@ -351,7 +386,11 @@ test.describe("knowledge center pager on a phone", () => {
     const category = "home_maintenance";
     await deleteArticlesIn(services, [category]);
     const feed = await seedFeed(services, { category });
-    await seedArticles(services, feed.id, Array.from({ length: 70 }, (_, i) => ({ title: `Upkeep note ${i + 1}`, category })));
+    await seedArticles(
+      services,
+      feed.id,
+      Array.from({ length: 70 }, (_, i) => ({ title: `Upkeep note ${i + 1}`, category })),
+    );
     await signIn("member");
     await page.setViewportSize({ width: 320, height: 700 });
     for (const [n, items] of [
@@ -393,7 +432,8 @@ test.describe("home block 'Latest from Our Knowledge Center'", () => {
       await deleteArticlesIn(services, GREEN);
       const feed = await seedFeed(services, { category: "decor" });
       const longTitle = `Kitchen refresh ${tag} ${"with budget-friendly cabinet paint and new hardware ".repeat(2)}`;
-      const longExcerpt = "Swap the knobs, paint the doors and add under-cabinet lights: three weekend projects that change the whole room. ".repeat(2);
+      const longExcerpt =
+        "Swap the knobs, paint the doors and add under-cabinet lights: three weekend projects that change the whole room. ".repeat(2);
       await seedArticles(services, feed.id, [
         {
           title: longTitle,
@@ -445,7 +485,17 @@ test.describe("home block 'Latest from Our Knowledge Center'", () => {
         json: {
           success: true,
           articles: [
-            { id: 1, category: "decor", title: "Paint", excerpt: "x", image_url: null, external_url: "https://news.example.org/p", published_at: null, is_placeholder: false, is_error: false },
+            {
+              id: 1,
+              category: "decor",
+              title: "Paint",
+              excerpt: "x",
+              image_url: null,
+              external_url: "https://news.example.org/p",
+              published_at: null,
+              is_placeholder: false,
+              is_error: false,
+            },
           ],
         },
       }),
@@ -479,8 +529,28 @@ test.describe("home block 'Latest from Our Knowledge Center'", () => {
           success: false,
           error: "Articles are being updated",
           articles: [
-            { id: 9, category: "decor", title: "Still here", excerpt: "Kept from the answer", image_url: null, external_url: "#", published_at: null, is_placeholder: false, is_error: false },
-            { id: 10, category: "green_living", title: "Broken slot", excerpt: null, image_url: null, external_url: null, published_at: null, is_placeholder: false, is_error: true },
+            {
+              id: 9,
+              category: "decor",
+              title: "Still here",
+              excerpt: "Kept from the answer",
+              image_url: null,
+              external_url: "#",
+              published_at: null,
+              is_placeholder: false,
+              is_error: false,
+            },
+            {
+              id: 10,
+              category: "green_living",
+              title: "Broken slot",
+              excerpt: null,
+              image_url: null,
+              external_url: null,
+              published_at: null,
+              is_placeholder: false,
+              is_error: true,
+            },
           ],
         },
       }),

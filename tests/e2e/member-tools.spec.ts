@@ -13,7 +13,13 @@ test.describe.configure({ timeout: 90_000 });
  */
 async function expectAccessibleDialog(page: Page) {
   const results = await new AxeBuilder({ page }).include('[role="dialog"]').options({ iframes: false }).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")})`,
+  );
   expect(summary, "axe violations").toEqual([]);
 }
 
@@ -23,9 +29,13 @@ const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0l
 /** No request leaves the machine: thumbnails and the player are answered locally. */
 async function stubVideoService(page: Page) {
   await page.route("https://i.ytimg.com/**", (route) =>
-    route.request().url().includes("maxresdefault") ? route.fulfill({ status: 404, body: "" }) : route.fulfill({ status: 200, contentType: "image/png", body: PNG_1x1 }),
+    route.request().url().includes("maxresdefault")
+      ? route.fulfill({ status: 404, body: "" })
+      : route.fulfill({ status: 200, contentType: "image/png", body: PNG_1x1 }),
   );
-  await page.route("https://www.youtube-nocookie.com/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>player</title><p>player</p>" }));
+  await page.route("https://www.youtube-nocookie.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>player</title><p>player</p>" }),
+  );
 }
 
 async function openTool(page: Page, name: "Maintenance Calendar" | "Video Tutorials") {
@@ -47,7 +57,10 @@ test.describe("maintenance calendar", () => {
     let dialog = await openTool(page, "Maintenance Calendar");
     const thisMonth = MONTHS[new Date().getMonth()];
     await expect(dialog.getByRole("button", { name: new RegExp(`^${thisMonth}`) })).toHaveAttribute("aria-expanded", "true");
-    await expect(dialog.getByRole("button", { name: /^January/ })).toHaveAttribute("aria-expanded", thisMonth === "January" ? "true" : "false");
+    await expect(dialog.getByRole("button", { name: /^January/ })).toHaveAttribute(
+      "aria-expanded",
+      thisMonth === "January" ? "true" : "false",
+    );
     await expect(dialog.getByTestId("maintenance-task")).toHaveCount(4);
     await expect(dialog.getByLabel("Show Completed")).toBeChecked();
 
@@ -80,7 +93,8 @@ test.describe("maintenance calendar", () => {
     await dialog.getByRole("button", { name: "Calendar", exact: true }).click();
     // Go to January, whose 4th holds three tasks.
     const heading = dialog.getByRole("heading", { level: 3 });
-    for (let i = 0; i < 12 && !(await heading.innerText()).startsWith("January"); i++) await dialog.getByRole("button", { name: "Previous month" }).click();
+    for (let i = 0; i < 12 && !(await heading.innerText()).startsWith("January"); i++)
+      await dialog.getByRole("button", { name: "Previous month" }).click();
     await expect(heading).toContainText("January");
     const grid = dialog.getByTestId("month-grid");
     const cells = grid.locator("td");
@@ -154,7 +168,10 @@ test.describe("maintenance calendar", () => {
 });
 
 test.describe("video tutorials", () => {
-  test("categories with counts and search, a category's videos, an inline player and the player view; Back goes up", async ({ page, signIn }) => {
+  test("categories with counts and search, a category's videos, an inline player and the player view; Back goes up", async ({
+    page,
+    signIn,
+  }) => {
     await stubVideoService(page);
     await signIn("member");
     await page.goto("/knowledge-center");
@@ -283,11 +300,17 @@ test.describe("admin videos", () => {
     const rows = page.getByTestId("admin-video");
     await expect(rows).toHaveCount((await services.videos.list("home_security")).length);
     const before = (await services.videos.list("home_security")).map((v) => v.title);
-    await rows.nth(0).getByRole("button", { name: `Move ${before[0]} down` }).click();
+    await rows
+      .nth(0)
+      .getByRole("button", { name: `Move ${before[0]} down` })
+      .click();
     await expect(page.getByTestId("video-message")).toHaveText("Order saved.");
     await expect(rows.nth(0)).toContainText(before[1]);
     expect((await services.videos.list("home_security")).map((v) => v.title)).toEqual([before[1], before[0], ...before.slice(2)]);
-    await rows.nth(1).getByRole("button", { name: `Move ${before[0]} up` }).click();
+    await rows
+      .nth(1)
+      .getByRole("button", { name: `Move ${before[0]} up` })
+      .click();
     await expect(rows.nth(0)).toContainText(before[0]);
 
     const limited = await browser.newContext();

@@ -21,7 +21,10 @@ async function dropFile(page: Page, target: Locator, name: string, content: stri
 }
 
 async function downloadTemplate(page: Page) {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV Template" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download CSV Template" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("user_upload_template.csv");
   return fs.readFileSync((await download.path())!, "utf8");
 }
@@ -51,7 +54,11 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("drag-and-drop: a non-CSV file is ignored, a CSV shows name, size in KB and the first 5 lines; the result panel lists errors", async ({ page, signIn, services }) => {
+  test("drag-and-drop: a non-CSV file is ignored, a CSV shows name, size in KB and the first 5 lines; the result panel lists errors", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     await signIn("super_admin");
     await page.goto("/admin/upload");
     const zone = page.getByTestId("drop-zone");
@@ -84,7 +91,11 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("a file chosen with the chooser uploads; failures show 'Upload Failed' with the server's reason", async ({ page, signIn, services }) => {
+  test("a file chosen with the chooser uploads; failures show 'Upload Failed' with the server's reason", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     await signIn("limited_admin");
     await page.goto("/admin/upload");
     const t = uniq();
@@ -115,7 +126,9 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await page.goto("/admin/upload");
     const t = uniq();
     const rows = Array.from({ length: 60_000 }, (_, i) => `${t}L${i},1975-0${1 + (i % 9)}-1${i % 10},First,Last,`);
-    await page.locator('input[type="file"]').setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n")) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n")) });
     await page.getByRole("button", { name: "Upload Users" }).click();
     await expect(page.getByRole("button", { name: "Uploading..." })).toBeDisabled();
     await expect(page.getByRole("progressbar")).toBeVisible();
@@ -128,7 +141,9 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await signIn("limited_admin");
     await page.goto("/admin/upload");
     await page.route("**/api/upload-users", (route) => route.abort());
-    await page.locator('input[type="file"]').setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${uniq()},1980-01-15,,,\n`) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${uniq()},1980-01-15,,,\n`) });
     await page.getByRole("button", { name: "Upload Users" }).click();
     const result = page.getByTestId("upload-result");
     await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
@@ -139,7 +154,9 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
   test("a file over 10MB is refused in the browser", async ({ page, signIn }) => {
     await signIn("limited_admin");
     await page.goto("/admin/upload");
-    await page.locator('input[type="file"]').setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a") });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a") });
     await expect(page.getByRole("alert")).toHaveText("File is too large. The maximum size is 10MB.");
     await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
   });
@@ -158,11 +175,17 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a valid CSV file first");
 
     const input = page.locator('input[type="file"]');
-    await input.setInputFiles({ name: "members.txt", mimeType: "text/plain", buffer: Buffer.from("certificate_number,birthdate\nA,1980-01-01\n") });
+    await input.setInputFiles({
+      name: "members.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("certificate_number,birthdate\nA,1980-01-01\n"),
+    });
     await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a CSV file");
 
     await dropFile(page, page.getByTestId("drop-zone"), "wrong.csv", "cert,dob\nA,1980-01-01\n", "text/csv");
-    await expect(page.getByRole("alert").filter({ hasText: "CSV must contain" })).toHaveText('CSV must contain "certificate_number" and "birthdate" columns');
+    await expect(page.getByRole("alert").filter({ hasText: "CSV must contain" })).toHaveText(
+      'CSV must contain "certificate_number" and "birthdate" columns',
+    );
     await page.getByRole("button", { name: "Upload CSV" }).click();
     await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a valid CSV file first");
 
@@ -171,7 +194,11 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("drop a CSV: table preview of 5 rows, 'Valid CSV with N user records', upload, success banner, then everything is cleared", async ({ page, signIn, services }) => {
+  test("drop a CSV: table preview of 5 rows, 'Valid CSV with N user records', upload, success banner, then everything is cleared", async ({
+    page,
+    signIn,
+    services,
+  }) => {
     await signIn("super_admin");
     await page.goto("/admin/users");
     const zone = page.getByTestId("drop-zone");
@@ -213,20 +240,31 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await signIn("limited_admin");
     await page.goto("/admin/users");
     const t = uniq();
-    await page.locator('input[type="file"]').setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t},2999-01-01\n`) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t},2999-01-01\n`) });
     await expect(page.getByText("Valid CSV with 1 user records")).toBeVisible();
     await page.getByRole("button", { name: "Upload CSV" }).click();
-    await expect(page.getByTestId("upload-status")).toHaveText('Error: No valid user records to import: Line 2: birthdate "2999-01-01" is in the future');
+    await expect(page.getByTestId("upload-status")).toHaveText(
+      'Error: No valid user records to import: Line 2: birthdate "2999-01-01" is in the future',
+    );
     await expect(page.getByTestId("file-summary")).toBeVisible();
   });
 
-  test("a large file: 'Processing...' and the progress bar, then success; a network failure says 'Upload failed: ...'", async ({ page, signIn }) => {
+  test("a large file: 'Processing...' and the progress bar, then success; a network failure says 'Upload failed: ...'", async ({
+    page,
+    signIn,
+  }) => {
     await signIn("limited_admin");
     await page.goto("/admin/users");
     const t = uniq();
     const rows = Array.from({ length: 40_000 }, (_, i) => `${t}P${i},1960-12-0${1 + (i % 9)}`);
     const input = page.locator('input[type="file"]');
-    await input.setInputFiles({ name: "large.csv", mimeType: "text/csv", buffer: Buffer.from(["certificate_number,birthdate", ...rows].join("\n")) });
+    await input.setInputFiles({
+      name: "large.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["certificate_number,birthdate", ...rows].join("\n")),
+    });
     await expect(page.getByText("Valid CSV with 40000 user records")).toBeVisible();
     await page.getByRole("button", { name: "Upload CSV" }).click();
     await expect(page.getByRole("button", { name: "Processing..." })).toBeDisabled();
@@ -234,7 +272,11 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await expect(page.getByTestId("upload-status")).toContainText("Success: Imported 40,000 users", { timeout: 25_000 });
 
     await page.route("**/api/upload-users", (route) => route.abort());
-    await input.setInputFiles({ name: "small.csv", mimeType: "text/csv", buffer: Buffer.from(`certificate_number,birthdate\n${t}X,1960-01-01\n`) });
+    await input.setInputFiles({
+      name: "small.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`certificate_number,birthdate\n${t}X,1960-01-01\n`),
+    });
     await page.getByRole("button", { name: "Upload CSV" }).click();
     await expect(page.getByTestId("upload-status")).toHaveText("Error: Upload failed: Network error: the server could not be reached");
   });

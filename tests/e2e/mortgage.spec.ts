@@ -88,12 +88,16 @@ test.describe("mortgage calculator", () => {
 
     // Quarterly instead of monthly saves less.
     await form.getByLabel("Extra Payment Frequency").selectOption("Quarterly");
-    await expect.poll(async () => Number((await page.getByTestId("interest-saved").textContent())!.replace(/[$,]/g, ""))).toBeLessThan(saved200);
+    await expect
+      .poll(async () => Number((await page.getByTestId("interest-saved").textContent())!.replace(/[$,]/g, "")))
+      .toBeLessThan(saved200);
     expect(errors).toEqual([]);
   });
 
   test("PMI is labelled as a yearly percentage of the loan and ends at 78% of the price", async ({ page }) => {
-    await page.goto("/mortgage-calculator?homePrice=250000&downPayment=50000&interestRate=6&pmi=0.6&propertyTax=3600&homeInsurance=1200&hoaDues=75");
+    await page.goto(
+      "/mortgage-calculator?homePrice=250000&downPayment=50000&interestRate=6&pmi=0.6&propertyTax=3600&homeInsurance=1200&hoaDues=75",
+    );
     const monthly = page.getByTestId("monthly-payment");
     await expect(monthly.getByText("PMI (0.6% of loan amount per year)")).toBeVisible();
     await expect(monthly.getByRole("definition").nth(1)).toHaveText("$100.00");
@@ -133,7 +137,9 @@ test.describe("mortgage calculator", () => {
 
   test("bad URL parameters fall back or are clamped; bad typing explains itself", async ({ page }) => {
     const errors = watchErrors(page);
-    const response = await page.goto("/mortgage-calculator?homePrice=abc&interestRate=99&startMonth=13&extraPaymentFrequency=7&loanTerm=-3&showAmortization=%00");
+    const response = await page.goto(
+      "/mortgage-calculator?homePrice=abc&interestRate=99&startMonth=13&extraPaymentFrequency=7&loanTerm=-3&showAmortization=%00",
+    );
     expect(response!.status()).toBe(200);
     const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
     await expect(form.getByLabel("Home Price")).toHaveValue("400000");
@@ -180,7 +186,9 @@ test.describe("mortgage calculator", () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
 
     // With extras, the print view holds exactly the shortened schedule.
-    await page.goto("/mortgage-calculator/print?homePrice=250000&downPayment=50000&interestRate=6&extraPaymentAmount=100&extraPaymentStartYear=2025");
+    await page.goto(
+      "/mortgage-calculator/print?homePrice=250000&downPayment=50000&interestRate=6&extraPaymentAmount=100&extraPaymentStartYear=2025",
+    );
     await expect(rows).toHaveCount(295);
     await page.emulateMedia({ media: "print" });
     await expect(page.getByRole("banner")).toBeHidden();

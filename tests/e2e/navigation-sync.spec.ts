@@ -40,7 +40,8 @@ test.describe("'About Us' from another page", () => {
     await page.goto("/login");
     // Hold back what the home page needs on a client-side navigation: its code, the route
     // manifest and its data, as a slow phone on a slow network would.
-    const slow = (url: URL) => /\/assets\/home-[^/]*\.js$/.test(url.pathname) || url.pathname.endsWith(".data") || url.pathname.startsWith("/__manifest");
+    const slow = (url: URL) =>
+      /\/assets\/home-[^/]*\.js$/.test(url.pathname) || url.pathname.endsWith(".data") || url.pathname.startsWith("/__manifest");
     let held = 0;
     await page.route(slow, async (route) => {
       held++;
@@ -84,7 +85,10 @@ test.describe("'Knowledge' links", () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/");
     await page.getByRole("button", { name: "Open menu" }).click();
-    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: /Knowledge/ }).click();
+    await page
+      .getByRole("navigation", { name: "Mobile" })
+      .getByRole("link", { name: /Knowledge/ })
+      .click();
     await expect(page).toHaveURL(/\/members-only$/);
   });
 

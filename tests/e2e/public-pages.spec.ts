@@ -21,11 +21,21 @@ test.describe("marketing pages", () => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "American Homeowners Association" })).toBeVisible();
     const main = page.getByRole("main");
-    for (const name of ["About Us", "Our Mission", "How We Help Homeowners", "Buying a Home", "Selling Your Home", "Financial Protection", "Ready to Get Started"]) {
+    for (const name of [
+      "About Us",
+      "Our Mission",
+      "How We Help Homeowners",
+      "Buying a Home",
+      "Selling Your Home",
+      "Financial Protection",
+      "Ready to Get Started",
+    ]) {
       await expect(main.getByRole("heading", { name, exact: true })).toBeVisible();
     }
     await expect(page.locator("section#about")).toContainText("new owners and recent refinancers");
-    await expect(main.getByText("Insurance is effective on the 1st of the month after approval and receipt of the first month's payment.")).toBeVisible();
+    await expect(
+      main.getByText("Insurance is effective on the 1st of the month after approval and receipt of the first month's payment."),
+    ).toBeVisible();
     await expect(main.getByRole("link", { name: "Contact Us Today" })).toHaveAttribute("href", "/contact-us");
 
     await main.getByRole("link", { name: "About Us" }).click();
@@ -41,7 +51,9 @@ test.describe("marketing pages", () => {
     await expect(dialog).toContainText("$19.95");
     await expect(dialog).toContainText("per month");
     await expect(dialog).toContainText("accidental death and dismemberment");
-    await expect(dialog).toContainText("Insurance is effective on the 1st of the month after approval and receipt of the first month's payment.");
+    await expect(dialog).toContainText(
+      "Insurance is effective on the 1st of the month after approval and receipt of the first month's payment.",
+    );
     await expect(dialog.getByRole("link", { name: "(800) 555-0142" })).toHaveAttribute("href", "tel:8005550142");
     await expectNoAxeViolations(page);
 
@@ -85,7 +97,10 @@ test.describe("marketing pages", () => {
 
   test("membership benefits: exactly the six cards and 'Apply Now' to /application", async ({ page }) => {
     await page.goto("/membership-benefits");
-    const list = page.getByRole("main").getByRole("list").filter({ has: page.getByRole("heading", { name: "Home Warranty Protection" }) });
+    const list = page
+      .getByRole("main")
+      .getByRole("list")
+      .filter({ has: page.getByRole("heading", { name: "Home Warranty Protection" }) });
     await expect(list.getByRole("heading", { level: 3 })).toHaveText([
       "Home Warranty Protection",
       "Member Network Access",
@@ -126,8 +141,16 @@ test.describe("marketing pages", () => {
 test.describe("email confirmation", () => {
   const cases = [
     { query: "", status: "error", message: "Invalid confirmation link. Please check your email for a new confirmation link." },
-    { query: "?type=signup&refresh_token=r", status: "error", message: "Invalid confirmation link. Please check your email for a new confirmation link." },
-    { query: "?type=signup&access_token=a&refresh_token=r", status: "success", message: "Your email has been confirmed successfully! You can now log in to your account." },
+    {
+      query: "?type=signup&refresh_token=r",
+      status: "error",
+      message: "Invalid confirmation link. Please check your email for a new confirmation link.",
+    },
+    {
+      query: "?type=signup&access_token=a&refresh_token=r",
+      status: "success",
+      message: "Your email has been confirmed successfully! You can now log in to your account.",
+    },
     { query: "?type=email_change&token_hash=h", status: "success", message: "Your email change has been confirmed successfully!" },
     { query: "?type=recovery&access_token=a", status: "success", message: "Password recovery confirmed. You can now set a new password." },
     { query: "?token_hash=h", status: "success", message: "Email confirmation successful!" },
@@ -189,8 +212,8 @@ test.describe("search engines and sharing", () => {
     expect(res.headers()["content-type"]).toMatch(/^application\/xml/);
     const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual(
-      ["/", "/about-us", "/membership-benefits", "/contact-us", "/form-requests", "/make-payment", "/mortgage-calculator"].map(
-        (p) => (p === "/" ? `${E2E_BASE}/` : `${E2E_BASE}${p}`),
+      ["/", "/about-us", "/membership-benefits", "/contact-us", "/form-requests", "/make-payment", "/mortgage-calculator"].map((p) =>
+        p === "/" ? `${E2E_BASE}/` : `${E2E_BASE}${p}`,
       ),
     );
   });

@@ -13,10 +13,26 @@ describeEachDatabase("control characters in input", (dialect) => {
 
   const post = (path: string, json: unknown, cookie?: string) => server.request(path, { method: "POST", json, cookie });
   const count = async (table: "contact_messages" | "cpa_requests" | "homeowner_material_requests") =>
-    Number((await server.services.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await server.services.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const contact = { name: "Dana Reyes", email: "dana@example.com", phone: "", subject: "general", message: "Hello" };
-  const ONE_LINE_BREAKERS = ["\u0000", "Dana\r\nReyes", "Dana\nReyes", "Dana\u2028Reyes", "Dana\u2029", "Dana\u007f", "Dana\tReyes", "\u001b[31mDana"];
+  const ONE_LINE_BREAKERS = [
+    "\u0000",
+    "Dana\r\nReyes",
+    "Dana\nReyes",
+    "Dana\u2028Reyes",
+    "Dana\u2029",
+    "Dana\u007f",
+    "Dana\tReyes",
+    "\u001b[31mDana",
+  ];
 
   it.each(ONE_LINE_BREAKERS)("POST /api/forms refuses the name %j and stores nothing", async (name) => {
     const before = await count("contact_messages");
@@ -44,7 +60,11 @@ describeEachDatabase("control characters in input", (dialect) => {
     const res = await post("/api/forms", { ...contact, message: "Line one\r\nLine two\n\tindented" });
     expect(res.status).toBe(201);
     const { id } = await res.json();
-    const row = await server.services.database.db.selectFrom("contact_messages").select("message").where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await server.services.database.db
+      .selectFrom("contact_messages")
+      .select("message")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row.message).toBe("Line one\r\nLine two\n\tindented");
   });
 

@@ -80,7 +80,13 @@ describeEachDatabase("answers to a signed-in user", (dialect) => {
 
     it("without Sec-Fetch-Site, the Origin must be exactly ours", async () => {
       const port = new URL(server.url).port;
-      for (const origin of [`http://127.0.0.1:${Number(port) + 1}`, "http://sub.127.0.0.1", `https://127.0.0.1:${port}`, "null", "https://evil.example"]) {
+      for (const origin of [
+        `http://127.0.0.1:${Number(port) + 1}`,
+        "http://sub.127.0.0.1",
+        `https://127.0.0.1:${port}`,
+        "null",
+        "https://evil.example",
+      ]) {
         expect((await post({ Origin: origin })).status, origin).toBe(403);
       }
       expect((await post({ Origin: server.url })).status).toBe(200);

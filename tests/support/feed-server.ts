@@ -145,13 +145,16 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
       return res.writeHead(301, { Location: p === "/loop" ? "/loop2" : "/loop" }).end();
     }
     if (p === "/slow") {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        if (res.destroyed) return;
-        const body = readFixture("wordpress.xml")!;
-        log.status = 200;
-        res.writeHead(200, { "Content-Type": "application/rss+xml" }).end(body);
-      }, Number(url.searchParams.get("ms") ?? 5000));
+      const t = setTimeout(
+        () => {
+          timers.delete(t);
+          if (res.destroyed) return;
+          const body = readFixture("wordpress.xml")!;
+          log.status = 200;
+          res.writeHead(200, { "Content-Type": "application/rss+xml" }).end(body);
+        },
+        Number(url.searchParams.get("ms") ?? 5000),
+      );
       timers.add(t);
       return;
     }

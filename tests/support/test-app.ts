@@ -79,7 +79,11 @@ export interface TestServer extends TestContext {
 }
 
 /** The real HTTP application (API only, no page build) on an ephemeral port. */
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: ServiceOptions = {},
+): Promise<TestServer> {
   return listen(await createTestContext(dialect, env, { options }));
 }
 

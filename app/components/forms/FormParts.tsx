@@ -85,15 +85,7 @@ export function FieldError({ meta }: { meta: FieldMeta }) {
  * Every problem of the form in one list, each linking to its field; shown after a failed send
  * (with or without JavaScript) and focused then. `labels`: the fields in display order.
  */
-export function ErrorSummary({
-  form,
-  labels,
-  shown,
-}: {
-  form: FormMeta;
-  labels: Record<string, string>;
-  shown: boolean;
-}) {
+export function ErrorSummary({ form, labels, shown }: { form: FormMeta; labels: Record<string, string>; shown: boolean }) {
   const errors = form.allErrors;
   const problems = Object.keys(labels).filter((name) => errors[name]?.length);
   if (!shown || problems.length === 0) return null;
@@ -135,15 +127,7 @@ export function ErrorSummary({
 }
 
 /** A success or error message about the whole form. Errors are announced at once (role="alert"). */
-export function FormMessage({
-  tone,
-  children,
-  testId,
-}: {
-  tone: "success" | "error";
-  children: ReactNode;
-  testId?: string;
-}) {
+export function FormMessage({ tone, children, testId }: { tone: "success" | "error"; children: ReactNode; testId?: string }) {
   const success = tone === "success";
   const Icon = success ? CheckCircle2 : AlertCircle;
   return (

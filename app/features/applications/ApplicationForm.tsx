@@ -158,9 +158,8 @@ export function ApplicationForm({
       <div className="flex items-start gap-3 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden />
         <p data-testid="preview-statement">
-          <strong>This is a preview form.</strong> No payment is processed on this site. After you submit it, our member
-          services team will contact you to collect your ACH (bank account) and credit card details. Never enter a card
-          or account number here.
+          <strong>This is a preview form.</strong> No payment is processed on this site. After you submit it, our member services team will
+          contact you to collect your ACH (bank account) and credit card details. Never enter a card or account number here.
         </p>
       </div>
 
@@ -176,7 +175,11 @@ export function ApplicationForm({
         className="space-y-10"
       >
         {failure ? (
-          <div role="alert" data-testid="application-failure" className="flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
+          <div
+            role="alert"
+            data-testid="application-failure"
+            className="flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
+          >
             <AlertCircle className="mt-0.5 h-5 w-5 shrink-0 text-red-700" aria-hidden />
             <p>Submission failed: {failure}</p>
           </div>
@@ -217,7 +220,12 @@ export function ApplicationForm({
 
         <Section title="A. Fill Out and Sign Application">
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field meta={fields.caseNumber} label={FIELD_LABELS.caseNumber} optional hint="Have a case number? We fill in what we have on file.">
+            <Field
+              meta={fields.caseNumber}
+              label={FIELD_LABELS.caseNumber}
+              optional
+              hint="Have a case number? We fill in what we have on file."
+            >
               <input
                 {...inputProps(fields.caseNumber, "text", "application-case-status")}
                 inputMode="numeric"
@@ -230,7 +238,13 @@ export function ApplicationForm({
                 }}
                 className="field-input"
               />
-              <p id="application-case-status" role="status" aria-live="polite" data-testid="case-status" className="mt-1 min-h-5 text-sm text-slate-700">
+              <p
+                id="application-case-status"
+                role="status"
+                aria-live="polite"
+                data-testid="case-status"
+                className="mt-1 min-h-5 text-sm text-slate-700"
+              >
                 {lookup.status === "loading" ? (
                   <span className="inline-flex items-center gap-1.5">
                     <Loader2 className="h-3.5 w-3.5 animate-spin" aria-hidden />
@@ -279,10 +293,20 @@ export function ApplicationForm({
           <Group title="Address">
             <div className="grid gap-5 sm:grid-cols-2">
               <Field meta={fields.address1} label={FIELD_LABELS.address1} optional>
-                <input {...inputProps(fields.address1, "text")} autoComplete="address-line1" maxLength={LIMITS.address} className="field-input" />
+                <input
+                  {...inputProps(fields.address1, "text")}
+                  autoComplete="address-line1"
+                  maxLength={LIMITS.address}
+                  className="field-input"
+                />
               </Field>
               <Field meta={fields.address2} label={FIELD_LABELS.address2} optional>
-                <input {...inputProps(fields.address2, "text")} autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />
+                <input
+                  {...inputProps(fields.address2, "text")}
+                  autoComplete="address-line2"
+                  maxLength={LIMITS.address}
+                  className="field-input"
+                />
               </Field>
               <Field meta={fields.city} label={FIELD_LABELS.city} optional>
                 <input {...inputProps(fields.city, "text")} autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />
@@ -298,7 +322,13 @@ export function ApplicationForm({
                   />
                 </Field>
                 <Field meta={fields.zip} label={FIELD_LABELS.zip} optional>
-                  <input {...inputProps(fields.zip, "text")} autoComplete="postal-code" inputMode="numeric" maxLength={LIMITS.zip} className="field-input" />
+                  <input
+                    {...inputProps(fields.zip, "text")}
+                    autoComplete="postal-code"
+                    inputMode="numeric"
+                    maxLength={LIMITS.zip}
+                    className="field-input"
+                  />
                 </Field>
               </div>
             </div>
@@ -369,8 +399,8 @@ export function ApplicationForm({
             <FieldError meta={fields.paymentMonthlyBilling} />
           </fieldset>
           <p className="text-sm text-slate-600">
-            Card number, expiry date and CVV are never asked for on this site: we collect card and bank details by contact
-            after we receive your application.
+            Card number, expiry date and CVV are never asked for on this site: we collect card and bank details by contact after we receive
+            your application.
           </p>
 
           <Group title="Automatic Checking (ACH) authorization" note="Sign here if you choose Automatic Checking.">
@@ -400,10 +430,19 @@ export function ApplicationForm({
           <Group title="Credit card authorization" note="Fill in if you choose Use Credit Card.">
             <div className="grid gap-5 sm:grid-cols-3">
               <Field meta={fields.ccNameOnCard} label={FIELD_LABELS.ccNameOnCard}>
-                <input {...inputProps(fields.ccNameOnCard, "text")} autoComplete="cc-name" maxLength={LIMITS.name} className="field-input" />
+                <input
+                  {...inputProps(fields.ccNameOnCard, "text")}
+                  autoComplete="cc-name"
+                  maxLength={LIMITS.name}
+                  className="field-input"
+                />
               </Field>
               <Field meta={fields.ccCardholderSignature} label={FIELD_LABELS.ccCardholderSignature} optional>
-                <input {...inputProps(fields.ccCardholderSignature, "text")} maxLength={LIMITS.name} className="field-input font-serif italic" />
+                <input
+                  {...inputProps(fields.ccCardholderSignature, "text")}
+                  maxLength={LIMITS.name}
+                  className="field-input font-serif italic"
+                />
               </Field>
               <Field meta={fields.ccProcessDate} label={FIELD_LABELS.ccProcessDate} optional>
                 <input {...inputProps(fields.ccProcessDate, "date")} className="field-input" />
@@ -510,11 +549,24 @@ function FieldError({ meta }: { meta: Meta }) {
   );
 }
 
-function Checkbox({ meta, label, required, errorShownBelow }: { meta: Meta; label: string; required?: boolean; errorShownBelow?: boolean }) {
+function Checkbox({
+  meta,
+  label,
+  required,
+  errorShownBelow,
+}: {
+  meta: Meta;
+  label: string;
+  required?: boolean;
+  errorShownBelow?: boolean;
+}) {
   const { key: _key, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: !errorShownBelow });
   return (
     <div>
-      <label htmlFor={meta.id} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2.5 hover:bg-slate-50">
+      <label
+        htmlFor={meta.id}
+        className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2.5 hover:bg-slate-50"
+      >
         <input {...props} aria-required={required || undefined} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
         <span className="text-sm font-medium text-slate-800">{label}</span>
       </label>
@@ -539,10 +591,21 @@ function PersonFields({
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <Field meta={f[names.name]} label={FIELD_LABELS[names.name]} {...mark}>
-        <input {...inputProps(f[names.name], "text")} autoComplete={required ? "name" : "off"} maxLength={LIMITS.name} aria-required={required || undefined} className="field-input" />
+        <input
+          {...inputProps(f[names.name], "text")}
+          autoComplete={required ? "name" : "off"}
+          maxLength={LIMITS.name}
+          aria-required={required || undefined}
+          className="field-input"
+        />
       </Field>
       <Field meta={f[names.dob]} label={FIELD_LABELS[names.dob]} {...mark}>
-        <input {...inputProps(f[names.dob], "date")} autoComplete={required ? "bday" : "off"} aria-required={required || undefined} className="field-input" />
+        <input
+          {...inputProps(f[names.dob], "date")}
+          autoComplete={required ? "bday" : "off"}
+          aria-required={required || undefined}
+          className="field-input"
+        />
       </Field>
       <Field meta={f[names.gender]} label={FIELD_LABELS[names.gender]} {...mark}>
         <select {...selectProps(f[names.gender])} aria-required={required || undefined} className="field-input">
@@ -555,7 +618,13 @@ function PersonFields({
         </select>
       </Field>
       <Field meta={f[names.email]} label={FIELD_LABELS[names.email]} {...mark}>
-        <input {...inputProps(f[names.email], "email")} autoComplete={required ? "email" : "off"} maxLength={LIMITS.email} aria-required={required || undefined} className="field-input" />
+        <input
+          {...inputProps(f[names.email], "email")}
+          autoComplete={required ? "email" : "off"}
+          maxLength={LIMITS.email}
+          aria-required={required || undefined}
+          className="field-input"
+        />
       </Field>
       <Field meta={f[names.phone]} label={FIELD_LABELS[names.phone]} {...mark}>
         <input

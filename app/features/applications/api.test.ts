@@ -162,7 +162,11 @@ describeEachDatabase("membership application API", (dialect) => {
     });
 
     it("/.netlify/functions/applications is the same endpoint; blank optional fields are stored as null", async () => {
-      const res = await post(minimalApplication({ coApplicantName: "  ", state: "", caseNumber: null }), member.cookie, "/.netlify/functions/applications");
+      const res = await post(
+        minimalApplication({ coApplicantName: "  ", state: "", caseNumber: null }),
+        member.cookie,
+        "/.netlify/functions/applications",
+      );
       expect(res.status).toBe(201);
       const row = await server.services.applications.repository.find((await res.json()).id);
       expect(row).toMatchObject({
@@ -248,7 +252,9 @@ describeEachDatabase("membership application API", (dialect) => {
         "Co-Applicant ACH signature is required when a Co-Applicant is listed and Automatic Checking is selected.",
       ]);
       await expectRejected(
-        await post(minimalApplication({ ...checking, coApplicantName: "Sam", coApplicantSignature: SIGNATURE, achApplicantSignature: SIGNATURE })),
+        await post(
+          minimalApplication({ ...checking, coApplicantName: "Sam", coApplicantSignature: SIGNATURE, achApplicantSignature: SIGNATURE }),
+        ),
         ["Co-Applicant ACH signature is required when a Co-Applicant is listed and Automatic Checking is selected."],
       );
       expect((await post(minimalApplication({ ...checking, achApplicantSignature: SIGNATURE }))).status).toBe(201);
@@ -330,9 +336,15 @@ describeEachDatabase("membership application API", (dialect) => {
       ["data:image/jpeg;base64," + png.toString("base64"), "Applicant signature must be a PNG image."],
       ["data:image/png;base64," + Buffer.from("GIF89a" + "x".repeat(40)).toString("base64"), "Applicant signature must be a PNG image."],
       // PNG magic bytes, then something that is not an IHDR chunk.
-      ["data:image/png;base64," + Buffer.concat([png.subarray(0, 12), Buffer.from("IDAT"), png.subarray(16)]).toString("base64"), "Applicant signature must be a PNG image."],
+      [
+        "data:image/png;base64," + Buffer.concat([png.subarray(0, 12), Buffer.from("IDAT"), png.subarray(16)]).toString("base64"),
+        "Applicant signature must be a PNG image.",
+      ],
       // A zero-width image.
-      ["data:image/png;base64," + Buffer.concat([png.subarray(0, 16), Buffer.alloc(4), png.subarray(20)]).toString("base64"), "Applicant signature must be a PNG image."],
+      [
+        "data:image/png;base64," + Buffer.concat([png.subarray(0, 16), Buffer.alloc(4), png.subarray(20)]).toString("base64"),
+        "Applicant signature must be a PNG image.",
+      ],
       [pngDataUrl(makePng(40, 20, 500 * 1024 + 1)), "Applicant signature is too large (at most 500 KB)."],
       [123 as unknown as string, "Applicant signature is not a valid image."],
     ];
@@ -389,17 +401,17 @@ describeEachDatabase("membership application API", (dialect) => {
       const limited = await startSiblingServer(server);
       const post = (json: unknown, cookie: string) => limited.request("/api/applications", { method: "POST", json, cookie });
       try {
-      const busy = await loginAs(server, "limited_admin");
-      for (let i = 0; i < APPLICATION_RATE_LIMIT.max; i++) {
-        const res = await post(i % 2 ? minimalApplication() : {}, busy.cookie);
-        expect(res.status, `post ${i + 1}`).toBe(i % 2 ? 201 : 400);
-      }
-      const refused = await post(minimalApplication(), busy.cookie);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect((await refused.json()).error).toMatch(/^Too many applications in a short time\. Please wait \d+ minutes? and try again\.$/);
-      const fresh = await loginAs(server, "member");
-      expect((await post(minimalApplication(), fresh.cookie)).status).toBe(201);
+        const busy = await loginAs(server, "limited_admin");
+        for (let i = 0; i < APPLICATION_RATE_LIMIT.max; i++) {
+          const res = await post(i % 2 ? minimalApplication() : {}, busy.cookie);
+          expect(res.status, `post ${i + 1}`).toBe(i % 2 ? 201 : 400);
+        }
+        const refused = await post(minimalApplication(), busy.cookie);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect((await refused.json()).error).toMatch(/^Too many applications in a short time\. Please wait \d+ minutes? and try again\.$/);
+        const fresh = await loginAs(server, "member");
+        expect((await post(minimalApplication(), fresh.cookie)).status).toBe(201);
       } finally {
         await limited.close();
       }
@@ -439,7 +451,9 @@ async function startCaseSource() {
       case "33333":
         return json({ firstName: "Cy", applicantName: "Cy Young Jr.", gender: "M", email: "not-an-email" });
       case "44444":
-        return res.writeHead(200, { "Content-Type": "application/javascript" }).end(`cb123({"success":true,"applicant":{"applicantName":"Di Fox"}});`);
+        return res
+          .writeHead(200, { "Content-Type": "application/javascript" })
+          .end(`cb123({"success":true,"applicant":{"applicantName":"Di Fox"}});`);
       case "55555":
         return json({ success: false, error: "no such case" });
       case "56789":
@@ -518,7 +532,12 @@ describeEachDatabase("case lookup API", (dialect) => {
 
   it("asks the outside source for cases not in the table and accepts the spec's three answer shapes", async () => {
     // Shape 1 lives under 11111 in the source, which the table shadows; ask the source directly through a fresh case.
-    const service = new ApplicationsService(server.services.database.db, { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: true }, createLogger("silent"), new RateLimits(server.services.database));
+    const service = new ApplicationsService(
+      server.services.database.db,
+      { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: true },
+      createLogger("silent"),
+      new RateLimits(server.services.database),
+    );
     try {
       await server.services.database.db.deleteFrom("cases").where("case_number", "=", "11111").execute();
       expect(await service.lookupCase("11111", member.userId)).toEqual({
@@ -566,7 +585,11 @@ describeEachDatabase("case lookup API", (dialect) => {
       { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: false },
       createLogger("silent"),
       new RateLimits(server.services.database),
-      { caseSource: { addressPolicy: (a) => (a === "127.0.0.1" ? { allowed: true } : { allowed: false, reason: "a private network address" }) } },
+      {
+        caseSource: {
+          addressPolicy: (a) => (a === "127.0.0.1" ? { allowed: true } : { allowed: false, reason: "a private network address" }),
+        },
+      },
     );
     try {
       await expect(service.lookupCase("99999", member.userId)).rejects.toMatchObject({ status: 502 });

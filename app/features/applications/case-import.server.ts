@@ -1,5 +1,13 @@
 import Papa from "papaparse";
-import { caseNumberFrom, normalizeCoverage, normalizeEmail, normalizeGender, normalizePhone, normalizeState, normalizeZip } from "./case-shapes";
+import {
+  caseNumberFrom,
+  normalizeCoverage,
+  normalizeEmail,
+  normalizeGender,
+  normalizePhone,
+  normalizeState,
+  normalizeZip,
+} from "./case-shapes";
 import { LIMITS } from "./contract";
 import type { ApplicationsRepository, CaseValues } from "./repository.server";
 import { hasControlChars } from "~/platform/text-fields";
@@ -57,9 +65,7 @@ const CHECK: Record<CaseColumn, { check: (v: string) => string | undefined; expe
 
 export const MAX_IMPORT_PROBLEMS_SHOWN = 20;
 
-export type CaseImportResult =
-  | { ok: true; added: number; updated: number }
-  | { ok: false; problems: string[] };
+export type CaseImportResult = { ok: true; added: number; updated: number } | { ok: false; problems: string[] };
 
 /** Reads and checks the CSV text; on success every row is stored in one transaction. */
 export async function importCasesCsv(text: string, repository: ApplicationsRepository): Promise<CaseImportResult> {
@@ -84,7 +90,9 @@ export function parseCasesCsv(text: string): { ok: true; rows: CaseValues[] } | 
   if (unknown.length) {
     return {
       ok: false,
-      problems: [`Unknown column${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Allowed: case_number, ${CASE_COLUMNS.join(", ")}.`],
+      problems: [
+        `Unknown column${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Allowed: case_number, ${CASE_COLUMNS.join(", ")}.`,
+      ],
     };
   }
   const duplicated = headers.filter((h, i) => headers.indexOf(h) !== i);

@@ -85,13 +85,18 @@ describeEachDatabase("npm run admin -- import-cases", (dialect) => {
     expect((await run("import-cases", writeCsv("b.csv", "case_number,ssn\n12345,123-45-6789\n"))).out).toMatch(
       /Unknown column: ssn\. Allowed: case_number, firstName, lastName, applicantName, coverage, email, phone, address1, city, state, zip, gender\./,
     );
-    expect((await run("import-cases", writeCsv("c.csv", "case_number,firstName\n12345,Ana,extra\n"))).out).toMatch(/Line 2: Too many fields/);
+    expect((await run("import-cases", writeCsv("c.csv", "case_number,firstName\n12345,Ana,extra\n"))).out).toMatch(
+      /Line 2: Too many fields/,
+    );
     expect((await run("import-cases", writeCsv("d.csv", "case_number,firstName\n"))).out).toMatch(/The file has no case rows\./);
     expect((await cases()).map((r) => r.case_number)).not.toContain("12345");
   });
 
   it("explains a missing file or argument", async () => {
-    expect(await run("import-cases", path.join(ctx.dataDir, "missing.csv"))).toMatchObject({ code: 2, out: expect.stringMatching(/^Cannot read .*missing\.csv: ENOENT$/) });
+    expect(await run("import-cases", path.join(ctx.dataDir, "missing.csv"))).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(/^Cannot read .*missing\.csv: ENOENT$/),
+    });
     expect((await run("import-cases")).out).toMatch(/^import-cases takes one CSV file/);
     expect((await run("add-member", "stray")).code).toBe(2);
   });

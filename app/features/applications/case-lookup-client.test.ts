@@ -33,7 +33,11 @@ describe("case lookup client", () => {
   afterEach(() => vi.useRealTimers());
 
   it("answers success, not found, and caches both for an hour", async () => {
-    const t = setup([json(200, { success: true, applicant: { email: "a@b.co" } }), json(404, { success: false }), json(200, { success: true, applicant: {} })]);
+    const t = setup([
+      json(200, { success: true, applicant: { email: "a@b.co" } }),
+      json(404, { success: false }),
+      json(200, { success: true, applicant: {} }),
+    ]);
     const signal = new AbortController().signal;
     expect(await t.lookup("12345", signal)).toEqual({ status: "success", applicant: { email: "a@b.co" } });
     expect(await t.lookup("99999", signal)).toEqual({ status: "not_found" });

@@ -14,7 +14,10 @@ function formData(entries: Record<string, string>) {
 
 describe("the application schema on a posted form (the page, through Conform)", () => {
   it("gives the spec's messages for an empty form, keyed by field", () => {
-    const submission = parseWithZod(formData({ todaysDate: "2025-06-01", caseNumber: "" }), { schema: applicationSchema, disableAutoCoercion: true });
+    const submission = parseWithZod(formData({ todaysDate: "2025-06-01", caseNumber: "" }), {
+      schema: applicationSchema,
+      disableAutoCoercion: true,
+    });
     expect(submission.status).toBe("error");
     if (submission.status === "success") return;
     expect(submission.error).toEqual({
@@ -93,7 +96,15 @@ describe("case lookup answers (spec section 7)", () => {
     expect(applicantFromAnswer({ success: true, applicant: { firstName: "A", lastName: "B" } })).toEqual({ applicantName: "A B" });
     expect(applicantFromAnswer({ ok: 1, data: { applicantFirst: "C" } })).toEqual({ applicantName: "C" });
     expect(applicantFromAnswer({ applicantFirst: "D", state: "nj" })).toEqual({ applicantName: "D", state: "NJ" });
-    for (const other of [null, [], "x", { success: true }, { ok: true, data: [] }, { applicantName: "E" }, { success: false, applicant: {} }]) {
+    for (const other of [
+      null,
+      [],
+      "x",
+      { success: true },
+      { ok: true, data: [] },
+      { applicantName: "E" },
+      { success: false, applicant: {} },
+    ]) {
       expect(applicantFromAnswer(other)).toBeNull();
     }
   });

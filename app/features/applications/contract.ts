@@ -36,8 +36,7 @@ export const MESSAGES = {
   phone: "Applicant Phone is required.",
   todaysDate: "Today's Date is required.",
   achApplicantSignature: "Applicant ACH signature is required when Automatic Checking is selected.",
-  achCoApplicantSignature:
-    "Co-Applicant ACH signature is required when a Co-Applicant is listed and Automatic Checking is selected.",
+  achCoApplicantSignature: "Co-Applicant ACH signature is required when a Co-Applicant is listed and Automatic Checking is selected.",
   ccNameOnCard: "Name on Card is required when using Credit Card.",
   paymentOptions: "Please select at least one Payment Option.",
   applicantSignature: "Applicant signature is required.",
@@ -120,12 +119,7 @@ export const ERROR_ORDER: ApplicationField[] = [
   "confirmAccuracy",
 ];
 
-export const SIGNATURE_FIELDS = [
-  "applicantSignature",
-  "coApplicantSignature",
-  "achApplicantSignature",
-  "achCoApplicantSignature",
-] as const;
+export const SIGNATURE_FIELDS = ["applicantSignature", "coApplicantSignature", "achApplicantSignature", "achCoApplicantSignature"] as const;
 export type SignatureField = (typeof SIGNATURE_FIELDS)[number];
 
 const SIGNATURE_NAMES: Record<SignatureField, string> = {
@@ -170,7 +164,10 @@ export function formatPhone(value: string): string {
 
 /** "$250,000.00", "250000", "250,000.5" -> 250000 / 250000.5; null when not a dollar amount. */
 export function parseDollars(value: string): number | null {
-  const plain = value.trim().replace(/^\$\s*/, "").replace(/,/g, "");
+  const plain = value
+    .trim()
+    .replace(/^\$\s*/, "")
+    .replace(/,/g, "");
   if (!/^\d{1,12}(?:\.\d{1,2})?$/.test(plain)) return null;
   return Number(plain);
 }
@@ -221,20 +218,20 @@ function text(label: string, max: number) {
 
 /** A ticked box: true, "on" or "true"; blank, missing or false is unticked. */
 function flag(label: string) {
-  return z.preprocess((v) => {
-    if (blank(v) || v === false || v === "false" || v === "off") return false;
-    if (v === true || v === "on" || v === "true") return true;
-    return v;
-  }, z.boolean(`${label} must be ticked or not.`));
+  return z.preprocess(
+    (v) => {
+      if (blank(v) || v === false || v === "false" || v === "off") return false;
+      if (v === true || v === "on" || v === "true") return true;
+      return v;
+    },
+    z.boolean(`${label} must be ticked or not.`),
+  );
 }
 
 function signature(field: SignatureField) {
   return z.preprocess(
     (v) => (blank(v) ? undefined : v),
-    z
-      .string(`${SIGNATURE_NAMES[field]} is not a valid image.`)
-      .max(SIGNATURE_MAX_CHARS, signatureMessage(field, "too-large"))
-      .optional(),
+    z.string(`${SIGNATURE_NAMES[field]} is not a valid image.`).max(SIGNATURE_MAX_CHARS, signatureMessage(field, "too-large")).optional(),
   );
 }
 
@@ -310,7 +307,8 @@ function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
     if (value !== undefined && !isRealDate(value)) problem(field, `${FIELD_LABELS[field]} must be a real date.`);
   };
   const email = (field: ApplicationField, value: string | undefined) => {
-    if (value !== undefined && !isEmail(value)) problem(field, `${FIELD_LABELS[field]} must be a valid email address, like name@example.com.`);
+    if (value !== undefined && !isEmail(value))
+      problem(field, `${FIELD_LABELS[field]} must be a valid email address, like name@example.com.`);
   };
   const phone = (field: ApplicationField, value: string | undefined) => {
     if (value !== undefined && !isPhone(value)) problem(field, `${FIELD_LABELS[field]} must be a phone number, like (555) 123-4567.`);

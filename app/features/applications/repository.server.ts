@@ -66,7 +66,10 @@ export class ApplicationsRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom("applications").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("applications")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -86,7 +89,11 @@ export class ApplicationsRepository {
         const existing = await trx
           .selectFrom("cases")
           .select("case_number")
-          .where("case_number", "in", chunk.map((r) => r.case_number))
+          .where(
+            "case_number",
+            "in",
+            chunk.map((r) => r.case_number),
+          )
           .execute();
         added += chunk.length - existing.length;
         await trx

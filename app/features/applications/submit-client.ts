@@ -1,8 +1,6 @@
 import type { Application, ApplicationField, ApplicationRejected } from "./contract";
 
-export type SubmitOutcome =
-  | { ok: true; id: number }
-  | { ok: false; message: string; fields?: Partial<Record<ApplicationField, string>> };
+export type SubmitOutcome = { ok: true; id: number } | { ok: false; message: string; fields?: Partial<Record<ApplicationField, string>> };
 
 /**
  * POST /api/applications with every field, the four signatures (data URLs or null) and

@@ -56,7 +56,11 @@ export function CategoryIcon({ category, className = "h-5 w-5" }: { category: st
 export function CategoryFallbackImage({ category, className = "" }: { category: string | null | undefined; className?: string }) {
   const { icon: Icon, gradient } = categoryVisual(category);
   return (
-    <div className={`flex items-center justify-center bg-gradient-to-br ${gradient} ${className}`} data-testid="category-fallback-image" aria-hidden>
+    <div
+      className={`flex items-center justify-center bg-gradient-to-br ${gradient} ${className}`}
+      data-testid="category-fallback-image"
+      aria-hidden
+    >
       <Icon className="h-14 w-14 text-white/90 drop-shadow" strokeWidth={1.5} />
     </div>
   );

@@ -34,7 +34,11 @@ export function FeaturedArticles() {
   }, []);
 
   return (
-    <section aria-labelledby="featured-articles-heading" className="border-t border-slate-200 bg-white py-16 sm:py-20" data-testid="featured-articles">
+    <section
+      aria-labelledby="featured-articles-heading"
+      className="border-t border-slate-200 bg-white py-16 sm:py-20"
+      data-testid="featured-articles"
+    >
       <div className="container-page">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
@@ -43,14 +47,20 @@ export function FeaturedArticles() {
             </h2>
             <p className="mt-2 max-w-2xl text-slate-600">Fresh ideas for improving, decorating and greening your home.</p>
           </div>
-          <Link to="/knowledge-center" className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:text-brand-900 hover:underline">
+          <Link
+            to="/knowledge-center"
+            className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:text-brand-900 hover:underline"
+          >
             Visit the Knowledge Center
             <ArrowRight className="h-4 w-4" aria-hidden />
           </Link>
         </div>
 
         {state.status === "loaded" && state.error ? (
-          <p role="alert" className="mt-6 flex items-center gap-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+          <p
+            role="alert"
+            className="mt-6 flex items-center gap-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
+          >
             <CircleAlert className="h-5 w-5 shrink-0" aria-hidden />
             {state.error}
           </p>
@@ -97,7 +107,11 @@ function FeaturedCard({ item }: { item: FeaturedArticle }) {
   const title = featuredTitle(item);
   const titleId = `featured-${item.id}-title`;
   return (
-    <article aria-labelledby={titleId} data-testid="featured-card" className="flex w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+    <article
+      aria-labelledby={titleId}
+      data-testid="featured-card"
+      className="flex w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
+    >
       <div className="relative aspect-[16/9] overflow-hidden bg-slate-200">
         {image.src ? (
           <img
@@ -113,7 +127,9 @@ function FeaturedCard({ item }: { item: FeaturedArticle }) {
         ) : null}
         {item.is_error ? (
           <div className="absolute inset-0 flex items-center justify-center bg-slate-900/65">
-            <span className="rounded-full bg-white/95 px-4 py-1.5 text-sm font-semibold text-slate-900 shadow">Temporarily Unavailable</span>
+            <span className="rounded-full bg-white/95 px-4 py-1.5 text-sm font-semibold text-slate-900 shadow">
+              Temporarily Unavailable
+            </span>
           </div>
         ) : null}
       </div>
@@ -124,7 +140,11 @@ function FeaturedCard({ item }: { item: FeaturedArticle }) {
           </span>
           {label}
         </p>
-        <h3 id={titleId} className="mt-3 text-lg font-semibold leading-snug text-brand-900" title={title !== item.title ? item.title : undefined}>
+        <h3
+          id={titleId}
+          className="mt-3 text-lg font-semibold leading-snug text-brand-900"
+          title={title !== item.title ? item.title : undefined}
+        >
           {title}
         </h3>
         <p className="mt-2 flex-1 text-sm leading-relaxed text-slate-700">{featuredExcerpt(item)}</p>

@@ -15,8 +15,7 @@ import { useHydrated } from "./useHydrated";
 export const ARTICLES_SECTION_ID = "articles";
 
 export type KnowledgeCenterData =
-  | { status: "ok"; category: string | null; page: KnowledgeCenterPage }
-  | { status: "error"; category: string | null };
+  { status: "ok"; category: string | null; page: KnowledgeCenterPage } | { status: "error"; category: string | null };
 
 type Notice = { kind: "success" | "error"; text: string };
 
@@ -52,7 +51,9 @@ export function KnowledgeCenter({ data }: { data: KnowledgeCenterData }) {
   const category = data.category;
   const hrefFor = (page: number, cat: string | null = category) => `${location.pathname}${knowledgeCenterSearch({ category: cat, page })}`;
   const loading =
-    (navigation.state === "loading" && navigation.location?.pathname === location.pathname) || revalidator.state === "loading" || refreshing;
+    (navigation.state === "loading" && navigation.location?.pathname === location.pathname) ||
+    revalidator.state === "loading" ||
+    refreshing;
 
   const options = data.status === "ok" ? categoryOptions(data.page.categories, category) : categoryOptions([], category);
 
@@ -61,13 +62,7 @@ export function KnowledgeCenter({ data }: { data: KnowledgeCenterData }) {
     body = <LoadError retryHref={`${location.pathname}${location.search}`} />;
   } else if (data.page.articles.length === 0) {
     body = (
-      <EmptyState
-        category={category}
-        showAllHref={location.pathname}
-        onRefresh={refresh}
-        refreshing={refreshing}
-        hydrated={hydrated}
-      />
+      <EmptyState category={category} showAllHref={location.pathname} onRefresh={refresh} refreshing={refreshing} hydrated={hydrated} />
     );
   } else {
     const { page, limit, total, totalPages } = data.page.pagination;
@@ -201,8 +196,12 @@ function EmptyState({
   return (
     <div className="mt-8 flex flex-col items-center rounded-xl border border-dashed border-slate-300 bg-slate-50 px-6 py-14 text-center">
       <Inbox className="h-10 w-10 text-slate-400" aria-hidden />
-      <h3 className="mt-4 text-xl font-semibold text-brand-900">{category ? `No articles found in ${categoryLabel(category)}` : "No articles found"}</h3>
-      <p className="mt-2 max-w-md text-slate-600">New articles arrive as our feeds are refreshed. Try another category or refresh the feeds.</p>
+      <h3 className="mt-4 text-xl font-semibold text-brand-900">
+        {category ? `No articles found in ${categoryLabel(category)}` : "No articles found"}
+      </h3>
+      <p className="mt-2 max-w-md text-slate-600">
+        New articles arrive as our feeds are refreshed. Try another category or refresh the feeds.
+      </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Link to={showAllHref} preventScrollReset onClick={() => scrollToSection(ARTICLES_SECTION_ID)} className="btn-outline">
           Show All Articles

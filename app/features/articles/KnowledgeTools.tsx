@@ -6,7 +6,10 @@ import { VideoTutorials } from "~/features/videos/VideoTutorials";
 
 type Tool = "calendar" | "videos";
 
-const TOOLS: Record<Tool, { title: string; dialogTitle: string; tagline: string; icon: LucideIcon; size: "xl" | "full"; body: () => ReactNode }> = {
+const TOOLS: Record<
+  Tool,
+  { title: string; dialogTitle: string; tagline: string; icon: LucideIcon; size: "xl" | "full"; body: () => ReactNode }
+> = {
   calendar: {
     title: "Maintenance Calendar",
     dialogTitle: "Home Maintenance Calendar",

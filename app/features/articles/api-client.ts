@@ -45,13 +45,11 @@ export const rssApi = {
   listArticles: ({ page, limit, category }: { page: number; limit: number; category: string | null }) => {
     const query = new URLSearchParams({ limit: String(limit), page: String(page) });
     if (category) query.set("category", category);
-    return call<Partial<ArticlesPage>>(`/api/rss/articles?${query}`).then(
-      (b): ArticlesPage => ({
-        articles: b.articles ?? [],
-        pagination: b.pagination ?? { page, limit, total: 0, totalPages: 0 },
-        categories: b.categories ?? [],
-      }),
-    );
+    return call<Partial<ArticlesPage>>(`/api/rss/articles?${query}`).then((b): ArticlesPage => ({
+      articles: b.articles ?? [],
+      pagination: b.pagination ?? { page, limit, total: 0, totalPages: 0 },
+      categories: b.categories ?? [],
+    }));
   },
   listFeeds: () => call<{ feeds: RssFeed[] }>("/api/rss/feeds").then((b) => b.feeds ?? []),
   addFeed: (feed: FeedInput) => call<{ feed: RssFeed }>("/api/rss/feeds", { method: "POST", json: feed }).then((b) => b.feed),

@@ -14,14 +14,19 @@ import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./article-queries.se
 
 export const INVALID_INGEST_TOKEN = "Invalid ingest token";
 
-const positiveInt = (name: string) =>
-  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`);
+const positiveInt = (name: string) => z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`);
 
 const articlesQuery = z
   .object({
     page: positiveInt("page").min(1, "page must be 1 or more").optional(),
-    limit: positiveInt("limit").min(1, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
-    pageSize: positiveInt("pageSize").min(1, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).max(ARTICLES_MAX_LIMIT, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`).optional(),
+    limit: positiveInt("limit")
+      .min(1, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`)
+      .max(ARTICLES_MAX_LIMIT, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`)
+      .optional(),
+    pageSize: positiveInt("pageSize")
+      .min(1, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`)
+      .max(ARTICLES_MAX_LIMIT, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`)
+      .optional(),
     category: oneLineString("category")
       .trim()
       .optional()
@@ -85,17 +90,25 @@ export function articlesRouter({
   const router = Router();
   const json = jsonBody();
 
-  router.get("/api/featured-articles", handler(async (_req, res) => {
-    const result = await articles.featured();
-    res.set("Cache-Control", "public, max-age=60");
-    res.status(result.success ? 200 : 503).json(result);
-  }));
+  router.get(
+    "/api/featured-articles",
+    handler(async (_req, res) => {
+      const result = await articles.featured();
+      res.set("Cache-Control", "public, max-age=60");
+      res.status(result.success ? 200 : 503).json(result);
+    }),
+  );
 
-  router.get("/api/rss/articles", noStore, apiRequireUser, handler(async (req, res) => {
-    const q = parseInput(articlesQuery, queryOf(req.query as Record<string, unknown>));
-    const page = await articles.listArticles(q);
-    res.json({ success: true, ...page });
-  }));
+  router.get(
+    "/api/rss/articles",
+    noStore,
+    apiRequireUser,
+    handler(async (req, res) => {
+      const q = parseInput(articlesQuery, queryOf(req.query as Record<string, unknown>));
+      const page = await articles.listArticles(q);
+      res.json({ success: true, ...page });
+    }),
+  );
 
   const ingestAuth: RequestHandler = (req, res, next) => {
     if (res.locals.user) return next();
@@ -106,56 +119,95 @@ export function articlesRouter({
     next();
   };
 
-  router.post("/api/rss/ingest", noStore, ingestAuth, json, handler(async (req, res) => {
-    const reason = res.locals.ingestByToken ? "token" : "manual";
-    // Only a member's Refresh may be answered with a run finished moments ago (DESIGN.md,
-    // deliberate difference 8); a super_admin's ingest and the scheduler's always run.
-    const coalesce = !res.locals.ingestByToken && !isSuperAdmin(res.locals.user);
-    const result = await ingest.ingestAll({ reason, coalesce });
-    logger.info(
-      { reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused, coalesced: !!result.coalesced },
-      "RSS ingest requested",
-    );
-    res.json(result);
-  }));
+  router.post(
+    "/api/rss/ingest",
+    noStore,
+    ingestAuth,
+    json,
+    handler(async (req, res) => {
+      const reason = res.locals.ingestByToken ? "token" : "manual";
+      // Only a member's Refresh may be answered with a run finished moments ago (DESIGN.md,
+      // deliberate difference 8); a super_admin's ingest and the scheduler's always run.
+      const coalesce = !res.locals.ingestByToken && !isSuperAdmin(res.locals.user);
+      const result = await ingest.ingestAll({ reason, coalesce });
+      logger.info(
+        { reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused, coalesced: !!result.coalesced },
+        "RSS ingest requested",
+      );
+      res.json(result);
+    }),
+  );
 
-  router.get("/api/rss/feeds", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
-    res.json({ success: true, feeds: await feeds.listFeeds() });
-  }));
+  router.get(
+    "/api/rss/feeds",
+    noStore,
+    apiRequireSuperAdmin,
+    handler(async (_req, res) => {
+      res.json({ success: true, feeds: await feeds.listFeeds() });
+    }),
+  );
 
-  router.post("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
-    const feed = await feeds.createFeed(req.body ?? {});
-    logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
-    res.status(201).json({ success: true, feed });
-  }));
+  router.post(
+    "/api/rss/feeds",
+    noStore,
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const feed = await feeds.createFeed(req.body ?? {});
+      logger.info({ feedId: feed.id, userId: res.locals.user?.id }, "RSS feed added");
+      res.status(201).json({ success: true, feed });
+    }),
+  );
 
-  router.put("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
-    const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
-    const id = parseInput(feedId, body.id ?? req.query.id);
-    const feed = await feeds.updateFeed({ ...body, id });
-    logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
-    res.json({ success: true, feed });
-  }));
+  router.put(
+    "/api/rss/feeds",
+    noStore,
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
+      const id = parseInput(feedId, body.id ?? req.query.id);
+      const feed = await feeds.updateFeed({ ...body, id });
+      logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed updated");
+      res.json({ success: true, feed });
+    }),
+  );
 
-  router.delete("/api/rss/feeds", noStore, apiRequireSuperAdmin, json, handler(async (req, res) => {
-    const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
-    const id = parseInput(feedId, body.id ?? req.query.id);
-    await feeds.deleteFeed(id);
-    logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
-    res.json({ success: true });
-  }));
+  router.delete(
+    "/api/rss/feeds",
+    noStore,
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
+      const id = parseInput(feedId, body.id ?? req.query.id);
+      await feeds.deleteFeed(id);
+      logger.info({ feedId: id, userId: res.locals.user?.id }, "RSS feed deleted");
+      res.json({ success: true });
+    }),
+  );
 
-  router.get("/api/rss/export", noStore, apiRequireSuperAdmin, handler(async (req, res) => {
-    const { month } = parseInput(exportQuery, queryOf(req.query as Record<string, unknown>));
-    const digest = await articles.exportMonth(month);
-    res.type("text/plain; charset=utf-8");
-    res.set("Content-Disposition", `inline; filename="knowledge-center-${digest.month}.txt"`);
-    res.send(digest.text);
-  }));
+  router.get(
+    "/api/rss/export",
+    noStore,
+    apiRequireSuperAdmin,
+    handler(async (req, res) => {
+      const { month } = parseInput(exportQuery, queryOf(req.query as Record<string, unknown>));
+      const digest = await articles.exportMonth(month);
+      res.type("text/plain; charset=utf-8");
+      res.set("Content-Disposition", `inline; filename="knowledge-center-${digest.month}.txt"`);
+      res.send(digest.text);
+    }),
+  );
 
-  router.get("/api/rss/health", noStore, apiRequireSuperAdmin, handler(async (_req, res) => {
-    res.json(await feeds.health());
-  }));
+  router.get(
+    "/api/rss/health",
+    noStore,
+    apiRequireSuperAdmin,
+    handler(async (_req, res) => {
+      res.json(await feeds.health());
+    }),
+  );
 
   // Other methods on the feeds path are a clear 405, not a 404.
   router.all("/api/rss/feeds", (_req, _res, next) => next(new HttpError(405, "Method not allowed")));

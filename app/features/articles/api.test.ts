@@ -163,9 +163,17 @@ describeEachDatabase("articles API", (dialect) => {
         expect(answer.success).toBe(false);
         expect(answer.error).toBe(error);
       }
-      const badId = await req("/api/rss/feeds", { method: "PUT", cookie: superAdmin, json: { id: "abc", name: "A", url: "https://x.example.com/" } });
+      const badId = await req("/api/rss/feeds", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { id: "abc", name: "A", url: "https://x.example.com/" },
+      });
       expect(badId.status).toBe(400);
-      const missing = await req("/api/rss/feeds", { method: "PUT", cookie: superAdmin, json: { id: 999999, name: "A", url: "https://x.example.com/" } });
+      const missing = await req("/api/rss/feeds", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { id: 999999, name: "A", url: "https://x.example.com/" },
+      });
       expect(missing.status).toBe(404);
       const noId = await req("/api/rss/feeds", { method: "DELETE", cookie: superAdmin, json: {} });
       expect(noId.status).toBe(400);
@@ -177,17 +185,27 @@ describeEachDatabase("articles API", (dialect) => {
       const dup = await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { ...body, name: "Other" } });
       expect(dup.status).toBe(409);
       expect((await dup.json()).error).toBe(FEED_EXISTS);
-      const other = await (await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { ...body, url: "https://dup2.example.com/feed" } })).json();
+      const other = await (
+        await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { ...body, url: "https://dup2.example.com/feed" } })
+      ).json();
       const clash = await req("/api/rss/feeds", { method: "PUT", cookie: superAdmin, json: { ...body, id: other.feed.id } });
       expect(clash.status).toBe(409);
     });
 
     it("moves a feed's articles along when its category changes, and deletes them with the feed", async () => {
       const { feed } = await (
-        await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { name: "Mover", url: "https://mover.example.com/feed", category: "news" } })
+        await req("/api/rss/feeds", {
+          method: "POST",
+          cookie: superAdmin,
+          json: { name: "Mover", url: "https://mover.example.com/feed", category: "news" },
+        })
       ).json();
       await addArticles(feed.id, "news", [{ title: "Moving day", published_at: "2024-02-01T00:00:00.000Z" }]);
-      await req("/api/rss/feeds", { method: "PUT", cookie: superAdmin, json: { id: feed.id, name: "Mover", url: feed.url, category: "insurance", is_active: true } });
+      await req("/api/rss/feeds", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { id: feed.id, name: "Mover", url: feed.url, category: "insurance", is_active: true },
+      });
       const page = await (await req("/api/rss/articles?category=insurance", { cookie: member })).json();
       expect(page.articles.map((a: { title: string }) => a.title)).toEqual(["Moving day"]);
       // The category counts (kept by database triggers) follow inserts, moves and cascading deletes.
@@ -200,9 +218,15 @@ describeEachDatabase("articles API", (dialect) => {
       expect(after.articles).toEqual([]);
       expect(count(after, "insurance")).toBe(0);
       const { db } = server.services.database;
-      const actual = await db.selectFrom("articles").select(["category", (eb) => eb.fn.countAll().as("n")]).groupBy("category").execute();
+      const actual = await db
+        .selectFrom("articles")
+        .select(["category", (eb) => eb.fn.countAll().as("n")])
+        .groupBy("category")
+        .execute();
       const kept = await server.services.articles.repo.categoryCounts();
-      expect(Object.fromEntries(kept.map((c) => [c.category, c.count]))).toEqual(Object.fromEntries(actual.map((r) => [r.category, Number(r.n)])));
+      expect(Object.fromEntries(kept.map((c) => [c.category, c.count]))).toEqual(
+        Object.fromEntries(actual.map((r) => [r.category, Number(r.n)])),
+      );
     });
   });
 
@@ -210,10 +234,17 @@ describeEachDatabase("articles API", (dialect) => {
     let feedId: number;
     beforeAll(async () => {
       const { feed } = await (
-        await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: { name: "Lister", url: "https://lister.example.com/feed", category: "decor" } })
+        await req("/api/rss/feeds", {
+          method: "POST",
+          cookie: superAdmin,
+          json: { name: "Lister", url: "https://lister.example.com/feed", category: "decor" },
+        })
       ).json();
       feedId = feed.id;
-      const days = Array.from({ length: 23 }, (_, i) => ({ title: `Decor ${String(i).padStart(2, "0")}`, published_at: new Date(Date.UTC(2024, 0, 1 + i)).toISOString() }));
+      const days = Array.from({ length: 23 }, (_, i) => ({
+        title: `Decor ${String(i).padStart(2, "0")}`,
+        published_at: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+      }));
       await addArticles(feedId, "decor", days);
       await addArticles(feedId, "green_design", [{ title: "Green one", published_at: "2024-02-15T00:00:00.000Z" }]);
       await addArticles(feedId, "home_remodeling", [{ title: "Remodel one", published_at: "2023-12-15T00:00:00.000Z" }]);
@@ -227,7 +258,16 @@ describeEachDatabase("articles API", (dialect) => {
       expect(body.success).toBe(true);
       expect(body.pagination).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3 });
       expect(body.articles.map((a: { title: string }) => a.title)).toEqual([
-        "Decor 13", "Decor 12", "Decor 11", "Decor 10", "Decor 09", "Decor 08", "Decor 07", "Decor 06", "Decor 05", "Decor 04",
+        "Decor 13",
+        "Decor 12",
+        "Decor 11",
+        "Decor 10",
+        "Decor 09",
+        "Decor 08",
+        "Decor 07",
+        "Decor 06",
+        "Decor 05",
+        "Decor 04",
       ]);
       expect(body.categories).toEqual([
         { value: "home_remodeling", label: "Home Remodeling", count: 1 },
@@ -235,7 +275,19 @@ describeEachDatabase("articles API", (dialect) => {
         { value: "green_design", label: "Green Design", count: 1 },
       ]);
       expect(Object.keys(body.articles[0]).sort()).toEqual(
-        ["category", "content", "feedTitle", "id", "image_url", "link", "publishDate", "published_at", "source_name", "summary", "title"].sort(),
+        [
+          "category",
+          "content",
+          "feedTitle",
+          "id",
+          "image_url",
+          "link",
+          "publishDate",
+          "published_at",
+          "source_name",
+          "summary",
+          "title",
+        ].sort(),
       );
     });
 
@@ -369,7 +421,11 @@ describeEachDatabase("ingest API", (dialect) => {
   let superAdmin: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { INGEST_TOKEN, RSS_ALLOW_PRIVATE_HOSTS: "true" }, { ingest: { ingest: { reuseWindowMs: 0 }, fetch: { timeoutMs: 2000 } } });
+    server = await startTestServer(
+      dialect,
+      { INGEST_TOKEN, RSS_ALLOW_PRIVATE_HOSTS: "true" },
+      { ingest: { ingest: { reuseWindowMs: 0 }, fetch: { timeoutMs: 2000 } } },
+    );
     feeds = await startFeedServer();
     member = (await loginAs(server, "member")).cookie;
     superAdmin = (await loginAs(server, "super_admin")).cookie;
@@ -453,7 +509,8 @@ describeEachDatabase("ingest API", (dialect) => {
   it("a super_admin's ingest and the scheduler's always run; only a member's Refresh is coalesced, and says so", async () => {
     // An instance on the same database whose ingest keeps the default reuse window of a minute.
     const windowed = await startSiblingServer(server, { ingest: { ingest: { reuseWindowMs: 60_000 }, fetch: { timeoutMs: 2000 } } });
-    const ingest = (init: Parameters<TestServer["request"]>[1] = {}) => windowed.request("/api/rss/ingest", { method: "POST", json: {}, ...init });
+    const ingest = (init: Parameters<TestServer["request"]>[1] = {}) =>
+      windowed.request("/api/rss/ingest", { method: "POST", json: {}, ...init });
     try {
       const first = await (await ingest({ cookie: superAdmin })).json();
       expect(first.run.reused).toBe(false);
@@ -501,7 +558,11 @@ describeEachDatabase("ingest API without INGEST_TOKEN", (dialect) => {
   afterAll(() => server.close());
 
   it("refuses every bearer token when none is configured", async () => {
-    const res = await server.request("/api/rss/ingest", { method: "POST", json: {}, headers: { Authorization: "Bearer anything-at-all-here" } });
+    const res = await server.request("/api/rss/ingest", {
+      method: "POST",
+      json: {},
+      headers: { Authorization: "Bearer anything-at-all-here" },
+    });
     expect(res.status).toBe(401);
     expect((await res.json()).error).toBe(INVALID_INGEST_TOKEN);
   });

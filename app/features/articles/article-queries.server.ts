@@ -28,10 +28,7 @@ export class ArticleQueries {
     const limit = clampInt(opts.limit, ARTICLES_DEFAULT_LIMIT, 1, ARTICLES_MAX_LIMIT);
     const page = clampInt(opts.page, 1, 1, Number.MAX_SAFE_INTEGER);
     const category = opts.category && opts.category !== "all" ? opts.category : undefined;
-    const [counts, rows] = await Promise.all([
-      this.repo.categoryCounts(),
-      this.repo.page({ offset: (page - 1) * limit, limit, category }),
-    ]);
+    const [counts, rows] = await Promise.all([this.repo.categoryCounts(), this.repo.page({ offset: (page - 1) * limit, limit, category })]);
     const all = counts.reduce((n, c) => n + c.count, 0);
     const total = category ? (counts.find((c) => c.category === category)?.count ?? 0) : all;
     return {
@@ -80,7 +77,11 @@ export class ArticleQueries {
       this.repo.between(range.from, range.to, EXPORT_MAX_ARTICLES),
       this.repo.countBetween(range.from, range.to),
     ]);
-    return { month: m, count: total, text: formatDigest({ orgName: this.options.orgName, monthLabel: range.label, articles: rows, total }) };
+    return {
+      month: m,
+      count: total,
+      text: formatDigest({ orgName: this.options.orgName, monthLabel: range.label, articles: rows, total }),
+    };
   }
 }
 

@@ -5,7 +5,12 @@ import type { ArticleJson } from "./contract";
 
 export type ArticleRow = Selectable<ArticlesTable>;
 
-export function toArticleJson(row: Pick<ArticleRow, "id" | "title" | "summary" | "content" | "link" | "category" | "image_url" | "published_at" | "source_name" | "guid">): ArticleJson {
+export function toArticleJson(
+  row: Pick<
+    ArticleRow,
+    "id" | "title" | "summary" | "content" | "link" | "category" | "image_url" | "published_at" | "source_name" | "guid"
+  >,
+): ArticleJson {
   return {
     id: Number(row.id),
     title: row.title,

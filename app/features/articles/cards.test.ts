@@ -5,16 +5,16 @@ import type { ArticleJson } from "./contract";
 // The mapper also copes with answers shaped as the spec allows (fields absent or null).
 const article = (over: Partial<Record<keyof ArticleJson, unknown>> = {}) =>
   ({
-  id: 7,
-  title: "Winterize your pipes",
-  summary: "Insulate exposed pipes before the first frost.",
-  content: "<p>Long <strong>content</strong></p>",
-  link: "https://example.org/pipes",
-  category: "maintenance_repair",
-  image_url: "https://cdn.example.org/pipes.jpg",
-  published_at: "2024-11-02T08:00:00.000Z",
-  source_name: "Fix-It Weekly",
-  ...over,
+    id: 7,
+    title: "Winterize your pipes",
+    summary: "Insulate exposed pipes before the first frost.",
+    content: "<p>Long <strong>content</strong></p>",
+    link: "https://example.org/pipes",
+    category: "maintenance_repair",
+    image_url: "https://cdn.example.org/pipes.jpg",
+    published_at: "2024-11-02T08:00:00.000Z",
+    source_name: "Fix-It Weekly",
+    ...over,
   }) as ArticleJson;
 
 describe("toArticleCard", () => {

@@ -59,6 +59,7 @@ export function categoryOptions(categories: CategoryCount[], selected: string | 
   const total = withArticles.reduce((sum, c) => sum + c.count, 0);
   const options = [{ value: "", label: `All Categories (${total})` }];
   for (const c of withArticles) options.push({ value: c.value, label: `${c.label || categoryLabel(c.value)} (${c.count})` });
-  if (selected && !withArticles.some((c) => c.value === selected)) options.push({ value: selected, label: `${categoryLabel(selected)} (0)` });
+  if (selected && !withArticles.some((c) => c.value === selected))
+    options.push({ value: selected, label: `${categoryLabel(selected)} (0)` });
   return options;
 }

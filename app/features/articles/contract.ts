@@ -184,7 +184,14 @@ export interface IngestCounts {
 export interface FeedsHealth {
   success: true;
   feeds: { total: number; active: number; failing: number };
-  failing: Array<{ id: number; name: string; url: string; last_error: string | null; consecutive_failures: number; next_attempt_at: string | null }>;
+  failing: Array<{
+    id: number;
+    name: string;
+    url: string;
+    last_error: string | null;
+    consecutive_failures: number;
+    next_attempt_at: string | null;
+  }>;
   lastRun: {
     id: number;
     status: string;

@@ -55,7 +55,12 @@ describe("formatDigest", () => {
       ],
     });
     const lines = text.split("\n");
-    expect(lines.slice(0, 4)).toEqual(["AHA Knowledge Center: March 2024", "================================", "", "3 articles this month."]);
+    expect(lines.slice(0, 4)).toEqual([
+      "AHA Knowledge Center: March 2024",
+      "================================",
+      "",
+      "3 articles this month.",
+    ]);
     expect(text.indexOf("Home Improvement (1)")).toBeLessThan(text.indexOf("Decor (1)"));
     expect(text.indexOf("Decor (1)")).toBeLessThan(text.indexOf("Housing and Mortgage Trends (1)"));
     expect(text).toContain("* Paint colors\n  Src · Mar 5, 2024\n  S\n  https://x.example.com/\n");
@@ -66,7 +71,11 @@ describe("formatDigest", () => {
   });
 
   it("says so when the month has no articles, and when the list was cut", () => {
-    expect(formatDigest({ orgName: "AHA", monthLabel: "May 2023", total: 0, articles: [] })).toContain("No articles were published in May 2023.");
-    expect(formatDigest({ orgName: "AHA", monthLabel: "May 2023", total: 5, articles: [a({})] })).toContain("… and 4 more articles not listed here.");
+    expect(formatDigest({ orgName: "AHA", monthLabel: "May 2023", total: 0, articles: [] })).toContain(
+      "No articles were published in May 2023.",
+    );
+    expect(formatDigest({ orgName: "AHA", monthLabel: "May 2023", total: 5, articles: [a({})] })).toContain(
+      "… and 4 more articles not listed here.",
+    );
   });
 });

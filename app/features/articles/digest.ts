@@ -64,12 +64,7 @@ const shortDate = (iso: string) =>
  * Articles grouped by category (in the admin's category order), newest first in each group:
  * title, source and date, a short summary, the link.
  */
-export function formatDigest(opts: {
-  orgName: string;
-  monthLabel: string;
-  articles: DigestArticle[];
-  total: number;
-}): string {
+export function formatDigest(opts: { orgName: string; monthLabel: string; articles: DigestArticle[]; total: number }): string {
   const { orgName, monthLabel, articles, total } = opts;
   const lines: string[] = [];
   const heading = `${orgName} Knowledge Center: ${monthLabel}`;

@@ -14,16 +14,16 @@ import {
 // The helpers also cope with answers shaped as the spec allows (a link absent or null).
 const item = (over: Partial<Record<keyof FeaturedArticle, unknown>> = {}) =>
   ({
-  id: 1,
-  category: "decor",
-  title: "Paint colors for small rooms",
-  excerpt: "Light shades make a room feel larger.",
-  image_url: "https://cdn.example.org/a.jpg",
-  external_url: "https://example.org/a",
-  published_at: "2024-05-01T10:00:00.000Z",
-  is_placeholder: false,
-  is_error: false,
-  ...over,
+    id: 1,
+    category: "decor",
+    title: "Paint colors for small rooms",
+    excerpt: "Light shades make a room feel larger.",
+    image_url: "https://cdn.example.org/a.jpg",
+    external_url: "https://example.org/a",
+    published_at: "2024-05-01T10:00:00.000Z",
+    is_placeholder: false,
+    is_error: false,
+    ...over,
   }) as FeaturedArticle;
 
 describe("featuredButton", () => {
@@ -46,7 +46,11 @@ describe("featuredButton", () => {
 
 describe("featuredImageCandidates", () => {
   it("tries the image, the category default, then the placeholder", () => {
-    expect(featuredImageCandidates(item())).toEqual(["https://cdn.example.org/a.jpg", "/images/articles/decor.svg", FEATURED_PLACEHOLDER_IMAGE]);
+    expect(featuredImageCandidates(item())).toEqual([
+      "https://cdn.example.org/a.jpg",
+      "/images/articles/decor.svg",
+      FEATURED_PLACEHOLDER_IMAGE,
+    ]);
   });
 
   it("maps article categories and slot keys to their slot default", () => {
@@ -99,6 +103,10 @@ describe("featured states", () => {
   });
 
   it("a success shows the articles without a message", () => {
-    expect(featuredStateFromAnswer({ success: true, articles: [item()], error: null })).toEqual({ status: "loaded", articles: [item()], error: null });
+    expect(featuredStateFromAnswer({ success: true, articles: [item()], error: null })).toEqual({
+      status: "loaded",
+      articles: [item()],
+      error: null,
+    });
   });
 });

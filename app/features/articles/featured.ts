@@ -25,7 +25,10 @@ export function featuredSlotOf(category: string | null | undefined): (typeof FEA
   return FEATURED_SLOTS.find((s) => s.key === category || (s.categories as readonly string[]).includes(category)) ?? null;
 }
 
-export type FeaturedButton = { kind: "read-more"; label: "Read More"; href: string } | { kind: "coming-soon"; label: "Coming Soon" } | { kind: "unavailable"; label: "Unavailable" };
+export type FeaturedButton =
+  | { kind: "read-more"; label: "Read More"; href: string }
+  | { kind: "coming-soon"; label: "Coming Soon" }
+  | { kind: "unavailable"; label: "Unavailable" };
 
 /**
  * 'Read More' opens the article; a placeholder item, or one whose link is '#' (or missing),

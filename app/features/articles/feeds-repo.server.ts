@@ -114,7 +114,10 @@ export class FeedsRepo {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom("rss_feeds").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("rss_feeds")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 

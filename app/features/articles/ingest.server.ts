@@ -74,7 +74,8 @@ export async function ingestFeed(
     if (signal?.aborted) return { feedId: id, name: feed.name, status: "failed", error: "Ingest was stopped" };
     const message = feedErrorMessage(err);
     const failures = Number(feed.consecutive_failures) + 1;
-    if (!(err instanceof FeedFetchError || err instanceof FeedParseError)) logger.warn({ err, feedId: id }, "feed ingest failed unexpectedly");
+    if (!(err instanceof FeedFetchError || err instanceof FeedParseError))
+      logger.warn({ err, feedId: id }, "feed ingest failed unexpectedly");
     try {
       await feeds.markFailed(id, message, failures, backoffUntil(failures, settings));
     } catch (markErr) {
@@ -217,17 +218,27 @@ export class IngestCoordinator {
     const { feeds, runs, settings, logger } = this.deps;
     const startedAt = nowIso();
     let runId: number | null = null;
-    const heartbeat = setInterval(() => {
-      runs.renewLease(holder, settings.leaseTtlMs, runId).then(
-        (held) => !held && logger.warn({ runId }, "ingest lease lost while running"),
-        (err) => logger.warn({ err }, "could not renew the ingest lease"),
-      );
-    }, Math.max(1000, Math.floor(settings.leaseTtlMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        runs.renewLease(holder, settings.leaseTtlMs, runId).then(
+          (held) => !held && logger.warn({ runId }, "ingest lease lost while running"),
+          (err) => logger.warn({ err }, "could not renew the ingest lease"),
+        );
+      },
+      Math.max(1000, Math.floor(settings.leaseTtlMs / 3)),
+    );
     heartbeat.unref?.();
     try {
       runId = await runs.start(reason, startedAt);
       await runs.renewLease(holder, settings.leaseTtlMs, runId);
-      const totals: RunTotals = { articlesAdded: 0, articlesUpdated: 0, feedsTotal: 0, feedsFailed: 0, feedsNotModified: 0, feedsSkipped: 0 };
+      const totals: RunTotals = {
+        articlesAdded: 0,
+        articlesUpdated: 0,
+        feedsTotal: 0,
+        feedsFailed: 0,
+        feedsNotModified: 0,
+        feedsSkipped: 0,
+      };
       let outcomes: FeedOutcome[] = [];
       try {
         const { due, waiting } = await feeds.activeFeeds(startedAt);
@@ -288,7 +299,17 @@ function failedResult(reason: string): IngestResult {
     success: false,
     counts: { articles: 0, feeds: 0, failed: 0 },
     error: RSS_REFRESH_FAILED,
-    run: { id: null, status: "failed", reason, started_at: null, finished_at: null, updated: 0, not_modified: 0, skipped: 0, reused: false },
+    run: {
+      id: null,
+      status: "failed",
+      reason,
+      started_at: null,
+      finished_at: null,
+      updated: 0,
+      not_modified: 0,
+      skipped: 0,
+      reused: false,
+    },
   };
 }
 

@@ -111,7 +111,11 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(row.last_ingested_at).not.toBeNull();
     expect(row).toMatchObject({ last_error: null, consecutive_failures: 0, next_attempt_at: null });
 
-    const run = await ctx.services.database.db.selectFrom("ingest_runs").selectAll().where("id", "=", result.run.id!).executeTakeFirstOrThrow();
+    const run = await ctx.services.database.db
+      .selectFrom("ingest_runs")
+      .selectAll()
+      .where("id", "=", result.run.id!)
+      .executeTakeFirstOrThrow();
     expect(run).toMatchObject({ status: "success", reason: "manual", articles_added: 5, feeds_total: 2, feeds_failed: 0, error: null });
     expect(run.finished_at).not.toBeNull();
   });
@@ -132,7 +136,13 @@ describeEachDatabase("RSS ingest", (dialect) => {
   });
 
   it("an updated item updates its row in place; counts.articles counts only new ones", async () => {
-    feeds.setDynamic("update.xml", rss([{ guid: "a", title: "First title" }, { guid: "b", title: "Second" }]));
+    feeds.setDynamic(
+      "update.xml",
+      rss([
+        { guid: "a", title: "First title" },
+        { guid: "b", title: "Second" },
+      ]),
+    );
     await addFeed("/dynamic/update.xml", { category: "safety" });
     await ingest!.ingestAll();
     const before = (await articles.listArticles({ limit: 10 })).articles;
@@ -156,11 +166,17 @@ describeEachDatabase("RSS ingest", (dialect) => {
   });
 
   it("keeps the first-seen time for an undated item across re-ingests", async () => {
-    feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date</title><link>https://u.example.com/1</link></item></channel></rss>`);
+    feeds.setDynamic(
+      "undated.xml",
+      `<rss version="2.0"><channel><title>U</title><item><title>No date</title><link>https://u.example.com/1</link></item></channel></rss>`,
+    );
     await addFeed("/dynamic/undated.xml");
     await ingest!.ingestAll();
     const first = (await articles.listArticles()).articles[0].published_at;
-    feeds.setDynamic("undated.xml", `<rss version="2.0"><channel><title>U</title><item><title>No date (edited)</title><link>https://u.example.com/1</link></item></channel></rss>`);
+    feeds.setDynamic(
+      "undated.xml",
+      `<rss version="2.0"><channel><title>U</title><item><title>No date (edited)</title><link>https://u.example.com/1</link></item></channel></rss>`,
+    );
     await ingest!.ingestAll();
     const [item] = (await articles.listArticles()).articles;
     expect(item.title).toBe("No date (edited)");
@@ -218,7 +234,11 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(feeds.hits("/dynamic/flaky.xml")).toHaveLength(1);
 
     // Time passes: the feed is due again, fails again, and waits twice as long.
-    await ctx.services.database.db.updateTable("rss_feeds").set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", flaky.id).execute();
+    await ctx.services.database.db
+      .updateTable("rss_feeds")
+      .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", flaky.id)
+      .execute();
     await ingest!.ingestAll();
     const twice = await feedRow(flaky.id);
     expect(twice.consecutive_failures).toBe(2);
@@ -226,7 +246,13 @@ describeEachDatabase("RSS ingest", (dialect) => {
 
     // Fixed: an admin edit clears the wait, the next ingest reads it and resets the failure count.
     feeds.setDynamic("flaky.xml", rss([{ guid: "ok", title: "Back online" }]));
-    await feedAdmin.updateFeed({ id: flaky.id, name: "flaky", url: `${feeds.url}/dynamic/flaky.xml`, category: "home_improvement", is_active: true });
+    await feedAdmin.updateFeed({
+      id: flaky.id,
+      name: "flaky",
+      url: `${feeds.url}/dynamic/flaky.xml`,
+      category: "home_improvement",
+      is_active: true,
+    });
     const healed = await ingest!.ingestAll();
     expect(healed.counts.articles).toBe(1);
     expect(await feedRow(flaky.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
@@ -295,7 +321,10 @@ describeEachDatabase("RSS ingest", (dialect) => {
   it("takes over a lease whose holder died (expired)", async () => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
-    await db.updateTable("ingest_leases").set({ holder: "crashed-instance", run_id: null, expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await db
+      .updateTable("ingest_leases")
+      .set({ holder: "crashed-instance", run_id: null, expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const result = await ingest!.ingestAll();
     expect(result.success).toBe(true);
     expect(result.run.reused).toBe(false);
@@ -344,7 +373,10 @@ describeEachDatabase("RSS ingest", (dialect) => {
   });
 
   it("stores the category of the feed and the feed's title as source (else the feed's name)", async () => {
-    feeds.setDynamic("untitled.xml", `<rss version="2.0"><channel><item><title>T</title><link>https://t.example.com/</link></item></channel></rss>`);
+    feeds.setDynamic(
+      "untitled.xml",
+      `<rss version="2.0"><channel><item><title>T</title><link>https://t.example.com/</link></item></channel></rss>`,
+    );
     await addFeed("/dynamic/untitled.xml", { name: "Admin's Name For It", category: "top_story" });
     await ingest!.ingestAll();
     const [a] = (await articles.listArticles({ category: "top_story" })).articles;
@@ -368,13 +400,25 @@ describeEachDatabase("RSS ingest without RSS_ALLOW_PRIVATE_HOSTS", (dialect) => 
   it("a feed pointing at 127.0.0.1 (or a name for it) fails with a clear error and no request is made", async () => {
     const { feeds: feedAdmin, ingest } = ctx.services;
     // The API refuses such URLs up front; a row written some other way still cannot be fetched.
-    const literal = await new FeedsRepo(ctx.services.database.db).create({ name: "Loopback", url: `${feeds.url}/feeds/wordpress.xml`, category: "news", is_active: true });
-    const named = await new FeedsRepo(ctx.services.database.db).create({ name: "Named", url: `http://localhost:${feeds.port}/feeds/blogger.xml`, category: "news", is_active: true });
+    const literal = await new FeedsRepo(ctx.services.database.db).create({
+      name: "Loopback",
+      url: `${feeds.url}/feeds/wordpress.xml`,
+      category: "news",
+      is_active: true,
+    });
+    const named = await new FeedsRepo(ctx.services.database.db).create({
+      name: "Named",
+      url: `http://localhost:${feeds.port}/feeds/blogger.xml`,
+      category: "news",
+      is_active: true,
+    });
     const result = await ingest.ingestAll();
     expect(result).toMatchObject({ success: false, error: RSS_REFRESH_FAILED, counts: { articles: 0, feeds: 2, failed: 2 } });
     const rows = await feedAdmin.listFeeds();
     expect(rows.find((f) => f.id === literal.id)!.last_error).toBe("Refused to connect to 127.0.0.1: a loopback address is not allowed");
-    expect(rows.find((f) => f.id === named.id)!.last_error).toMatch(/^Refused to connect to localhost \((127\.0\.0\.1|::1)\): a loopback address is not allowed$/);
+    expect(rows.find((f) => f.id === named.id)!.last_error).toMatch(
+      /^Refused to connect to localhost \((127\.0\.0\.1|::1)\): a loopback address is not allowed$/,
+    );
     expect(feeds.requests).toEqual([]);
   });
 });

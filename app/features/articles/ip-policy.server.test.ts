@@ -56,13 +56,19 @@ describe("classifyAddress", () => {
     if (!verdict.allowed) expect(verdict.reason).toContain(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "172.32.0.1", "100.128.0.1", "11.0.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"])(
-    "allows the public unicast address %s",
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ allowed: true });
-      expect(isPublicUnicast(address)).toBe(true);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "172.32.0.1",
+    "100.128.0.1",
+    "11.0.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:80b::200e",
+  ])("allows the public unicast address %s", (address) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true });
+    expect(isPublicUnicast(address)).toBe(true);
+  });
 
   it("refuses things that are not IP addresses at all", () => {
     for (const v of ["example.com", "", "999.1.1.1", "1.2.3", "localhost"]) expect(classifyAddress(v).allowed, v).toBe(false);
@@ -99,6 +105,8 @@ describe("refusedMessage", () => {
     expect(refusedMessage("intranet.example", "10.0.0.5", "a private network address")).toBe(
       "Refused to connect to intranet.example (10.0.0.5): a private network address is not allowed",
     );
-    expect(refusedMessage("127.0.0.1", "127.0.0.1", "a loopback address")).toBe("Refused to connect to 127.0.0.1: a loopback address is not allowed");
+    expect(refusedMessage("127.0.0.1", "127.0.0.1", "a loopback address")).toBe(
+      "Refused to connect to 127.0.0.1: a loopback address is not allowed",
+    );
   });
 });

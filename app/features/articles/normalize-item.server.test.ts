@@ -87,7 +87,9 @@ describe("sanitizeContent", () => {
   });
 
   it("keeps only http(s) and mailto links, made absolute, opening safely in a new tab", () => {
-    const out = clean(`<a href="/x" target="_self" rel="opener">rel</a><a href="javascript:alert(1)">js</a><a href="mailto:hi@example.com">mail</a>`);
+    const out = clean(
+      `<a href="/x" target="_self" rel="opener">rel</a><a href="javascript:alert(1)">js</a><a href="mailto:hi@example.com">mail</a>`,
+    );
     expect(out).toContain('<a href="https://blog.example.com/x" rel="noopener noreferrer" target="_blank">rel</a>');
     expect(out).toContain("<span>js</span>");
     expect(out).toContain('<a href="mailto:hi@example.com" rel="noopener noreferrer" target="_blank">mail</a>');

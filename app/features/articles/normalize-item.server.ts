@@ -33,9 +33,29 @@ export function absoluteHttpUrl(value: string | null | undefined, base?: string)
 }
 
 // Tags whose text must not leak into plain text or content when the tag itself is dropped.
-const DROP_WITH_CONTENT = ["script", "style", "textarea", "option", "noscript", "iframe", "object", "embed", "svg", "math", "template", "head", "title", "select", "button", "frame", "frameset", "applet"];
+const DROP_WITH_CONTENT = [
+  "script",
+  "style",
+  "textarea",
+  "option",
+  "noscript",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+  "template",
+  "head",
+  "title",
+  "select",
+  "button",
+  "frame",
+  "frameset",
+  "applet",
+];
 
-const BLOCK_TAG = /<\s*\/?\s*(br|p|div|li|ul|ol|h[1-6]|blockquote|tr|td|th|table|figure|figcaption|section|article|header|footer|pre|hr|dd|dt)\b[^>]*>/gi;
+const BLOCK_TAG =
+  /<\s*\/?\s*(br|p|div|li|ul|ol|h[1-6]|blockquote|tr|td|th|table|figure|figcaption|section|article|header|footer|pre|hr|dd|dt)\b[^>]*>/gi;
 
 const TEXT_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 
@@ -73,7 +93,8 @@ export function plainTitle(raw: string | null, isText: boolean): string {
 }
 
 /** Known tracking-pixel hosts and paths, beside the generic "1x1 image" rule. */
-const TRACKER = /(^|\.)(pixel\.wp\.com|stats\.wordpress\.com|feeds\.feedburner\.com\/~r\/|pixel\.quantserve\.com|www\.google-analytics\.com|ad\.doubleclick\.net|feedsportal\.com|pixel\.mathtag\.com)|\/~ff\/|\/~r\/|[?&]utm_[a-z]+=.*\bpixel\b/i;
+const TRACKER =
+  /(^|\.)(pixel\.wp\.com|stats\.wordpress\.com|feeds\.feedburner\.com\/~r\/|pixel\.quantserve\.com|www\.google-analytics\.com|ad\.doubleclick\.net|feedsportal\.com|pixel\.mathtag\.com)|\/~ff\/|\/~r\/|[?&]utm_[a-z]+=.*\bpixel\b/i;
 
 function isTrackingPixel(attribs: Record<string, string>): boolean {
   const w = attribs.width?.trim();
@@ -104,7 +125,7 @@ const EMPTY_ELEMENT = /<(a|p|span|div|figure)\b[^>]*>\s*<\/\1>/g;
 
 function dropEmptyElements(html: string): string {
   let out = html;
-  for (let prev = ""; prev !== out; ) {
+  for (let prev = ""; prev !== out;) {
     prev = out;
     out = out.replace(EMPTY_ELEMENT, "");
   }

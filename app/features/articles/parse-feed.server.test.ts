@@ -62,7 +62,9 @@ describe("real-world feed shapes", () => {
     expect(caulk.summary).toBe(
       "Old caulk that’s cracked or moldy lets water behind your tub surround. Here’s how to strip it and lay a clean bead in an afternoon…",
     );
-    expect(caulk.content).toContain('<a href="https://handyhome.example.com/tools/caulk-guns/" rel="noopener noreferrer" target="_blank">caulk gun guide</a>');
+    expect(caulk.content).toContain(
+      '<a href="https://handyhome.example.com/tools/caulk-guns/" rel="noopener noreferrer" target="_blank">caulk gun guide</a>',
+    );
     expect(caulk.content).not.toMatch(/onclick|style=|srcset|class=/);
     expect(heater.content).not.toContain("pixel.wp.com");
     expect(gutters.content).toBe("Clear debris, check downspouts, and look for sagging runs before the April rains.");
@@ -227,8 +229,12 @@ describe("real-world feed shapes", () => {
     expect(evil.guid).toBeNull();
     expect(evil.summary).toBe("Summary with a link");
     expect(evil.published_at).toBeNull();
-    expect(evil.content).not.toMatch(/<script|<iframe|<object|<embed|<svg|<math|<form|<input|<button|<meta|<base|<link|<style|<noscript|\son\w+\s*=|javascript:|vbscript:|data:|style=|background=|alert\(/i);
-    expect(evil.content).toContain('<a href="https://xss.example.com/relative/ok" rel="noopener noreferrer" target="_blank">relative link</a>');
+    expect(evil.content).not.toMatch(
+      /<script|<iframe|<object|<embed|<svg|<math|<form|<input|<button|<meta|<base|<link|<style|<noscript|\son\w+\s*=|javascript:|vbscript:|data:|style=|background=|alert\(/i,
+    );
+    expect(evil.content).toContain(
+      '<a href="https://xss.example.com/relative/ok" rel="noopener noreferrer" target="_blank">relative link</a>',
+    );
     expect(evil.content).toContain('<img src="https://xss.example.com/real.jpg" alt="real" />');
     expect(evil.image_url).toMatch(/^https:\/\/xss\.example\.com\//);
     expect(second.image_url).toBe("https://xss.example.com/thumb.jpg");
@@ -247,13 +253,16 @@ describe("real-world feed shapes", () => {
   });
 
   it("falls back to the admin's name when the feed has no title", () => {
-    const body = Buffer.from('<rss version="2.0"><channel><item><title>T</title><link>https://x.example.com/t</link></item></channel></rss>');
+    const body = Buffer.from(
+      '<rss version="2.0"><channel><item><title>T</title><link>https://x.example.com/t</link></item></channel></rss>',
+    );
     expect(readFeedItems(body, null, "https://x.example.com/", "Admin Name").sourceName).toBe("Admin Name");
   });
 });
 
 describe("decodeFeedBody", () => {
-  const xml = (encoding: string, text: string) => `<?xml version="1.0" encoding="${encoding}"?><rss><channel><title>${text}</title></channel></rss>`;
+  const xml = (encoding: string, text: string) =>
+    `<?xml version="1.0" encoding="${encoding}"?><rss><channel><title>${text}</title></channel></rss>`;
 
   it("prefers a byte order mark, then the Content-Type charset, then the XML declaration", () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(xml("UTF-16", "Ünïcode"), "utf-16le")]);
@@ -265,7 +274,10 @@ describe("decodeFeedBody", () => {
 
   it("reads undeclared non-UTF-8 bytes as windows-1252 rather than replacement characters", () => {
     const body = iconv.encode("<rss><channel><title>Don’t — café</title></channel></rss>", "windows-1252");
-    expect(decodeFeedBody(body, null)).toEqual({ text: "<rss><channel><title>Don’t — café</title></channel></rss>", encoding: "windows-1252" });
+    expect(decodeFeedBody(body, null)).toEqual({
+      text: "<rss><channel><title>Don’t — café</title></channel></rss>",
+      encoding: "windows-1252",
+    });
   });
 
   it("ignores unknown charset names", () => {

@@ -117,7 +117,8 @@ function candidate(url: string | undefined | null, width?: number): ImageCandida
 
 function mediaDescription(media: MediaNs.ItemOrFeed | undefined): string | null {
   if (!media) return null;
-  const d = media.description ?? media.groups?.find((g) => g.description)?.description ?? media.contents?.find((c) => c.description)?.description;
+  const d =
+    media.description ?? media.groups?.find((g) => g.description)?.description ?? media.contents?.find((c) => c.description)?.description;
   if (!d?.value) return null;
   return d.type === "html" ? d.value : escapeText(d.value);
 }
@@ -164,7 +165,9 @@ function fromRss(feed: RssFeed.Feed<string>, url: string): ParsedFeed {
         ]),
         images: compact([
           ...mediaImages(item.media),
-          ...(item.enclosures ?? []).filter((e) => e.url && (isImageType(e.type) || (!e.type && IMAGE_EXT.test(e.url)))).map((e) => candidate(e.url)),
+          ...(item.enclosures ?? [])
+            .filter((e) => e.url && (isImageType(e.type) || (!e.type && IMAGE_EXT.test(e.url))))
+            .map((e) => candidate(e.url)),
           candidate(item.itunes?.image),
         ]),
         base: resolveBase(item.xml?.base, feedBase),
@@ -204,7 +207,9 @@ function fromAtom(feed: AtomFeed.Feed<string>, url: string): ParsedFeed {
     titleIsText: title.isText,
     items: (feed.entries ?? []).map((entry): RawItem => {
       const t = atomText(entry.title);
-      const enclosureImages = (entry.links ?? []).filter((l) => l.rel === "enclosure" && l.href && isImageType(l.type)).map((l) => candidate(l.href));
+      const enclosureImages = (entry.links ?? [])
+        .filter((l) => l.rel === "enclosure" && l.href && isImageType(l.type))
+        .map((l) => candidate(l.href));
       const id = str(entry.id);
       return {
         guid: id,
@@ -213,7 +218,12 @@ function fromAtom(feed: AtomFeed.Feed<string>, url: string): ParsedFeed {
         titleIsText: t.value ? t.isText : true,
         description: atomHtml(entry.summary) ?? mediaDescription(entry.media),
         content: atomHtml(entry.content),
-        dates: compact([str(entry.published), str(entry.updated), ...(entry.dc?.dates ?? []).map(str), ...(entry.dcterms?.issued ?? []).map(str)]),
+        dates: compact([
+          str(entry.published),
+          str(entry.updated),
+          ...(entry.dc?.dates ?? []).map(str),
+          ...(entry.dcterms?.issued ?? []).map(str),
+        ]),
         images: compact([...mediaImages(entry.media), ...enclosureImages, candidate(entry.itunes?.image)]),
         base: resolveBase(entry.xml?.base, feedBase),
         contentBase: explicitBase(entry.xml?.base, feed.xml?.base, url),
@@ -235,7 +245,11 @@ function fromRdf(feed: RdfFeed.Feed<string>, url: string): ParsedFeed {
       titleIsText: false,
       description: str(item.description) ?? (item.dc?.descriptions?.[0] ? escapeText(item.dc.descriptions[0]) : null),
       content: str(item.content?.encoded),
-      dates: compact([...(item.dc?.dates ?? []).map(str), ...(item.dcterms?.issued ?? []).map(str), ...(item.dcterms?.modified ?? []).map(str)]),
+      dates: compact([
+        ...(item.dc?.dates ?? []).map(str),
+        ...(item.dcterms?.issued ?? []).map(str),
+        ...(item.dcterms?.modified ?? []).map(str),
+      ]),
       images: mediaImages(item.media),
       base: resolveBase(item.xml?.base, feedBase),
       contentBase: explicitBase(item.xml?.base, feed.xml?.base, url),

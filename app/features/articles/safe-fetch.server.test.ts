@@ -8,7 +8,8 @@ const none = { etag: null, lastModified: null };
 describe("SafeFetcher against a local feed server", () => {
   let feeds: FeedServer;
   let fetcher: SafeFetcher;
-  const make = (limits: Partial<SafeFetchLimits> = {}) => new SafeFetcher({ ...DEFAULT_FETCH_LIMITS, allowPrivateHosts: true, timeoutMs: 1500, ...limits });
+  const make = (limits: Partial<SafeFetchLimits> = {}) =>
+    new SafeFetcher({ ...DEFAULT_FETCH_LIMITS, allowPrivateHosts: true, timeoutMs: 1500, ...limits });
 
   beforeAll(async () => {
     feeds = await startFeedServer();
@@ -45,7 +46,9 @@ describe("SafeFetcher against a local feed server", () => {
   });
 
   it("gives up after 5 redirects, and on a redirect loop", async () => {
-    await expect(fetcher.fetch(`${feeds.url}/redirect/6/feeds/medium.xml`, none)).rejects.toThrow(new FeedFetchError("Too many redirects (more than 5)"));
+    await expect(fetcher.fetch(`${feeds.url}/redirect/6/feeds/medium.xml`, none)).rejects.toThrow(
+      new FeedFetchError("Too many redirects (more than 5)"),
+    );
     await expect(fetcher.fetch(`${feeds.url}/loop`, none)).rejects.toThrow(new FeedFetchError("Too many redirects (more than 5)"));
   });
 
@@ -62,7 +65,9 @@ describe("SafeFetcher against a local feed server", () => {
   it("stops reading a body over the limit, announced or not", async () => {
     const small = make({ maxBytes: 256 * 1024 });
     try {
-      await expect(small.fetch(`${feeds.url}/huge?bytes=${2 * 1024 * 1024}`, none)).rejects.toThrow(new FeedFetchError("Feed is larger than 256 KB"));
+      await expect(small.fetch(`${feeds.url}/huge?bytes=${2 * 1024 * 1024}`, none)).rejects.toThrow(
+        new FeedFetchError("Feed is larger than 256 KB"),
+      );
       await expect(small.fetch(`${feeds.url}/huge-declared`, none)).rejects.toThrow(new FeedFetchError("Feed is larger than 256 KB"));
     } finally {
       small.close();
@@ -80,7 +85,9 @@ describe("SafeFetcher against a local feed server", () => {
     await expect(fetcher.fetch(`${feeds.url}/status/500`, none)).rejects.toThrow(new FeedFetchError("HTTP 500 Internal Server Error"));
     await expect(fetcher.fetch(`${feeds.url}/status/404`, none)).rejects.toThrow(new FeedFetchError("HTTP 404 Not Found"));
     await expect(fetcher.fetch("http://127.0.0.1:1/feed", none)).rejects.toThrow(new FeedFetchError("Connection refused by 127.0.0.1:1"));
-    await expect(fetcher.fetch("http://no-such-host.invalid/feed", none)).rejects.toThrow(new FeedFetchError("Could not resolve host no-such-host.invalid"));
+    await expect(fetcher.fetch("http://no-such-host.invalid/feed", none)).rejects.toThrow(
+      new FeedFetchError("Could not resolve host no-such-host.invalid"),
+    );
   });
 
   it("accepts only http and https", async () => {
@@ -135,7 +142,9 @@ describe("SafeFetcher refuses addresses that are not public", () => {
         "Refused to connect to 127.0.0.2: a loopback address is not allowed",
       );
       const scheme = encodeURIComponent("file:///etc/passwd");
-      await expect(fetcher.fetch(`${feeds.url}/redirect-to?url=${scheme}`, none)).rejects.toThrow("Only http and https URLs are allowed (got file)");
+      await expect(fetcher.fetch(`${feeds.url}/redirect-to?url=${scheme}`, none)).rejects.toThrow(
+        "Only http and https URLs are allowed (got file)",
+      );
       expect(feeds.hits("/feeds/bom.xml").length).toBe(1);
     } finally {
       fetcher.close();

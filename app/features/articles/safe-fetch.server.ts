@@ -177,7 +177,9 @@ export class SafeFetcher {
     const { maxBytes } = this.limits;
     const tooLarge = () => new FeedFetchError(`Feed is larger than ${formatBytes(maxBytes)}`);
     const declared = Number(res.headers["content-length"]);
-    const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+    const encoding = String(res.headers["content-encoding"] ?? "")
+      .trim()
+      .toLowerCase();
     if (Number.isFinite(declared) && declared > maxBytes && (!encoding || encoding === "identity")) {
       res.destroy();
       return Promise.reject(tooLarge());

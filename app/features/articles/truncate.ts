@@ -23,7 +23,10 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 export function htmlToText(html: string | null | undefined): string {
   return (html ?? "")
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
-    .replace(/<\/?(p|div|br|hr|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|section|article|figure|figcaption|header|footer|pre)\b[^>]*>/gi, " ")
+    .replace(
+      /<\/?(p|div|br|hr|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|section|article|figure|figcaption|header|footer|pre)\b[^>]*>/gi,
+      " ",
+    )
     .replace(/<[^>]*>/g, "")
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
       if (code[0] === "#") {

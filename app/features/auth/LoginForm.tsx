@@ -135,7 +135,10 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
       <input type="hidden" name="kind" value={kind} />
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       {failure ? (
-        <div role="alert" className="flex items-start gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+        <div
+          role="alert"
+          className="flex items-start gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
           <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
           <span>{failure}</span>
         </div>
@@ -169,7 +172,10 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
           <KeyRound className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
           <input
             key={fields.password.key}
-            {...inputProps(fields.password, { type: showPassword ? "text" : "password", ariaDescribedBy: member ? fields.password.descriptionId : undefined })}
+            {...inputProps(fields.password, {
+              type: showPassword ? "text" : "password",
+              ariaDescribedBy: member ? fields.password.descriptionId : undefined,
+            })}
             autoComplete={member ? "off" : "current-password"}
             inputMode={member ? "numeric" : undefined}
             maxLength={member ? BIRTHDATE_MAX_LENGTH : 200}

@@ -181,7 +181,15 @@ describeEachDatabase("auth API", (dialect) => {
       const longAgo = Date.now() - 31 * 86_400_000;
       await sessions.create(member, false, longAgo);
       const countFor = async () =>
-        Number((await server.services.database.db.selectFrom("sessions").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", memberId).executeTakeFirst())?.n);
+        Number(
+          (
+            await server.services.database.db
+              .selectFrom("sessions")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .where("user_id", "=", memberId)
+              .executeTakeFirst()
+          )?.n,
+        );
       expect(await countFor()).toBe(1);
       await sessions.create(member, false);
       expect(await countFor()).toBe(1);
@@ -221,7 +229,11 @@ describeEachDatabase("auth API", (dialect) => {
         await auth.users.createMember({ certificate: "AHA1011", birthdateDigest: auth.digestBirthdate("1985-03-07") });
         const overHttps = { "X-Forwarded-Proto": "https" };
         const signIn = async (headers: Record<string, string>) => {
-          const res = await proxied.request("/api/auth/login", { method: "POST", json: { username: "AHA1011", password: "030785" }, headers });
+          const res = await proxied.request("/api/auth/login", {
+            method: "POST",
+            json: { username: "AHA1011", password: "030785" },
+            headers,
+          });
           expect(res.status).toBe(200);
           return sessionCookieFrom(res).split("=")[1];
         };
@@ -291,10 +303,18 @@ describeEachDatabase("auth API", (dialect) => {
         expect(json.success).toBe(false);
         expect(json.error).toMatch(message);
       }
-      const broken = await server.request("/api/auth/login", { method: "POST", body: "{not json", headers: { "Content-Type": "application/json" } });
+      const broken = await server.request("/api/auth/login", {
+        method: "POST",
+        body: "{not json",
+        headers: { "Content-Type": "application/json" },
+      });
       expect(broken.status).toBe(400);
       expect(await broken.json()).toEqual({ success: false, error: "Request body is not valid JSON" });
-      const textPlain = await server.request("/api/auth/login", { method: "POST", body: "x".repeat(2_000_000), headers: { "Content-Type": "text/plain" } });
+      const textPlain = await server.request("/api/auth/login", {
+        method: "POST",
+        body: "x".repeat(2_000_000),
+        headers: { "Content-Type": "text/plain" },
+      });
       expect(textPlain.status).toBe(413);
     });
 
@@ -361,7 +381,9 @@ describeEachDatabase("auth API", (dialect) => {
       };
       for (const [name, cookie] of Object.entries(who) as [keyof typeof who, string][]) {
         const statuses = await Promise.all(
-          ["/user", "/admin", "/super"].map(async (p) => (await fetch(guarded.url + p, { headers: cookie ? { Cookie: cookie } : {} })).status),
+          ["/user", "/admin", "/super"].map(
+            async (p) => (await fetch(guarded.url + p, { headers: cookie ? { Cookie: cookie } : {} })).status,
+          ),
         );
         expect(statuses, name).toEqual(expected[name]);
       }

@@ -3,14 +3,7 @@ import { HttpError } from "~/platform/http.server";
 import type { RateLimits } from "~/platform/rate-limit.server";
 import type { Database, UserRow } from "~/platform/schema";
 import { UsersRepo, toPublicUser } from "~/features/members/users.server";
-import {
-  MIN_PASSWORD_LENGTH,
-  birthdateDigest,
-  dummyPasswordHash,
-  hashPassword,
-  safeEqual,
-  verifyPassword,
-} from "./credentials.server";
+import { MIN_PASSWORD_LENGTH, birthdateDigest, dummyPasswordHash, hashPassword, safeEqual, verifyPassword } from "./credentials.server";
 import type { LoginInput } from "./contract";
 import { isNormalizedBirthdate, normalizeBirthdate, normalizeCertificate } from "./normalize";
 import { SessionStore } from "./sessions.server";
@@ -52,7 +45,8 @@ export class AuthService {
     const accountKey = `${input.kind}:${identifier}`;
     await this.throttle.begin(accountKey, ip);
 
-    const user = input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
+    const user =
+      input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
     if (!user) throw new HttpError(401, input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
     // An inactive account keeps the attempt counted, as a failure.
     if (user.is_active !== 1) throw new HttpError(403, "This account is inactive. Please contact us for help.");

@@ -72,7 +72,11 @@ export class SessionStore {
       return null;
     }
     if (now - lastSeen > TOUCH_EVERY_MS) {
-      await this.db.updateTable("sessions").set({ last_seen_at: new Date(now).toISOString() }).where("id_hash", "=", idHash).execute();
+      await this.db
+        .updateTable("sessions")
+        .set({ last_seen_at: new Date(now).toISOString() })
+        .where("id_hash", "=", idHash)
+        .execute();
     }
     const { last_seen_at: _a, expires_at: _b, idle_minutes: _c, secure: _d, ...user } = row;
     return user as UserRow;

@@ -4,8 +4,7 @@ import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 export const ACCOUNT_LIMIT = { failures: 5, windowMs: 15 * 60_000 };
 export const IP_LIMIT = { failures: 20, windowMs: 60 * 60_000 };
 
-export const TOO_MANY_ACCOUNT =
-  "Too many failed sign-in attempts for this account. Please wait 15 minutes and try again.";
+export const TOO_MANY_ACCOUNT = "Too many failed sign-in attempts for this account. Please wait 15 minutes and try again.";
 export const TOO_MANY_IP = "Too many failed sign-in attempts from your network. Please wait an hour and try again.";
 
 /**

@@ -59,7 +59,10 @@ describeEachDatabase("sign-in throttle", (dialect) => {
     );
     await Promise.race([refused, guesses]);
     const rightAnswer = await login(a, right, ip);
-    return { guesses: await guesses, right: { status: rightAnswer.status, body: await rightAnswer.json(), cookies: rightAnswer.headers.getSetCookie() } };
+    return {
+      guesses: await guesses,
+      right: { status: rightAnswer.status, body: await rightAnswer.json(), cookies: rightAnswer.headers.getSetCookie() },
+    };
   }
 
   it("lets exactly 5 of 60 concurrent wrong staff passwords be checked; the rest, and then the right password, get 429", async () => {
@@ -114,7 +117,8 @@ describeEachDatabase("sign-in throttle", (dialect) => {
     // from another address each still has its full 5 attempts.
     const refusedAccount = `NOBODY${answers.findIndex((r) => r.status === 429)}`;
     const other = freshIp();
-    for (let i = 0; i < ACCOUNT_LIMIT.failures; i++) expect((await login(b, { username: refusedAccount, password: "010101" }, other)).status).toBe(401);
+    for (let i = 0; i < ACCOUNT_LIMIT.failures; i++)
+      expect((await login(b, { username: refusedAccount, password: "010101" }, other)).status).toBe(401);
     expect((await login(a, { username: refusedAccount, password: "010101" }, other)).status).toBe(429);
   });
 
@@ -133,8 +137,10 @@ describeEachDatabase("sign-in throttle", (dialect) => {
     const { auth } = a.services;
     await auth.users.createMember({ certificate: "IPOK100", birthdateDigest: auth.digestBirthdate(BIRTHDATE) });
     const ip = freshIp();
-    for (let i = 0; i < IP_LIMIT.failures - 1; i++) expect((await login(a, { username: `GUESS${i}`, password: "010101" }, ip)).status).toBe(401);
-    for (let i = 0; i < 5; i++) expect((await login(b, { username: "IPOK100", password: RIGHT_BIRTHDATE }, ip)).status, `success ${i + 1}`).toBe(200);
+    for (let i = 0; i < IP_LIMIT.failures - 1; i++)
+      expect((await login(a, { username: `GUESS${i}`, password: "010101" }, ip)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await login(b, { username: "IPOK100", password: RIGHT_BIRTHDATE }, ip)).status, `success ${i + 1}`).toBe(200);
     expect((await login(a, { username: "GUESS-LAST", password: "010101" }, ip)).status).toBe(401);
     const refused = await login(b, { username: "GUESS-MORE", password: "010101" }, ip);
     expect(refused.status).toBe(429);
@@ -146,14 +152,16 @@ describeEachDatabase("sign-in throttle", (dialect) => {
     const { id } = await auth.users.createMember({ certificate: "GONE100", birthdateDigest: auth.digestBirthdate(BIRTHDATE) });
     await auth.setActive(id, false);
     const ip = freshIp();
-    for (let i = 0; i < ACCOUNT_LIMIT.failures; i++) expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(403);
+    for (let i = 0; i < ACCOUNT_LIMIT.failures; i++)
+      expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(403);
     expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(429);
   });
 
   describe("the store", () => {
     it("keeps the count in the database: a new instance on it sees the same limit", async () => {
       const ip = freshIp();
-      for (let i = 0; i < ACCOUNT_LIMIT.failures; i++) expect((await login(a, { username: "RESTART1", password: "010101" }, ip)).status).toBe(401);
+      for (let i = 0; i < ACCOUNT_LIMIT.failures; i++)
+        expect((await login(a, { username: "RESTART1", password: "010101" }, ip)).status).toBe(401);
       const fresh = await startSiblingServer(a);
       try {
         const res = await login(fresh, { username: "RESTART1", password: "010101" }, freshIp());

@@ -31,7 +31,9 @@ function formatDay(iso: string) {
 
 /** Done marks, read from and written to local storage (maintenance-done-events). */
 function useDoneEvents() {
-  const [done, setDone] = useState<Set<string>>(() => (typeof window === "undefined" ? new Set() : loadDoneEvents(window.localStorage, KNOWN_IDS)));
+  const [done, setDone] = useState<Set<string>>(() =>
+    typeof window === "undefined" ? new Set() : loadDoneEvents(window.localStorage, KNOWN_IDS),
+  );
   const toggle = useCallback((id: string) => {
     setDone((prev) => {
       const next = new Set(prev);
@@ -79,17 +81,34 @@ export function MaintenanceCalendar({ now = new Date() }: { now?: Date }) {
 
   const exportAll = () => downloadText(icsFileName(), buildIcs(tasks), "text/calendar;charset=utf-8");
   const exportOne = (task: MaintenanceTask) => downloadText(icsFileName(task), buildIcs([task]), "text/calendar;charset=utf-8");
-  const exportJson = () => downloadText(jsonFileName(year), JSON.stringify(buildJsonExport(year, tasks, done), null, 2), "application/json");
+  const exportJson = () =>
+    downloadText(jsonFileName(year), JSON.stringify(buildJsonExport(year, tasks, done), null, 2), "application/json");
 
   return (
     <div data-testid="maintenance-calendar">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div role="group" aria-label="View" className="inline-flex rounded-lg border border-slate-300 p-0.5">
-          <ViewButton active={view === "list"} onClick={() => setView("list")} icon={<List className="h-4 w-4" aria-hidden />} label="List" />
-          <ViewButton active={view === "calendar"} onClick={() => setView("calendar")} icon={<CalendarDays className="h-4 w-4" aria-hidden />} label="Calendar" />
+          <ViewButton
+            active={view === "list"}
+            onClick={() => setView("list")}
+            icon={<List className="h-4 w-4" aria-hidden />}
+            label="List"
+          />
+          <ViewButton
+            active={view === "calendar"}
+            onClick={() => setView("calendar")}
+            icon={<CalendarDays className="h-4 w-4" aria-hidden />}
+            label="Calendar"
+          />
         </div>
         <div className="flex items-center gap-2 text-sm">
-          <input id={showId} type="checkbox" className="h-4 w-4 rounded border-slate-400" checked={showCompleted} onChange={(e) => setShowCompleted(e.target.checked)} />
+          <input
+            id={showId}
+            type="checkbox"
+            className="h-4 w-4 rounded border-slate-400"
+            checked={showCompleted}
+            onChange={(e) => setShowCompleted(e.target.checked)}
+          />
           <label htmlFor={showId} className="font-medium text-slate-800">
             Show Completed
           </label>
@@ -171,7 +190,9 @@ function ListView({ tasks, currentMonth, ...actions }: { tasks: MaintenanceTask[
               >
                 <span className="font-semibold text-brand-900">
                   {name}
-                  {month === currentMonth ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-800">This month</span> : null}
+                  {month === currentMonth ? (
+                    <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-800">This month</span>
+                  ) : null}
                 </span>
                 <span className="flex items-center gap-2 text-sm text-slate-600">
                   {doneInMonth}/{monthTasks.length} done
@@ -229,7 +250,12 @@ function TaskRow({ task, done, onToggle, onExport }: { task: MaintenanceTask } &
         <p id={`${checkId}-tip`} className="mt-1 text-sm text-slate-700">
           {task.tip}
         </p>
-        <button type="button" className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline" onClick={() => onExport(task)} aria-label={`Add "${task.title}" to my calendar (.ics)`}>
+        <button
+          type="button"
+          className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+          onClick={() => onExport(task)}
+          aria-label={`Add "${task.title}" to my calendar (.ics)`}
+        >
           <CalendarPlus className="h-4 w-4" aria-hidden />
           Add to Calendar
         </button>
@@ -238,7 +264,12 @@ function TaskRow({ task, done, onToggle, onExport }: { task: MaintenanceTask } &
   );
 }
 
-function CalendarView({ year, initialMonth, tasks, ...actions }: { year: number; initialMonth: number; tasks: MaintenanceTask[] } & TaskActions) {
+function CalendarView({
+  year,
+  initialMonth,
+  tasks,
+  ...actions
+}: { year: number; initialMonth: number; tasks: MaintenanceTask[] } & TaskActions) {
   const [month, setMonth] = useState(initialMonth);
   const [day, setDay] = useState<string | null>(null);
   const weeks = monthGrid(year, month, tasks);
@@ -277,19 +308,32 @@ function CalendarView({ year, initialMonth, tasks, ...actions }: { year: number;
           {weeks.map((week, wi) => (
             <tr key={wi}>
               {week.map((cell, ci) => (
-                <td key={ci} className={`h-20 border border-slate-200 p-1 align-top ${cell.date && cell.date === day ? "bg-brand-50" : ""}`}>
+                <td
+                  key={ci}
+                  className={`h-20 border border-slate-200 p-1 align-top ${cell.date && cell.date === day ? "bg-brand-50" : ""}`}
+                >
                   {cell.day ? (
                     <>
                       <span className="block text-right text-slate-600">{cell.day}</span>
                       <ul className="space-y-0.5">
                         {cell.shown.map((t) => (
-                          <li key={t.id} data-testid="grid-task" className={`truncate rounded px-1 py-0.5 ${CATEGORY_STYLES[t.category]} ${actions.done.has(t.id) ? "line-through opacity-70" : ""}`} title={t.title}>
+                          <li
+                            key={t.id}
+                            data-testid="grid-task"
+                            className={`truncate rounded px-1 py-0.5 ${CATEGORY_STYLES[t.category]} ${actions.done.has(t.id) ? "line-through opacity-70" : ""}`}
+                            title={t.title}
+                          >
                             {t.title}
                           </li>
                         ))}
                       </ul>
                       {cell.more > 0 ? (
-                        <button type="button" className="mt-0.5 text-xs font-semibold text-brand-700 hover:underline" onClick={() => setDay(cell.date)} aria-label={`${cell.more} more tasks on ${formatDay(cell.date!)}`}>
+                        <button
+                          type="button"
+                          className="mt-0.5 text-xs font-semibold text-brand-700 hover:underline"
+                          onClick={() => setDay(cell.date)}
+                          aria-label={`${cell.more} more tasks on ${formatDay(cell.date!)}`}
+                        >
                           +{cell.more} more
                         </button>
                       ) : null}

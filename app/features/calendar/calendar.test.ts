@@ -12,7 +12,10 @@ describe("built-in maintenance tasks", () => {
   it("are 48, four in every month, with unique ids and known categories", () => {
     expect(MAINTENANCE_TASKS).toHaveLength(48);
     for (let month = 1; month <= 12; month++) {
-      expect(MAINTENANCE_TASKS.filter((t) => t.month === month), `month ${month}`).toHaveLength(4);
+      expect(
+        MAINTENANCE_TASKS.filter((t) => t.month === month),
+        `month ${month}`,
+      ).toHaveLength(4);
     }
     expect(new Set(MAINTENANCE_TASKS.map((t) => t.id)).size).toBe(48);
     for (const t of MAINTENANCE_TASKS) {
@@ -52,8 +55,16 @@ describe("month grid", () => {
   });
 
   it("handles leap years", () => {
-    expect(monthGrid(2028, 2, []).flat().filter((c) => c.day !== null)).toHaveLength(29);
-    expect(monthGrid(2027, 2, []).flat().filter((c) => c.day !== null)).toHaveLength(28);
+    expect(
+      monthGrid(2028, 2, [])
+        .flat()
+        .filter((c) => c.day !== null),
+    ).toHaveLength(29);
+    expect(
+      monthGrid(2027, 2, [])
+        .flat()
+        .filter((c) => c.day !== null),
+    ).toHaveLength(28);
   });
 });
 

@@ -13,13 +13,15 @@ export const ICS_UID_DOMAIN = "maintenance.aha-homeowners.org";
 
 /** TEXT escaping (RFC 5545 3.3.11): backslash, semicolon, comma and newlines. */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\r\n|\r|\n/g, "\\n")
-    // Other control characters (all but tab) are not allowed in TEXT.
-    .replace(/[^\P{Cc}\t]/gu, "");
+  return (
+    value
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\r\n|\r|\n/g, "\\n")
+      // Other control characters (all but tab) are not allowed in TEXT.
+      .replace(/[^\P{Cc}\t]/gu, "")
+  );
 }
 
 const utf8Length = (s: string) => new TextEncoder().encode(s).length;
@@ -51,7 +53,10 @@ export function foldLine(line: string): string {
 
 /** UTC date-time in the basic format: 20250104T093000Z. */
 export function formatUtc(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 const basicDate = (iso: string) => iso.replace(/-/g, "");

@@ -12,7 +12,12 @@ export interface CalendarJsonExport {
   exportDate: string;
 }
 
-export function buildJsonExport(year: number, tasks: ReadonlyArray<MaintenanceTask>, done: ReadonlySet<string>, now = new Date()): CalendarJsonExport {
+export function buildJsonExport(
+  year: number,
+  tasks: ReadonlyArray<MaintenanceTask>,
+  done: ReadonlySet<string>,
+  now = new Date(),
+): CalendarJsonExport {
   return {
     year,
     calendar: MONTH_NAMES.map((name, i) => ({

@@ -63,9 +63,7 @@ export function ContactDetails({ config }: { config: PublicConfig }) {
         </dl>
         <p className="mt-5 flex items-start gap-2 rounded-lg bg-brand-50 p-3 text-sm text-brand-900">
           <MessageSquareText className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-          <span>
-            We reply to every message within {REPLY_PROMISE_HOURS} hours.
-          </span>
+          <span>We reply to every message within {REPLY_PROMISE_HOURS} hours.</span>
         </p>
       </section>
     </div>

@@ -106,8 +106,8 @@ export function ContactForm({ result }: { result?: FormActionData }) {
           <p className="font-medium">{CONTACT_SUCCESS}</p>
         </FormMessage>
         <p className="text-slate-700">
-          A member of our team will reply to the e-mail address you gave us. If your question is urgent, please call us during
-          business hours.
+          A member of our team will reply to the e-mail address you gave us. If your question is urgent, please call us during business
+          hours.
         </p>
         {hydrated ? (
           <button type="button" className="btn-outline" onClick={() => setPhase("editing")}>
@@ -125,12 +125,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   const failedWithoutScript = result?.status === "failed" && phase === "editing";
 
   return (
-    <form
-      method="post"
-      {...formProps}
-      aria-busy={phase === "sending"}
-      className="relative space-y-5"
-    >
+    <form method="post" {...formProps} aria-busy={phase === "sending"} className="relative space-y-5">
       {phase === "failed" ? (
         <FormMessage tone="error" testId="contact-failure">
           <p className="font-medium">{CONTACT_FAILURE}</p>
@@ -160,16 +155,30 @@ export function ContactForm({ result }: { result?: FormActionData }) {
       <div className="grid gap-5 sm:grid-cols-2">
         <Field meta={fields.name} label={FIELDS.name}>
           {(aria) => (
-            <input {...inputProps(fields.name, { type: "text", ...aria })} autoComplete="name" required maxLength={LIMITS.name} className="field-input" />
+            <input
+              {...inputProps(fields.name, { type: "text", ...aria })}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.name}
+              className="field-input"
+            />
           )}
         </Field>
         <Field meta={fields.email} label={FIELDS.email}>
           {(aria) => (
-            <input {...inputProps(fields.email, { type: "email", ...aria })} autoComplete="email" required maxLength={254} className="field-input" />
+            <input
+              {...inputProps(fields.email, { type: "email", ...aria })}
+              autoComplete="email"
+              required
+              maxLength={254}
+              className="field-input"
+            />
           )}
         </Field>
         <Field meta={fields.phone} label={FIELDS.phone} optional>
-          {(aria) => <input {...inputProps(fields.phone, { type: "tel", ...aria })} autoComplete="tel" maxLength={30} className="field-input" />}
+          {(aria) => (
+            <input {...inputProps(fields.phone, { type: "tel", ...aria })} autoComplete="tel" maxLength={30} className="field-input" />
+          )}
         </Field>
         <Field meta={fields.subject} label={FIELDS.subject}>
           {(aria) => (
@@ -190,7 +199,13 @@ export function ContactForm({ result }: { result?: FormActionData }) {
         hint={`How can we help? Please include your membership ID if you have one. Up to ${LIMITS.message.toLocaleString("en-US")} characters.`}
       >
         {(aria) => (
-          <textarea {...textareaProps(fields.message, aria)} required rows={6} maxLength={LIMITS.message} className="field-input min-h-36 resize-y" />
+          <textarea
+            {...textareaProps(fields.message, aria)}
+            required
+            rows={6}
+            maxLength={LIMITS.message}
+            className="field-input min-h-36 resize-y"
+          />
         )}
       </Field>
       <Honeypot formId="contact" />

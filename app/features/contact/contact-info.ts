@@ -8,8 +8,7 @@ export const BUSINESS_HOURS = [
 export const REPLY_PROMISE_HOURS = 24;
 
 /** Spec section 8, contact form. */
-export const CONTACT_SUCCESS =
-  "Thank you for contacting us! We will respond within 24 hours. Your message has been recorded.";
+export const CONTACT_SUCCESS = "Thank you for contacting us! We will respond within 24 hours. Your message has been recorded.";
 export const CONTACT_FAILURE =
   "There was an error submitting your form. The form has been saved locally. Please try again or contact support.";
 /** The same failure when the form was posted without JavaScript: the page hands the message back instead. */

@@ -60,10 +60,7 @@ export function FormRequests({ selection, result }: { selection: FormSelection; 
       <FormChooser selected={chosen} />
 
       {chosen ? (
-        <section
-          aria-labelledby="request-form-title"
-          className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
-        >
+        <section aria-labelledby="request-form-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
           <h2
             id="request-form-title"
             ref={formTitleRef}

@@ -54,15 +54,7 @@ const API_PATH: Record<RequestFormKind, string> = {
  * One request form. With JavaScript it posts the spec's API body (name split into first and
  * last name) and calls onSubmitted; without, it posts to the page's action.
  */
-export function RequestForm({
-  kind,
-  result,
-  onSubmitted,
-}: {
-  kind: RequestFormKind;
-  result?: FormActionData;
-  onSubmitted: () => void;
-}) {
+export function RequestForm({ kind, result, onSubmitted }: { kind: RequestFormKind; result?: FormActionData; onSubmitted: () => void }) {
   const labels = fieldsFor(kind);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(result?.status === "failed" ? requestFailure(result.message) : null);
@@ -95,13 +87,7 @@ export function RequestForm({
 
   const memberHint = "Printed on your membership certificate.";
   return (
-    <form
-      method="post"
-      action="/form-requests"
-      {...formProps}
-      aria-busy={busy}
-      className="relative space-y-5"
-    >
+    <form method="post" action="/form-requests" {...formProps} aria-busy={busy} className="relative space-y-5">
       <input type="hidden" name="form" value={kind} />
       {failure ? (
         <FormMessage tone="error" testId="request-failure">
@@ -112,16 +98,47 @@ export function RequestForm({
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field meta={fields.fullName} label={LABELS.fullName} hint="First name first, e.g. Jordan Lee.">
-          {(aria) => <input {...inputProps(fields.fullName, { type: "text", ...aria })} autoComplete="name" required maxLength={LIMITS.name} className="field-input" />}
+          {(aria) => (
+            <input
+              {...inputProps(fields.fullName, { type: "text", ...aria })}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.name}
+              className="field-input"
+            />
+          )}
         </Field>
         <Field meta={fields.email} label={LABELS.email} hint="We send updates about your request here.">
-          {(aria) => <input {...inputProps(fields.email, { type: "email", ...aria })} autoComplete="email" required maxLength={254} className="field-input" />}
+          {(aria) => (
+            <input
+              {...inputProps(fields.email, { type: "email", ...aria })}
+              autoComplete="email"
+              required
+              maxLength={254}
+              className="field-input"
+            />
+          )}
         </Field>
         <Field meta={fields.phone} label={LABELS.phone} optional>
-          {(aria) => <input {...inputProps(fields.phone, { type: "tel", ...aria })} autoComplete="tel" maxLength={PHONE_MAX} className="field-input" />}
+          {(aria) => (
+            <input
+              {...inputProps(fields.phone, { type: "tel", ...aria })}
+              autoComplete="tel"
+              maxLength={PHONE_MAX}
+              className="field-input"
+            />
+          )}
         </Field>
         <Field meta={fields.memberId} label={LABELS.memberId} optional hint={memberHint}>
-          {(aria) => <input {...inputProps(fields.memberId, { type: "text", ...aria })} autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input" />}
+          {(aria) => (
+            <input
+              {...inputProps(fields.memberId, { type: "text", ...aria })}
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={MEMBER_ID_MAX}
+              className="field-input"
+            />
+          )}
         </Field>
       </div>
       {kind === "homeowner" ? (
@@ -131,7 +148,14 @@ export function RequestForm({
           optional
           hint="For example: home maintenance checklist, coverage brochure, hurricane preparation guide."
         >
-          {(aria) => <textarea {...textareaProps(fields.materials_requested, aria)} rows={3} maxLength={LIMITS.materials} className="field-input resize-y" />}
+          {(aria) => (
+            <textarea
+              {...textareaProps(fields.materials_requested, aria)}
+              rows={3}
+              maxLength={LIMITS.materials}
+              className="field-input resize-y"
+            />
+          )}
         </Field>
       ) : null}
       {kind === "homeowner" ? (
@@ -141,22 +165,58 @@ export function RequestForm({
             Where we should mail printed materials. Leave it empty to receive them by e-mail.
           </p>
           <Field meta={fields.address1} label={ADDRESS_LABELS.address1}>
-            {(aria) => <input {...inputProps(fields.address1, { type: "text", ...aria })} autoComplete="address-line1" maxLength={LIMITS.address} className="field-input" />}
+            {(aria) => (
+              <input
+                {...inputProps(fields.address1, { type: "text", ...aria })}
+                autoComplete="address-line1"
+                maxLength={LIMITS.address}
+                className="field-input"
+              />
+            )}
           </Field>
           <Field meta={fields.address2} label={ADDRESS_LABELS.address2}>
-            {(aria) => <input {...inputProps(fields.address2, { type: "text", ...aria })} autoComplete="address-line2" maxLength={LIMITS.address} className="field-input" />}
+            {(aria) => (
+              <input
+                {...inputProps(fields.address2, { type: "text", ...aria })}
+                autoComplete="address-line2"
+                maxLength={LIMITS.address}
+                className="field-input"
+              />
+            )}
           </Field>
           <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
             <Field meta={fields.city} label={ADDRESS_LABELS.city} hint="Town or city">
-              {(aria) => <input {...inputProps(fields.city, { type: "text", ...aria })} autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />}
+              {(aria) => (
+                <input
+                  {...inputProps(fields.city, { type: "text", ...aria })}
+                  autoComplete="address-level2"
+                  maxLength={LIMITS.city}
+                  className="field-input"
+                />
+              )}
             </Field>
             <Field meta={fields.state} label={ADDRESS_LABELS.state} hint="2 letters, e.g. CT">
               {(aria) => (
-                <input {...inputProps(fields.state, { type: "text", ...aria })} autoComplete="address-level1" autoCapitalize="characters" spellCheck={false} maxLength={2} className="field-input uppercase" />
+                <input
+                  {...inputProps(fields.state, { type: "text", ...aria })}
+                  autoComplete="address-level1"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  maxLength={2}
+                  className="field-input uppercase"
+                />
               )}
             </Field>
             <Field meta={fields.zip} label={ADDRESS_LABELS.zip} hint="5 or 9 digits">
-              {(aria) => <input {...inputProps(fields.zip, { type: "text", ...aria })} autoComplete="postal-code" inputMode="numeric" maxLength={10} className="field-input" />}
+              {(aria) => (
+                <input
+                  {...inputProps(fields.zip, { type: "text", ...aria })}
+                  autoComplete="postal-code"
+                  inputMode="numeric"
+                  maxLength={10}
+                  className="field-input"
+                />
+              )}
             </Field>
           </div>
         </fieldset>

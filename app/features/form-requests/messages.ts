@@ -1,8 +1,7 @@
 import { withoutFinalPeriod } from "~/features/submissions/client";
 
 /** Public-side spec, section 8: request form messages. */
-export const REQUEST_SUCCESS =
-  "Your form request has been submitted successfully! We will process your request and get back to you soon.";
+export const REQUEST_SUCCESS = "Your form request has been submitted successfully! We will process your request and get back to you soon.";
 export const INVALID_FORM_SELECTION = "Invalid form selection";
 
 export function requestFailure(message: string): string {

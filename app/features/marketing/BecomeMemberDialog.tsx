@@ -55,8 +55,8 @@ export function BecomeMemberDialog({ open, onOpenChange }: { open: boolean; onOp
           <div>
             <h3 className="font-semibold text-brand-900">Member benefits</h3>
             <p className="mt-1 text-sm leading-relaxed">
-              The members-only knowledge center, a home maintenance calendar, video tutorials and a member services team
-              that answers your questions about buying, owning and selling a home.
+              The members-only knowledge center, a home maintenance calendar, video tutorials and a member services team that answers your
+              questions about buying, owning and selling a home.
             </p>
           </div>
         </li>

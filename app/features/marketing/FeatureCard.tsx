@@ -31,7 +31,11 @@ export function CheckList({ items, tone = "light" }: { items: readonly ReactNode
     <ul className="space-y-3">
       {items.map((item, i) => (
         <li key={i} className="flex items-start gap-3">
-          <svg viewBox="0 0 20 20" className={`mt-1 h-5 w-5 shrink-0 ${tone === "dark" ? "text-accent-400" : "text-brand-600"}`} aria-hidden>
+          <svg
+            viewBox="0 0 20 20"
+            className={`mt-1 h-5 w-5 shrink-0 ${tone === "dark" ? "text-accent-400" : "text-brand-600"}`}
+            aria-hidden
+          >
             <circle cx="10" cy="10" r="10" fill="currentColor" opacity=".15" />
             <path d="m5.5 10.5 3 3 6-6.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
           </svg>

@@ -69,19 +69,24 @@ export function AdminUserUpload() {
     <section className="container-page py-10">
       <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">Admin</p>
       <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Admin User Upload</h1>
-      <p className="mt-2 text-slate-600">Import members in bulk from a CSV file. Members then sign in with their certificate number and birthdate.</p>
+      <p className="mt-2 text-slate-600">
+        Import members in bulk from a CSV file. Members then sign in with their certificate number and birthdate.
+      </p>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-5">
-        <aside className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800 lg:col-span-2" aria-labelledby="instructions-title">
+        <aside
+          className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800 lg:col-span-2"
+          aria-labelledby="instructions-title"
+        >
           <h2 id="instructions-title" className="flex items-center gap-2 text-base font-semibold text-brand-900">
             <Info className="h-5 w-5" aria-hidden />
             Instructions
           </h2>
           <ol className="mt-3 list-decimal space-y-2 pl-5">
             <li>
-              The first line names the columns: <code className="font-mono">certificate_number</code> and <code className="font-mono">birthdate</code> are
-              required; <code className="font-mono">first_name</code>, <code className="font-mono">last_name</code> and <code className="font-mono">email</code> are
-              optional.
+              The first line names the columns: <code className="font-mono">certificate_number</code> and{" "}
+              <code className="font-mono">birthdate</code> are required; <code className="font-mono">first_name</code>,{" "}
+              <code className="font-mono">last_name</code> and <code className="font-mono">email</code> are optional.
             </li>
             <li>Birthdates may be written {DATE_FORMATS_TEXT.replace("YYYY-MM-DD", "YYYY-MM-DD (preferred)")}.</li>
             <li>Certificate numbers should be unique. A certificate number already on file updates that member's birthdate and name.</li>
@@ -131,7 +136,13 @@ export function AdminUserUpload() {
                 <span className="font-semibold">{file.name}</span> <span className="text-slate-600">({sizeInKb(file.size)})</span>
               </p>
               <h2 className="mt-3 text-sm font-semibold text-slate-900">Preview (first 5 lines)</h2>
-              <pre data-testid="file-preview" role="region" tabIndex={0} aria-label="Preview of the first 5 lines" className="mt-1 max-h-48 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-5 text-slate-100">
+              <pre
+                data-testid="file-preview"
+                role="region"
+                tabIndex={0}
+                aria-label="Preview of the first 5 lines"
+                className="mt-1 max-h-48 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-5 text-slate-100"
+              >
                 {preview.join("\n")}
               </pre>
             </div>

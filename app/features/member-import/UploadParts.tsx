@@ -17,7 +17,17 @@ export function TemplateButton({ onClick }: { onClick: () => void }) {
  * File chooser and drag-and-drop zone. A dropped file that is not CSV is ignored silently
  * (admin side, section 2); a chosen one is handed over for the page to judge.
  */
-export function DropZone({ onFile, disabled, label, children }: { onFile: (file: File) => void; disabled?: boolean; label: string; children?: ReactNode }) {
+export function DropZone({
+  onFile,
+  disabled,
+  label,
+  children,
+}: {
+  onFile: (file: File) => void;
+  disabled?: boolean;
+  label: string;
+  children?: ReactNode;
+}) {
   const inputId = useId();
   const hintId = useId();
   const [over, setOver] = useState(false);
@@ -86,7 +96,7 @@ export function UploadProgress({ phase }: { phase: UploadPhase | null }) {
         aria-label={phase.kind === "processing" ? "Processing" : "Upload progress"}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={phase.kind === "processing" ? undefined : percent ?? 0}
+        aria-valuenow={phase.kind === "processing" ? undefined : (percent ?? 0)}
         className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
       >
         {phase.kind === "processing" ? (

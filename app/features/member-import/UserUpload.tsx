@@ -151,13 +151,17 @@ export function UserUpload() {
           <UploadProgress phase={phase} />
         </div>
 
-        <aside className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800" aria-labelledby="requirements-title">
+        <aside
+          className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800"
+          aria-labelledby="requirements-title"
+        >
           <h2 id="requirements-title" className="text-base font-semibold text-brand-900">
             CSV requirements
           </h2>
           <ul className="mt-3 list-disc space-y-2 pl-5">
             <li>
-              Columns <code className="font-mono">certificate_number</code> and <code className="font-mono">birthdate</code> (header names are not case-sensitive)
+              Columns <code className="font-mono">certificate_number</code> and <code className="font-mono">birthdate</code> (header names
+              are not case-sensitive)
             </li>
             <li>Optional columns: first_name, last_name, email</li>
             <li>Birthdate formats: {DATE_FORMATS_TEXT}</li>
@@ -191,7 +195,9 @@ function StatusBanner({ banner }: { banner: Banner }) {
           <span className="font-semibold">{ok ? "Success" : "Error"}:</span> {banner.text}
         </span>
       </p>
-      {banner.details?.length ? <ErrorList title="Rows not imported" items={banner.details} total={banner.totalErrors} testId="row-errors" /> : null}
+      {banner.details?.length ? (
+        <ErrorList title="Rows not imported" items={banner.details} total={banner.totalErrors} testId="row-errors" />
+      ) : null}
     </div>
   );
 }

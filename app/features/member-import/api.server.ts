@@ -21,7 +21,11 @@ const tooLarge = () => new HttpError(413, MESSAGES.tooLarge);
 /** POST /api/upload-users: the member CSV import, JSON ({csvContent, filename}) or multipart (csvFile). Any admin. */
 export function memberImportRouter({ auth, memberImport }: { auth: AuthService; memberImport: MemberImportService }): Router {
   const router = Router();
-  const json = express.json({ limit: JSON_UPLOAD_LIMIT, strict: true, type: (req) => !String(req.headers["content-type"] ?? "").startsWith("multipart/") });
+  const json = express.json({
+    limit: JSON_UPLOAD_LIMIT,
+    strict: true,
+    type: (req) => !String(req.headers["content-type"] ?? "").startsWith("multipart/"),
+  });
 
   const run = async (req: Request, res: Response, upload: { csv: string; filename: string; adminPassword?: string }) => {
     const actor = res.locals.user as PublicUser;
@@ -74,7 +78,10 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const isMultipart = (req: Request) => String(req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data");
+const isMultipart = (req: Request) =>
+  String(req.headers["content-type"] ?? "")
+    .toLowerCase()
+    .startsWith("multipart/form-data");
 
 /** Refuses a declared body that is over the limit before reading it. */
 const rejectOversized: RequestHandler = (req, _res, next) => {

@@ -24,7 +24,11 @@ describeEachDatabase("member CSV import API", (dialect) => {
     const res = await server.request("/api/upload-users", {
       method: "POST",
       cookie: opts.cookie ?? admin,
-      json: { csvContent, filename: opts.filename ?? "members.csv", ...(opts.adminPassword !== undefined ? { adminPassword: opts.adminPassword } : {}) },
+      json: {
+        csvContent,
+        filename: opts.filename ?? "members.csv",
+        ...(opts.adminPassword !== undefined ? { adminPassword: opts.adminPassword } : {}),
+      },
     });
     return { status: res.status, body: (await res.json()) as UploadResponse };
   };
@@ -37,8 +41,17 @@ describeEachDatabase("member CSV import API", (dialect) => {
   };
   const memberLogin = (certificate: string, password: string) =>
     server.request("/api/auth/login", { method: "POST", json: { username: certificate, password } }).then((r) => r.status);
-  const member = (certificate: string) => db().selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
-  const countUsers = async () => Number((await db().selectFrom("users").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const member = (certificate: string) =>
+    db().selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
+  const countUsers = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom("users")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   describe("who may upload", () => {
     it("anonymous 401, member 403, limited_admin and super_admin 200", async () => {
@@ -59,7 +72,13 @@ describeEachDatabase("member CSV import API", (dialect) => {
   describe("both request forms and every date format", () => {
     it("JSON: imports all four formats; members sign in with MMDDYY and not with another birthdate", async () => {
       const t = tag();
-      const csv = [HEADER, `${t}1,1980-01-15,Ann,Lee,ann@example.com`, `${t}2,02/28/1975,Bo,Ng,`, `${t}3,12-31-2001,Cy,,`, `${t}4,1999/07/04,,Ruiz,`].join("\n");
+      const csv = [
+        HEADER,
+        `${t}1,1980-01-15,Ann,Lee,ann@example.com`,
+        `${t}2,02/28/1975,Bo,Ng,`,
+        `${t}3,12-31-2001,Cy,,`,
+        `${t}4,1999/07/04,,Ruiz,`,
+      ].join("\n");
       const { status, body } = await uploadJson(csv);
       expect(status).toBe(200);
       expect(body).toMatchObject({
@@ -108,7 +127,11 @@ describeEachDatabase("member CSV import API", (dialect) => {
     it("reports each kind with its line number (header is line 1) and imports the rest", async () => {
       const t = tag();
       const staff = await server.services.auth.createStaff(`staff${t.toLowerCase()}`, "correct horse battery", "super_admin");
-      await db().updateTable("users").set({ certificate_number: `${t}STAFF` }).where("id", "=", staff.id).execute();
+      await db()
+        .updateTable("users")
+        .set({ certificate_number: `${t}STAFF` })
+        .where("id", "=", staff.id)
+        .execute();
       const csv = [
         HEADER, // 1
         `${t}1,1980-01-15,Ok,One,`, // 2
@@ -152,7 +175,11 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const t = tag();
       const none = await uploadJson(`${HEADER}\n${t}1,13/01/1980,,,\n`);
       expect(none.status).toBe(422);
-      expect(none.body).toMatchObject({ success: false, error: MESSAGES.noValidRows, stats: { total_processed: 1, successful: 0, errors: 1 } });
+      expect(none.body).toMatchObject({
+        success: false,
+        error: MESSAGES.noValidRows,
+        stats: { total_processed: 1, successful: 0, errors: 1 },
+      });
       expect(none.body.details).toEqual(['Line 2: birthdate "13/01/1980" is not a real date']);
 
       for (const [csv, error] of [
@@ -175,8 +202,13 @@ describeEachDatabase("member CSV import API", (dialect) => {
         const body = await res.json();
         return { status: res.status, body };
       };
-      expect(await bad({ headers: { "Content-Type": "application/json" }, body: "{nope" })).toMatchObject({ status: 400, body: { success: false } });
-      expect(await bad({ headers: { "Content-Type": "application/json" }, body: JSON.stringify({ csvContent: 5, filename: "a.csv" }) })).toMatchObject({
+      expect(await bad({ headers: { "Content-Type": "application/json" }, body: "{nope" })).toMatchObject({
+        status: 400,
+        body: { success: false },
+      });
+      expect(
+        await bad({ headers: { "Content-Type": "application/json" }, body: JSON.stringify({ csvContent: 5, filename: "a.csv" }) }),
+      ).toMatchObject({
         status: 400,
         body: { success: false, error: "csvContent is required", stats: { total_processed: 0 } },
       });
@@ -184,8 +216,14 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(wrongField).toMatchObject({ status: 400, body: { error: 'Unexpected file field "file"; send the file as csvFile' } });
       const noFile = new FormData();
       noFile.append("adminPassword", "x");
-      expect(await bad({ body: noFile })).toMatchObject({ status: 400, body: { error: "No file received: send the CSV in the field csvFile" } });
-      expect(await bad({ headers: { "Content-Type": "multipart/form-data" }, body: "x" })).toMatchObject({ status: 400, body: { error: "Malformed multipart request" } });
+      expect(await bad({ body: noFile })).toMatchObject({
+        status: 400,
+        body: { error: "No file received: send the CSV in the field csvFile" },
+      });
+      expect(await bad({ headers: { "Content-Type": "multipart/form-data" }, body: "x" })).toMatchObject({
+        status: 400,
+        body: { error: "Malformed multipart request" },
+      });
     });
   });
 
@@ -198,8 +236,14 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const usersBefore = await countUsers();
       await new Promise((r) => setTimeout(r, 5));
       const again = await uploadMultipart(csv);
-      expect(again.body).toMatchObject({ success: true, message: "Imported 2 users (0 new, 0 updated, 2 unchanged).", stats: { successful: 2, errors: 0 } });
-      expect(await db().selectFrom("users").selectAll().where("certificate_number", "like", `${t}%`).orderBy("id").execute()).toEqual(before);
+      expect(again.body).toMatchObject({
+        success: true,
+        message: "Imported 2 users (0 new, 0 updated, 2 unchanged).",
+        stats: { successful: 2, errors: 0 },
+      });
+      expect(await db().selectFrom("users").selectAll().where("certificate_number", "like", `${t}%`).orderBy("id").execute()).toEqual(
+        before,
+      );
       expect(await countUsers()).toBe(usersBefore);
 
       // New birthdate for 1; 2 without names keeps its names.
@@ -221,9 +265,17 @@ describeEachDatabase("member CSV import API", (dialect) => {
       // The database refuses one row of the last chunk, after earlier chunks were written.
       const poison = `${t}POISON`;
       if (dialect === "sqlite") {
-        await sql.raw(`create trigger poison_${t} before insert on users when new.certificate_number = '${poison}' begin select raise(abort, 'poisoned row'); end`).execute(db());
+        await sql
+          .raw(
+            `create trigger poison_${t} before insert on users when new.certificate_number = '${poison}' begin select raise(abort, 'poisoned row'); end`,
+          )
+          .execute(db());
       } else {
-        await sql.raw(`create function poison_${t}() returns trigger language plpgsql as $$ begin if new.certificate_number = '${poison}' then raise exception 'poisoned row'; end if; return new; end $$`).execute(db());
+        await sql
+          .raw(
+            `create function poison_${t}() returns trigger language plpgsql as $$ begin if new.certificate_number = '${poison}' then raise exception 'poisoned row'; end if; return new; end $$`,
+          )
+          .execute(db());
         await sql.raw(`create trigger poison_${t} before insert on users for each row execute function poison_${t}()`).execute(db());
       }
       try {
@@ -232,7 +284,12 @@ describeEachDatabase("member CSV import API", (dialect) => {
         rows.push(`${poison},1980-01-01,,,`);
         const { status, body } = await uploadJson(rows.join("\n"));
         expect(status).toBe(500);
-        expect(body).toMatchObject({ success: false, error: MESSAGES.writeFailed, errors: [MESSAGES.writeFailed], stats: { successful: 0 } });
+        expect(body).toMatchObject({
+          success: false,
+          error: MESSAGES.writeFailed,
+          errors: [MESSAGES.writeFailed],
+          stats: { successful: 0 },
+        });
         expect(await countUsers()).toBe(usersBefore);
         expect(await member(`${t}N1`)).toBeUndefined();
         expect(await member(`${t}0`)).toEqual(kept);
@@ -247,14 +304,36 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const auditHook = service.hooks.afterWrite;
       const seen: unknown[] = [];
       service.hooks.afterWrite = async (trx, event) => {
-        seen.push({ ...event, actor: event.actor.username, visible: Number((await trx.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).where("certificate_number", "like", `${t}%`).executeTakeFirstOrThrow()).n) });
+        seen.push({
+          ...event,
+          actor: event.actor.username,
+          visible: Number(
+            (
+              await trx
+                .selectFrom("users")
+                .select((eb) => eb.fn.countAll().as("n"))
+                .where("certificate_number", "like", `${t}%`)
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        });
         if (event.filename === "explode.csv") throw new Error("audit log unavailable");
       };
       try {
         const ok = await uploadJson(`${HEADER}\n${t}1,1980-01-15,,,\n${t}2,bad,,,\n`, { filename: "fine.csv" });
         expect(ok.status).toBe(200);
         expect(seen).toEqual([
-          { actor: `importer${dialect}`, filename: "fine.csv", totalProcessed: 2, successful: 1, errors: 1, created: 1, updated: 0, unchanged: 0, visible: 1 },
+          {
+            actor: `importer${dialect}`,
+            filename: "fine.csv",
+            totalProcessed: 2,
+            successful: 1,
+            errors: 1,
+            created: 1,
+            updated: 0,
+            unchanged: 0,
+            visible: 1,
+          },
         ]);
         const failed = await uploadJson(`${HEADER}\n${t}3,1980-01-15,,,\n`, { filename: "explode.csv" });
         expect(failed.status).toBe(500);

@@ -7,8 +7,7 @@ export const DATE_FORMATS_TEXT = "YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/
 export const EARLIEST_YEAR = 1900;
 
 export type BirthdateResult =
-  | { ok: true; year: number; month: number; day: number }
-  | { ok: false; reason: "format" | "impossible" | "future" | "too-old" };
+  { ok: true; year: number; month: number; day: number } | { ok: false; reason: "format" | "impossible" | "future" | "too-old" };
 
 /**
  * `today` is the UTC calendar date (YYYY-MM-DD) a birthdate may not be after. Read by hand,

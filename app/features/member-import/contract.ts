@@ -68,7 +68,11 @@ export const emptyStats = (): UploadStats => ({ total_processed: 0, successful: 
 
 /** Normalizes a header cell: trimmed, lower case, spaces and dashes as underscores ("Certificate Number" → certificate_number). */
 export function normalizeHeader(cell: string): string {
-  return cell.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return cell
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
 }
 
 export function hasRequiredColumns(header: string[]): boolean {

@@ -13,12 +13,14 @@ export const sizeInKb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 
 /** /admin/upload: the first 5 lines of the file, as text. */
 export function firstLines(text: string, count = 5): string[] {
-  return text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/).slice(0, count);
+  return text
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\n|\r/)
+    .slice(0, count);
 }
 
 export type CsvCheck =
-  | { ok: true; header: string[]; rows: string[][]; records: number }
-  | { ok: false; error: string; header?: string[]; rows?: string[][] };
+  { ok: true; header: string[]; rows: string[][]; records: number } | { ok: false; error: string; header?: string[]; rows?: string[][] };
 
 /**
  * /admin/users: parses the file in the browser. At least two rows and a header with

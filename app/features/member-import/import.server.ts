@@ -61,7 +61,12 @@ export class MemberImportService {
     if (!parsed.ok) {
       return {
         status: 400,
-        body: { success: false, message: parsed.error, error: parsed.error, stats: { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: seconds() } },
+        body: {
+          success: false,
+          message: parsed.error,
+          error: parsed.error,
+          stats: { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: seconds() },
+        },
       };
     }
 
@@ -109,7 +114,10 @@ export class MemberImportService {
 
     const rowErrors: RowError[] = [
       ...parsed.rowErrors,
-      ...outcome.staff.map((r) => ({ line: r.line, message: `Line ${r.line}: certificate number "${r.certificate}" belongs to a staff account and cannot be imported` })),
+      ...outcome.staff.map((r) => ({
+        line: r.line,
+        message: `Line ${r.line}: certificate number "${r.certificate}" belongs to a staff account and cannot be imported`,
+      })),
     ].sort((a, b) => a.line - b.line);
     const successful = rows.length - outcome.staff.length;
     const stats = { total_processed: parsed.totalRows, successful, errors: rowErrors.length, processing_time_seconds: seconds() };
@@ -118,7 +126,10 @@ export class MemberImportService {
     this.logger.info({ filename: input.filename, actor: input.actor.id, ...stats, ...split }, "member import");
 
     if (successful === 0) {
-      return { status: 422, body: { success: false, message: MESSAGES.noValidRows, error: MESSAGES.noValidRows, details, stats, ...split } };
+      return {
+        status: 422,
+        body: { success: false, message: MESSAGES.noValidRows, error: MESSAGES.noValidRows, details, stats, ...split },
+      };
     }
     const message =
       `Imported ${plural(successful, "user")} (${outcome.created} new, ${outcome.updated} updated, ${outcome.unchanged} unchanged)` +

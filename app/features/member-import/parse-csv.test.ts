@@ -44,7 +44,8 @@ describe("parseMemberCsv", () => {
 
   it("keeps line numbers across parse chunks (files over 1MB) with multi-line quoted fields anywhere", () => {
     const lines = ["certificate_number,birthdate,first_name,notes"];
-    for (let i = 0; i < 40_000; i++) lines.push(i % 997 === 0 ? `Q${i},1980-01-01,Q,"two\r\nlines"` : `R${i},1980-01-01,Row,plain text padding`);
+    for (let i = 0; i < 40_000; i++)
+      lines.push(i % 997 === 0 ? `Q${i},1980-01-01,Q,"two\r\nlines"` : `R${i},1980-01-01,Row,plain text padding`);
     lines.push("LAST,1980-02-31,Bad,date");
     const text = lines.join("\r\n");
     expect(text.length).toBeGreaterThan(1.5 * 2 ** 20);
@@ -57,7 +58,9 @@ describe("parseMemberCsv", () => {
   });
 
   it("checks lengths and control characters", () => {
-    const r = ok(`certificate_number,birthdate,first_name\n${"X".repeat(65)},1980-01-01,A\nB\u0007,1980-01-01,A\nC,1980-01-01,${"n".repeat(101)}\n`);
+    const r = ok(
+      `certificate_number,birthdate,first_name\n${"X".repeat(65)},1980-01-01,A\nB\u0007,1980-01-01,A\nC,1980-01-01,${"n".repeat(101)}\n`,
+    );
     expect(r.rowErrors.map((e) => e.message)).toEqual([
       "Line 2: certificate_number is longer than 64 characters",
       "Line 3: certificate_number contains control characters",

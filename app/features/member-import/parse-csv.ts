@@ -72,7 +72,12 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
         if (!header) {
           const names = row.map(normalizeHeader);
           header = names;
-          col = { cert: names.indexOf("certificate_number"), birth: names.indexOf("birthdate"), first: names.indexOf("first_name"), last: names.indexOf("last_name") };
+          col = {
+            cert: names.indexOf("certificate_number"),
+            birth: names.indexOf("birthdate"),
+            first: names.indexOf("first_name"),
+            last: names.indexOf("last_name"),
+          };
           if (col.cert < 0 || col.birth < 0) {
             done = true;
             parser.abort();
@@ -92,7 +97,10 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
         }
         const earlier = seen.get(outcome.certificate);
         if (earlier !== undefined) {
-          rowErrors.push({ line: startLine, message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}` });
+          rowErrors.push({
+            line: startLine,
+            message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}`,
+          });
           continue;
         }
         seen.set(outcome.certificate, startLine);
@@ -129,11 +137,7 @@ function embeddedBreaks(row: string[]): number {
 }
 
 /** A row's values, or the reason it cannot be imported. */
-function checkRow(
-  row: string[],
-  col: { cert: number; birth: number; first: number; last: number },
-  today: string,
-): MemberRecord | string {
+function checkRow(row: string[], col: { cert: number; birth: number; first: number; last: number }, today: string): MemberRecord | string {
   const certificate = normalizeCertificate(row[col.cert] ?? "");
   if (!certificate) return "certificate_number is missing";
   if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;

@@ -98,7 +98,10 @@ export async function runAdminCommand(
     }
   } catch (err) {
     if (err instanceof UniqueViolationError) {
-      return { code: 1, out: command === "add-member" ? "A member with that certificate number already exists." : "That username is already taken." };
+      return {
+        code: 1,
+        out: command === "add-member" ? "A member with that certificate number already exists." : "That username is already taken.",
+      };
     }
     if (err instanceof HttpError) return { code: 1, out: err.message };
     throw err;

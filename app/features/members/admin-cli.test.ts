@@ -58,8 +58,12 @@ describeEachDatabase("admin CLI", (dialect) => {
     const first = await ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2", false);
     expect((await run("set-password", "--username", "rotate", "--password", "second-password-2")).code).toBe(0);
     expect(await ctx.services.auth.userForSession(first.token, false)).toBeNull();
-    await expect(ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2", false)).rejects.toThrow();
-    expect((await run("set-password", "--username", "nobody", "--password", "second-password-2")).out).toBe("No staff account named nobody");
+    await expect(
+      ctx.services.auth.login({ username: "rotate", password: "first-password-1", kind: "staff" }, "127.0.0.2", false),
+    ).rejects.toThrow();
+    expect((await run("set-password", "--username", "nobody", "--password", "second-password-2")).out).toBe(
+      "No staff account named nobody",
+    );
   });
 
   it("explains usage for unknown commands and options", async () => {
@@ -83,7 +87,11 @@ describe("npm run admin (a real process)", () => {
     const exec = promisify(execFile);
     const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", DATABASE_URL: "" };
     try {
-      const ok = await exec("npx", ["tsx", "scripts/admin.ts", "create-admin", "--username", "cli", "--password", "cli-password-123", "--role", "super_admin"], { env });
+      const ok = await exec(
+        "npx",
+        ["tsx", "scripts/admin.ts", "create-admin", "--username", "cli", "--password", "cli-password-123", "--role", "super_admin"],
+        { env },
+      );
       expect(ok.stdout).toContain('Created super_admin "cli".');
       expect(fs.existsSync(path.join(dataDir, "app.db"))).toBe(true);
       const key = fs.statSync(path.join(dataDir, "auth-secret.key"));

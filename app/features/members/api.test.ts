@@ -111,13 +111,18 @@ describeEachDatabase("member administration API", (dialect) => {
     const list = async (query: string, cookie = limited.cookie) => {
       const res = await req(`/api/admin/members?${query}`, { cookie });
       expect(res.status, query).toBe(200);
-      return (await json(res)) as { members: MemberRow[]; pagination: { page: number; pageSize: number; total: number; totalPages: number } };
+      return (await json(res)) as {
+        members: MemberRow[];
+        pagination: { page: number; pageSize: number; total: number; totalPages: number };
+      };
     };
 
     it("pages on the server and never sends birthdates or digests", async () => {
       const first = await list("q=LIST-&pageSize=10");
       expect(first.pagination).toEqual({ page: 1, pageSize: 10, total: 30, totalPages: 3 });
-      expect(first.members.map((m) => m.certificate_number)).toEqual(Array.from({ length: 10 }, (_, i) => `LIST-${String(i + 1).padStart(3, "0")}`));
+      expect(first.members.map((m) => m.certificate_number)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `LIST-${String(i + 1).padStart(3, "0")}`),
+      );
       const third = await list("q=LIST-&pageSize=10&page=3");
       expect(third.members[0].certificate_number).toBe("LIST-021");
       expect(third.members).toHaveLength(10);
@@ -147,7 +152,17 @@ describeEachDatabase("member administration API", (dialect) => {
     });
 
     it("answers bad queries with 400 and a reason", async () => {
-      for (const query of ["page=abc", "page=0", "pageSize=7", "status=deleted", "sort=birthdate_digest", "dir=sideways", "q=a%00b", `q=${"x".repeat(101)}`, "page=1&page=2"]) {
+      for (const query of [
+        "page=abc",
+        "page=0",
+        "pageSize=7",
+        "status=deleted",
+        "sort=birthdate_digest",
+        "dir=sideways",
+        "q=a%00b",
+        `q=${"x".repeat(101)}`,
+        "page=1&page=2",
+      ]) {
         const res = await req(`/api/admin/members?${query}`, { cookie: limited.cookie });
         expect(res.status, query).toBe(400);
         const body = await json(res);
@@ -190,26 +205,45 @@ describeEachDatabase("member administration API", (dialect) => {
       const inactive = await json(await req("/api/admin/members?status=inactive&q=DEACT-1", { cookie: limited.cookie }));
       expect(inactive.members.map((m: MemberRow) => m.id)).toEqual([id]);
 
-      expect((await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: true } })).status).toBe(200);
+      expect((await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: true } })).status).toBe(
+        200,
+      );
       expect((await memberLogin("DEACT-1")).status).toBe(200);
 
       const entries = await auditEntries("&action=members.deactivate");
-      expect(entries[0]).toMatchObject({ actor_id: limited.userId, actor_label: "limited-one", target_type: "member", target_id: id, target_label: "DEACT-1" });
+      expect(entries[0]).toMatchObject({
+        actor_id: limited.userId,
+        actor_label: "limited-one",
+        target_type: "member",
+        target_id: id,
+        target_label: "DEACT-1",
+      });
       expect((await auditEntries("&action=members.activate"))[0]).toMatchObject({ target_id: id });
     });
 
     it("touches members only: a staff account, a missing id and bad bodies are refused", async () => {
-      const bossRes = await req(`/api/admin/members/${boss.userId}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } });
+      const bossRes = await req(`/api/admin/members/${boss.userId}`, {
+        method: "PATCH",
+        cookie: limited.cookie,
+        json: { is_active: false },
+      });
       expect(bossRes.status).toBe(404);
       expect((await json(bossRes)).error).toBe(MESSAGES.memberNotFound);
       expect(await whoIs(boss.cookie)).not.toBeNull();
-      expect((await req(`/api/admin/members/999999`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } })).status).toBe(404);
+      expect((await req(`/api/admin/members/999999`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } })).status).toBe(
+        404,
+      );
       const id = await addMember("BADBODY-1");
       for (const body of [{}, { is_active: "false" }, { is_active: 0 }, { is_active: false, role: "super_admin" }, []]) {
         const res = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: body });
         expect(res.status, JSON.stringify(body)).toBe(400);
       }
-      const raw = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, headers: { "Content-Type": "application/json" }, body: "{nope" });
+      const raw = await req(`/api/admin/members/${id}`, {
+        method: "PATCH",
+        cookie: limited.cookie,
+        headers: { "Content-Type": "application/json" },
+        body: "{nope",
+      });
       expect(raw.status).toBe(400);
       for (const badId of ["0", "-1", "1e3", "abc", "0x10", "12345678901"]) {
         expect((await req(`/api/admin/members/${badId}`, { method: "DELETE", cookie: limited.cookie })).status, badId).toBe(400);
@@ -227,7 +261,11 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(await whoIs(session)).toBeNull();
       expect((await memberLogin("DEL-1")).status).toBe(401);
       expect((await req(`/api/admin/members/${id}`, { method: "DELETE", cookie: limited.cookie })).status).toBe(404);
-      expect((await auditEntries("&action=members.delete"))[0]).toMatchObject({ actor_id: limited.userId, target_id: id, target_label: "DEL-1" });
+      expect((await auditEntries("&action=members.delete"))[0]).toMatchObject({
+        actor_id: limited.userId,
+        target_id: id,
+        target_label: "DEL-1",
+      });
     });
 
     it("cannot delete a staff account through the member endpoint", async () => {
@@ -240,7 +278,7 @@ describeEachDatabase("member administration API", (dialect) => {
   describe("export", () => {
     it("downloads the filtered list as CSV without birthdates or digests, formulas neutralised, and audits it", async () => {
       await addMember("EXP-001", { first: "Ada", last: "Lovelace" });
-      const inactiveId = await addMember("EXP-002", { first: "=HYPERLINK(\"http://evil\")", last: "O'Brien, Jr." });
+      const inactiveId = await addMember("EXP-002", { first: '=HYPERLINK("http://evil")', last: "O'Brien, Jr." });
       await server.services.memberAdmin.setMemberActive({ id: boss.userId }, inactiveId, false);
       await addMember("OTHER-9", { first: "Not", last: "Exported" });
 
@@ -254,13 +292,17 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(parsed.data[0]).toEqual([...EXPORT_COLUMNS]);
       expect(parsed.data.slice(1).map((r) => r.slice(0, 4))).toEqual([
         ["EXP-001", "Ada", "Lovelace", "active"],
-        ["EXP-002", "'=HYPERLINK(\"http://evil\")", "O'Brien, Jr.", "inactive"],
+        ["EXP-002", '\'=HYPERLINK("http://evil")', "O'Brien, Jr.", "inactive"],
       ]);
       const digest = (await server.services.auth.users.findById(inactiveId))!.birthdate_digest!;
       expect(text).not.toContain(digest);
 
       const onlyInactive = await (await req("/api/admin/members/export?q=EXP-&status=inactive", { cookie: limited.cookie })).text();
-      expect(Papa.parse<string[]>(onlyInactive.trim()).data.slice(1).map((r) => r[0])).toEqual(["EXP-002"]);
+      expect(
+        Papa.parse<string[]>(onlyInactive.trim())
+          .data.slice(1)
+          .map((r) => r[0]),
+      ).toEqual(["EXP-002"]);
 
       const [latest, previous] = await auditEntries("&action=members.export");
       expect(latest).toMatchObject({ actor_id: limited.userId, row_count: 1, details: { q: "EXP-", status: "inactive" } });
@@ -283,13 +325,21 @@ describeEachDatabase("member administration API", (dialect) => {
     });
 
     it("adds an account that can sign in; checks password length, username and role; refuses a taken name", async () => {
-      const res = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "New.Helper", role: "limited_admin", password: "twelve-chars" } });
+      const res = await req("/api/admin/staff", {
+        method: "POST",
+        cookie: boss.cookie,
+        json: { username: "New.Helper", role: "limited_admin", password: "twelve-chars" },
+      });
       expect(res.status).toBe(201);
       const created = (await json(res)).staff as StaffRow;
       expect(created).toMatchObject({ username: "new.helper", role: "limited_admin", is_core_admin: false, is_active: true });
       expect((await staffLogin("new.helper", "twelve-chars")).status).toBe(200);
 
-      const short = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "shorty", role: "limited_admin", password: "eleven-char" } });
+      const short = await req("/api/admin/staff", {
+        method: "POST",
+        cookie: boss.cookie,
+        json: { username: "shorty", role: "limited_admin", password: "eleven-char" },
+      });
       expect(short.status).toBe(400);
       expect((await json(short)).error).toBe(MESSAGES.passwordTooShort);
       for (const body of [
@@ -301,33 +351,62 @@ describeEachDatabase("member administration API", (dialect) => {
       ]) {
         expect((await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: body })).status, JSON.stringify(body)).toBe(400);
       }
-      const taken = await req("/api/admin/staff", { method: "POST", cookie: boss.cookie, json: { username: "NEW.helper", role: "super_admin", password: "twelve-chars" } });
+      const taken = await req("/api/admin/staff", {
+        method: "POST",
+        cookie: boss.cookie,
+        json: { username: "NEW.helper", role: "super_admin", password: "twelve-chars" },
+      });
       expect(taken.status).toBe(409);
       expect((await json(taken)).error).toBe(MESSAGES.usernameTaken);
 
       const entry = (await auditEntries("&action=staff.create"))[0];
-      expect(entry).toMatchObject({ actor_id: boss.userId, actor_label: "boss", target_id: created.id, target_label: "new.helper", details: { role: "limited_admin" } });
+      expect(entry).toMatchObject({
+        actor_id: boss.userId,
+        actor_label: "boss",
+        target_id: created.id,
+        target_label: "new.helper",
+        details: { role: "limited_admin" },
+      });
       expect(JSON.stringify(await auditEntries())).not.toContain("twelve-chars");
     });
 
     it("resets a password: the person's sessions end, the old password stops working, the new one works", async () => {
       const target = await loginAs(server, "limited_admin", { username: "rotating" });
       const other = sessionCookieFrom(await staffLogin("rotating"));
-      const res = await req(`/api/admin/staff/${target.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "brand-new-password" } });
+      const res = await req(`/api/admin/staff/${target.userId}/password`, {
+        method: "POST",
+        cookie: boss.cookie,
+        json: { password: "brand-new-password" },
+      });
       expect(res.status).toBe(200);
       expect(await whoIs(target.cookie)).toBeNull();
       expect(await whoIs(other)).toBeNull();
       expect((await staffLogin("rotating")).status).toBe(401);
       expect((await staffLogin("rotating", "brand-new-password")).status).toBe(200);
-      expect((await req(`/api/admin/staff/${target.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "short" } })).status).toBe(400);
-      expect((await req(`/api/admin/staff/${member.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "brand-new-password" } })).status).toBe(404);
+      expect(
+        (await req(`/api/admin/staff/${target.userId}/password`, { method: "POST", cookie: boss.cookie, json: { password: "short" } }))
+          .status,
+      ).toBe(400);
+      expect(
+        (
+          await req(`/api/admin/staff/${member.userId}/password`, {
+            method: "POST",
+            cookie: boss.cookie,
+            json: { password: "brand-new-password" },
+          })
+        ).status,
+      ).toBe(404);
       expect((await auditEntries("&action=staff.password_reset"))[0]).toMatchObject({ target_id: target.userId, target_label: "rotating" });
     });
 
     it("resetting your own password ends your other sessions but keeps the one you act from", async () => {
       const me = await loginAs(server, "super_admin", { username: "self-reset" });
       const elsewhere = sessionCookieFrom(await staffLogin("self-reset"));
-      const res = await req(`/api/admin/staff/${me.userId}/password`, { method: "POST", cookie: me.cookie, json: { password: "my-new-password" } });
+      const res = await req(`/api/admin/staff/${me.userId}/password`, {
+        method: "POST",
+        cookie: me.cookie,
+        json: { password: "my-new-password" },
+      });
       expect(res.status).toBe(200);
       expect((await whoIs(me.cookie)).id).toBe(me.userId);
       expect(await whoIs(elsewhere)).toBeNull();
@@ -340,11 +419,20 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(res.status).toBe(200);
       expect((await json(res)).staff.role).toBe("super_admin");
       expect((await req("/api/admin/staff", { cookie: target.cookie })).status).toBe(200);
-      expect((await auditEntries("&action=staff.role_change"))[0]).toMatchObject({ target_id: target.userId, details: { from: "limited_admin", to: "super_admin" } });
-      const back = await req(`/api/admin/staff/${target.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "limited_admin" } });
+      expect((await auditEntries("&action=staff.role_change"))[0]).toMatchObject({
+        target_id: target.userId,
+        details: { from: "limited_admin", to: "super_admin" },
+      });
+      const back = await req(`/api/admin/staff/${target.userId}`, {
+        method: "PATCH",
+        cookie: boss.cookie,
+        json: { role: "limited_admin" },
+      });
       expect(back.status).toBe(200);
       expect((await req("/api/admin/staff", { cookie: target.cookie })).status).toBe(403);
-      expect((await req(`/api/admin/staff/${member.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "super_admin" } })).status).toBe(404);
+      expect(
+        (await req(`/api/admin/staff/${member.userId}`, { method: "PATCH", cookie: boss.cookie, json: { role: "super_admin" } })).status,
+      ).toBe(404);
       expect((await server.services.auth.users.findById(member.userId))!.role).toBe("user");
     });
 
@@ -354,7 +442,11 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(res.status).toBe(200);
       expect(await whoIs(target.cookie)).toBeNull();
       expect((await staffLogin("leaving")).status).toBe(401);
-      expect((await auditEntries("&action=staff.delete"))[0]).toMatchObject({ target_id: target.userId, target_label: "leaving", details: { role: "limited_admin" } });
+      expect((await auditEntries("&action=staff.delete"))[0]).toMatchObject({
+        target_id: target.userId,
+        target_label: "leaving",
+        details: { role: "limited_admin" },
+      });
       expect((await req(`/api/admin/staff/${target.userId}`, { method: "DELETE", cookie: boss.cookie })).status).toBe(404);
     });
 
@@ -401,7 +493,12 @@ describeEachDatabase("member administration API", (dialect) => {
       const page = await json(await req("/api/admin/audit?pageSize=10&page=2", { cookie: boss.cookie }));
       expect(page.pagination).toMatchObject({ page: 2, pageSize: 10, total: all.length });
       expect(page.entries.map((e: AuditEntry) => e.id)).toEqual(all.slice(10, 20).map((e) => e.id));
-      expect(page.actors).toEqual(expect.arrayContaining([{ id: boss.userId, label: "boss" }, { id: limited.userId, label: "limited-one" }]));
+      expect(page.actors).toEqual(
+        expect.arrayContaining([
+          { id: boss.userId, label: "boss" },
+          { id: limited.userId, label: "limited-one" },
+        ]),
+      );
 
       for (const query of ["action=members.hack", "actorId=abc", "page=0", "pageSize=1000"]) {
         expect((await req(`/api/admin/audit?${query}`, { cookie: boss.cookie })).status, query).toBe(400);
@@ -410,10 +507,20 @@ describeEachDatabase("member administration API", (dialect) => {
 
     it("an import writes one entry with one call, and it keeps its actor's name after the account is gone", async () => {
       const importer = await loginAs(server, "limited_admin", { username: "importer" });
-      await server.services.audit.record({ actorId: importer.userId, action: "members.import", rowCount: 8000, details: { filename: "members.csv", errors: 3 } });
+      await server.services.audit.record({
+        actorId: importer.userId,
+        action: "members.import",
+        rowCount: 8000,
+        details: { filename: "members.csv", errors: 3 },
+      });
       await req(`/api/admin/staff/${importer.userId}`, { method: "DELETE", cookie: boss.cookie });
       const [entry] = await auditEntries("&action=members.import");
-      expect(entry).toMatchObject({ actor_id: importer.userId, actor_label: "importer", row_count: 8000, details: { filename: "members.csv", errors: 3 } });
+      expect(entry).toMatchObject({
+        actor_id: importer.userId,
+        actor_label: "importer",
+        row_count: 8000,
+        details: { filename: "members.csv", errors: 3 },
+      });
     });
 
     it("a change and its audit entry are written together or not at all", async () => {
@@ -424,7 +531,11 @@ describeEachDatabase("member administration API", (dialect) => {
       await expect(memberAdmin.deleteMember({ id: boss.userId }, id)).rejects.toThrow("audit write failed");
       spy.mockRestore();
       expect(await server.services.auth.users.findById(id)).toBeDefined();
-      const n = await database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll().as("n")).where("target_id", "=", id).executeTakeFirst();
+      const n = await database.db
+        .selectFrom("audit_log")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("target_id", "=", id)
+        .executeTakeFirst();
       expect(Number(n?.n)).toBe(0);
     });
   });
@@ -432,7 +543,12 @@ describeEachDatabase("member administration API", (dialect) => {
   describe("the last super_admin", () => {
     /** Leaves exactly the given accounts as super_admins. */
     async function onlySuperAdmins(ids: number[]) {
-      await server.services.database.db.updateTable("users").set({ role: "limited_admin" }).where("role", "=", "super_admin").where("id", "not in", ids).execute();
+      await server.services.database.db
+        .updateTable("users")
+        .set({ role: "limited_admin" })
+        .where("role", "=", "super_admin")
+        .where("id", "not in", ids)
+        .execute();
     }
 
     it("cannot be demoted or removed, even by another super_admin's racing request", async () => {
@@ -450,8 +566,16 @@ describeEachDatabase("member administration API", (dialect) => {
         const statuses = [ra.status, rb.status].sort();
         // The loser was either refused outright, or demoted/removed before its own request was checked.
         expect(statuses, `round ${round}`).toEqual(expect.arrayContaining([200]));
-        expect(statuses.filter((s) => s === 200), `round ${round}`).toHaveLength(1);
-        const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").where("is_active", "=", 1).execute();
+        expect(
+          statuses.filter((s) => s === 200),
+          `round ${round}`,
+        ).toHaveLength(1);
+        const supers = await server.services.database.db
+          .selectFrom("users")
+          .select("id")
+          .where("role", "=", "super_admin")
+          .where("is_active", "=", 1)
+          .execute();
         expect(supers, `round ${round}`).toHaveLength(1);
       }
     });
@@ -471,7 +595,9 @@ describeEachDatabase("member administration API", (dialect) => {
         message: MESSAGES.lastSuperAdmin,
       });
       expect((await server.services.auth.users.findById(c.userId))!.role).toBe("super_admin");
-      expect((await req(`/api/admin/staff/${c.userId}`, { method: "PATCH", cookie: c.cookie, json: { role: "super_admin" } })).status).toBe(409);
+      expect((await req(`/api/admin/staff/${c.userId}`, { method: "PATCH", cookie: c.cookie, json: { role: "super_admin" } })).status).toBe(
+        409,
+      );
     });
 
     it("holds when the two changes race inside the database (no role check in front)", async () => {
@@ -484,7 +610,10 @@ describeEachDatabase("member administration API", (dialect) => {
           round % 2 ? memberAdmin.deleteStaff({ id: a.id }, b.id) : memberAdmin.changeStaffRole({ id: a.id }, b.id, "limited_admin"),
           round % 3 ? memberAdmin.changeStaffRole({ id: b.id }, a.id, "limited_admin") : memberAdmin.deleteStaff({ id: b.id }, a.id),
         ]);
-        expect(results.filter((r) => r.status === "fulfilled"), `round ${round}`).toHaveLength(1);
+        expect(
+          results.filter((r) => r.status === "fulfilled"),
+          `round ${round}`,
+        ).toHaveLength(1);
         const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
         expect(refused.reason).toMatchObject({ status: 409, message: MESSAGES.lastSuperAdmin });
         const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").execute();

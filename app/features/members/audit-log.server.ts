@@ -72,9 +72,7 @@ export class AuditLog {
       .where("actor_id", "is not", null)
       .groupBy("actor_id")
       .execute();
-    return rows
-      .map((r) => ({ id: Number(r.actor_id), label: r.label ?? `#${r.actor_id}` }))
-      .sort((a, b) => a.label.localeCompare(b.label));
+    return rows.map((r) => ({ id: Number(r.actor_id), label: r.label ?? `#${r.actor_id}` })).sort((a, b) => a.label.localeCompare(b.label));
   }
 }
 

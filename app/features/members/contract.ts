@@ -98,7 +98,10 @@ export const memberQuerySchema = z.object({
 export type MemberQuery = z.infer<typeof memberQuerySchema>;
 
 /** An id in a path: digits only, so "1e3", "-1" or "0x10" never reach the database. */
-export const idParamSchema = z.string().regex(/^[1-9]\d{0,9}$/, MESSAGES.badId).transform(Number);
+export const idParamSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, MESSAGES.badId)
+  .transform(Number);
 
 /** PATCH /api/admin/members/:id */
 export const memberStatusSchema = z.object({ is_active: z.boolean({ error: "is_active must be true or false" }) }).strict();

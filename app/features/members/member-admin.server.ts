@@ -5,15 +5,7 @@ import { HttpError } from "~/platform/http.server";
 import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
 import type { AuditLog } from "./audit-log.server";
-import {
-  EXPORT_COLUMNS,
-  MESSAGES,
-  type MemberQuery,
-  type MemberRow,
-  type MembersPage,
-  type StaffRole,
-  type StaffRow,
-} from "./contract";
+import { EXPORT_COLUMNS, MESSAGES, type MemberQuery, type MemberRow, type MembersPage, type StaffRole, type StaffRow } from "./contract";
 
 /** The staff account acting, and the session it acts from (kept when it resets its own password). */
 export interface Actor {
@@ -30,7 +22,9 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function toMemberRow(row: Pick<UserRow, "id" | "certificate_number" | "first_name" | "last_name" | "is_active" | "last_login_at" | "created_at">): MemberRow {
+function toMemberRow(
+  row: Pick<UserRow, "id" | "certificate_number" | "first_name" | "last_name" | "is_active" | "last_login_at" | "created_at">,
+): MemberRow {
   return {
     id: row.id,
     certificate_number: row.certificate_number ?? "",
@@ -42,7 +36,9 @@ function toMemberRow(row: Pick<UserRow, "id" | "certificate_number" | "first_nam
   };
 }
 
-function toStaffRow(row: Pick<UserRow, "id" | "username" | "role" | "is_active" | "is_core_admin" | "last_login_at" | "created_at">): StaffRow {
+function toStaffRow(
+  row: Pick<UserRow, "id" | "username" | "role" | "is_active" | "is_core_admin" | "last_login_at" | "created_at">,
+): StaffRow {
   return {
     id: row.id,
     username: row.username ?? "",
@@ -185,7 +181,10 @@ export class MemberAdminService {
         .returning(["certificate_number"])
         .executeTakeFirst();
       if (!deleted) throw new HttpError(404, MESSAGES.memberNotFound);
-      await this.audit.record({ actorId: actor.id, action: "members.delete", target: { type: "member", id: memberId, label: deleted.certificate_number } }, trx);
+      await this.audit.record(
+        { actorId: actor.id, action: "members.delete", target: { type: "member", id: memberId, label: deleted.certificate_number } },
+        trx,
+      );
     });
   }
 
@@ -222,7 +221,12 @@ export class MemberAdminService {
             .executeTakeFirstOrThrow(),
         );
         await this.audit.record(
-          { actorId: actor.id, action: "staff.create", target: { type: "staff", id: row.id, label: row.username }, details: { role: input.role } },
+          {
+            actorId: actor.id,
+            action: "staff.create",
+            target: { type: "staff", id: row.id, label: row.username },
+            details: { role: input.role },
+          },
           trx,
         );
         return toStaffRow(row);
@@ -248,7 +252,10 @@ export class MemberAdminService {
       let sessions = trx.deleteFrom("sessions").where("user_id", "=", staffId);
       if (staffId === actor.id && actor.sessionToken) sessions = sessions.where("id_hash", "<>", sessionIdHash(actor.sessionToken));
       await sessions.execute();
-      await this.audit.record({ actorId: actor.id, action: "staff.password_reset", target: { type: "staff", id: staffId, label: row.username } }, trx);
+      await this.audit.record(
+        { actorId: actor.id, action: "staff.password_reset", target: { type: "staff", id: staffId, label: row.username } },
+        trx,
+      );
     });
   }
 
@@ -302,7 +309,12 @@ export class MemberAdminService {
       if (!deleted) throw this.refusal(before);
       await trx.deleteFrom("sessions").where("user_id", "=", staffId).execute();
       await this.audit.record(
-        { actorId: actor.id, action: "staff.delete", target: { type: "staff", id: staffId, label: deleted.username }, details: { role: deleted.role } },
+        {
+          actorId: actor.id,
+          action: "staff.delete",
+          target: { type: "staff", id: staffId, label: deleted.username },
+          details: { role: deleted.role },
+        },
         trx,
       );
     });

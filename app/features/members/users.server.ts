@@ -102,6 +102,10 @@ export class UsersRepo {
   }
 
   async setActive(userId: number, active: boolean) {
-    await this.db.updateTable("users").set({ is_active: active ? 1 : 0, updated_at: nowIso() }).where("id", "=", userId).execute();
+    await this.db
+      .updateTable("users")
+      .set({ is_active: active ? 1 : 0, updated_at: nowIso() })
+      .where("id", "=", userId)
+      .execute();
   }
 }

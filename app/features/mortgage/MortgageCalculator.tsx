@@ -55,7 +55,11 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
     }
   }
 
-  const field = (name: NumericField, label: string, opts: { prefix?: string; suffix?: string; hint?: ReactNode; decimal?: boolean } = {}) => (
+  const field = (
+    name: NumericField,
+    label: string,
+    opts: { prefix?: string; suffix?: string; hint?: ReactNode; decimal?: boolean } = {},
+  ) => (
     <NumberField
       name={name}
       label={label}
@@ -186,11 +190,7 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
             <Calculator className="h-4 w-4" aria-hidden />
             Calculate
           </button>
-          <button
-            type="button"
-            className="btn-outline px-6 py-3 text-base"
-            onClick={() => setValues(valuesFromInputs(DEFAULT_INPUTS))}
-          >
+          <button type="button" className="btn-outline px-6 py-3 text-base" onClick={() => setValues(valuesFromInputs(DEFAULT_INPUTS))}>
             <RotateCcw className="h-4 w-4" aria-hidden />
             Reset
           </button>
@@ -199,7 +199,12 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
 
       <section aria-labelledby="results-heading" className="min-w-0 space-y-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="results-heading" ref={resultsHeading} tabIndex={-1} className="font-serif text-2xl font-bold text-brand-900 focus:outline-none">
+          <h2
+            id="results-heading"
+            ref={resultsHeading}
+            tabIndex={-1}
+            className="font-serif text-2xl font-bold text-brand-900 focus:outline-none"
+          >
             Your results
           </h2>
           {result ? (
@@ -216,7 +221,11 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
           ) : null}
         </div>
         <p role="status" className={copied === "idle" ? "sr-only" : "text-sm text-slate-700"}>
-          {copied === "copied" ? "Link copied. Anyone with the link sees these results." : copied === "failed" ? "Could not copy: copy the address from the address bar instead." : ""}
+          {copied === "copied"
+            ? "Link copied. Anyone with the link sees these results."
+            : copied === "failed"
+              ? "Could not copy: copy the address from the address bar instead."
+              : ""}
         </p>
         {result ? (
           <MortgageResults inputs={inputs} result={result} />
@@ -332,7 +341,13 @@ function MonthYear({
           <label htmlFor={month.name} className="sr-only">
             {legend}: month
           </label>
-          <select id={month.name} name={month.name} value={month.value} onChange={(e) => onChange(month.name, e.target.value)} className="field-input">
+          <select
+            id={month.name}
+            name={month.name}
+            value={month.value}
+            onChange={(e) => onChange(month.name, e.target.value)}
+            className="field-input"
+          >
             {MONTH_NAMES.map((name, i) => (
               <option key={name} value={String(i + 1)}>
                 {name}

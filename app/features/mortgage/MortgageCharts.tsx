@@ -39,9 +39,25 @@ export function MortgageCharts({ result }: { result: MortgageResult }) {
                 <Tooltip formatter={tooltipMoney} />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 {hasExtras ? (
-                  <Area type="monotone" dataKey="plainBalance" name="Without extra payments" stroke={PLAIN} fill={PLAIN} fillOpacity={0.15} isAnimationActive={false} />
+                  <Area
+                    type="monotone"
+                    dataKey="plainBalance"
+                    name="Without extra payments"
+                    stroke={PLAIN}
+                    fill={PLAIN}
+                    fillOpacity={0.15}
+                    isAnimationActive={false}
+                  />
                 ) : null}
-                <Area type="monotone" dataKey="balance" name={hasExtras ? "With extra payments" : "Balance"} stroke={BRAND} fill={BRAND} fillOpacity={0.25} isAnimationActive={false} />
+                <Area
+                  type="monotone"
+                  dataKey="balance"
+                  name={hasExtras ? "With extra payments" : "Balance"}
+                  stroke={BRAND}
+                  fill={BRAND}
+                  fillOpacity={0.25}
+                  isAnimationActive={false}
+                />
               </AreaChart>
             </ResponsiveContainer>
           ) : null}

@@ -41,13 +41,26 @@ export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs
             ["Loan term", `${inputs.loanTerm} years`],
             ["Interest rate (APR)", `${inputs.interestRate}%`],
             ["First payment", formatYearMonth({ year: inputs.startYear, month: inputs.startMonth })],
-            ["Extra payment", inputs.extraPaymentAmount > 0 ? `${formatMoney(inputs.extraPaymentAmount)} ${frequency.toLowerCase()} from ${formatYearMonth({ year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth })}` : "None"],
-            ["Lump sum", inputs.lumpSumAmount > 0 ? `${formatMoney(inputs.lumpSumAmount)} in ${formatYearMonth({ year: inputs.lumpSumYear, month: inputs.lumpSumMonth })}` : "None"],
+            [
+              "Extra payment",
+              inputs.extraPaymentAmount > 0
+                ? `${formatMoney(inputs.extraPaymentAmount)} ${frequency.toLowerCase()} from ${formatYearMonth({ year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth })}`
+                : "None",
+            ],
+            [
+              "Lump sum",
+              inputs.lumpSumAmount > 0
+                ? `${formatMoney(inputs.lumpSumAmount)} in ${formatYearMonth({ year: inputs.lumpSumYear, month: inputs.lumpSumMonth })}`
+                : "None",
+            ],
           ]}
         />
         <Pairs
           title="Monthly payment"
-          pairs={[...breakdownLines(inputs, result).map((l): [string, string] => [l.label, formatMoney(l.amount)]), ["Total monthly payment", formatMoney(result.monthly.total)]]}
+          pairs={[
+            ...breakdownLines(inputs, result).map((l): [string, string] => [l.label, formatMoney(l.amount)]),
+            ["Total monthly payment", formatMoney(result.monthly.total)],
+          ]}
         />
         <Pairs
           title="Totals"

@@ -48,7 +48,9 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
         </p>
         <div className="mt-5 flex h-3 overflow-hidden rounded-full bg-slate-100" aria-hidden>
           {lines.map((line) =>
-            line.amount > 0 ? <div key={line.label} className={line.color} style={{ width: `${(line.amount / result.monthly.total) * 100}%` }} /> : null,
+            line.amount > 0 ? (
+              <div key={line.label} className={line.color} style={{ width: `${(line.amount / result.monthly.total) * 100}%` }} />
+            ) : null,
           )}
         </div>
         <dl className="mt-5 divide-y divide-slate-100 text-sm sm:text-base">
@@ -66,17 +68,28 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
             <dd className="font-bold tabular-nums text-brand-900">{formatMoney(result.monthly.total)}</dd>
           </div>
         </dl>
-        {note ? <p className="mt-3 text-sm text-slate-600" data-testid="pmi-note">{note}</p> : null}
+        {note ? (
+          <p className="mt-3 text-sm text-slate-600" data-testid="pmi-note">
+            {note}
+          </p>
+        ) : null}
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Stat label="Loan amount" value={formatMoney(result.loanAmount)} />
         <Stat label="Payoff date" value={totals.payoffDate ? formatYearMonth(totals.payoffDate) : "—"} testId="payoff-date" />
         <Stat label="Total interest" value={formatMoney(totals.totalInterest)} testId="total-interest" />
-        <Stat label="Total of payments" value={formatMoney(totals.totalInterest + totals.totalPrincipal)} sub={`${totals.payments} payments of principal and interest`} />
+        <Stat
+          label="Total of payments"
+          value={formatMoney(totals.totalInterest + totals.totalPrincipal)}
+          sub={`${totals.payments} payments of principal and interest`}
+        />
       </div>
 
-      <div className={`rounded-2xl border p-5 sm:p-6 ${hasExtras ? "border-green-300 bg-green-50" : "border-slate-200 bg-slate-50"}`} data-testid="savings">
+      <div
+        className={`rounded-2xl border p-5 sm:p-6 ${hasExtras ? "border-green-300 bg-green-50" : "border-slate-200 bg-slate-50"}`}
+        data-testid="savings"
+      >
         <h3 className="flex items-center gap-2 text-lg font-semibold text-brand-900">
           <PiggyBank className="h-5 w-5 text-green-700" aria-hidden />
           Extra payment savings
@@ -92,7 +105,11 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
                 testId="months-saved"
               />
               <SavingsItem label="New payoff date" value={totals.payoffDate ? formatYearMonth(totals.payoffDate) : "—"} />
-              <SavingsItem label="Without extra payments" value={baseline.payoffDate ? formatYearMonth(baseline.payoffDate) : "—"} sub={`Total interest ${formatMoney(baseline.totalInterest)}`} />
+              <SavingsItem
+                label="Without extra payments"
+                value={baseline.payoffDate ? formatYearMonth(baseline.payoffDate) : "—"}
+                sub={`Total interest ${formatMoney(baseline.totalInterest)}`}
+              />
             </dl>
             <p className="mt-4 text-sm text-slate-700">
               You pay {formatMoney(result.totalExtraPaid)} in extra payments.

@@ -113,13 +113,21 @@ describe("buildSchedule: extra payments and lump sum", () => {
   it("quarterly and yearly extras fall due every 3 and every 12 months from their start", () => {
     const base = { loanAmount: 100_000, annualRatePercent: 5, termMonths: 360, start };
     const quarterly = buildSchedule({ ...base, extra: { amount: 50, start: { year: 2025, month: 3 }, frequency: 4 } });
-    expect(quarterly.filter((r) => r.extraPayment > 0).slice(0, 3).map((r) => r.paymentDate)).toEqual([
+    expect(
+      quarterly
+        .filter((r) => r.extraPayment > 0)
+        .slice(0, 3)
+        .map((r) => r.paymentDate),
+    ).toEqual([
       { year: 2025, month: 3 },
       { year: 2025, month: 6 },
       { year: 2025, month: 9 },
     ]);
     const yearly = buildSchedule({ ...base, extra: { amount: 1_000, start: { year: 2027, month: 1 }, frequency: 1 } });
-    const yearlyDates = yearly.filter((r) => r.extraPayment > 0).slice(0, 3).map((r) => r.paymentDate);
+    const yearlyDates = yearly
+      .filter((r) => r.extraPayment > 0)
+      .slice(0, 3)
+      .map((r) => r.paymentDate);
     expect(yearlyDates).toEqual([
       { year: 2027, month: 1 },
       { year: 2028, month: 1 },
@@ -140,7 +148,7 @@ describe("buildSchedule: extra payments and lump sum", () => {
     expect(withExtra).toHaveLength(1);
     expect(withExtra[0]!.paymentNumber).toBe(25);
     expect(cents(withExtra[0]!.extraPayment)).toBe(10_000);
-    expect(rows[24]!.remainingBalance).toBeCloseTo(rows[23]!.remainingBalance - (rows[24]!.principalPayment), 6);
+    expect(rows[24]!.remainingBalance).toBeCloseTo(rows[23]!.remainingBalance - rows[24]!.principalPayment, 6);
     expect(rows.length).toBeLessThan(360);
   });
 
@@ -231,12 +239,24 @@ describe("calculateMortgage", () => {
     expect(cents(extra.baseline.totalInterest)).toBe(231_676.38);
     expect(extra.pmiSaved).toBeGreaterThan(0);
     expect(extra.totals.pmiPayments).toBeLessThan(extra.baseline.pmiPayments);
-    expect(extra.totalExtraPaid).toBeCloseTo(extra.schedule.reduce((s, r) => s + r.extraPayment, 0), 8);
+    expect(extra.totalExtraPaid).toBeCloseTo(
+      extra.schedule.reduce((s, r) => s + r.extraPayment, 0),
+      8,
+    );
   });
 
   it("says when a lump sum or extra payment start falls outside the loan", () => {
     const outside = calculateMortgage(
-      loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6, loanTerm: 1, lumpSumAmount: 5_000, lumpSumYear: 2030, extraPaymentAmount: 10, extraPaymentStartYear: 2030 }),
+      loan({
+        homePrice: 250_000,
+        downPayment: 50_000,
+        interestRate: 6,
+        loanTerm: 1,
+        lumpSumAmount: 5_000,
+        lumpSumYear: 2030,
+        extraPaymentAmount: 10,
+        extraPaymentStartYear: 2030,
+      }),
     )!;
     expect(outside.lumpSumInRange).toBe(false);
     expect(outside.extraInRange).toBe(false);
@@ -248,7 +268,9 @@ describe("calculateMortgage", () => {
 
 describe("yearlySummary", () => {
   it("adds up principal and interest per calendar year and keeps both year-end balances", () => {
-    const result = calculateMortgage(loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6, extraPaymentAmount: 500, extraPaymentStartYear: 2025 }))!;
+    const result = calculateMortgage(
+      loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6, extraPaymentAmount: 500, extraPaymentStartYear: 2025 }),
+    )!;
     const years = yearlySummary(result.schedule, result.plainSchedule);
     expect(years[0]!.year).toBe(2025);
     expect(years).toHaveLength(30);

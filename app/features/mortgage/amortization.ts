@@ -175,7 +175,11 @@ export function calculateMortgage(inputs: MortgageInputs): MortgageResult | null
   const common = { loanAmount, annualRatePercent: inputs.interestRate, termMonths, start, pmiMonthly, pmiCutoffBalance };
 
   const plainRows = buildSchedule(common);
-  const extra = { amount: inputs.extraPaymentAmount, start: { year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth }, frequency: inputs.extraPaymentFrequency };
+  const extra = {
+    amount: inputs.extraPaymentAmount,
+    start: { year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth },
+    frequency: inputs.extraPaymentFrequency,
+  };
   const lumpSum = { amount: inputs.lumpSumAmount, date: { year: inputs.lumpSumYear, month: inputs.lumpSumMonth } };
   const schedule = buildSchedule({ ...common, extra, lumpSum });
 

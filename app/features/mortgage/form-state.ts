@@ -2,7 +2,16 @@
  * The calculator form's typed text, turned into inputs: what the page computes with, what it
  * marks as wrong, and what it writes to the URL.
  */
-import { DEFAULT_INPUTS, LIMITS, NUMERIC_FIELDS, checkField, readFrequency, readNumber, type MortgageInputs, type NumericField } from "./inputs";
+import {
+  DEFAULT_INPUTS,
+  LIMITS,
+  NUMERIC_FIELDS,
+  checkField,
+  readFrequency,
+  readNumber,
+  type MortgageInputs,
+  type NumericField,
+} from "./inputs";
 
 export interface FormValues {
   numbers: Record<NumericField, string>;

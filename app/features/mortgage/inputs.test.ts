@@ -25,7 +25,14 @@ describe("defaults (spec section 9)", () => {
 
 describe("URL round trip", () => {
   it("writes only what differs from the defaults and reads it back", () => {
-    const inputs = { ...DEFAULT_INPUTS, homePrice: 525_000, interestRate: 5.875, extraPaymentAmount: 250, extraPaymentFrequency: 4 as const, showAmortization: true };
+    const inputs = {
+      ...DEFAULT_INPUTS,
+      homePrice: 525_000,
+      interestRate: 5.875,
+      extraPaymentAmount: 250,
+      extraPaymentFrequency: 4 as const,
+      showAmortization: true,
+    };
     const params = toSearchParams(inputs);
     expect(params.toString()).toBe("homePrice=525000&interestRate=5.875&extraPaymentAmount=250&extraPaymentFrequency=4&showAmortization=1");
     expect(parseInputs(params)).toEqual(inputs);

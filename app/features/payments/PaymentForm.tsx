@@ -51,12 +51,7 @@ export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
   }
 
   return (
-    <form
-      method="post"
-      {...formProps}
-      aria-label="Payment details"
-      className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
-    >
+    <form method="post" {...formProps} aria-label="Payment details" className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="space-y-8">
         <ErrorSummary form={form} labels={FIELDS} shown={summaryShown} />
         <fieldset aria-describedby={optionError ? fields.option.errorId : undefined}>
@@ -100,7 +95,13 @@ export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
             hint="Printed on your membership certificate, e.g. AHA123456. It helps us match your payment to your account."
           >
             {(aria) => (
-              <input {...inputProps(fields.memberId, { type: "text", ...aria })} autoCapitalize="characters" spellCheck={false} maxLength={MEMBER_ID_MAX} className="field-input mt-1 sm:max-w-sm" />
+              <input
+                {...inputProps(fields.memberId, { type: "text", ...aria })}
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={MEMBER_ID_MAX}
+                className="field-input mt-1 sm:max-w-sm"
+              />
             )}
           </Field>
           <Field

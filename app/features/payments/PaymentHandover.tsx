@@ -25,8 +25,8 @@ export function PaymentHandover({ summary, portalUrl }: { summary: PaymentSummar
       <div className="space-y-4 px-6 py-5 text-slate-700">
         <PaymentDetails summary={summary} portalTemplate={portalUrl} />
         <p className="text-sm">
-          Payments are handled by our payment partner on a separate, secure website.{" "}
-          {portalInstructions(summary, portalUrl, hydrated)} We never ask for card details on this site.
+          Payments are handled by our payment partner on a separate, secure website. {portalInstructions(summary, portalUrl, hydrated)} We
+          never ask for card details on this site.
         </p>
       </div>
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 px-6 py-4">

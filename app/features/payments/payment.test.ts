@@ -30,7 +30,10 @@ describe("paymentSchema", () => {
     expect(error("12.345")).toBe("Please enter an amount in dollars and cents, like 125.50");
     expect(error("0")).toBe("The amount must be at least $0.01");
     expect(error("100000.01")).toBe("For payments over $100,000.00, please call us");
-    expect(paymentSchema.parse({ option: "services", amount: "$1,250.5", memberId: "AHA-7" })).toMatchObject({ amount: 1250.5, memberId: "AHA-7" });
+    expect(paymentSchema.parse({ option: "services", amount: "$1,250.5", memberId: "AHA-7" })).toMatchObject({
+      amount: 1250.5,
+      memberId: "AHA-7",
+    });
   });
 
   it("requires a choice", () => {

@@ -16,7 +16,9 @@ describe("siteOrigin", () => {
 describe("buildSitemap", () => {
   it("lists every indexable public page as an absolute URL, and nothing else", () => {
     const xml = buildSitemap("https://aha.test");
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(
+      true,
+    );
     const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual([
       "https://aha.test/",
@@ -27,7 +29,16 @@ describe("buildSitemap", () => {
       "https://aha.test/make-payment",
       "https://aha.test/mortgage-calculator",
     ]);
-    for (const hidden of ["/members-only", "/login", "/privacy-policy", "/application", "/knowledge", "/admin", "/confirm-email", "/mortgage-calculator/print"]) {
+    for (const hidden of [
+      "/members-only",
+      "/login",
+      "/privacy-policy",
+      "/application",
+      "/knowledge",
+      "/admin",
+      "/confirm-email",
+      "/mortgage-calculator/print",
+    ]) {
       expect(xml).not.toContain(hidden);
     }
     expect(INDEXABLE_PATHS).toHaveLength(7);

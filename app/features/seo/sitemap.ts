@@ -41,12 +41,7 @@ export function buildSitemap(origin: string, paths: readonly string[] = INDEXABL
 }
 
 export function buildRobots(origin: string): string {
-  return [
-    "User-agent: *",
-    "Allow: /",
-    ...DISALLOWED_PATHS.map((p) => `Disallow: ${p}`),
-    "",
-    `Sitemap: ${origin}/sitemap.xml`,
-    "",
-  ].join("\n");
+  return ["User-agent: *", "Allow: /", ...DISALLOWED_PATHS.map((p) => `Disallow: ${p}`), "", `Sitemap: ${origin}/sitemap.xml`, ""].join(
+    "\n",
+  );
 }

@@ -54,7 +54,15 @@ describeEachDatabase("admin submissions API", (dialect) => {
     ];
     let contactId: number;
     beforeAll(async () => {
-      contactId = (await repo().insert("contact", { name: "Guarded Person", email: "guard@example.com", phone: null, subject: "General", message: "Hello" })).id;
+      contactId = (
+        await repo().insert("contact", {
+          name: "Guarded Person",
+          email: "guard@example.com",
+          phone: null,
+          subject: "General",
+          message: "Hello",
+        })
+      ).id;
       expect(contactId).toBe(1);
     });
 
@@ -79,10 +87,18 @@ describeEachDatabase("admin submissions API", (dialect) => {
           expect(res.status, `${method} ${path}`).toBe(200);
           expect(res.headers.get("cache-control")).toMatch(/no-store/);
         }
-        const put = await req("/api/admin/forms", { method: "PUT", json: { id: `contact_${contactId}`, status: "in-review" }, cookie: who.cookie });
+        const put = await req("/api/admin/forms", {
+          method: "PUT",
+          json: { id: `contact_${contactId}`, status: "in-review" },
+          cookie: who.cookie,
+        });
         expect(put.status).toBe(200);
       }
-      const del = await req("/.netlify/functions/admin-forms", { method: "DELETE", json: { idsByTable: { contact_messages: [contactId] } }, cookie: limited.cookie });
+      const del = await req("/.netlify/functions/admin-forms", {
+        method: "DELETE",
+        json: { idsByTable: { contact_messages: [contactId] } },
+        cookie: limited.cookie,
+      });
       expect(await body(del)).toEqual({ success: true, ok: true, deleted: 1 });
       expect(await repo().find("contact", contactId)).toBeUndefined();
     });
@@ -108,12 +124,29 @@ describeEachDatabase("admin submissions API", (dialect) => {
       for (let i = 1; i <= 12; i++) {
         const c = await repo().insert(
           "contact",
-          { name: `Contact Person ${i}`, email: `contact${i}@example.com`, phone: "555-0100", subject: "General Inquiry", message: `Question number ${i} about membership` },
+          {
+            name: `Contact Person ${i}`,
+            email: `contact${i}@example.com`,
+            phone: "555-0100",
+            subject: "General Inquiry",
+            message: `Question number ${i} about membership`,
+          },
           at(i * 2, 10),
         );
         const p = await repo().insert(
           "cpa",
-          { first_name: "Cpa", last_name: `Firm${i}`, email: `cpa${i}@example.com`, phone: null, firm_name: `Ledger & Co ${i}`, city: "Austin", state: "TX", zip: "73301", notes: null, member_id: null },
+          {
+            first_name: "Cpa",
+            last_name: `Firm${i}`,
+            email: `cpa${i}@example.com`,
+            phone: null,
+            firm_name: `Ledger & Co ${i}`,
+            city: "Austin",
+            state: "TX",
+            zip: "73301",
+            notes: null,
+            member_id: null,
+          },
           at(i * 2, 11),
         );
         const h = await repo().insert(
@@ -148,10 +181,22 @@ describeEachDatabase("admin submissions API", (dialect) => {
         expected[`application_${a}`] = "application";
       }
       // Wildcards and odd cases for the search.
-      await repo().insert("contact", { name: "Percy 100%_Sure", email: "MiXeD.Case@Example.COM", phone: null, subject: "Billing", message: "A\\B path" }, at(28));
-      await repo().insert("contact", { name: "Percy 100xxSure", email: "other@example.com", phone: null, subject: "Billing", message: "plain" }, at(28, 13));
+      await repo().insert(
+        "contact",
+        { name: "Percy 100%_Sure", email: "MiXeD.Case@Example.COM", phone: null, subject: "Billing", message: "A\\B path" },
+        at(28),
+      );
+      await repo().insert(
+        "contact",
+        { name: "Percy 100xxSure", email: "other@example.com", phone: null, subject: "Billing", message: "plain" },
+        at(28, 13),
+      );
       // A stored date that is not a date: the screen shows 'Recent'.
-      await repo().insert("contact", { name: "Dateless", email: "dateless@example.com", phone: null, subject: "Other", message: "no date" }, "not-a-date");
+      await repo().insert(
+        "contact",
+        { name: "Dateless", email: "dateless@example.com", phone: null, subject: "Other", message: "no date" },
+        "not-a-date",
+      );
     });
 
     it("pages the four sources together, newest first, with the unified fields", async () => {
@@ -191,10 +236,19 @@ describeEachDatabase("admin submissions API", (dialect) => {
       });
       expect(home.coverageAmount).toBeUndefined();
       const cpa = all.find((s) => s.applicantName === "Cpa Firm5")!;
-      expect(cpa).toMatchObject({ id: expect.stringMatching(/^cpa_\d+$/), type: "form-request", formType: "CPA Request", details: "Firm: Ledger & Co 5 | Location: Austin, TX, 73301" });
+      expect(cpa).toMatchObject({
+        id: expect.stringMatching(/^cpa_\d+$/),
+        type: "form-request",
+        formType: "CPA Request",
+        details: "Firm: Ledger & Co 5 | Location: Austin, TX, 73301",
+      });
       expect(cpa.applicantPhone).toBeUndefined();
       const contact = all.find((s) => s.applicantName === "Contact Person 1")!;
-      expect(contact).toMatchObject({ type: "contact-form", formType: "Contact Form", details: "General Inquiry: Question number 1 about membership" });
+      expect(contact).toMatchObject({
+        type: "contact-form",
+        formType: "Contact Form",
+        details: "General Inquiry: Question number 1 about membership",
+      });
       for (const s of all) expect(expected[s.id] ?? s.id.split("_")[0]).toBe(s.id.split("_")[0]);
 
       const beyond = await list("limit=10&page=7");
@@ -227,10 +281,9 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(approved.pagination.total).toBe(6);
       expect(approved.submissions.every((s) => s.type === "membership-application" && s.status === "approved")).toBe(true);
       expect((await list("status=approved&type=contact-form")).pagination.total).toBe(0);
-      expect((await list("status=pending&type=membership-application&search=number1")).submissions.map((s) => s.applicantName).sort()).toEqual([
-        "Applicant Number1",
-        "Applicant Number11",
-      ]);
+      expect(
+        (await list("status=pending&type=membership-application&search=number1")).submissions.map((s) => s.applicantName).sort(),
+      ).toEqual(["Applicant Number1", "Applicant Number11"]);
       expect((await list("status=in-review")).pagination.total).toBe(0);
     });
 
@@ -238,7 +291,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
       const oldest = await list("sort=date_asc&limit=10&type=form-request");
       expect(oldest.submissions.slice(0, 3).map((s) => s.applicantName)).toEqual(["Cpa Firm1", "Home Owner1", "Cpa Firm2"]);
       const byName = await list("sort=name_asc&type=membership-application&limit=10");
-      expect(byName.submissions.slice(0, 3).map((s) => s.applicantName)).toEqual(["Applicant Number1", "Applicant Number10", "Applicant Number11"]);
+      expect(byName.submissions.slice(0, 3).map((s) => s.applicantName)).toEqual([
+        "Applicant Number1",
+        "Applicant Number10",
+        "Applicant Number11",
+      ]);
       const byNameDesc = await list("sort=name_desc&limit=10");
       expect(byNameDesc.submissions.slice(0, 2).map((s) => s.applicantName)).toEqual(["Percy 100xxSure", "Percy 100%_Sure"]);
       const byEmail = await list("sort=email_asc&limit=10");
@@ -274,8 +331,16 @@ describeEachDatabase("admin submissions API", (dialect) => {
     });
 
     it("exports the filtered list as CSV, formula cells neutralised, and audits it without the search text", async () => {
-      await repo().insert("contact", { name: "=HYPERLINK(\"http://evil\")", email: "formula@example.com", phone: "+1 555 0100", subject: "@SUM(A1)", message: "-2+3" }, at(29));
-      await repo().insert("contact", { name: "\tTabbed", email: "formula@example.com", phone: "-5", subject: "\rCR", message: "x" }, at(29, 14));
+      await repo().insert(
+        "contact",
+        { name: '=HYPERLINK("http://evil")', email: "formula@example.com", phone: "+1 555 0100", subject: "@SUM(A1)", message: "-2+3" },
+        at(29),
+      );
+      await repo().insert(
+        "contact",
+        { name: "\tTabbed", email: "formula@example.com", phone: "-5", subject: "\rCR", message: "x" },
+        at(29, 14),
+      );
       const res = await req("/api/admin/submissions/export?search=FORMULA@example.com&sort=date_asc", { cookie: limited.cookie });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -285,7 +350,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(parsed[0]).toEqual([...EXPORT_COLUMNS]);
       expect(parsed).toHaveLength(3);
       const [first, second] = parsed.slice(1);
-      expect(first[5]).toBe("'=HYPERLINK(\"http://evil\")");
+      expect(first[5]).toBe('\'=HYPERLINK("http://evil")');
       expect(first[7]).toBe("'+1 555 0100");
       expect(first[9]).toBe("'@SUM(A1): -2+3");
       expect(second[5]).toBe("'\tTabbed");
@@ -301,7 +366,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect((await req("/api/admin/submissions/export?limit=3", { cookie: limited.cookie })).status).toBe(400);
 
       const [entry] = await auditEntries("submissions.export");
-      expect(entry).toMatchObject({ actor_id: limited.userId, row_count: 6, details: { type: "membership-application", status: "approved", searched: false } });
+      expect(entry).toMatchObject({
+        actor_id: limited.userId,
+        row_count: 6,
+        details: { type: "membership-application", status: "approved", searched: false },
+      });
       const searched = (await auditEntries("submissions.export")).find((e) => e.row_count === 2)!;
       expect(searched.details).toMatchObject({ searched: true });
       expect(JSON.stringify(searched)).not.toMatch(/formula/i);
@@ -318,7 +387,9 @@ describeEachDatabase("admin submissions API", (dialect) => {
         // Not a PNG data URL: never handed to the browser as an image.
         ach_co_applicant_signature: "javascript:alert(1)",
       });
-      contactId = (await repo().insert("contact", { name: "Status Sue", email: "sue@example.com", phone: null, subject: "Hi", message: "There" })).id;
+      contactId = (
+        await repo().insert("contact", { name: "Status Sue", email: "sue@example.com", phone: null, subject: "Hi", message: "There" })
+      ).id;
     });
 
     it("shows every stored field and the PNG signatures", async () => {
@@ -344,8 +415,19 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(s.signatures[0].dataUrl).toBe(signatureDataUrl(1));
       expect(JSON.stringify(s)).not.toContain("javascript:");
 
-      const contact = (await body(await req(`/api/admin/submissions/contact_${contactId}`, { cookie: boss.cookie }))).submission as SubmissionDetail;
-      expect(contact.fields.map((f) => f.key).sort()).toEqual(["email", "id", "message", "name", "phone", "status", "subject", "submitted_at", "updated_at"]);
+      const contact = (await body(await req(`/api/admin/submissions/contact_${contactId}`, { cookie: boss.cookie })))
+        .submission as SubmissionDetail;
+      expect(contact.fields.map((f) => f.key).sort()).toEqual([
+        "email",
+        "id",
+        "message",
+        "name",
+        "phone",
+        "status",
+        "subject",
+        "submitted_at",
+        "updated_at",
+      ]);
       expect(contact.signatures).toEqual([]);
 
       for (const [id, status] of [
@@ -363,11 +445,19 @@ describeEachDatabase("admin submissions API", (dialect) => {
 
     it("changes a status to any of the five, refuses anything else, and audits it", async () => {
       for (const status of ["in-review", "approved", "rejected", "completed", "pending", "completed"]) {
-        const res = await req("/.netlify/functions/admin-forms", { method: "PUT", json: { id: `application_${appId}`, status }, cookie: limited.cookie });
+        const res = await req("/.netlify/functions/admin-forms", {
+          method: "PUT",
+          json: { id: `application_${appId}`, status },
+          cookie: limited.cookie,
+        });
         expect(res.status).toBe(200);
         expect(await body(res)).toEqual({ success: true, ok: true, id: `application_${appId}`, status });
       }
-      const row = await db().selectFrom("applications").select(["status", "updated_at", "submitted_at"]).where("id", "=", appId).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom("applications")
+        .select(["status", "updated_at", "submitted_at"])
+        .where("id", "=", appId)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe("completed");
       expect(row.updated_at >= row.submitted_at).toBe(true);
       expect((await list("search=signed%20sam")).submissions[0].status).toBe("completed");
@@ -388,24 +478,69 @@ describeEachDatabase("admin submissions API", (dialect) => {
         const b = await body(res);
         expect(b.error, JSON.stringify(json)).toBe(error);
       }
-      const notJson = await req("/api/admin/forms", { method: "PUT", body: "{", headers: { "Content-Type": "application/json" }, cookie: boss.cookie });
+      const notJson = await req("/api/admin/forms", {
+        method: "PUT",
+        body: "{",
+        headers: { "Content-Type": "application/json" },
+        cookie: boss.cookie,
+      });
       expect(notJson.status).toBe(400);
-      expect((await db().selectFrom("applications").select("status").where("id", "=", appId).executeTakeFirstOrThrow()).status).toBe("completed");
+      expect((await db().selectFrom("applications").select("status").where("id", "=", appId).executeTakeFirstOrThrow()).status).toBe(
+        "completed",
+      );
 
       const entries = await auditEntries("submissions.status");
       const mine = entries.filter((e) => e.target_label === `application_${appId}`);
       expect(mine).toHaveLength(6);
-      expect(mine[0]).toMatchObject({ actor_id: limited.userId, target_type: "submission", target_id: appId, details: { table: "applications", from: "pending", to: "completed" } });
+      expect(mine[0]).toMatchObject({
+        actor_id: limited.userId,
+        target_type: "submission",
+        target_id: appId,
+        details: { table: "applications", from: "pending", to: "completed" },
+      });
       expect(JSON.stringify(entries)).not.toMatch(/Signed Sam|avery@example\.com/);
     });
 
     it("deletes by idsByTable across tables, counts what was really deleted, and audits ids and counts", async () => {
       const a2 = await insertApplication(db(), { applicant_name: "Delete Me Too" });
-      const cpa = (await repo().insert("cpa", { first_name: "Gone", last_name: null, email: "gone@example.com", phone: null, firm_name: null, city: null, state: null, zip: null, notes: null, member_id: null })).id;
-      const keep = (await repo().insert("cpa", { first_name: "Kept", last_name: null, email: "kept@example.com", phone: null, firm_name: null, city: null, state: null, zip: null, notes: null, member_id: null })).id;
+      const cpa = (
+        await repo().insert("cpa", {
+          first_name: "Gone",
+          last_name: null,
+          email: "gone@example.com",
+          phone: null,
+          firm_name: null,
+          city: null,
+          state: null,
+          zip: null,
+          notes: null,
+          member_id: null,
+        })
+      ).id;
+      const keep = (
+        await repo().insert("cpa", {
+          first_name: "Kept",
+          last_name: null,
+          email: "kept@example.com",
+          phone: null,
+          firm_name: null,
+          city: null,
+          state: null,
+          zip: null,
+          notes: null,
+          member_id: null,
+        })
+      ).id;
       const res = await req("/api/admin/forms", {
         method: "DELETE",
-        json: { idsByTable: { applications: [appId, a2, 987654], cpa_requests: [cpa, cpa], contact_messages: [], homeowner_material_requests: [] } },
+        json: {
+          idsByTable: {
+            applications: [appId, a2, 987654],
+            cpa_requests: [cpa, cpa],
+            contact_messages: [],
+            homeowner_material_requests: [],
+          },
+        },
         cookie: limited.cookie,
       });
       expect(res.status).toBe(200);
@@ -419,7 +554,10 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(entry).toMatchObject({
         actor_id: limited.userId,
         row_count: 3,
-        details: { deletedByTable: { applications: 2, cpa_requests: 1 }, requestedIds: { applications: [appId, a2, 987654], cpa_requests: [cpa] } },
+        details: {
+          deletedByTable: { applications: 2, cpa_requests: 1 },
+          requestedIds: { applications: [appId, a2, 987654], cpa_requests: [cpa] },
+        },
       });
       expect(JSON.stringify(entry)).not.toMatch(/Delete Me|gone@/);
 
@@ -433,7 +571,15 @@ describeEachDatabase("admin submissions API", (dialect) => {
         [{ idsByTable: { contact_messages: "1" } }, "Each table's ids must be a list of numbers"],
         [{ idsByTable: { users: [1] } }, expect.any(String)],
         [{ idsByTable: { contact_messages: Array.from({ length: 1001 }, (_, i) => i + 1) } }, MESSAGES.tooMany],
-        [{ idsByTable: { contact_messages: Array.from({ length: 600 }, (_, i) => i + 1), cpa_requests: Array.from({ length: 600 }, (_, i) => i + 1) } }, MESSAGES.tooMany],
+        [
+          {
+            idsByTable: {
+              contact_messages: Array.from({ length: 600 }, (_, i) => i + 1),
+              cpa_requests: Array.from({ length: 600 }, (_, i) => i + 1),
+            },
+          },
+          MESSAGES.tooMany,
+        ],
       ];
       for (const [json, error] of bad) {
         const r = await req("/.netlify/functions/admin-forms", { method: "DELETE", json, cookie: boss.cookie });
@@ -445,25 +591,57 @@ describeEachDatabase("admin submissions API", (dialect) => {
     });
 
     it("answers the legacy GET with every row of the four tables in the spec's shape", async () => {
-      const appId2 = await insertApplication(db(), { applicant_name: "Legacy Lee", payment_use_credit_card: 1, cc_name_on_card: "Legacy Lee" });
+      const appId2 = await insertApplication(db(), {
+        applicant_name: "Legacy Lee",
+        payment_use_credit_card: 1,
+        cc_name_on_card: "Legacy Lee",
+      });
       for (const path of ["/api/admin/forms", "/.netlify/functions/admin-forms"]) {
         const res = await req(path, { cookie: limited.cookie });
         expect(res.status).toBe(200);
         const b = await body(res);
-        expect(Object.keys(b).sort()).toEqual(["applications", "contact_messages", "cpa_requests", "error", "homeowner_material_requests", "ok"]);
+        expect(Object.keys(b).sort()).toEqual([
+          "applications",
+          "contact_messages",
+          "cpa_requests",
+          "error",
+          "homeowner_material_requests",
+          "ok",
+        ]);
         expect(b.ok).toBe(true);
         expect(b.error).toBeNull();
         const counts = await Promise.all(
           (["contact_messages", "cpa_requests", "homeowner_material_requests", "applications"] as const).map(async (t) =>
-            Number((await db().selectFrom(t).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n),
+            Number(
+              (
+                await db()
+                  .selectFrom(t)
+                  .select((eb) => eb.fn.countAll().as("n"))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            ),
           ),
         );
-        expect([b.contact_messages.length, b.cpa_requests.length, b.homeowner_material_requests.length, b.applications.length]).toEqual(counts);
+        expect([b.contact_messages.length, b.cpa_requests.length, b.homeowner_material_requests.length, b.applications.length]).toEqual(
+          counts,
+        );
         const lee = b.applications.find((r: Record<string, unknown>) => r.id === appId2);
-        expect(lee).toMatchObject({ applicant_name: "Legacy Lee", payment_use_credit_card: true, payment_monthly_billing: false, status: "pending" });
+        expect(lee).toMatchObject({
+          applicant_name: "Legacy Lee",
+          payment_use_credit_card: true,
+          payment_monthly_billing: false,
+          status: "pending",
+        });
         expect(lee.applicant_signature).toBe(signatureDataUrl(1));
         const sue = b.contact_messages.find((r: Record<string, unknown>) => r.id === contactId);
-        expect(sue).toMatchObject({ name: "Status Sue", email: "sue@example.com", phone: null, subject: "Hi", message: "There", status: "pending" });
+        expect(sue).toMatchObject({
+          name: "Status Sue",
+          email: "sue@example.com",
+          phone: null,
+          subject: "Hi",
+          message: "There",
+          status: "pending",
+        });
         expect(typeof sue.submitted_at).toBe("string");
       }
     });

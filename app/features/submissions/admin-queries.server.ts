@@ -168,7 +168,14 @@ export class SubmissionQueries {
     return SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
   }
 
-  private ordered(q: AnySelect, column: string, dir: "asc" | "desc", dateDir: "asc" | "desc", key: unknown, withSource: boolean): AnySelect {
+  private ordered(
+    q: AnySelect,
+    column: string,
+    dir: "asc" | "desc",
+    dateDir: "asc" | "desc",
+    key: unknown,
+    withSource: boolean,
+  ): AnySelect {
     if (key) q = q.orderBy(sql.ref("sort_key"), dir);
     q = q.orderBy("submitted_at", dateDir);
     if (withSource) q = q.orderBy("source", dateDir);
@@ -181,7 +188,11 @@ export class SubmissionQueries {
    * submitted_at or status+submitted_at index), so the union sorts at most 4 x (offset+limit)
    * narrow rows. With a search every row is read anyway: the total comes from the same scan.
    */
-  private async pageKeys(filters: SubmissionFilters, offset: number, limit: number): Promise<{ keys: Array<{ source: SubmissionTable; id: number }>; total: number | null }> {
+  private async pageKeys(
+    filters: SubmissionFilters,
+    offset: number,
+    limit: number,
+  ): Promise<{ keys: Array<{ source: SubmissionTable; id: number }>; total: number | null }> {
     const tables = this.tablesOf(filters);
     const { column, dir, dateDir } = sortPlan(filters.sort);
     const arms = tables.map((table) => {
@@ -210,7 +221,9 @@ export class SubmissionQueries {
   /** How many rows match: the sum of each source's count (each an index count without a search). */
   private async count(filters: SubmissionFilters): Promise<number> {
     const tables = this.tablesOf(filters);
-    const counts = tables.map((table) => this.filtered(this.anyDb.selectFrom(table).select((eb) => eb.fn.countAll().as("n")) as unknown as AnySelect, table, filters));
+    const counts = tables.map((table) =>
+      this.filtered(this.anyDb.selectFrom(table).select((eb) => eb.fn.countAll().as("n")) as unknown as AnySelect, table, filters),
+    );
     const union = counts.slice(1).reduce((u, q) => u.unionAll(q), counts[0]);
     const row = await this.anyDb
       .selectFrom(union.as("c"))
@@ -225,7 +238,10 @@ export class SubmissionQueries {
     const byTable = new Map<SubmissionTable, number[]>();
     for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
     const arms = [...byTable].map(([table, ids]) => this.arm(table, { search: "", status: "all" }).where("id", "in", ids));
-    const rows = (await arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]).execute()) as unknown as UnifiedRow[];
+    const rows = (await arms
+      .slice(1)
+      .reduce((u, q) => u.unionAll(q), arms[0])
+      .execute()) as unknown as UnifiedRow[];
     const found = new Map(rows.map((r) => [`${r.source}:${r.id}`, r]));
     // A row deleted between the two phases is simply left out.
     return keys.map((k) => found.get(`${k.source}:${k.id}`)).filter((r): r is UnifiedRow => !!r);

@@ -114,7 +114,12 @@ export class SubmissionAdminService {
     return { ...toSummary(summary), fields, signatures };
   }
 
-  async setStatus(actor: Actor, table: SubmissionTable, id: number, status: SubmissionStatus): Promise<{ id: string; status: SubmissionStatus }> {
+  async setStatus(
+    actor: Actor,
+    table: SubmissionTable,
+    id: number,
+    status: SubmissionStatus,
+  ): Promise<{ id: string; status: SubmissionStatus }> {
     const ref = `${SOURCES[table].prefix}${id}`;
     await this.db.transaction().execute(async (trx) => {
       const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -149,7 +154,10 @@ export class SubmissionAdminService {
         deleted += n;
       }
       const ids = Object.fromEntries(SUBMISSION_TABLES.filter((t) => idsByTable[t].length).map((t) => [t, [...new Set(idsByTable[t])]]));
-      await this.audit.record({ actorId: actor.id, action: "submissions.delete", rowCount: deleted, details: { deletedByTable: byTable, requestedIds: ids } }, trx);
+      await this.audit.record(
+        { actorId: actor.id, action: "submissions.delete", rowCount: deleted, details: { deletedByTable: byTable, requestedIds: ids } },
+        trx,
+      );
       return deleted;
     });
   }

@@ -177,10 +177,22 @@ describeEachDatabase("public forms API", (dialect) => {
 
     it("answers 400 with field errors on every request path", async () => {
       const cases: [string, unknown, Record<string, string>][] = [
-        ["/api/submit-cpa-request", { ...cpa, first_name: "", email: "" }, { first_name: "Please enter your first name", email: "Please enter your email address" }],
+        [
+          "/api/submit-cpa-request",
+          { ...cpa, first_name: "", email: "" },
+          { first_name: "Please enter your first name", email: "Please enter your email address" },
+        ],
         ["/api/submit-material-request", { ...material, zip: "123" }, { zip: "Please enter a valid ZIP code, like 06905 or 06905-1234" }],
-        ["/api/cpa-requests", { email: "a@b.co", memberId: "AHA 1" }, { fullName: "Please enter your full name", memberId: "Membership ID may contain only letters, numbers and dashes" }],
-        ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", materials_requested: "m".repeat(2001) }, { materials_requested: "Materials requested must be at most 2000 characters" }],
+        [
+          "/api/cpa-requests",
+          { email: "a@b.co", memberId: "AHA 1" },
+          { fullName: "Please enter your full name", memberId: "Membership ID may contain only letters, numbers and dashes" },
+        ],
+        [
+          "/api/homeowner-material-requests",
+          { fullName: "Al", email: "a@b.co", materials_requested: "m".repeat(2001) },
+          { materials_requested: "Materials requested must be at most 2000 characters" },
+        ],
       ];
       for (const [path, body, details] of cases) {
         const res = await post(path, body);
@@ -240,10 +252,15 @@ describeEachDatabase("public forms rate limit", (dialect) => {
     const paths = ["/api/submit-cpa-request", "/api/submit-material-request", "/api/cpa-requests", "/api/homeowner-material-requests"];
     for (let i = 0; i < SUBMISSION_RATE_LIMIT.max; i++) {
       const path = paths[i % paths.length];
-      const body = path.startsWith("/api/submit") ? (path.includes("cpa") ? cpa : material) : { fullName: "Pat Doe", email: "pat@example.com" };
+      const body = path.startsWith("/api/submit")
+        ? path.includes("cpa")
+          ? cpa
+          : material
+        : { fullName: "Pat Doe", email: "pat@example.com" };
       expect((await post(path, body)).status, `${path} #${i}`).toBe(201);
     }
-    for (const path of paths) expect((await post(path, { fullName: "Pat Doe", first_name: "Pat", email: "pat@example.com" })).status, path).toBe(429);
+    for (const path of paths)
+      expect((await post(path, { fullName: "Pat Doe", first_name: "Pat", email: "pat@example.com" })).status, path).toBe(429);
   });
 });
 
@@ -412,7 +429,10 @@ describeEachDatabase("staff notification", (dialect) => {
       expect(res.status).toBe(201);
       const { id } = await res.json();
       await server.services.submissions.notifier.settled();
-      expect(await server.services.submissions.repository.find("homeowner", id)).toMatchObject({ email: "ana@example.com", status: "pending" });
+      expect(await server.services.submissions.repository.find("homeowner", id)).toMatchObject({
+        email: "ana@example.com",
+        status: "pending",
+      });
     });
   });
 
@@ -451,9 +471,13 @@ describeEachDatabase("the mailing address of a material request", (dialect) => {
       state: null,
       zip: null,
     });
-    expect(
-      await stored(await post("/api/submit-material-request", { ...material, state: "ny", zip: "100011234" })),
-    ).toMatchObject({ address1: "12 Elm Street", address2: "Apt 4", city: "Stamford", state: "NY", zip: "10001-1234" });
+    expect(await stored(await post("/api/submit-material-request", { ...material, state: "ny", zip: "100011234" }))).toMatchObject({
+      address1: "12 Elm Street",
+      address2: "Apt 4",
+      city: "Stamford",
+      state: "NY",
+      zip: "10001-1234",
+    });
     const form = { fullName: "Cher", email: "cher@example.com", address1: " 1 Main St ", city: "Hartford", state: "CT", zip: "06103-0001" };
     expect(await stored(await post("/api/homeowner-material-requests", form))).toMatchObject({
       address1: "1 Main St",
@@ -470,11 +494,19 @@ describeEachDatabase("the mailing address of a material request", (dialect) => {
       ["/api/submit-material-request", { ...material, state: "Connecticut" }, { state: "Please enter the 2-letter state code, like CT" }],
       ["/api/submit-material-request", { ...material, state: "C1" }, { state: "Please enter the 2-letter state code, like CT" }],
       ["/api/submit-material-request", { ...material, zip: "1234567" }, { zip: "Please enter a valid ZIP code, like 06905 or 06905-1234" }],
-      ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", state: "c", zip: "06905-12" }, {
-        state: "Please enter the 2-letter state code, like CT",
-        zip: "Please enter a valid ZIP code, like 06905 or 06905-1234",
-      }],
-      ["/api/homeowner-material-requests", { fullName: "Al", email: "a@b.co", address1: "x".repeat(201) }, { address1: "Address line 1 must be at most 200 characters" }],
+      [
+        "/api/homeowner-material-requests",
+        { fullName: "Al", email: "a@b.co", state: "c", zip: "06905-12" },
+        {
+          state: "Please enter the 2-letter state code, like CT",
+          zip: "Please enter a valid ZIP code, like 06905 or 06905-1234",
+        },
+      ],
+      [
+        "/api/homeowner-material-requests",
+        { fullName: "Al", email: "a@b.co", address1: "x".repeat(201) },
+        { address1: "Address line 1 must be at most 200 characters" },
+      ],
     ];
     for (const [path, body, details] of cases) {
       const res = await post(path, body);

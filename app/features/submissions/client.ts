@@ -1,7 +1,6 @@
 /** What the browser learns from posting a public form to the JSON API. */
 export type PostResult =
-  | { ok: true; id: number }
-  | { ok: false; status: number; error: string; details?: Record<string, string>; bodyText: string };
+  { ok: true; id: number } | { ok: false; status: number; error: string; details?: Record<string, string>; bodyText: string };
 
 /**
  * Posts JSON and reads the answer. A network failure throws (the caller shows its failure
@@ -22,8 +21,7 @@ export async function postForm(url: string, body: unknown): Promise<PostResult> 
   }
   if (response.ok && json && (json.success || json.ok) && typeof json.id === "number") return { ok: true, id: json.id };
   const error = typeof json?.error === "string" ? json.error : text.trim().slice(0, 300) || response.statusText;
-  const details =
-    json?.details && typeof json.details === "object" ? (json.details as Record<string, string>) : undefined;
+  const details = json?.details && typeof json.details === "object" ? (json.details as Record<string, string>) : undefined;
   return { ok: false, status: response.status, error, details, bodyText: text };
 }
 

@@ -153,16 +153,14 @@ export function parseSubmissionId(value: string): { table: SubmissionTable; id: 
   return { table, id };
 }
 
-export const submissionIdSchema = z
-  .string({ error: MESSAGES.badId })
-  .transform((v, ctx) => {
-    const parsed = parseSubmissionId(v);
-    if (!parsed) {
-      ctx.addIssue({ code: "custom", message: MESSAGES.badId });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+export const submissionIdSchema = z.string({ error: MESSAGES.badId }).transform((v, ctx) => {
+  const parsed = parseSubmissionId(v);
+  if (!parsed) {
+    ctx.addIssue({ code: "custom", message: MESSAGES.badId });
+    return z.NEVER;
+  }
+  return parsed;
+});
 
 export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES, { error: MESSAGES.badStatus });
 
@@ -170,9 +168,12 @@ export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES, { error: MESSA
 export const statusChangeSchema = z.object({ id: submissionIdSchema, status: submissionStatusSchema }, { error: MESSAGES.badBody });
 
 const rowIds = z
-  .array(z.number({ error: "Ids must be whole numbers" }).int("Ids must be whole numbers").min(1, "Ids must be positive").max(2_147_483_647), {
-    error: "Each table's ids must be a list of numbers",
-  })
+  .array(
+    z.number({ error: "Ids must be whole numbers" }).int("Ids must be whole numbers").min(1, "Ids must be positive").max(2_147_483_647),
+    {
+      error: "Each table's ids must be a list of numbers",
+    },
+  )
   .max(1000, MESSAGES.tooMany)
   .optional()
   .default([]);

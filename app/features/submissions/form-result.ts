@@ -5,9 +5,7 @@ import type { FormResult } from "~/components/forms/parse-form";
  * Conform's reply: the posted values (so nothing typed is lost) and each field's errors.
  */
 export type FormActionData =
-  | { status: "success"; id: number }
-  | { status: "invalid"; result: FormResult }
-  | { status: "failed"; result: FormResult; message: string };
+  { status: "success"; id: number } | { status: "invalid"; result: FormResult } | { status: "failed"; result: FormResult; message: string };
 
 /** A value the visitor posted (for example the hidden choice of a request form). */
 export function postedValue(answer: FormActionData | undefined, name: string): string | undefined {

@@ -1,12 +1,6 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
-import type {
-  ContactMessagesTable,
-  CpaRequestsTable,
-  Database,
-  HomeownerMaterialRequestsTable,
-  SubmissionStatus,
-} from "~/platform/schema";
+import type { ContactMessagesTable, CpaRequestsTable, Database, HomeownerMaterialRequestsTable, SubmissionStatus } from "~/platform/schema";
 import { SUBMISSION_KINDS, type SubmissionKind } from "./kinds";
 
 /** The table behind each submission kind. */

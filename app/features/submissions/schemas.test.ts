@@ -75,8 +75,22 @@ describe("request form to API bodies", () => {
   });
 
   it("material request: the mailing address is passed on, normalized", () => {
-    const withAddress = requestFormSchema.parse({ fullName: "Lee", email: "lee@example.com", address1: "1 Main St", address2: "", city: "Hartford", state: "ct", zip: "061030001" });
-    expect(toMaterialRequest(withAddress)).toMatchObject({ address1: "1 Main St", address2: null, city: "Hartford", state: "CT", zip: "06103-0001" });
+    const withAddress = requestFormSchema.parse({
+      fullName: "Lee",
+      email: "lee@example.com",
+      address1: "1 Main St",
+      address2: "",
+      city: "Hartford",
+      state: "ct",
+      zip: "061030001",
+    });
+    expect(toMaterialRequest(withAddress)).toMatchObject({
+      address1: "1 Main St",
+      address2: null,
+      city: "Hartford",
+      state: "CT",
+      zip: "06103-0001",
+    });
   });
 });
 

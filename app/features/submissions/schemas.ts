@@ -1,13 +1,5 @@
 import { z } from "zod";
-import {
-  optionalMemberId,
-  optionalPhone,
-  optionalStateCode,
-  optionalText,
-  optionalZip,
-  requiredEmail,
-  requiredText,
-} from "./fields";
+import { optionalMemberId, optionalPhone, optionalStateCode, optionalText, optionalZip, requiredEmail, requiredText } from "./fields";
 
 /**
  * One schema per public form, used by the browser (instant messages), the page actions
@@ -47,10 +39,7 @@ export const contactSchema = z.object({
   name: requiredText("Name", LIMITS.name, "Please enter your name"),
   email: requiredEmail(),
   phone: optionalPhone(),
-  subject: z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
-    z.enum(SUBJECT_VALUES, "Please choose a subject"),
-  ),
+  subject: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(SUBJECT_VALUES, "Please choose a subject")),
   message: requiredText("Message", LIMITS.message, "Please enter your message", { multiline: true }),
 });
 export type ContactInput = z.input<typeof contactSchema>;

@@ -11,7 +11,10 @@ export const VIDEO_TEXTS = {
   noCategoriesHint: "Try adjusting your search terms.",
 } as const;
 
-type Level = { kind: "categories" } | { kind: "category"; category: VideoCategoryCount } | { kind: "player"; category: VideoCategoryCount; video: VideoJson };
+type Level =
+  | { kind: "categories" }
+  | { kind: "category"; category: VideoCategoryCount }
+  | { kind: "player"; category: VideoCategoryCount; video: VideoJson };
 
 type Load<T> = { state: "loading" } | { state: "error"; message: string } | { state: "ok"; data: T };
 
@@ -104,7 +107,11 @@ export function VideoTutorials() {
         ) : videos.state === "error" ? (
           <LoadFailed message={videos.message} onRetry={() => void loadVideos(level.category.value)} />
         ) : videos.data.length === 0 ? (
-          <Empty icon={<Film className="h-8 w-8 text-slate-400" aria-hidden />} title={VIDEO_TEXTS.noVideos} hint={VIDEO_TEXTS.noVideosHint} />
+          <Empty
+            icon={<Film className="h-8 w-8 text-slate-400" aria-hidden />}
+            title={VIDEO_TEXTS.noVideos}
+            hint={VIDEO_TEXTS.noVideosHint}
+          />
         ) : (
           <ul className="mt-4 grid gap-4 sm:grid-cols-2" aria-label={`${level.category.label} videos`}>
             {videos.data.map((video) => (
@@ -127,7 +134,11 @@ export function VideoTutorials() {
       ) : categories.state === "error" ? (
         <LoadFailed message={categories.message} onRetry={() => void loadCategories()} />
       ) : shown.length === 0 ? (
-        <Empty icon={<SearchX className="h-8 w-8 text-slate-400" aria-hidden />} title={VIDEO_TEXTS.noCategories} hint={VIDEO_TEXTS.noCategoriesHint} />
+        <Empty
+          icon={<SearchX className="h-8 w-8 text-slate-400" aria-hidden />}
+          title={VIDEO_TEXTS.noCategories}
+          hint={VIDEO_TEXTS.noCategoriesHint}
+        />
       ) : (
         <ul className="mt-4 grid gap-2 sm:grid-cols-2" aria-label="Video categories">
           {shown.map((c) => (
@@ -139,7 +150,10 @@ export function VideoTutorials() {
               >
                 <span className="font-medium text-brand-900">{c.label}</span>
                 <span className="flex items-center gap-2">
-                  <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700" aria-label={`${c.count} ${c.count === 1 ? "video" : "videos"}`}>
+                  <span
+                    className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700"
+                    aria-label={`${c.count} ${c.count === 1 ? "video" : "videos"}`}
+                  >
                     {c.count}
                   </span>
                   <ChevronRight className="h-4 w-4 text-slate-400 group-hover:text-brand-700" aria-hidden />
@@ -193,7 +207,12 @@ function VideoCard({ video, onOpen }: { video: VideoJson; onOpen: () => void }) 
             referrerPolicy="strict-origin-when-cross-origin"
           />
         ) : (
-          <button type="button" onClick={() => setPlaying(true)} className="group absolute inset-0 h-full w-full" aria-label={`Play ${video.title}`}>
+          <button
+            type="button"
+            onClick={() => setPlaying(true)}
+            className="group absolute inset-0 h-full w-full"
+            aria-label={`Play ${video.title}`}
+          >
             {quality !== "none" ? (
               <img
                 src={thumbnailUrl(video.youtube_id, quality)}
@@ -235,7 +254,12 @@ function VideoMeta({ video }: { video: VideoJson }) {
     <div className="mt-3 text-sm">
       {video.duration ? <p className="text-slate-600">Duration {video.duration}</p> : null}
       {video.description ? <p className="mt-2 text-slate-700">{video.description}</p> : null}
-      <a href={video.url} target="_blank" rel="noopener noreferrer" className="mt-3 inline-flex items-center gap-1 font-medium text-brand-700 hover:underline">
+      <a
+        href={video.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="mt-3 inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
+      >
         Watch on YouTube
         <ExternalLink className="h-4 w-4" aria-hidden />
         <span className="sr-only">(opens in a new tab)</span>

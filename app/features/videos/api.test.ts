@@ -14,7 +14,15 @@ describe("parseYoutubeId", () => {
     expect(parseYoutubeId("https://m.youtube.com/shorts/dQw4w9WgXcQ")).toBe("dQw4w9WgXcQ");
   });
   it("refuses anything else", () => {
-    for (const bad of ["dQw4w9WgXc", "dQw4w9WgXcQQ", "dQw4w9WgX<Q", "javascript:alert(1)", "https://evil.example/watch?v=dQw4w9WgXcQ", "https://www.youtube.com/watch?v=short", ""]) {
+    for (const bad of [
+      "dQw4w9WgXc",
+      "dQw4w9WgXcQQ",
+      "dQw4w9WgX<Q",
+      "javascript:alert(1)",
+      "https://evil.example/watch?v=dQw4w9WgXcQ",
+      "https://www.youtube.com/watch?v=short",
+      "",
+    ]) {
       expect(parseYoutubeId(bad), bad).toBeNull();
     }
   });
@@ -47,7 +55,13 @@ describeEachDatabase("videos API", (dialect) => {
   afterAll(() => server.close());
 
   const req = (path: string, init: Parameters<TestServer["request"]>[1] = {}) => server.request(path, init);
-  const newVideo = { title: "How to Bleed a Radiator", description: "Let trapped air out.", youtube: "https://www.youtube.com/watch?v=abcdefghijk", category: "energy_saving_tips", duration: "4:05" };
+  const newVideo = {
+    title: "How to Bleed a Radiator",
+    description: "Let trapped air out.",
+    youtube: "https://www.youtube.com/watch?v=abcdefghijk",
+    category: "energy_saving_tips",
+    duration: "4:05",
+  };
 
   async function firstVideoId(): Promise<number> {
     const res = await req("/api/videos?category=decor", { cookie: superAdmin });
@@ -107,7 +121,17 @@ describeEachDatabase("videos API", (dialect) => {
         ["POST", "/api/videos", newVideo],
         ["PUT", `/api/videos/${id}`, newVideo],
         ["DELETE", `/api/videos/${id}`, undefined],
-        ["PUT", "/api/videos/order", { category: "decor", ids: before.filter((v) => v.category === "decor").map((v) => v.id).reverse() }],
+        [
+          "PUT",
+          "/api/videos/order",
+          {
+            category: "decor",
+            ids: before
+              .filter((v) => v.category === "decor")
+              .map((v) => v.id)
+              .reverse(),
+          },
+        ],
       ] as const) {
         const res = await req(path, { method, cookie, json });
         expect(res.status, `${method} ${path}`).toBe(403);
@@ -120,7 +144,13 @@ describeEachDatabase("videos API", (dialect) => {
     const created = await req("/api/videos", { method: "POST", cookie: superAdmin, json: newVideo });
     expect(created.status).toBe(201);
     const { video } = (await created.json()) as { video: VideoJson };
-    expect(video).toMatchObject({ title: "How to Bleed a Radiator", youtube_id: "abcdefghijk", category: "energy_saving_tips", duration: "4:05", sort_order: 9 });
+    expect(video).toMatchObject({
+      title: "How to Bleed a Radiator",
+      youtube_id: "abcdefghijk",
+      category: "energy_saving_tips",
+      duration: "4:05",
+      sort_order: 9,
+    });
 
     const dup = await req("/api/videos", { method: "POST", cookie: superAdmin, json: { ...newVideo, youtube: "abcdefghijk" } });
     expect(dup.status).toBe(409);
@@ -133,11 +163,23 @@ describeEachDatabase("videos API", (dialect) => {
     });
     expect(edited.status).toBe(200);
     const after = ((await edited.json()) as { video: VideoJson }).video;
-    expect(after).toMatchObject({ id: video.id, title: "Bleeding Radiators", youtube_id: "abcdefghij_", category: "home_improvement", duration: null, description: "", sort_order: 1 });
+    expect(after).toMatchObject({
+      id: video.id,
+      title: "Bleeding Radiators",
+      youtube_id: "abcdefghij_",
+      category: "home_improvement",
+      duration: null,
+      description: "",
+      sort_order: 1,
+    });
 
     const cat = "home_improvement";
     const ids = (await server.services.videos.list(cat)).map((v) => v.id);
-    const reordered = await req("/api/videos/order", { method: "PUT", cookie: superAdmin, json: { category: cat, ids: [...ids].reverse() } });
+    const reordered = await req("/api/videos/order", {
+      method: "PUT",
+      cookie: superAdmin,
+      json: { category: cat, ids: [...ids].reverse() },
+    });
     expect(reordered.status).toBe(200);
     expect(((await reordered.json()).videos as VideoJson[]).map((v) => v.id)).toEqual([...ids].reverse());
     expect((await server.services.videos.list(cat)).map((v) => v.id)).toEqual([...ids].reverse());
@@ -186,7 +228,12 @@ describeEachDatabase("videos API", (dialect) => {
       expect(Object.keys(body.details ?? {})).toContain(field);
       if (field === "_") expect(body.error).toBe(VIDEO_MESSAGES.bodyNotObject);
     }
-    const notJson = await req("/api/videos", { method: "POST", cookie: superAdmin, body: "{oops", headers: { "Content-Type": "application/json" } });
+    const notJson = await req("/api/videos", {
+      method: "POST",
+      cookie: superAdmin,
+      body: "{oops",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(notJson.status).toBe(400);
     for (const id of ["abc", "0", "-1", "1.5", "3000000000", "9".repeat(30)]) {
       const res = await req(`/api/videos/${id}`, { method: "DELETE", cookie: superAdmin });

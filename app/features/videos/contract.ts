@@ -66,35 +66,38 @@ const categorySchema = z.enum(ARTICLE_CATEGORIES as [ArticleCategory, ...Article
 /** No control characters in one-line fields. */
 const oneLine = (s: string) => !hasControlChars(s);
 
-export const videoInputSchema = z.object({
-  title: z
-    .string({ error: VIDEO_MESSAGES.titleRequired })
-    .trim()
-    .min(1, VIDEO_MESSAGES.titleRequired)
-    .max(VIDEO_TITLE_MAX, VIDEO_MESSAGES.titleTooLong)
-    .refine(oneLine, VIDEO_MESSAGES.titleControl),
-  description: z
-    .string({ error: VIDEO_MESSAGES.descriptionTooLong })
-    .trim()
-    .max(VIDEO_DESCRIPTION_MAX, VIDEO_MESSAGES.descriptionTooLong)
-    .transform((s) => stripControlChars(s, { keepLineBreaks: true }))
-    .default(""),
-  youtube: z
-    .string({ error: VIDEO_MESSAGES.youtubeRequired })
-    .trim()
-    .min(1, VIDEO_MESSAGES.youtubeRequired)
-    .max(500, VIDEO_MESSAGES.youtubeInvalid)
-    .refine((v) => parseYoutubeId(v) !== null, VIDEO_MESSAGES.youtubeInvalid)
-    .transform((v) => parseYoutubeId(v)!),
-  category: categorySchema,
-  duration: z
-    .string({ error: VIDEO_MESSAGES.durationInvalid })
-    .trim()
-    .refine((v) => v === "" || DURATION_PATTERN.test(v), VIDEO_MESSAGES.durationInvalid)
-    .transform((v) => v || null)
-    .nullish()
-    .transform((v) => v ?? null),
-}, { error: VIDEO_MESSAGES.bodyNotObject });
+export const videoInputSchema = z.object(
+  {
+    title: z
+      .string({ error: VIDEO_MESSAGES.titleRequired })
+      .trim()
+      .min(1, VIDEO_MESSAGES.titleRequired)
+      .max(VIDEO_TITLE_MAX, VIDEO_MESSAGES.titleTooLong)
+      .refine(oneLine, VIDEO_MESSAGES.titleControl),
+    description: z
+      .string({ error: VIDEO_MESSAGES.descriptionTooLong })
+      .trim()
+      .max(VIDEO_DESCRIPTION_MAX, VIDEO_MESSAGES.descriptionTooLong)
+      .transform((s) => stripControlChars(s, { keepLineBreaks: true }))
+      .default(""),
+    youtube: z
+      .string({ error: VIDEO_MESSAGES.youtubeRequired })
+      .trim()
+      .min(1, VIDEO_MESSAGES.youtubeRequired)
+      .max(500, VIDEO_MESSAGES.youtubeInvalid)
+      .refine((v) => parseYoutubeId(v) !== null, VIDEO_MESSAGES.youtubeInvalid)
+      .transform((v) => parseYoutubeId(v)!),
+    category: categorySchema,
+    duration: z
+      .string({ error: VIDEO_MESSAGES.durationInvalid })
+      .trim()
+      .refine((v) => v === "" || DURATION_PATTERN.test(v), VIDEO_MESSAGES.durationInvalid)
+      .transform((v) => v || null)
+      .nullish()
+      .transform((v) => v ?? null),
+  },
+  { error: VIDEO_MESSAGES.bodyNotObject },
+);
 export type VideoInput = z.input<typeof videoInputSchema>;
 export type VideoInputData = z.output<typeof videoInputSchema>;
 
@@ -105,10 +108,13 @@ export const videoIdSchema = z.coerce
   .positive(VIDEO_MESSAGES.idInvalid)
   .max(2_147_483_647, VIDEO_MESSAGES.idInvalid);
 
-export const videoOrderSchema = z.object({
-  category: categorySchema,
-  ids: z.array(videoIdSchema, { error: VIDEO_MESSAGES.orderIds }).max(1000, VIDEO_MESSAGES.orderIds),
-}, { error: VIDEO_MESSAGES.bodyNotObject });
+export const videoOrderSchema = z.object(
+  {
+    category: categorySchema,
+    ids: z.array(videoIdSchema, { error: VIDEO_MESSAGES.orderIds }).max(1000, VIDEO_MESSAGES.orderIds),
+  },
+  { error: VIDEO_MESSAGES.bodyNotObject },
+);
 export type VideoOrderInput = z.infer<typeof videoOrderSchema>;
 
 export const videoListQuerySchema = z.object({ category: categorySchema.optional() });
@@ -135,4 +141,5 @@ export interface VideoCategoryCount {
 export const watchUrl = (youtubeId: string) => `https://www.youtube.com/watch?v=${youtubeId}`;
 /** The privacy-enhanced player: no cookies until the visitor plays the video. */
 export const embedUrl = (youtubeId: string) => `https://www.youtube-nocookie.com/embed/${youtubeId}`;
-export const thumbnailUrl = (youtubeId: string, quality: "maxresdefault" | "hqdefault") => `https://i.ytimg.com/vi/${youtubeId}/${quality}.jpg`;
+export const thumbnailUrl = (youtubeId: string, quality: "maxresdefault" | "hqdefault") =>
+  `https://i.ytimg.com/vi/${youtubeId}/${quality}.jpg`;

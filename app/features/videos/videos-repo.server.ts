@@ -124,7 +124,10 @@ export class VideosRepo {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom("videos").select((eb) => eb.fn.countAll().as("n")).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("videos")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 

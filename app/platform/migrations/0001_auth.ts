@@ -46,10 +46,6 @@ export const m0001_auth: AppMigration = {
       .addColumn("key", "text", (c) => c.notNull())
       .addColumn("hit_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex("rate_limit_hits_idx")
-      .on("rate_limit_hits")
-      .columns(["bucket", "key", "hit_at"])
-      .execute();
+    await db.schema.createIndex("rate_limit_hits_idx").on("rate_limit_hits").columns(["bucket", "key", "hit_at"]).execute();
   },
 };

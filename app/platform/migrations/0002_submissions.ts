@@ -52,12 +52,7 @@ export const m0002_submissions: AppMigration = {
 
 type TableBuilder = CreateTableBuilder<string, any>;
 
-async function createSubmissionTable(
-  db: Kysely<any>,
-  dialect: Dialect,
-  table: string,
-  columns: (t: TableBuilder) => TableBuilder,
-) {
+async function createSubmissionTable(db: Kysely<any>, dialect: Dialect, table: string, columns: (t: TableBuilder) => TableBuilder) {
   let builder = db.schema
     .createTable(table)
     .addColumn("id", idType(dialect), (c) => (dialect === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey()));

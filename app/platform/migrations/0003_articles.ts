@@ -49,11 +49,7 @@ export const m0003_articles: AppMigration = {
       .execute();
     // The page queries: newest first, overall and per category (id breaks ties).
     await db.schema.createIndex("articles_published_idx").on("articles").columns(["published_at", "id"]).execute();
-    await db.schema
-      .createIndex("articles_category_published_idx")
-      .on("articles")
-      .columns(["category", "published_at", "id"])
-      .execute();
+    await db.schema.createIndex("articles_category_published_idx").on("articles").columns(["category", "published_at", "id"]).execute();
 
     // Article counts per category, kept by triggers, so the knowledge center's category list
     // costs a 17-row read instead of a scan of every article (whoever writes the articles).

@@ -20,7 +20,10 @@ export const m0004_rate_limits: AppMigration = {
       .execute();
     await db.schema.createIndex("rate_limits_expire_idx").on("rate_limits").column("expire").execute();
 
-    await db.schema.alterTable("sessions").addColumn("secure", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable("sessions")
+      .addColumn("secure", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
 
     await db.schema.dropTable("login_attempts").execute();
     await db.schema.dropTable("rate_limit_hits").execute();

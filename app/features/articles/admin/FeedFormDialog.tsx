@@ -66,14 +66,19 @@ export function FeedFormDialog({
 
   const formId = `${uid}-form`;
   const fieldId = (name: string) => `${uid}-${name}`;
-  const described = (name: keyof FieldErrors) => (errors[name] ? { "aria-invalid": true as const, "aria-describedby": `${fieldId(name)}-error` } : {});
+  const described = (name: keyof FieldErrors) =>
+    errors[name] ? { "aria-invalid": true as const, "aria-describedby": `${fieldId(name)}-error` } : {};
 
   return (
     <Modal
       open={open}
       onOpenChange={(o) => !o && !busy && onClose()}
       title={editing ? "Edit Feed" : "Add Feed"}
-      description={editing ? "Change where this feed comes from, its category or whether it is ingested." : "Articles of an enabled feed appear in the knowledge center after the next ingest."}
+      description={
+        editing
+          ? "Change where this feed comes from, its category or whether it is ingested."
+          : "Articles of an enabled feed appear in the knowledge center after the next ingest."
+      }
       footer={
         <>
           <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>

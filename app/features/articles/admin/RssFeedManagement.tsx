@@ -222,7 +222,9 @@ function LastError({ feed }: { feed: RssFeed }) {
   return (
     <span className="block break-words text-red-800">
       {feed.last_error}
-      {feed.consecutive_failures > 1 ? <span className="block text-xs text-red-700">{feed.consecutive_failures} failures in a row</span> : null}
+      {feed.consecutive_failures > 1 ? (
+        <span className="block text-xs text-red-700">{feed.consecutive_failures} failures in a row</span>
+      ) : null}
     </span>
   );
 }
@@ -234,7 +236,12 @@ function RowActions({ feed, onEdit, onDelete }: { feed: RssFeed; onEdit: (f: Rss
         <Pencil className="h-4 w-4" aria-hidden />
         <span aria-hidden>Edit</span>
       </button>
-      <button type="button" className="btn-ghost px-2.5 text-red-700 hover:bg-red-50" onClick={() => onDelete(feed)} aria-label={`Delete ${feed.name}`}>
+      <button
+        type="button"
+        className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+        onClick={() => onDelete(feed)}
+        aria-label={`Delete ${feed.name}`}
+      >
         <Trash2 className="h-4 w-4" aria-hidden />
         <span aria-hidden>Delete</span>
       </button>
@@ -324,7 +331,17 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
   );
 }
 
-function DeleteFeedDialog({ feed, busy, onCancel, onConfirm }: { feed: RssFeed | null; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
+function DeleteFeedDialog({
+  feed,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  feed: RssFeed | null;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Modal
@@ -348,8 +365,8 @@ function DeleteFeedDialog({ feed, busy, onCancel, onConfirm }: { feed: RssFeed |
     >
       {feed ? (
         <p>
-          <span className="font-semibold text-brand-900">{feed.name}</span> will no longer be ingested, and the articles gathered from
-          it will be removed from the knowledge center.
+          <span className="font-semibold text-brand-900">{feed.name}</span> will no longer be ingested, and the articles gathered from it
+          will be removed from the knowledge center.
         </p>
       ) : null}
     </Modal>

@@ -48,7 +48,12 @@ export function AuditPanel() {
 
   const columns = useMemo<AdminColumn<AuditEntry>[]>(
     () => [
-      { id: "created_at", accessorKey: "created_at", meta: { label: "When", primary: true }, cell: (c) => formatWhen(c.row.original.created_at) },
+      {
+        id: "created_at",
+        accessorKey: "created_at",
+        meta: { label: "When", primary: true },
+        cell: (c) => formatWhen(c.row.original.created_at),
+      },
       { id: "actor", accessorFn: (e) => e.actor_label ?? "System", meta: { label: "Who" } },
       { id: "action", accessorFn: (e) => AUDIT_ACTION_LABELS[e.action] ?? e.action, meta: { label: "Action" } },
       { id: "target", accessorFn: describeTarget, meta: { label: "On" } },
@@ -56,7 +61,14 @@ export function AuditPanel() {
     ],
     [],
   );
-  const table = useReactTable({ data: data?.entries ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (e) => String(e.id), enableSorting: false, manualPagination: true });
+  const table = useReactTable({
+    data: data?.entries ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (e) => String(e.id),
+    enableSorting: false,
+    manualPagination: true,
+  });
   const state = data === null ? (error ? "error" : "loading") : data.entries.length === 0 ? "empty" : "ready";
 
   return (

@@ -54,7 +54,15 @@ export function DataTable<T>({
                       key={header.id}
                       scope="col"
                       className="py-2 pr-4 font-semibold"
-                      aria-sort={header.column.getCanSort() ? (sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none") : undefined}
+                      aria-sort={
+                        header.column.getCanSort()
+                          ? sorted === "asc"
+                            ? "ascending"
+                            : sorted === "desc"
+                              ? "descending"
+                              : "none"
+                          : undefined
+                      }
                     >
                       {meta?.customHeader ? (
                         flexRender(header.column.columnDef.header, header.getContext())
@@ -123,7 +131,9 @@ export function DataTable<T>({
               aria-busy={rowBusy?.(row.original) || undefined}
               className={`rounded-lg border border-slate-200 p-4 ${rowBusy?.(row.original) ? "opacity-60" : ""}`}
             >
-              {primary ? <p className="font-semibold text-brand-900">{flexRender(primary.column.columnDef.cell, primary.getContext())}</p> : null}
+              {primary ? (
+                <p className="font-semibold text-brand-900">{flexRender(primary.column.columnDef.cell, primary.getContext())}</p>
+              ) : null}
               <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 {rest.map((cell) => (
                   <div key={cell.id} className="contents">
@@ -132,7 +142,9 @@ export function DataTable<T>({
                   </div>
                 ))}
               </dl>
-              {actions ? <div className="mt-3 border-t border-slate-100 pt-2">{flexRender(actions.column.columnDef.cell, actions.getContext())}</div> : null}
+              {actions ? (
+                <div className="mt-3 border-t border-slate-100 pt-2">{flexRender(actions.column.columnDef.cell, actions.getContext())}</div>
+              ) : null}
             </li>
           );
         })}
@@ -221,6 +233,8 @@ export function TableState({
       </div>
     );
   if (state === "empty")
-    return <div className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center text-slate-700">{emptyText}</div>;
+    return (
+      <div className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center text-slate-700">{emptyText}</div>
+    );
   return <>{children}</>;
 }

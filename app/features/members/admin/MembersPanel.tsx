@@ -74,7 +74,9 @@ export function MembersPanel() {
     [setParams],
   );
 
-  const sort = (MEMBER_SORTS as readonly string[]).includes(params.get("sort") ?? "") ? (params.get("sort") as MemberSort) : "certificate_number";
+  const sort = (MEMBER_SORTS as readonly string[]).includes(params.get("sort") ?? "")
+    ? (params.get("sort") as MemberSort)
+    : "certificate_number";
   const sorting: SortingState = [{ id: sort, desc: params.get("dir") === "desc" }];
   const onSortingChange = (updater: Updater<SortingState>) => {
     const next = typeof updater === "function" ? updater(sorting) : updater;
@@ -113,9 +115,25 @@ export function MembersPanel() {
   const columns = useMemo<AdminColumn<MemberRow>[]>(
     () => [
       { id: "certificate_number", accessorKey: "certificate_number", meta: { label: "Certificate number", primary: true } },
-      { id: "name", accessorFn: (m) => memberName(m), meta: { label: "Name" }, cell: (c) => c.getValue() || <span className="text-slate-500">No name</span> },
-      { id: "status", accessorKey: "is_active", enableSorting: false, meta: { label: "Status" }, cell: (c) => <StatusBadge active={c.row.original.is_active} /> },
-      { id: "last_login_at", accessorKey: "last_login_at", meta: { label: "Last sign-in" }, cell: (c) => formatWhen(c.row.original.last_login_at) },
+      {
+        id: "name",
+        accessorFn: (m) => memberName(m),
+        meta: { label: "Name" },
+        cell: (c) => c.getValue() || <span className="text-slate-500">No name</span>,
+      },
+      {
+        id: "status",
+        accessorKey: "is_active",
+        enableSorting: false,
+        meta: { label: "Status" },
+        cell: (c) => <StatusBadge active={c.row.original.is_active} />,
+      },
+      {
+        id: "last_login_at",
+        accessorKey: "last_login_at",
+        meta: { label: "Last sign-in" },
+        cell: (c) => formatWhen(c.row.original.last_login_at),
+      },
       {
         id: "actions",
         enableSorting: false,
@@ -218,7 +236,8 @@ export function MembersPanel() {
         {deleting ? (
           <p>
             Delete member <span className="font-semibold text-brand-900">{deleting.certificate_number}</span>
-            {memberName(deleting) ? ` (${memberName(deleting)})` : ""}? They will be signed out and can no longer sign in. This cannot be undone.
+            {memberName(deleting) ? ` (${memberName(deleting)})` : ""}? They will be signed out and can no longer sign in. This cannot be
+            undone.
           </p>
         ) : null}
       </ConfirmDialog>
@@ -226,7 +245,17 @@ export function MembersPanel() {
   );
 }
 
-function MemberFilters({ q, status, onSearch, onStatus }: { q: string; status: string; onSearch: (q: string) => void; onStatus: (s: string) => void }) {
+function MemberFilters({
+  q,
+  status,
+  onSearch,
+  onStatus,
+}: {
+  q: string;
+  status: string;
+  onSearch: (q: string) => void;
+  onStatus: (s: string) => void;
+}) {
   const [text, setText] = useState(q);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => setText(q), [q]);

@@ -92,7 +92,9 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
         cell: ({ row: { original: s } }) => (
           <span className="inline-flex flex-wrap items-center gap-2">
             {s.username}
-            {s.id === currentUserId ? <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">You</span> : null}
+            {s.id === currentUserId ? (
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">You</span>
+            ) : null}
             {s.is_core_admin ? (
               <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">
                 <ShieldCheck className="h-3.5 w-3.5" aria-hidden />
@@ -126,13 +128,23 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
           );
         },
       },
-      { id: "last_login_at", accessorKey: "last_login_at", meta: { label: "Last sign-in" }, cell: (c) => formatWhen(c.row.original.last_login_at) },
+      {
+        id: "last_login_at",
+        accessorKey: "last_login_at",
+        meta: { label: "Last sign-in" },
+        cell: (c) => formatWhen(c.row.original.last_login_at),
+      },
       {
         id: "actions",
         meta: { actions: true },
         cell: ({ row: { original: s } }) => (
           <div className="flex flex-wrap justify-end gap-1">
-            <button type="button" className="btn-ghost px-2.5" onClick={() => setDialog({ kind: "password", staff: s })} aria-label={`Reset password for ${s.username}`}>
+            <button
+              type="button"
+              className="btn-ghost px-2.5"
+              onClick={() => setDialog({ kind: "password", staff: s })}
+              aria-label={`Reset password for ${s.username}`}
+            >
               <KeyRound className="h-4 w-4" aria-hidden />
               <span aria-hidden>Reset password</span>
             </button>
@@ -154,7 +166,13 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [currentUserId, rowBusy],
   );
-  const table = useReactTable({ data: staff ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (s) => String(s.id), enableSorting: false });
+  const table = useReactTable({
+    data: staff ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (s) => String(s.id),
+    enableSorting: false,
+  });
 
   return (
     <AdminPanel
@@ -207,7 +225,8 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
       >
         {dialog?.kind === "remove" ? (
           <p>
-            Remove <span className="font-semibold text-brand-900">{dialog.staff.username}</span>? They will be signed out and can no longer sign in.
+            Remove <span className="font-semibold text-brand-900">{dialog.staff.username}</span>? They will be signed out and can no longer
+            sign in.
           </p>
         ) : null}
       </ConfirmDialog>
@@ -223,7 +242,15 @@ function FieldError({ id, text }: { id: string; text?: string }) {
   ) : null;
 }
 
-function AddStaffDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (row: StaffRow) => void | Promise<void> }) {
+function AddStaffDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (row: StaffRow) => void | Promise<void>;
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -247,7 +274,12 @@ function AddStaffDialog({ open, onClose, onCreated }: { open: boolean; onClose: 
   }
 
   return (
-    <Modal open={open} onOpenChange={(o) => !o && !busy && onClose()} title="Add Staff" description="The new account signs in on the staff login with this username and password.">
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && !busy && onClose()}
+      title="Add Staff"
+      description="The new account signs in on the staff login with this username and password."
+    >
       <form id="add-staff" noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
         {errors._ ? (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
@@ -258,7 +290,14 @@ function AddStaffDialog({ open, onClose, onCreated }: { open: boolean; onClose: 
           <label htmlFor="staff-username" className="field-label">
             Username
           </label>
-          <input id="staff-username" name="username" className="field-input" autoComplete="off" aria-invalid={!!errors.username} aria-describedby={errors.username ? "staff-username-error" : undefined} />
+          <input
+            id="staff-username"
+            name="username"
+            className="field-input"
+            autoComplete="off"
+            aria-invalid={!!errors.username}
+            aria-describedby={errors.username ? "staff-username-error" : undefined}
+          />
           <FieldError id="staff-username-error" text={errors.username} />
         </div>
         <div>
@@ -305,7 +344,17 @@ function AddStaffDialog({ open, onClose, onCreated }: { open: boolean; onClose: 
   );
 }
 
-function ResetPasswordDialog({ staff, self, onClose, onDone }: { staff: StaffRow | null; self: boolean; onClose: () => void; onDone: (row: StaffRow) => void }) {
+function ResetPasswordDialog({
+  staff,
+  self,
+  onClose,
+  onDone,
+}: {
+  staff: StaffRow | null;
+  self: boolean;
+  onClose: () => void;
+  onDone: (row: StaffRow) => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => setError(null), [staff]);
@@ -332,7 +381,13 @@ function ResetPasswordDialog({ staff, self, onClose, onDone }: { staff: StaffRow
       open={staff !== null}
       onOpenChange={(o) => !o && !busy && onClose()}
       title="Reset Password"
-      description={staff ? (self ? "Your other sessions will end; this one stays signed in." : `${staff.username} will be signed out everywhere.`) : undefined}
+      description={
+        staff
+          ? self
+            ? "Your other sessions will end; this one stays signed in."
+            : `${staff.username} will be signed out everywhere.`
+          : undefined
+      }
     >
       <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
         <div>

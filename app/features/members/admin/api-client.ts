@@ -50,7 +50,8 @@ export const staffApi = {
     call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
   changeRole: (id: number, role: StaffRole) =>
     call<StaffAnswer>(`/api/admin/staff/${id}`, { method: "PATCH", json: { role } }).then((b) => b.staff),
-  resetPassword: (id: number, password: string) => call<{ success: true }>(`/api/admin/staff/${id}/password`, { method: "POST", json: { password } }),
+  resetPassword: (id: number, password: string) =>
+    call<{ success: true }>(`/api/admin/staff/${id}/password`, { method: "POST", json: { password } }),
   remove: (id: number) => call<{ success: true }>(`/api/admin/staff/${id}`, { method: "DELETE" }),
 };
 

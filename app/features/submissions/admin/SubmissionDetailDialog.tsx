@@ -1,7 +1,13 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/Modal";
-import { formatSubmissionDate, type SubmissionDetail, type SubmissionField, type SubmissionStatus, type SubmissionSummary } from "../contract";
+import {
+  formatSubmissionDate,
+  type SubmissionDetail,
+  type SubmissionField,
+  type SubmissionStatus,
+  type SubmissionSummary,
+} from "../contract";
 import { errorText, submissionsApi } from "./api-client";
 import { StatusSelect } from "./StatusControls";
 
@@ -73,12 +79,14 @@ export function SubmissionDetailDialog({
                 </h3>
                 <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
                   {/* The status is the dropdown above. */}
-                  {detail.fields.filter((f) => f.key !== "status").map((f) => (
-                    <div key={f.key} className="min-w-0">
-                      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{f.label}</dt>
-                      <dd className="whitespace-pre-wrap break-words text-slate-900">{showValue(f)}</dd>
-                    </div>
-                  ))}
+                  {detail.fields
+                    .filter((f) => f.key !== "status")
+                    .map((f) => (
+                      <div key={f.key} className="min-w-0">
+                        <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{f.label}</dt>
+                        <dd className="whitespace-pre-wrap break-words text-slate-900">{showValue(f)}</dd>
+                      </div>
+                    ))}
                 </dl>
               </section>
               {detail.signatures.length ? (

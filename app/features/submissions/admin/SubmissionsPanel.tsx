@@ -480,7 +480,12 @@ function SubmissionFilters(props: {
         <label htmlFor="submission-sort" className="field-label">
           Sort by
         </label>
-        <select id="submission-sort" className="field-input" value={props.sort} onChange={(e) => props.onSort(e.target.value as SubmissionSort)}>
+        <select
+          id="submission-sort"
+          className="field-input"
+          value={props.sort}
+          onChange={(e) => props.onSort(e.target.value as SubmissionSort)}
+        >
           {SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_LABELS[s]}
@@ -494,4 +499,3 @@ function SubmissionFilters(props: {
     </form>
   );
 }
-

@@ -37,8 +37,10 @@ export const submissionsApi = {
   detail: (id: string, signal?: AbortSignal) =>
     call<SubmissionDetailAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}`, { signal }).then((b) => b.submission),
   exportHref: (query: URLSearchParams) => `/api/admin/submissions/export?${query}`,
-  setStatus: (id: string, status: SubmissionStatus) => call<StatusChangeAnswer>("/api/admin/forms", { method: "PUT", json: { id, status } }),
-  remove: (idsByTable: Partial<IdsByTable>) => call<BulkDeleteAnswer>("/api/admin/forms", { method: "DELETE", json: { idsByTable } }).then((b) => b.deleted),
+  setStatus: (id: string, status: SubmissionStatus) =>
+    call<StatusChangeAnswer>("/api/admin/forms", { method: "PUT", json: { id, status } }),
+  remove: (idsByTable: Partial<IdsByTable>) =>
+    call<BulkDeleteAnswer>("/api/admin/forms", { method: "DELETE", json: { idsByTable } }).then((b) => b.deleted),
 };
 
 export function errorText(err: unknown): string {

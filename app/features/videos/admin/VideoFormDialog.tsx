@@ -36,7 +36,13 @@ export function VideoFormDialog({
     if (!open) return;
     setValues(
       video
-        ? { title: video.title, youtube: video.youtube_id, category: video.category, duration: video.duration ?? "", description: video.description }
+        ? {
+            title: video.title,
+            youtube: video.youtube_id,
+            category: video.category,
+            duration: video.duration ?? "",
+            description: video.description,
+          }
         : { ...empty, category: defaultCategory ?? empty.category },
     );
     setErrors({});
@@ -102,7 +108,16 @@ export function VideoFormDialog({
           <label htmlFor={fid("title")} className="field-label">
             Title
           </label>
-          <input id={fid("title")} className="field-input" value={values.title} maxLength={VIDEO_TITLE_MAX} onChange={(e) => set("title", e.target.value)} required autoComplete="off" {...invalid("title")} />
+          <input
+            id={fid("title")}
+            className="field-input"
+            value={values.title}
+            maxLength={VIDEO_TITLE_MAX}
+            onChange={(e) => set("title", e.target.value)}
+            required
+            autoComplete="off"
+            {...invalid("title")}
+          />
           {fieldError("title")}
         </div>
         <div>
@@ -126,7 +141,13 @@ export function VideoFormDialog({
             <label htmlFor={fid("category")} className="field-label">
               Category
             </label>
-            <select id={fid("category")} className="field-input" value={values.category} onChange={(e) => set("category", e.target.value)} {...invalid("category")}>
+            <select
+              id={fid("category")}
+              className="field-input"
+              value={values.category}
+              onChange={(e) => set("category", e.target.value)}
+              {...invalid("category")}
+            >
               {CATEGORY_GROUPS.map((group) => (
                 <optgroup key={group.label} label={group.label}>
                   {group.values.map((value) => (
@@ -143,7 +164,15 @@ export function VideoFormDialog({
             <label htmlFor={fid("duration")} className="field-label">
               Duration (optional)
             </label>
-            <input id={fid("duration")} className="field-input" value={values.duration} onChange={(e) => set("duration", e.target.value)} placeholder="4:05" autoComplete="off" {...invalid("duration")} />
+            <input
+              id={fid("duration")}
+              className="field-input"
+              value={values.duration}
+              onChange={(e) => set("duration", e.target.value)}
+              placeholder="4:05"
+              autoComplete="off"
+              {...invalid("duration")}
+            />
             {fieldError("duration")}
           </div>
         </div>
@@ -151,7 +180,14 @@ export function VideoFormDialog({
           <label htmlFor={fid("description")} className="field-label">
             Description (optional)
           </label>
-          <textarea id={fid("description")} className="field-input min-h-24" value={values.description} maxLength={VIDEO_DESCRIPTION_MAX} onChange={(e) => set("description", e.target.value)} {...invalid("description")} />
+          <textarea
+            id={fid("description")}
+            className="field-input min-h-24"
+            value={values.description}
+            maxLength={VIDEO_DESCRIPTION_MAX}
+            onChange={(e) => set("description", e.target.value)}
+            {...invalid("description")}
+          />
           {fieldError("description")}
         </div>
       </form>

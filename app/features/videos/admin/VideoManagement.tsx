@@ -160,7 +160,9 @@ export function VideoManagement() {
       ) : groups.every((g) => g.videos.length === 0) ? (
         <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
           <Film className="h-8 w-8 text-slate-400" aria-hidden />
-          <p className="mt-3 text-lg font-semibold text-brand-900">{filter ? `No videos in ${categoryLabel(filter)} yet` : "No videos yet"}</p>
+          <p className="mt-3 text-lg font-semibold text-brand-900">
+            {filter ? `No videos in ${categoryLabel(filter)} yet` : "No videos yet"}
+          </p>
           <button type="button" className="btn-primary mt-5" onClick={openAdd}>
             <Plus className="h-4 w-4" aria-hidden />
             Add Video
@@ -176,7 +178,12 @@ export function VideoManagement() {
               <ol className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200">
                 {g.videos.map((video, i) => (
                   <li key={video.id} data-testid="admin-video" className="flex flex-wrap items-center gap-3 px-3 py-2.5 sm:flex-nowrap">
-                    <img src={`https://i.ytimg.com/vi/${video.youtube_id}/mqdefault.jpg`} alt="" className="hidden h-12 w-20 shrink-0 rounded object-cover sm:block" loading="lazy" />
+                    <img
+                      src={`https://i.ytimg.com/vi/${video.youtube_id}/mqdefault.jpg`}
+                      alt=""
+                      className="hidden h-12 w-20 shrink-0 rounded object-cover sm:block"
+                      loading="lazy"
+                    />
                     <div className="min-w-0 flex-1">
                       <p className="font-medium text-brand-900">{video.title}</p>
                       <p className="text-xs text-slate-600">
@@ -185,17 +192,39 @@ export function VideoManagement() {
                       </p>
                     </div>
                     <div className="flex shrink-0 gap-1">
-                      <button type="button" className="btn-ghost px-2" onClick={() => void move(video, -1)} disabled={i === 0 || moving !== null} aria-label={`Move ${video.title} up`}>
+                      <button
+                        type="button"
+                        className="btn-ghost px-2"
+                        onClick={() => void move(video, -1)}
+                        disabled={i === 0 || moving !== null}
+                        aria-label={`Move ${video.title} up`}
+                      >
                         <ArrowUp className="h-4 w-4" aria-hidden />
                       </button>
-                      <button type="button" className="btn-ghost px-2" onClick={() => void move(video, 1)} disabled={i === g.videos.length - 1 || moving !== null} aria-label={`Move ${video.title} down`}>
+                      <button
+                        type="button"
+                        className="btn-ghost px-2"
+                        onClick={() => void move(video, 1)}
+                        disabled={i === g.videos.length - 1 || moving !== null}
+                        aria-label={`Move ${video.title} down`}
+                      >
                         <ArrowDown className="h-4 w-4" aria-hidden />
                       </button>
-                      <button type="button" className="btn-ghost px-2.5" onClick={() => (setFormError(null), setEditing({ mode: "edit", video }))} aria-label={`Edit ${video.title}`}>
+                      <button
+                        type="button"
+                        className="btn-ghost px-2.5"
+                        onClick={() => (setFormError(null), setEditing({ mode: "edit", video }))}
+                        aria-label={`Edit ${video.title}`}
+                      >
                         <Pencil className="h-4 w-4" aria-hidden />
                         <span aria-hidden>Edit</span>
                       </button>
-                      <button type="button" className="btn-ghost px-2.5 text-red-700 hover:bg-red-50" onClick={() => setDeleting(video)} aria-label={`Delete ${video.title}`}>
+                      <button
+                        type="button"
+                        className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+                        onClick={() => setDeleting(video)}
+                        aria-label={`Delete ${video.title}`}
+                      >
                         <Trash2 className="h-4 w-4" aria-hidden />
                         <span aria-hidden>Delete</span>
                       </button>
@@ -229,7 +258,11 @@ function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () 
       data-testid="video-message"
       className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
     >
-      {ok ? <CircleCheck className="mt-0.5 h-5 w-5 shrink-0" aria-hidden /> : <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />}
+      {ok ? (
+        <CircleCheck className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
+      ) : (
+        <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
+      )}
       <p className="flex-1">{flash.text}</p>
       <button type="button" onClick={onDismiss} className="rounded p-0.5 hover:bg-black/5" aria-label="Dismiss message">
         <X className="h-4 w-4" aria-hidden />
@@ -249,7 +282,17 @@ function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () 
   );
 }
 
-function DeleteVideoDialog({ video, busy, onCancel, onConfirm }: { video: VideoJson | null; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
+function DeleteVideoDialog({
+  video,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  video: VideoJson | null;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Modal
@@ -273,7 +316,8 @@ function DeleteVideoDialog({ video, busy, onCancel, onConfirm }: { video: VideoJ
     >
       {video ? (
         <p>
-          <span className="font-semibold text-brand-900">{video.title}</span> will be removed from {categoryLabel(video.category)} for every member.
+          <span className="font-semibold text-brand-900">{video.title}</span> will be removed from {categoryLabel(video.category)} for every
+          member.
         </p>
       ) : null}
     </Modal>
