@@ -3,43 +3,12 @@
  * message is the reason to show: the server's `error`, else 'HTTP error! status: N' for a
  * non-ok status (spec: admin-side section 7), else 'Unknown error'.
  */
+import { jsonClient } from "~/platform/json-client";
 import type { ArticlesPage, FeaturedArticle, FeedInput, IngestCounts, RssFeed } from "./contract";
 
-export const UNKNOWN_ERROR = "Unknown error";
+export { errorReason } from "~/platform/json-client";
 
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    public status: number,
-    public body: Record<string, unknown> | null,
-  ) {
-    super(message);
-  }
-}
-
-async function call<T extends Record<string, unknown>>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: { Accept: "application/json", ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-    credentials: "same-origin",
-  });
-  let body: Record<string, unknown> | null = null;
-  try {
-    body = (await res.json()) as Record<string, unknown>;
-  } catch {
-    body = null;
-  }
-  const serverError = typeof body?.error === "string" && body.error ? body.error : null;
-  if (!res.ok) throw new ApiError(serverError ?? `HTTP error! status: ${res.status}`, res.status, body);
-  if (!body || body.success === false) throw new ApiError(serverError ?? UNKNOWN_ERROR, res.status, body);
-  return body as T;
-}
-
-/** The reason of a failure, for the spec's 'Failed to ...: {reason}' messages. */
-export function errorReason(err: unknown): string {
-  return err instanceof Error && err.message ? err.message : UNKNOWN_ERROR;
-}
+const call = jsonClient();
 
 export const rssApi = {
   listArticles: ({ page, limit, category }: { page: number; limit: number; category: string | null }) => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ArrowLeft, ChevronRight, CircleAlert, ExternalLink, Film, LoaderCircle, Play, Search, SearchX } from "lucide-react";
-import { errorReason } from "~/features/articles/api-client";
+import { errorReason } from "~/platform/json-client";
 import { thumbnailUrl, type VideoCategoryCount, type VideoJson } from "./contract";
 import { videosApi } from "./api-client";
 

@@ -1,25 +1,8 @@
-import { ApiError, UNKNOWN_ERROR } from "~/features/articles/api-client";
+import { jsonClient } from "~/platform/json-client";
 import type { VideoCategoryCount, VideoInput, VideoJson } from "./contract";
 
 /** Browser calls to /api/videos (contract.ts). Failures throw an Error whose message is the reason to show. */
-async function call<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: { Accept: "application/json", ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-    credentials: "same-origin",
-  });
-  let body: Record<string, unknown> | null = null;
-  try {
-    body = (await res.json()) as Record<string, unknown>;
-  } catch {
-    body = null;
-  }
-  const serverError = typeof body?.error === "string" && body.error ? body.error : null;
-  if (!res.ok) throw new ApiError(serverError ?? `HTTP error! status: ${res.status}`, res.status, body);
-  if (!body || body.success === false) throw new ApiError(serverError ?? UNKNOWN_ERROR, res.status, body);
-  return body as T;
-}
+const call = jsonClient();
 
 export const videosApi = {
   categories: () => call<{ categories: VideoCategoryCount[] }>("/api/videos/categories").then((b) => b.categories ?? []),

@@ -2,39 +2,12 @@
  * Browser calls to /api/admin/... Every call reads the JSON answer and throws an ApiError
  * carrying the server's `error` text (or 'HTTP error! status: N').
  */
+import { jsonClient } from "~/platform/json-client";
 import type { AuditPage, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
 
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    public status: number,
-  ) {
-    super(message);
-  }
-}
+export { errorReason as errorText } from "~/platform/json-client";
 
-async function call<T>(path: string, init: { method?: string; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: { Accept: "application/json", ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-    credentials: "same-origin",
-    signal: init.signal,
-  });
-  let body: Record<string, unknown> | null = null;
-  try {
-    body = (await res.json()) as Record<string, unknown>;
-  } catch {
-    body = null;
-  }
-  const serverError = typeof body?.error === "string" && body.error ? body.error : null;
-  if (!res.ok || !body || body.success === false) throw new ApiError(serverError ?? `HTTP error! status: ${res.status}`, res.status);
-  return body as T;
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error && err.message ? err.message : "Unknown error";
-}
+const call = jsonClient();
 
 export const membersApi = {
   list: (query: URLSearchParams, signal?: AbortSignal) => call<MembersPage>(`/api/admin/members?${query}`, { signal }),

@@ -2,6 +2,7 @@
  * Browser calls of the submissions tab. A failed call throws an Error with the server's
  * `error` text, else 'API request failed: {status}' (non-ok status) or 'API returned error'.
  */
+import { jsonClient } from "~/platform/json-client";
 import {
   MESSAGES,
   type BulkDeleteAnswer,
@@ -12,25 +13,7 @@ import {
   type SubmissionStatus,
 } from "../contract";
 
-async function call<T>(path: string, init: { method?: string; json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: { Accept: "application/json", ...(init.json !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-    credentials: "same-origin",
-    signal: init.signal,
-  });
-  let body: Record<string, unknown> | null = null;
-  try {
-    body = (await res.json()) as Record<string, unknown>;
-  } catch {
-    body = null;
-  }
-  const serverError = typeof body?.error === "string" && body.error ? body.error : null;
-  if (!res.ok) throw new Error(serverError ?? MESSAGES.apiFailed(res.status));
-  if (!body || body.success === false) throw new Error(serverError ?? MESSAGES.apiError);
-  return body as T;
-}
+const call = jsonClient({ status: MESSAGES.apiFailed, unsuccessful: MESSAGES.apiError });
 
 export const submissionsApi = {
   list: (query: URLSearchParams, signal?: AbortSignal) => call<SubmissionsPage>(`/api/admin/submissions?${query}`, { signal }),
@@ -43,6 +26,4 @@ export const submissionsApi = {
     call<BulkDeleteAnswer>("/api/admin/forms", { method: "DELETE", json: { idsByTable } }).then((b) => b.deleted),
 };
 
-export function errorText(err: unknown): string {
-  return err instanceof Error && err.message ? err.message : "Unknown error";
-}
+export { errorReason as errorText } from "~/platform/json-client";

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { ArrowDown, ArrowUp, CircleAlert, CircleCheck, Film, LoaderCircle, Pencil, Plus, RefreshCw, Trash2, X } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { AdminPanel } from "~/components/AdminPanel";
-import { errorReason } from "~/features/articles/api-client";
+import { errorReason } from "~/platform/json-client";
 import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
 import { useFlashMessage, type Flash } from "~/features/articles/admin/useFlashMessage";
 import { videosApi } from "../api-client";
