@@ -82,7 +82,8 @@ describe("isIsoDate", () => {
 });
 
 describe("npm run admin (a real process)", () => {
-  it("creates an account in DATA_DIR and exits 0, or exits non-zero with a message", async () => {
+  // Two cold starts of tsx compiling the CLI: slow on a busy two-core machine.
+  it("creates an account in DATA_DIR and exits 0, or exits non-zero with a message", { timeout: 90_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-cli-"));
     const exec = promisify(execFile);
     const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", DATABASE_URL: "" };
