@@ -7,7 +7,7 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/setup.ts"],
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000,
     pool: "forks",
   },
 });

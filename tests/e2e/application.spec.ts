@@ -25,6 +25,8 @@ const signature = (page: Page, name: string) => page.getByTestId(`signature-${na
 async function sign(page: Page, name: string) {
   const canvas = signature(page, name).locator("canvas");
   // The site scrolls smoothly: jump instead, so the box measured is where the canvas stays.
+  // The pad attaches once the page is hydrated; strokes before that draw nothing.
+  await expect(canvas).toHaveAttribute("data-ready", "true");
   await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
   // Wait until it stays put (a smooth scroll started earlier may still be running).
   let box = (await canvas.boundingBox())!;
@@ -176,7 +178,14 @@ test.describe("membership application", () => {
     ]);
     await expectFieldError(field(page, "Applicant Name"), MESSAGES.applicantName);
     await expectFieldError(field(page, "Applicant Gender"), MESSAGES.gender);
-    await expectFieldError(signature(page, "applicantSignature").locator("canvas"), MESSAGES.applicantSignature);
+    // The drawing area is an image to assistive technology (aria-invalid is not allowed there):
+    // its description carries the message, and the message sits in its group.
+    const pad = signature(page, "applicantSignature");
+    await expect(pad.locator("canvas")).toHaveAttribute("aria-describedby", /-error/);
+    const padDescription = (await pad.locator("canvas").getAttribute("aria-describedby"))!.split(" ");
+    const padTexts = await Promise.all(padDescription.map((id) => page.locator(`[id="${id}"]`).innerText()));
+    expect(padTexts.join(" | ")).toContain(MESSAGES.applicantSignature);
+    await expect(pad).toContainText(MESSAGES.applicantSignature);
     await expect(field(page, "Monthly Billing").locator("xpath=ancestor::fieldset")).toContainText(MESSAGES.paymentOptions);
 
     // A link takes focus to its field.

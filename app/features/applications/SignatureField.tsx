@@ -31,6 +31,7 @@ export function SignatureField({
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
   const [value, setValue] = useState("");
+  const [ready, setReady] = useState(false);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
@@ -66,6 +67,7 @@ export function SignatureField({
       onChangeRef.current?.(next);
     };
     pad.addEventListener("endStroke", commit);
+    setReady(true);
     return () => {
       observer.disconnect();
       media.removeEventListener?.("change", resize);
@@ -105,6 +107,7 @@ export function SignatureField({
         aria-label={`${label} area${value ? " (signed)" : " (empty)"}`}
         aria-describedby={describedBy}
         data-signed={value ? "true" : "false"}
+        data-ready={ready ? "true" : undefined}
         style={{ height: SIGNATURE_HEIGHT, touchAction: "none" }}
         className={`block w-full cursor-crosshair rounded-md border-2 border-dashed bg-white ${
           error ? "border-red-600" : "border-slate-400"
