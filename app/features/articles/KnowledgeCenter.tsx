@@ -10,7 +10,7 @@ import { KnowledgeTools } from "./KnowledgeTools";
 import { Pagination, scrollToSection } from "./Pagination";
 import { knowledgeCenterSearch, pageRange } from "./pagination";
 import { LOAD_FAILED, REFRESH_FAILED, refreshSuccessMessage } from "./refresh";
-import { useHydrated } from "./useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 
 export const ARTICLES_SECTION_ID = "articles";
 

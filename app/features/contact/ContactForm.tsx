@@ -4,7 +4,7 @@ import { RotateCcw, Send } from "lucide-react";
 import { focusAndReveal } from "~/components/forms/focus";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
-import { useHydrated } from "~/features/articles/useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 import { postForm } from "~/features/submissions/client";
 import type { FormActionData } from "~/features/submissions/form-result";
 import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";

@@ -1,5 +1,5 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { useHydrated } from "~/features/articles/useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 import { yearlySummary, type MortgageResult } from "./amortization";
 import { formatMoney, formatMoneyWhole } from "./format";
 

@@ -1,5 +1,5 @@
 import { CopyButton } from "~/components/CopyButton";
-import { useHydrated } from "~/features/articles/useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 import { formatUsd, portalAmount, portalCarries, type PaymentSummary } from "./payment";
 
 /**

@@ -4,7 +4,7 @@ import { ErrorSummary, Field, FieldError, inputProps } from "~/components/forms/
 import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { useSiteDialogs } from "~/components/SiteDialogs";
-import { useHydrated } from "~/features/articles/useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 import { MEMBER_ID_MAX } from "~/features/submissions/fields";
 import { MAX_PAYMENT, PAYMENT_OPTIONS, formatUsd, parseAmount, paymentOption, paymentSchema } from "./payment";
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { ExternalLink } from "lucide-react";
-import { useHydrated } from "~/features/articles/useHydrated";
+import { useHydrated } from "~/components/useHydrated";
 import { PaymentDetails, portalInstructions } from "./PaymentDetails";
 import { paymentPortalHref, type PaymentSummary } from "./payment";
 
