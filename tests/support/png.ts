@@ -26,19 +26,30 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-export function makePng(width = 40, height = 20, padToBytes = 0): Buffer {
+/** Encodes RGBA scanlines (each starting with its filter byte) as a PNG; `extra` chunks go before IEND. */
+export function encodePng(width: number, height: number, raw: Buffer, extra: Buffer[] = []): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), ...extra, chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** White RGBA scanlines, each starting with its filter byte (0). */
+export function whiteScanlines(width: number, height: number): Buffer {
   const raw = Buffer.alloc((width * 4 + 1) * height, 0xff);
-  for (let y = 0; y < height; y++) raw[y * (width * 4 + 1)] = 0; // filter byte
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw))];
-  const end = chunk("IEND", Buffer.alloc(0));
-  const size = parts.reduce((n, p) => n + p.length, 0) + end.length;
-  if (padToBytes > size + 12) parts.push(chunk("prVt", Buffer.alloc(padToBytes - size - 12, 0x41)));
-  return Buffer.concat([...parts, end]);
+  for (let y = 0; y < height; y++) raw[y * (width * 4 + 1)] = 0;
+  return raw;
+}
+
+export function makePng(width = 40, height = 20, padToBytes = 0): Buffer {
+  const raw = whiteScanlines(width, height);
+  const size = encodePng(width, height, raw).length;
+  // A private ancillary chunk (12 bytes of framing plus its data) brings the file to the size asked for.
+  const padding = padToBytes > size + 12 ? [chunk("prVt", Buffer.alloc(padToBytes - size - 12, 0x41))] : [];
+  return encodePng(width, height, raw, padding);
 }
 
 export const pngDataUrl = (png: Buffer = makePng()) => `data:image/png;base64,${png.toString("base64")}`;

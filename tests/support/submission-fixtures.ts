@@ -1,38 +1,16 @@
-import zlib from "node:zlib";
 import type { Insertable, Kysely } from "kysely";
 import type { ApplicationsTable, Database } from "../../app/platform/schema";
+import { encodePng, whiteScanlines } from "./png";
 
 /*
  * Stored submissions for admin tests and benchmarks: application rows inserted directly (the
  * public application API is its own feature) and small, real PNG signatures.
  */
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
 /** A white RGBA PNG with a dark wavy stroke across it (seed varies the wave), like a drawn signature. */
 export function signaturePng(seed = 1, width = 160, height = 50): Buffer {
   const stride = width * 4 + 1;
-  const raw = Buffer.alloc(stride * height, 0xff);
-  for (let y = 0; y < height; y++) raw[y * stride] = 0;
+  const raw = whiteScanlines(width, height);
   for (let x = 8; x < width - 8; x++) {
     const yc = Math.round(height / 2 + (height / 3) * Math.sin((x / (9 + seed)) * Math.PI));
     for (let dy = -1; dy <= 1; dy++) {
@@ -44,17 +22,7 @@ export function signaturePng(seed = 1, width = 160, height = 50): Buffer {
       raw[o + 2] = 0x3b;
     }
   }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", ihdr),
-    pngChunk("IDAT", zlib.deflateSync(raw)),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, raw);
 }
 
 export const signatureDataUrl = (seed = 1) => `data:image/png;base64,${signaturePng(seed).toString("base64")}`;
