@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { CircleAlert, CircleCheck, LoaderCircle, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download, X } from "lucide-react";
+import { CircleAlert, CircleCheck, LoaderCircle, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { AdminPanel } from "~/components/AdminPanel";
 import { errorReason, rssApi } from "../api-client";
@@ -7,7 +7,8 @@ import { categoryLabel } from "../categories";
 import type { FeedInput, RssFeed } from "../contract";
 import { FeedFormDialog } from "./FeedFormDialog";
 import { FEED_ADMIN_MESSAGES as M } from "./messages";
-import { useFlashMessage, type Flash } from "./useFlashMessage";
+import { FlashBanner } from "~/components/admin/Feedback";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 
 export const RSS_PANEL_TITLE = "RSS Feed Management";
 export const RSS_PANEL_DESCRIPTION = "Manage RSS feeds, sync content, and monitor ingestion status.";
@@ -128,7 +129,7 @@ export function RssFeedManagement() {
 
   return (
     <AdminPanel title={RSS_PANEL_TITLE} description={RSS_PANEL_DESCRIPTION} actions={actions}>
-      <FlashBanner flash={flash} onDismiss={clear} />
+      <FlashBanner flash={flash} onDismiss={clear} testId="rss-message" />
       {feeds === null ? (
         loadFailed ? (
           <div className="flex flex-col items-center rounded-lg border border-red-200 bg-red-50 px-6 py-10 text-center">
@@ -168,38 +169,6 @@ export function RssFeedManagement() {
       />
       <DeleteFeedDialog feed={deleting} busy={deleteBusy} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()} />
     </AdminPanel>
-  );
-}
-
-function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () => void }) {
-  // The live regions stay mounted so screen readers announce each new message.
-  const ok = flash?.kind === "success";
-  return (
-    <>
-      <div role="status" aria-live="polite" className="contents">
-        {flash && ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
-      </div>
-      <div role="alert" className="contents">
-        {flash && !ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
-      </div>
-    </>
-  );
-}
-
-function FlashBox({ flash, onDismiss }: { flash: Flash; onDismiss: () => void }) {
-  const ok = flash.kind === "success";
-  const Icon = ok ? CircleCheck : CircleAlert;
-  return (
-    <div
-      data-testid="rss-message"
-      className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
-    >
-      <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
-      <p className="flex-1">{flash.text}</p>
-      <button type="button" onClick={onDismiss} className="rounded p-0.5 hover:bg-black/5" aria-label="Dismiss message">
-        <X className="h-4 w-4" aria-hidden />
-      </button>
-    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 /** The admin feed messages (spec: admin-side sections 4, 8, 9). */
-export const ADMIN_MESSAGE_MS = 5000;
+export { ADMIN_MESSAGE_MS } from "~/components/admin/useFlashMessage";
 
 export const FEED_ADMIN_MESSAGES = {
   loadFailed: (reason: string) => `Failed to load RSS feeds: ${reason}`,

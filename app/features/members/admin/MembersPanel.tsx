@@ -3,11 +3,11 @@ import { Download, Search, Trash2, UserCheck, UserX } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { AdminPanel } from "~/components/AdminPanel";
-import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { DEFAULT_PAGE_SIZE, MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
 import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
-import { ConfirmDialog, FlashBanner, StatusBadge } from "./Feedback";
+import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
 

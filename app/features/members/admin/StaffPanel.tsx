@@ -3,7 +3,7 @@ import { KeyRound, LoaderCircle, Plus, ShieldCheck, Trash2 } from "lucide-react"
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { Modal } from "~/components/Modal";
 import { AdminPanel } from "~/components/AdminPanel";
-import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import {
   MIN_STAFF_PASSWORD_LENGTH,
   ROLE_LABELS,
@@ -15,7 +15,7 @@ import {
 } from "../contract";
 import { errorText, formatWhen, staffApi } from "./api-client";
 import { DataTable, TableState, type AdminColumn } from "./DataTable";
-import { ConfirmDialog, FlashBanner } from "./Feedback";
+import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 
 type Dialog = { kind: "add" } | { kind: "password"; staff: StaffRow } | { kind: "remove"; staff: StaffRow } | null;
 

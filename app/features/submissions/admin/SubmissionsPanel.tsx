@@ -3,9 +3,9 @@ import { Download, Eye, LoaderCircle, Search, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { AdminPanel } from "~/components/AdminPanel";
-import { useFlashMessage } from "~/features/articles/admin/useFlashMessage";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/features/members/admin/DataTable";
-import { ConfirmDialog, FlashBanner } from "~/features/members/admin/Feedback";
+import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import {
   ADMIN_MESSAGE_MS,
   DEFAULT_SORT,

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { ArrowDown, ArrowUp, CircleAlert, CircleCheck, Film, LoaderCircle, Pencil, Plus, RefreshCw, Trash2, X } from "lucide-react";
+import { ArrowDown, ArrowUp, CircleAlert, Film, LoaderCircle, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { AdminPanel } from "~/components/AdminPanel";
 import { errorReason } from "~/platform/json-client";
 import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
-import { useFlashMessage, type Flash } from "~/features/articles/admin/useFlashMessage";
+import { FlashBanner } from "~/components/admin/Feedback";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { videosApi } from "../api-client";
 import type { VideoInput, VideoJson } from "../contract";
 import { VideoFormDialog } from "./VideoFormDialog";
@@ -128,7 +129,7 @@ export function VideoManagement() {
 
   return (
     <AdminPanel title={VIDEOS_PANEL_TITLE} description={VIDEOS_PANEL_DESCRIPTION} actions={actions}>
-      <FlashBanner flash={flash} onDismiss={clear} />
+      <FlashBanner flash={flash} onDismiss={clear} testId="video-message" />
       <div className="mb-5 max-w-xs">
         <label htmlFor={filterId} className="field-label">
           Category
@@ -248,37 +249,6 @@ export function VideoManagement() {
       />
       <DeleteVideoDialog video={deleting} busy={deleteBusy} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()} />
     </AdminPanel>
-  );
-}
-
-function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () => void }) {
-  const ok = flash?.kind === "success";
-  const box = flash ? (
-    <div
-      data-testid="video-message"
-      className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
-    >
-      {ok ? (
-        <CircleCheck className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
-      ) : (
-        <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
-      )}
-      <p className="flex-1">{flash.text}</p>
-      <button type="button" onClick={onDismiss} className="rounded p-0.5 hover:bg-black/5" aria-label="Dismiss message">
-        <X className="h-4 w-4" aria-hidden />
-      </button>
-    </div>
-  ) : null;
-  // The live regions stay mounted so screen readers announce each new message.
-  return (
-    <>
-      <div role="status" aria-live="polite" className="contents">
-        {ok ? box : null}
-      </div>
-      <div role="alert" className="contents">
-        {flash && !ok ? box : null}
-      </div>
-    </>
   );
 }
 

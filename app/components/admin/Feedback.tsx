@@ -1,29 +1,37 @@
 import { CircleAlert, CircleCheck, LoaderCircle, X } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { Modal } from "~/components/Modal";
-import type { Flash } from "~/features/articles/admin/useFlashMessage";
+import type { Flash } from "./useFlashMessage";
 
 /** Success in a polite status region, failure in an alert; both regions stay mounted so each message is announced. */
-export function FlashBanner({ flash, onDismiss }: { flash: Flash | null; onDismiss: () => void }) {
+export function FlashBanner({
+  flash,
+  onDismiss,
+  testId = "admin-message",
+}: {
+  flash: Flash | null;
+  onDismiss: () => void;
+  testId?: string;
+}) {
   const ok = flash?.kind === "success";
   return (
     <>
       <div role="status" aria-live="polite" className="contents">
-        {flash && ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
+        {flash && ok ? <FlashBox flash={flash} onDismiss={onDismiss} testId={testId} /> : null}
       </div>
       <div role="alert" className="contents">
-        {flash && !ok ? <FlashBox flash={flash} onDismiss={onDismiss} /> : null}
+        {flash && !ok ? <FlashBox flash={flash} onDismiss={onDismiss} testId={testId} /> : null}
       </div>
     </>
   );
 }
 
-function FlashBox({ flash, onDismiss }: { flash: Flash; onDismiss: () => void }) {
+function FlashBox({ flash, onDismiss, testId }: { flash: Flash; onDismiss: () => void; testId: string }) {
   const ok = flash.kind === "success";
   const Icon = ok ? CircleCheck : CircleAlert;
   return (
     <div
-      data-testid="admin-message"
+      data-testid={testId}
       className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
     >
       <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ADMIN_MESSAGE_MS } from "./messages";
+
+/** Admin messages clear themselves after 5 seconds (admin-side spec). */
+export const ADMIN_MESSAGE_MS = 5000;
 
 export type Flash = { kind: "success" | "error"; text: string; id: number };
 
