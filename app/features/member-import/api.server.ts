@@ -125,6 +125,9 @@ function readMultipart(req: Request): Promise<{ csv: string; filename: string; a
     let filename: string | null = null;
     let adminPassword: string | undefined;
     bb.on("file", (field, stream, info) => {
+      // A body cut off inside a file (no closing boundary) errors the file's stream as well
+      // as busboy: an 'error' nobody listens to would end the process.
+      stream.on("error", () => fail(new HttpError(400, "Malformed multipart request")));
       if (field !== "csvFile") {
         stream.resume();
         return fail(new HttpError(400, `Unexpected file field "${field}"; send the file as csvFile`));
@@ -141,6 +144,7 @@ function readMultipart(req: Request): Promise<{ csv: string; filename: string; a
       bb.on(event, () => fail(new HttpError(400, "Send one CSV file in the field csvFile")));
     }
     bb.on("error", () => fail(new HttpError(400, "Malformed multipart request")));
+    req.on("error", () => fail(new HttpError(400, "The upload was interrupted")));
     bb.on("close", () => {
       if (settled) return;
       settled = true;

@@ -225,6 +225,31 @@ describeEachDatabase("member CSV import API", (dialect) => {
         body: { error: "Malformed multipart request" },
       });
     });
+
+    it("a multipart body cut off before its closing boundary is a 400, stores nothing, and the server lives on", async () => {
+      const before = await countUsers();
+      const boundary = "----cut-off-boundary";
+      const cert = tag();
+      const truncated = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="csvFile"; filename="members.csv"',
+        "Content-Type: text/csv",
+        "",
+        `certificate_number,birthdate\n${cert}1,1980-01-01\n${cert}2,1981-02-02\n`,
+      ].join("\r\n");
+      for (const body of [truncated, `--${boundary}\r\nContent-Disposition: form-data; name="csvFile"; filename="a.csv"\r\n`]) {
+        const res = await server.request("/api/upload-users", {
+          method: "POST",
+          cookie: admin,
+          headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ success: false, error: "Malformed multipart request", stats: { total_processed: 0 } });
+      }
+      expect(await countUsers()).toBe(before);
+      expect((await server.request("/healthz")).status).toBe(200);
+    });
   });
 
   describe("re-uploads", () => {
