@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { oneLineString } from "~/platform/text-fields";
+import { recordIdSchema } from "~/platform/ids";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
 import type { Logger } from "~/platform/logger.server";
@@ -14,19 +15,21 @@ import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./article-queries.se
 
 export const INVALID_INGEST_TOKEN = "Invalid ingest token";
 
-const positiveInt = (name: string) => z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`);
+/** A whole number in a query string, written in decimal digits ("0x10" and "1e1" are refused). */
+const wholeNumber = (name: string, max: number, rangeMessage: string) =>
+  z
+    .string({ error: `${name} must be a whole number` })
+    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().min(1, rangeMessage).max(max, rangeMessage));
+
+const limitMessage = (name: string) => `${name} must be between 1 and ${ARTICLES_MAX_LIMIT}`;
 
 const articlesQuery = z
   .object({
-    page: positiveInt("page").min(1, "page must be 1 or more").optional(),
-    limit: positiveInt("limit")
-      .min(1, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`)
-      .max(ARTICLES_MAX_LIMIT, `limit must be between 1 and ${ARTICLES_MAX_LIMIT}`)
-      .optional(),
-    pageSize: positiveInt("pageSize")
-      .min(1, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`)
-      .max(ARTICLES_MAX_LIMIT, `pageSize must be between 1 and ${ARTICLES_MAX_LIMIT}`)
-      .optional(),
+    page: wholeNumber("page", 1_000_000_000, "page must be 1 or more").optional(),
+    limit: wholeNumber("limit", ARTICLES_MAX_LIMIT, limitMessage("limit")).optional(),
+    pageSize: wholeNumber("pageSize", ARTICLES_MAX_LIMIT, limitMessage("pageSize")).optional(),
     category: oneLineString("category")
       .trim()
       .optional()
@@ -38,7 +41,7 @@ const articlesQuery = z
     category: q.category && q.category !== "all" ? q.category : null,
   }));
 
-const feedId = z.coerce.number({ error: "Feed id is required" }).int("Feed id is required").positive("Feed id is required");
+const feedId = recordIdSchema("Feed id is required");
 const exportQuery = z.object({ month: oneLineString("month").trim().optional() });
 
 /** Blank query values count as absent (`?category=&page=`). */

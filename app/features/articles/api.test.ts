@@ -179,6 +179,33 @@ describeEachDatabase("articles API", (dialect) => {
       expect(noId.status).toBe(400);
     });
 
+    it("takes a feed id only as a whole number or a string of digits: no other spelling reaches a feed", async () => {
+      const created = await req("/api/rss/feeds", {
+        method: "POST",
+        cookie: superAdmin,
+        json: { name: "Spelled", url: "https://spelled.example.com/feed", category: "decor" },
+      });
+      const { feed } = await created.json();
+      const spellings = [`0x${feed.id.toString(16)}`, `${feed.id}e0`, `0${feed.id}`, ` ${feed.id}`, [feed.id], true, feed.id + 0.5, -feed.id];
+      for (const id of spellings) {
+        const put = await req("/api/rss/feeds", {
+          method: "PUT",
+          cookie: superAdmin,
+          json: { id, name: "Hijacked", url: "https://spelled.example.com/feed", category: "safety" },
+        });
+        expect(put.status, JSON.stringify(id)).toBe(400);
+        expect((await put.json()).error).toBe("Feed id is required");
+        const del = await req("/api/rss/feeds", { method: "DELETE", cookie: superAdmin, json: { id } });
+        expect(del.status, JSON.stringify(id)).toBe(400);
+      }
+      const hex = await req(`/api/rss/feeds?id=0x${feed.id.toString(16)}`, { method: "DELETE", cookie: superAdmin });
+      expect(hex.status).toBe(400);
+      const stored = (await server.services.feeds.listFeeds()).find((f) => f.id === feed.id);
+      expect(stored).toMatchObject({ name: "Spelled", category: "decor" });
+      const asText = await req("/api/rss/feeds", { method: "DELETE", cookie: superAdmin, json: { id: String(feed.id) } });
+      expect(asText.status).toBe(200);
+    });
+
     it("answers 409 for a URL that is already a feed, on add and on edit", async () => {
       const body = { name: "Dup", url: "https://dup.example.com/feed", category: "news", is_active: true };
       expect((await req("/api/rss/feeds", { method: "POST", cookie: superAdmin, json: body })).status).toBe(201);
@@ -318,6 +345,9 @@ describeEachDatabase("articles API", (dialect) => {
         ["page=0", "page must be 1 or more"],
         ["page=abc", "page must be a whole number"],
         ["limit=2.5", "limit must be a whole number"],
+        ["limit=0x10", "limit must be a whole number"],
+        ["page=1e1", "page must be a whole number"],
+        ["page=-1", "page must be a whole number"],
         ["category=gardening", "Unknown category"],
       ]) {
         const res = await req(`/api/rss/articles?${q}`, { cookie: member });

@@ -4,6 +4,7 @@
  * JSON the API and the page loaders answer with. Server mappers and browser code both use
  * these types; nothing else describes them.
  */
+import { recordIdSchema } from "~/platform/ids";
 import { z } from "zod";
 import { oneLineString } from "~/platform/text-fields";
 import { ARTICLE_CATEGORIES, DEFAULT_CATEGORY, type ArticleCategory } from "./categories";
@@ -59,7 +60,7 @@ export const feedInputSchema = z.object({
 export type FeedInputData = z.infer<typeof feedInputSchema>;
 
 export const feedUpdateSchema = feedInputSchema.extend({
-  id: z.coerce.number({ error: "Feed id is required" }).int("Feed id is required").positive("Feed id is required"),
+  id: recordIdSchema("Feed id is required"),
 });
 export type FeedUpdateData = z.infer<typeof feedUpdateSchema>;
 

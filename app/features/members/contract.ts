@@ -3,6 +3,7 @@
  * zod schemas the server validates with and the browser checks forms with, the JSON answer
  * types, and the messages both show. Imported by server and browser code alike.
  */
+import { recordIdSchema } from "~/platform/ids";
 import { z } from "zod";
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -98,10 +99,7 @@ export const memberQuerySchema = z.object({
 export type MemberQuery = z.infer<typeof memberQuerySchema>;
 
 /** An id in a path: digits only, so "1e3", "-1" or "0x10" never reach the database. */
-export const idParamSchema = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/, MESSAGES.badId)
-  .transform(Number);
+export const idParamSchema = recordIdSchema(MESSAGES.badId);
 
 /** PATCH /api/admin/members/:id */
 export const memberStatusSchema = z.object({ is_active: z.boolean({ error: "is_active must be true or false" }) }).strict();

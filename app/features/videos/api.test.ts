@@ -235,13 +235,21 @@ describeEachDatabase("videos API", (dialect) => {
       headers: { "Content-Type": "application/json" },
     });
     expect(notJson.status).toBe(400);
-    for (const id of ["abc", "0", "-1", "1.5", "3000000000", "9".repeat(30)]) {
+    for (const id of ["abc", "0", "-1", "1.5", "3000000000", "9".repeat(30), "0x1", "1e0", "01", "%201"]) {
       const res = await req(`/api/videos/${id}`, { method: "DELETE", cookie: superAdmin });
       expect(res.status, id).toBe(400);
       expect((await res.json()).error).toBe(VIDEO_MESSAGES.idInvalid);
     }
     const edit = await req("/api/videos/3000000000", { method: "PUT", cookie: superAdmin, json: newVideo });
     expect(edit.status).toBe(400);
+    // Another spelling of a real video's id never reaches it.
+    const [target] = await server.services.videos.list("decor");
+    for (const spelled of [`0x${target.id.toString(16)}`, `${target.id}.0`, `0${target.id}`, `${target.id}e0`]) {
+      const res = await req(`/api/videos/${spelled}`, { method: "PUT", cookie: superAdmin, json: { ...newVideo, title: "Hijacked" } });
+      expect(res.status, spelled).toBe(400);
+      expect((await req(`/api/videos/${spelled}`, { method: "DELETE", cookie: superAdmin })).status, spelled).toBe(400);
+    }
+    expect((await server.services.videos.list("decor")).find((v) => v.id === target.id)).toEqual(target);
     const badCategory = await req("/api/videos?category=nope", { cookie: member });
     expect(badCategory.status).toBe(400);
     const badOrder = await req("/api/videos/order", { method: "PUT", cookie: superAdmin, json: { category: "decor", ids: "1,2" } });

@@ -1,3 +1,4 @@
+import { recordIdSchema } from "~/platform/ids";
 import { z } from "zod";
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/features/articles/categories";
 import { hasControlChars, stripControlChars } from "~/platform/text-fields";
@@ -102,11 +103,7 @@ export type VideoInput = z.input<typeof videoInputSchema>;
 export type VideoInputData = z.output<typeof videoInputSchema>;
 
 /** Ids are 32-bit on PostgreSQL: a larger number is refused before it reaches the query. */
-export const videoIdSchema = z.coerce
-  .number({ error: VIDEO_MESSAGES.idInvalid })
-  .int(VIDEO_MESSAGES.idInvalid)
-  .positive(VIDEO_MESSAGES.idInvalid)
-  .max(2_147_483_647, VIDEO_MESSAGES.idInvalid);
+export const videoIdSchema = recordIdSchema(VIDEO_MESSAGES.idInvalid);
 
 export const videoOrderSchema = z.object(
   {
