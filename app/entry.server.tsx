@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 
 export const streamTimeout = 5_000;
@@ -50,5 +50,11 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
-  context.services?.logger.error({ err: error, path: new URL(request.url).pathname }, "loader or action error");
+  const path = new URL(request.url).pathname;
+  // React Router's own refusals (no route, no action for a method) are the caller's mistake.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    context.services?.logger.info({ status: error.status, path }, "page request refused");
+    return;
+  }
+  context.services?.logger.error({ err: error, path }, "loader or action error");
 }

@@ -72,6 +72,8 @@ export function apiErrorHandler(log: { error: (o: object, m: string) => void }):
   };
 }
 
+export const MALFORMED_URL = "The address is not valid: it holds a malformed percent-encoded character";
+
 export function toErrorResponse(err: unknown): {
   status: number;
   body: { success: false; error: string; details?: unknown };
@@ -84,13 +86,15 @@ export function toErrorResponse(err: unknown): {
       headers: err.headers,
     };
   }
-  const e = err as { type?: string; status?: number; expose?: boolean } | null;
+  const e = err as { type?: string; status?: number } | null;
   if (e?.type === "entity.too.large") return { status: 413, body: { success: false, error: "Request body is too large" } };
   if (e?.type === "entity.parse.failed") return { status: 400, body: { success: false, error: "Request body is not valid JSON" } };
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
     return { status: 415, body: { success: false, error: "Unsupported request encoding" } };
-  if (e?.status && e.status >= 400 && e.status < 500 && e.expose)
-    return { status: e.status, body: { success: false, error: "Bad request" } };
+  // Express's router decodes path parameters itself and throws a URIError marked 400 for a
+  // malformed escape (/api/videos/%ff): the address is the caller's mistake.
+  if (err instanceof URIError) return { status: 400, body: { success: false, error: MALFORMED_URL } };
+  if (e?.status && e.status >= 400 && e.status < 500) return { status: e.status, body: { success: false, error: "Bad request" } };
   return { status: 500, body: { success: false, error: "Internal server error" } };
 }
 
@@ -99,10 +103,16 @@ export function clientIp(req: Request): string {
 }
 
 /**
- * CONNECT never reaches Express: Node hands it to the server's "connect" event and, with no
- * listener, drops the connection without a word. This site is not a proxy: answer 405.
+ * What Node's HTTP server does by default and this site does otherwise, applied to every
+ * server the app listens on (production and tests alike):
+ * - CONNECT never reaches Express: Node hands it to the server's "connect" event and, with no
+ *   listener, drops the connection without a word. This site is not a proxy: answer 405.
+ * - A client may half-close its side after sending the request (some health checkers and
+ *   proxies do). Node then aborts the request and ends the socket unless the server allows
+ *   half-open connections; with it, the answer is written and the socket closed after it.
  */
-export function refuseConnect(server: Server) {
+export function configureHttpServer(server: Server) {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on("connect", (_req: unknown, socket: Duplex) => {
     socket.on("error", () => {});
     socket.end("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");

@@ -3,7 +3,7 @@ import type { ViteDevServer } from "vite";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
 import { createApp } from "~/server/app.server";
-import { refuseConnect } from "~/platform/http.server";
+import { configureHttpServer } from "~/platform/http.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/server/bootstrap.server";
 
 export interface StartOptions {
@@ -47,7 +47,7 @@ export async function startServer(opts: StartOptions = {}) {
     logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
     console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
   });
-  refuseConnect(server);
+  configureHttpServer(server);
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");

@@ -1,9 +1,9 @@
 import "./context";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObject, type ServerBuild } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
-import { clientIp, HttpError } from "~/platform/http.server";
+import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
 
 /** What a page answers to: reading it, and posting its form (the page's action). */
 export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -22,8 +22,28 @@ export function reactRouterHandler(
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
   const allowedMethod: RequestHandler = (req, _res, next) => {
-    if (PAGE_METHOD_SET.has(req.method)) return next();
-    next(new HttpError(405, "Method not allowed", undefined, { Allow: PAGE_METHODS.join(", ") }));
+    if (!PAGE_METHOD_SET.has(req.method)) return next(new HttpError(405, "Method not allowed", undefined, { Allow: PAGE_METHODS.join(", ") }));
+    // A path React Router cannot decode (/%ff) is the caller's mistake, answered here.
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return next(new HttpError(400, MALFORMED_URL));
+    }
+    next();
+  };
+  // A POST to a page that has no action (POST /admin/dashboard) is a plain 405, answered
+  // before the body is read, rather than React Router's error page and an error log line.
+  const loadBuild = typeof build === "function" ? build : () => build;
+  const postNeedsAction: RequestHandler = async (req, _res, next) => {
+    if (req.method !== "POST") return next();
+    try {
+      const target = actionTarget(await loadBuild(), new URL(req.originalUrl, "http://localhost"));
+      if (target === "page-with-action") return next();
+      if (target === "not-found") return next(notFound("Not found"));
+      next(new HttpError(405, "Method not allowed", undefined, { Allow: "GET, HEAD" }));
+    } catch (err) {
+      next(err);
+    }
   };
   const readBody = express.raw({ type: () => true, limit: opts.bodyLimit ?? "1mb" });
   const render: RequestHandler = async (req, res, next) => {
@@ -44,7 +64,7 @@ export function reactRouterHandler(
       next(err);
     }
   };
-  return [allowedMethod, readBody, render];
+  return [allowedMethod, postNeedsAction, readBody, render];
 }
 
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
@@ -82,4 +102,37 @@ async function sendFetchResponse(res: Response, response: globalThis.Response) {
   if (cookies.length) res.append("Set-Cookie", cookies);
   if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
+}
+
+const routeTrees = new WeakMap<ServerBuild, RouteObject[]>();
+
+/** The build's flat route manifest as the nested route objects matchRoutes reads. */
+function routeTree(build: ServerBuild): RouteObject[] {
+  let tree = routeTrees.get(build);
+  if (!tree) {
+    const children = (parentId: string | undefined): RouteObject[] =>
+      Object.values(build.routes)
+        .filter((r) => r && r.parentId === parentId)
+        .map((r) => ({ id: r!.id, path: r!.path, index: r!.index, caseSensitive: r!.caseSensitive, children: children(r!.id) }) as RouteObject);
+    tree = children(undefined);
+    routeTrees.set(build, tree);
+  }
+  return tree;
+}
+
+/**
+ * Which route a POST to this URL reaches, as React Router picks it: the deepest route that
+ * contributes to the path (an index route only with `?index`). The catch-all route stays
+ * React Router's, which answers its 404.
+ */
+function actionTarget(build: ServerBuild, url: URL): "page-with-action" | "page-without-action" | "not-found" {
+  const matches = matchRoutes(routeTree(build), url.pathname, build.basename);
+  if (!matches) return "not-found";
+  const leaf = matches[matches.length - 1];
+  const target =
+    leaf.route.index && url.searchParams.getAll("index").some((v) => v === "")
+      ? leaf
+      : matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0)).pop()!;
+  if (target.route.path === "*") return "not-found";
+  return build.routes[target.route.id!]?.module.action ? "page-with-action" : "page-without-action";
 }

@@ -87,6 +87,86 @@ describeEachDatabase("page requests", (dialect) => {
     });
   });
 
+  describe("a POST to a page without an action", () => {
+    it.each(["/admin/dashboard", "/admin", "/", "/?index", "/about-us", "/knowledge-center", "/privacy-policy"])(
+      "POST %s is a plain 405 allowing GET and HEAD",
+      async (page) => {
+        const { cookie } = await loginAs(server, "super_admin");
+        for (const who of [undefined, cookie]) {
+          const res = await server.request(page, {
+            method: "POST",
+            cookie: who,
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: "a=b",
+          });
+          expect(res.status).toBe(405);
+          expect(res.headers.get("allow")).toBe("GET, HEAD");
+          const text = await res.text();
+          expect(text).not.toContain("did not provide an `action`");
+          expect(JSON.parse(text)).toEqual({ success: false, error: "Method not allowed" });
+        }
+      },
+    );
+
+    it("pages with an action still take their form, and an unknown page is still a 404", async () => {
+      const form = { "Content-Type": "application/x-www-form-urlencoded" };
+      const contact = await server.request("/contact-us", { method: "POST", headers: form, body: "name=" });
+      expect(contact.status).toBe(400);
+      expect(await contact.text()).toContain("Contact Us");
+      const missing = await server.request("/no-such-page", { method: "POST", headers: form, body: "a=b" });
+      expect(missing.status).toBe(404);
+    });
+  });
+
+  describe("malformed percent-encoding in the address", () => {
+    const BAD = ["%ff", "%80", "%C0%AE", "%ED%A0%80", "%c3%28", "%", "%zz"];
+    const PATHS = [
+      "/api/cases/:x",
+      "/api/videos/:x",
+      "/api/admin/members/:x",
+      "/api/admin/staff/:x",
+      "/api/admin/staff/:x/password",
+      "/api/admin/submissions/:x",
+    ];
+    it("is a 400 on every API path with a parameter, whoever calls", async () => {
+      const { cookie } = await loginAs(server, "super_admin");
+      for (const path of PATHS) {
+        for (const bad of BAD) {
+          for (const method of ["GET", "PUT", "PATCH", "POST", "DELETE"]) {
+            const res = await server.request(path.replace(":x", bad), { method, cookie, ...(method === "GET" ? {} : { json: {} }) });
+            expect(res.status, `${method} ${path} ${bad}`).toBeLessThan(500);
+            if (res.status !== 404 && res.status !== 405) {
+              expect(res.status, `${method} ${path} ${bad}`).toBe(400);
+              expect((await res.json()).error).toMatch(/malformed percent-encoded/);
+            }
+          }
+        }
+      }
+      const res = await server.request("/api/cases/%ff", { cookie });
+      expect(res.status).toBe(400);
+    });
+
+    it("pages and static files answer it with a 4xx too", async () => {
+      for (const path of ["/%ff", "/about-us/%ED%A0%80", "/assets/%ff", "/favicon.svg%c3%28", "/knowledge-center?category=%ff"]) {
+        const res = await server.request(path);
+        expect(res.status, path).toBeGreaterThanOrEqual(400);
+        expect(res.status, path).toBeLessThan(500);
+      }
+    });
+  });
+
+  describe("a client that half-closes after its request", () => {
+    it.each(["/", "/about-us", "/favicon.svg", "/robots.txt", "/healthz", "/api/featured-articles", "/no-such-page"])(
+      "GET %s gets its whole answer",
+      async (path) => {
+        const res = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}`, { halfClose: true });
+        expect(res.status).toBe(path === "/no-such-page" ? 404 : 200);
+        if (res.headers["content-length"]) expect(Buffer.byteLength(res.body, "latin1")).toBe(Number(res.headers["content-length"]));
+        else expect(res.body.endsWith("0\r\n\r\n")).toBe(true);
+      },
+    );
+  });
+
   describe("Host header", () => {
     it.each(["a b", "evil:99999", "[::1", "%zz", "a:b:c", "evil.example:", "[::1]x", "1.2.3.999"])("Host %j is a 400", async (host) => {
       for (const path of ["/", "/contact-us", "/api/auth/me"]) {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
@@ -34,10 +35,11 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
   const modules = (await viteServer.ssrLoadModule("/tests/support/server-modules.ts")) as ServerModules;
   const build = (await viteServer.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
   const ctx = await createTestContext(dialect, env, { modules });
-  const { createApp, refuseConnect } = modules;
-  const app = createApp(ctx.services, { build });
+  const { createApp, configureHttpServer } = modules;
+  // public/ served as the production build serves build/client (favicon, images).
+  const app = createApp(ctx.services, { build, clientDir: path.resolve("public") });
   const server: Server = await new Promise((resolve) => {
-    const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));
+    const s = configureHttpServer(app.listen(0, "127.0.0.1", () => resolve(s)));
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

@@ -4,13 +4,15 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   raw: string;
+  /** What follows the head, as sent (chunked bodies are not decoded). */
+  body: string;
 }
 
 /**
  * One HTTP/1.1 request written byte for byte on a fresh socket: for the methods and Host
  * headers that Node's own client and fetch refuse to send (TRACE, `Host: a b`...).
  */
-export function rawRequest(port: number, head: string): Promise<RawAnswer> {
+export function rawRequest(port: number, head: string, { halfClose = false } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     let text = "";
@@ -27,8 +29,11 @@ export function rawRequest(port: number, head: string): Promise<RawAnswer> {
         const i = line.indexOf(":");
         if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
       }
-      resolve({ status, headers, raw: text });
+      const at = text.indexOf("\r\n\r\n");
+      resolve({ status, headers, raw: text, body: at < 0 ? "" : text.slice(at + 4) });
     });
     socket.write(head.endsWith("\r\n\r\n") ? head : `${head}\r\nConnection: close\r\n\r\n`);
+    // The client's side ends once the request is sent; the server's side stays open for the answer.
+    if (halfClose) socket.end();
   });
 }

@@ -6,6 +6,6 @@
 export { loadConfig } from "../../app/platform/config.server";
 export { migrateToLatest, openDatabase } from "../../app/platform/db.server";
 export { createLogger } from "../../app/platform/logger.server";
-export { refuseConnect } from "../../app/platform/http.server";
+export { configureHttpServer } from "../../app/platform/http.server";
 export { createServices } from "../../app/server/services.server";
 export { createApp } from "../../app/server/app.server";

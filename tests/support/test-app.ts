@@ -103,10 +103,10 @@ export async function startSiblingServer(of: TestServer, options: ServiceOptions
 }
 
 async function listen(ctx: TestContext): Promise<TestServer> {
-  const { createApp, refuseConnect } = vitestModules;
+  const { createApp, configureHttpServer } = vitestModules;
   const app = createApp(ctx.services);
   const server: Server = await new Promise((resolve) => {
-    const s = refuseConnect(app.listen(0, "127.0.0.1", () => resolve(s)));
+    const s = configureHttpServer(app.listen(0, "127.0.0.1", () => resolve(s)));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
