@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { z } from "zod";
+import { holdsIllFormedText } from "./text-fields";
 
 /** An error with an HTTP status and a message safe to show the caller. */
 export class HttpError extends Error {
@@ -50,8 +51,8 @@ export const JSON_LIMIT = "1mb";
  * with a text/plain body is still JSON, and still size-limited); multipart is left to its
  * own route.
  */
-export function jsonBody(limit: string = JSON_LIMIT): RequestHandler {
-  return express.json({
+export function jsonBody(limit: string | number = JSON_LIMIT): RequestHandler {
+  const parse = express.json({
     limit,
     strict: false,
     type: (req) => {
@@ -59,7 +60,16 @@ export function jsonBody(limit: string = JSON_LIMIT): RequestHandler {
       return !type.startsWith("multipart/");
     },
   });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      // JSON escapes can spell half a surrogate pair ("\ud800"): text no field may store.
+      if (holdsIllFormedText(req.body)) return next(new HttpError(400, ILL_FORMED_TEXT));
+      next();
+    });
 }
+
+export const ILL_FORMED_TEXT = "The request holds text that is not valid Unicode";
 
 /** JSON error answers: {success:false, error, details?}; never a stack trace. */
 export function apiErrorHandler(log: { error: (o: object, m: string) => void }): ErrorRequestHandler {

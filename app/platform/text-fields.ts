@@ -1,25 +1,31 @@
 import { z } from "zod";
 
 /**
- * Rules for text typed by people, shared by every schema (browser and server alike).
- * A one-line field (a name, an e-mail address, a URL) takes no control character at all:
- * no C0 control (NUL, tab, CR, LF...), no DEL, no Unicode line or paragraph separator.
- * A multi-line field (a message) keeps newline, carriage return and tab, and refuses the rest.
+ * Rules for text typed by people, shared by every schema (browser and server alike), and for
+ * text the site takes from elsewhere (feeds, case records).
+ *
+ * A one-line field (a name, an e-mail address, a URL, a file name) holds no invisible or
+ * layout-changing character: no control character (Unicode Cc: NUL, tab, CR, LF, DEL, C1),
+ * no format character (Cf: bidi overrides and isolates such as U+202E, zero-width spaces and
+ * joiners, the BOM, soft hyphens), no line or paragraph separator (Zl, Zp), and no lone half
+ * of a surrogate pair (Cs: text that is not well-formed Unicode). Staff would otherwise read
+ * spoofed or reversed text.
+ * A multi-line field (a message) also keeps newline, carriage return and tab, and the
+ * zero-width joiner that emoji sequences are made of.
  */
-// \p{Cc} is every control character: C0 (NUL...US), DEL and the C1 range.
-const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
-const NOT_MULTI_LINE = /[^\P{Cc}\t\n\r]/u;
-const NOT_MULTI_LINE_GLOBAL = /[^\P{Cc}\t\n\r]/gu;
-const ANY_CONTROL_GLOBAL = /\p{Cc}/gu;
+const NOT_ONE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const NOT_ONE_LINE_GLOBAL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+const NOT_MULTI_LINE = /(?![\t\n\r\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const NOT_MULTI_LINE_GLOBAL = /(?![\t\n\r\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/** Printable ASCII only: the usual value, checked without the Unicode regex. */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 
-export const isOneLine = (value: string) => !NOT_ONE_LINE.test(value);
+export const isOneLine = (value: string) => PLAIN_ASCII.test(value) || !NOT_ONE_LINE.test(value);
 export const isCleanMultiLine = (value: string) => !NOT_MULTI_LINE.test(value);
-/** True when the text holds any control character (tab and line breaks included). */
-export const hasControlChars = (value: string) => /\p{Cc}/u.test(value);
 
-/** Removes control characters; `keepLineBreaks` keeps tab, newline and carriage return. */
+/** Removes what a field of its kind may not hold; `keepLineBreaks` keeps what a multi-line field may. */
 export function stripControlChars(value: string, { keepLineBreaks = false, replacement = "" } = {}) {
-  return value.replace(keepLineBreaks ? NOT_MULTI_LINE_GLOBAL : ANY_CONTROL_GLOBAL, replacement);
+  return value.replace(keepLineBreaks ? NOT_MULTI_LINE_GLOBAL : NOT_ONE_LINE_GLOBAL, replacement);
 }
 
 export const oneLineMessage = (label: string) => `${label} must be a single line without control characters`;
@@ -33,4 +39,16 @@ export function oneLineString(label: string, typeError?: string) {
 /** A string of several lines: newline and tab are kept, other control characters refused. */
 export function multiLineString(label: string, typeError?: string) {
   return z.string(typeError ?? `${label} must be text`).refine(isCleanMultiLine, multiLineMessage(label));
+}
+
+// With the u flag a lone surrogate reads as one code point of category Cs; a valid pair does not.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** True when a string, or any string inside an array or object, is not well-formed Unicode (a lone surrogate). */
+export function holdsIllFormedText(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return LONE_SURROGATE.test(value);
+  if (depth > 64 || value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some((v) => holdsIllFormedText(v, depth + 1));
+  for (const [k, v] of Object.entries(value)) if (LONE_SURROGATE.test(k) || holdsIllFormedText(v, depth + 1)) return true;
+  return false;
 }

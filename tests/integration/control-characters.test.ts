@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { multiLineMessage, oneLineMessage } from "../../app/platform/text-fields";
+import { ILL_FORMED_TEXT } from "../../app/platform/http.server";
 
 /** Control characters in one-line fields are refused with a clear message, everywhere; messages keep their lines. */
 describeEachDatabase("control characters in input", (dialect) => {
@@ -34,7 +35,20 @@ describeEachDatabase("control characters in input", (dialect) => {
     "\u001b[31mDana",
   ];
 
-  it.each(ONE_LINE_BREAKERS)("POST /api/forms refuses the name %j and stores nothing", async (name) => {
+  // Invisible and direction-changing characters: staff would read spoofed or reversed text.
+  const INVISIBLE = [
+    "Dana\u202eReyes", // right-to-left override
+    "Dana\u202aReyes", // left-to-right embedding
+    "Dana\u2066Reyes\u2069", // isolates
+    "Dana\u200bReyes", // zero-width space
+    "Dana\u200dReyes", // zero-width joiner
+    "Da\ufeffna", // zero-width no-break space
+    "Dana\u00adReyes", // soft hyphen
+    "Dana\u061cReyes", // Arabic letter mark
+    "Dana\u{e0041}", // tag character
+  ];
+
+  it.each([...ONE_LINE_BREAKERS, ...INVISIBLE])("POST /api/forms refuses the name %j and stores nothing", async (name) => {
     const before = await count("contact_messages");
     const res = await post("/api/forms", { ...contact, name });
     expect(res.status).toBe(400);
@@ -125,5 +139,97 @@ describeEachDatabase("control characters in input", (dialect) => {
     expect((await url.json()).details.url).toBe(oneLineMessage("URL"));
     const query = await server.request("/api/rss/articles?category=%00", { cookie });
     expect(query.status).toBe(400);
+  });
+});
+
+describeEachDatabase("format characters and ill-formed text", (dialect) => {
+  let server: PageTestServer;
+  let superAdmin: string;
+  beforeAll(async () => {
+    server = await startPageTestServer(dialect);
+    superAdmin = (await loginAs(server, "super_admin")).cookie;
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, json: unknown, cookie?: string) => server.request(path, { method: "POST", json, cookie });
+  const contact = { name: "Dana Reyes", email: "dana@example.com", phone: "", subject: "general", message: "Hello" };
+  const countContacts = async () =>
+    Number(
+      (
+        await server.services.database.db
+          .selectFrom("contact_messages")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("text that is not well-formed Unicode (a lone surrogate) is a 400 wherever JSON is read, and nothing is stored", async () => {
+    const before = await countContacts();
+    for (const name of ["\ud800", "Dana\udfff", "\udc00\ud800"]) {
+      const res = await post("/api/forms", { ...contact, name });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe(ILL_FORMED_TEXT);
+    }
+    // In a key, in a nested value, on staff endpoints too.
+    expect((await post("/api/forms", { ...contact, ["x\ud800"]: 1 })).status).toBe(400);
+    expect((await post("/api/rss/feeds", { name: "A", url: "https://e.example/f", extra: ["\udbff"] }, superAdmin)).status).toBe(400);
+    const upload = await post("/api/upload-users", { csvContent: "certificate_number,birthdate\nA\ud800,1980-01-01\n", filename: "a.csv" }, superAdmin);
+    expect(upload.status).toBe(400);
+    expect(await upload.json()).toMatchObject({ success: false, error: ILL_FORMED_TEXT, stats: { total_processed: 0 } });
+    expect(await countContacts()).toBe(before);
+    // A real pair (an emoji) is well-formed text.
+    expect((await post("/api/forms", { ...contact, message: "Thanks \ud83d\ude00" })).status).toBe(201);
+  });
+
+  it("messages refuse bidi controls and separators but keep line breaks, tabs and emoji sequences", async () => {
+    for (const message of ["Pay \u202e0001$", "a\u2028b", "a\u2029b", "a\u200bb"]) {
+      const res = await post("/api/forms", { ...contact, message });
+      expect(res.status, JSON.stringify(message)).toBe(400);
+      expect((await res.json()).details.message).toBe(multiLineMessage("Message"));
+    }
+    const family = "Family: \u{1f468}\u200d\u{1f469}\u200d\u{1f467}\nLine two\tend";
+    const res = await post("/api/forms", { ...contact, message: family });
+    expect(res.status).toBe(201);
+  });
+
+  it("the request forms, feeds and videos refuse them in one-line fields", async () => {
+    const cpa = await post("/api/submit-cpa-request", { first_name: "Lee\u202e", email: "lee@example.com" });
+    expect(cpa.status).toBe(400);
+    expect((await cpa.json()).details.first_name).toBe(oneLineMessage("First name"));
+    const feed = await post("/api/rss/feeds", { name: "News\u200b", url: "https://example.com/feed.xml" }, superAdmin);
+    expect(feed.status).toBe(400);
+    expect((await feed.json()).details.name).toBe(oneLineMessage("Name"));
+    const video = await post(
+      "/api/videos",
+      { title: "Fix a \u202eleak", youtube: "dQw4w9WgXcQ", category: "decor", description: "", duration: "" },
+      superAdmin,
+    );
+    expect(video.status).toBe(400);
+    expect(Object.keys((await video.json()).details)).toContain("title");
+  });
+
+  it("the member import refuses them in a row's cells (U+2028 too) and in the file name", async () => {
+    const csv = (cell: string) => `certificate_number,birthdate,first_name\nFMT1,1980-01-01,${cell}\nFMT2,1981-02-02,Plain\n`;
+    for (const cell of ["Ann\u2028Lee", "Ann\u202eLee", "Ann\u200bLee"]) {
+      const res = await post("/api/upload-users", { csvContent: csv(cell), filename: "members.csv" }, superAdmin);
+      expect(res.status, JSON.stringify(cell)).toBe(200);
+      const body = await res.json();
+      expect(body.stats).toMatchObject({ successful: 1, errors: 1 });
+      expect(body.details[0]).toMatch(/^Line 2: /);
+    }
+    for (const filename of ["members\u202evsc.csv", "a\u2028b.csv", "a\nb.csv"]) {
+      const json = await post("/api/upload-users", { csvContent: csv("Ann"), filename }, superAdmin);
+      expect(json.status, `JSON ${JSON.stringify(filename)}`).toBe(400);
+      expect((await json.json()).error).toBe(oneLineMessage("filename"));
+      // A browser's multipart encoder writes a line break in a file name as %0A (harmless text).
+      if (filename.includes("\n")) continue;
+      const form = new FormData();
+      form.append("csvFile", new Blob([csv("Ann")], { type: "text/csv" }), filename);
+      const multipart = await server.request("/api/upload-users", { method: "POST", cookie: superAdmin, body: form });
+      expect(multipart.status, `multipart ${JSON.stringify(filename)}`).toBe(400);
+      expect((await multipart.json()).error).toBe(oneLineMessage("filename"));
+    }
+    const audit = await server.services.database.db.selectFrom("audit_log").select("details").execute();
+    expect(audit.map((a) => a.details).join("")).not.toMatch(/[\u202e\u2028]/);
   });
 });

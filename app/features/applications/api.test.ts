@@ -235,6 +235,40 @@ describeEachDatabase("membership application API", (dialect) => {
       ]);
     });
 
+    it("refuses a date of birth in the future or more than 120 years back, for both applicants, and stores nothing", async () => {
+      const before = await server.services.applications.repository.count();
+      const today = new Date().toISOString().slice(0, 10);
+      const yearsBack = (n: number, days = 0) => {
+        const d = new Date(`${Number(today.slice(0, 4)) - n}${today.slice(4)}T00:00:00Z`);
+        d.setUTCDate(d.getUTCDate() + days);
+        return d.toISOString().slice(0, 10);
+      };
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      for (const future of ["2099-01-01", tomorrow]) {
+        await expectRejected(await post(minimalApplication({ dob: future })), ["Applicant Date of Birth cannot be in the future."]);
+        await expectRejected(await post(minimalApplication({ coApplicantName: "Sam", coApplicantSignature: SIGNATURE, coDob: future })), [
+          "Co-Applicant Date of Birth cannot be in the future.",
+        ]);
+      }
+      for (const ancient of ["1900-01-01", yearsBack(120, -1)]) {
+        await expectRejected(await post(minimalApplication({ dob: ancient })), [
+          "Applicant Date of Birth must be within the last 120 years.",
+        ]);
+      }
+      expect(await server.services.applications.repository.count()).toBe(before);
+      expect((await post(minimalApplication({ dob: yearsBack(120) }))).status).toBe(201);
+      expect((await post(minimalApplication({ dob: yearsBack(18) }))).status).toBe(201);
+    });
+
+    it("refuses invisible and direction-changing characters in one-line fields, with the field's message", async () => {
+      const before = await server.services.applications.repository.count();
+      for (const bad of ["Dana\u202eReyes", "Dana\u200bReyes", "Dana\u2028Reyes", "Da\ufeffna", "Dana\u2066Reyes\u2069", "Dana\u00adReyes"]) {
+        await expectRejected(await post(minimalApplication({ applicantName: bad })), ["Applicant Name contains characters that are not allowed."]);
+        await expectRejected(await post(minimalApplication({ city: bad })), ["City contains characters that are not allowed."]);
+      }
+      expect(await server.services.applications.repository.count()).toBe(before);
+    });
+
     it("asks for the co-applicant's signature only when a co-applicant is listed", async () => {
       await expectRejected(await post(minimalApplication({ coApplicantName: "Sam Reyes" })), [
         "Co-Applicant signature is required when a Co-Applicant is listed.",

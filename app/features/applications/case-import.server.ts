@@ -10,7 +10,7 @@ import {
 } from "./case-shapes";
 import { LIMITS } from "./contract";
 import type { ApplicationsRepository, CaseValues } from "./repository.server";
-import { hasControlChars } from "~/platform/text-fields";
+import { isOneLine } from "~/platform/text-fields";
 
 /**
  * `npm run admin -- import-cases <file.csv>`: a header row with case_number plus any of the
@@ -47,7 +47,7 @@ const DB_COLUMN: Record<CaseColumn, keyof CaseValues> = {
   gender: "gender",
 };
 
-const plain = (max: number) => (v: string) => (v.length <= max && !hasControlChars(v) ? v : undefined);
+const plain = (max: number) => (v: string) => (v.length <= max && isOneLine(v) ? v : undefined);
 /** Each column's check: the stored value, or undefined when the cell is not acceptable. */
 const CHECK: Record<CaseColumn, { check: (v: string) => string | undefined; expect: string }> = {
   firstName: { check: plain(LIMITS.name), expect: `text of at most ${LIMITS.name} characters` },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
 import { applicantFromAnswer, caseNumberFrom } from "./case-shapes";
 import { parseAnswer } from "./case-source.server";
-import { applicationSchema, formatCoverage, formatPhone, MESSAGES, parseDollars } from "./contract";
+import { applicationSchema, birthDateProblem, formatCoverage, formatPhone, MESSAGES, parseDollars } from "./contract";
 import { checkSignatureDataUrl } from "./signature-image";
 
 function formData(entries: Record<string, string>) {
@@ -120,5 +120,18 @@ describe("case lookup answers (spec section 7)", () => {
     expect(caseNumberFrom("1234")).toBeNull();
     expect(caseNumberFrom("١٢٣٤٥")).toBeNull();
     expect(caseNumberFrom(" 12345")).toBeNull();
+  });
+});
+
+describe("dates of birth", () => {
+  it("are refused in the future and more than 120 years back", () => {
+    expect(birthDateProblem("2026-11-24", "2026-11-23")).toBe("cannot be in the future.");
+    expect(birthDateProblem("2099-01-01", "2026-11-23")).toBe("cannot be in the future.");
+    expect(birthDateProblem("2026-11-23", "2026-11-23")).toBeNull();
+    expect(birthDateProblem("1980-05-17", "2026-11-23")).toBeNull();
+    expect(birthDateProblem("1906-11-23", "2026-11-23")).toBeNull();
+    expect(birthDateProblem("1906-11-22", "2026-11-23")).toBe("must be within the last 120 years.");
+    expect(birthDateProblem("1908-02-29", "2028-02-29")).toBeNull();
+    expect(birthDateProblem("1908-02-28", "2028-02-29")).toBe("must be within the last 120 years.");
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
-import { hasControlChars } from "~/platform/text-fields";
+import { isOneLine } from "~/platform/text-fields";
 
 /**
  * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
@@ -189,6 +189,20 @@ export function isRealDate(value: string): boolean {
   return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** How far back a date of birth may go. */
+export const MAX_AGE_YEARS = 120;
+
+/**
+ * What is wrong with a real YYYY-MM-DD date as a date of birth on `today` (YYYY-MM-DD), in
+ * words that follow the field's label; null when it is fine.
+ */
+export function birthDateProblem(value: string, today: string): string | null {
+  if (value > today) return "cannot be in the future.";
+  const earliest = `${String(Number(today.slice(0, 4)) - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
+  if (value < earliest) return `must be within the last ${MAX_AGE_YEARS} years.`;
+  return null;
+}
+
 /** Today in the visitor's own time zone, as the date input wants it. */
 export function localIsoDate(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -210,8 +224,7 @@ function text(label: string, max: number) {
     z
       .string(`${label} must be text.`)
       .max(max, `${label} must be at most ${max} characters.`)
-      // Tabs, newlines and other control characters have no place in a one-line field.
-      .refine((v) => !hasControlChars(v), `${label} contains characters that are not allowed.`)
+      .refine(isOneLine, `${label} contains characters that are not allowed.`)
       .optional(),
   );
 }
@@ -306,6 +319,12 @@ function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
   const date = (field: ApplicationField, value: string | undefined) => {
     if (value !== undefined && !isRealDate(value)) problem(field, `${FIELD_LABELS[field]} must be a real date.`);
   };
+  const today = localIsoDate();
+  const birthDate = (field: ApplicationField, value: string | undefined) => {
+    if (value === undefined || !isRealDate(value)) return date(field, value);
+    const problemText = birthDateProblem(value, today);
+    if (problemText) problem(field, `${FIELD_LABELS[field]} ${problemText}`);
+  };
   const email = (field: ApplicationField, value: string | undefined) => {
     if (value !== undefined && !isEmail(value))
       problem(field, `${FIELD_LABELS[field]} must be a valid email address, like name@example.com.`);
@@ -317,12 +336,12 @@ function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
     if (value !== undefined && !(GENDER_OPTIONS as readonly string[]).includes(value))
       problem(field, `${FIELD_LABELS[field]} must be one of: ${GENDER_OPTIONS.join(", ")}.`);
   };
-  date("dob", a.dob);
+  birthDate("dob", a.dob);
   gender("gender", a.gender);
   email("email", a.email);
   phone("phone", a.phone);
   date("todaysDate", a.todaysDate);
-  date("coDob", a.coDob);
+  birthDate("coDob", a.coDob);
   gender("coGender", a.coGender);
   email("coEmail", a.coEmail);
   phone("coPhone", a.coPhone);

@@ -1,11 +1,11 @@
 import busboy from "busboy";
 import express, { Router, type Request, type RequestHandler, type Response } from "express";
 import { apiRequireAdmin } from "~/features/auth/guards.server";
-import { clientIp, handler, HttpError, parseInput } from "~/platform/http.server";
+import { clientIp, handler, HttpError, jsonBody, parseInput } from "~/platform/http.server";
 import type { AuthService } from "~/features/auth/auth.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { MemberImportService } from "./import.server";
-import { emptyStats, jsonUploadSchema, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
+import { emptyStats, jsonUploadSchema, uploadFilenameSchema, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
 
 /**
  * JSON bodies carry the file as an escaped string: a CSV of 10MB can grow (each quote and
@@ -21,11 +21,7 @@ const tooLarge = () => new HttpError(413, MESSAGES.tooLarge);
 /** POST /api/upload-users: the member CSV import, JSON ({csvContent, filename}) or multipart (csvFile). Any admin. */
 export function memberImportRouter({ auth, memberImport }: { auth: AuthService; memberImport: MemberImportService }): Router {
   const router = Router();
-  const json = express.json({
-    limit: JSON_UPLOAD_LIMIT,
-    strict: true,
-    type: (req) => !String(req.headers["content-type"] ?? "").startsWith("multipart/"),
-  });
+  const json = jsonBody(JSON_UPLOAD_LIMIT);
 
   const run = async (req: Request, res: Response, upload: { csv: string; filename: string; adminPassword?: string }) => {
     const actor = res.locals.user as PublicUser;
@@ -46,7 +42,7 @@ export function memberImportRouter({ auth, memberImport }: { auth: AuthService; 
     handler(async (req, res) => {
       if (isMultipart(req)) {
         const form = await readMultipart(req);
-        return run(req, res, form);
+        return run(req, res, { ...form, filename: parseInput(uploadFilenameSchema, form.filename) });
       }
       const body = parseInput(jsonUploadSchema, req.body);
       return run(req, res, { csv: body.csvContent, filename: body.filename, adminPassword: body.adminPassword });

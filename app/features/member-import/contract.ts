@@ -3,6 +3,7 @@
  * two upload pages and the server.
  */
 import { z } from "zod";
+import { oneLineString } from "~/platform/text-fields";
 
 export const UPLOAD_PATH = "/api/upload-users";
 
@@ -34,10 +35,13 @@ export const MESSAGES = {
   writeFailed: "Import failed while saving; no users were changed. Please try again.",
 } as const;
 
+/** The uploaded file's name, as the browser sent it: it reaches the audit log and the log. */
+export const uploadFilenameSchema = oneLineString("filename", "filename is required").max(255, "filename is too long");
+
 /** JSON variant (/admin/upload). The admin password is optional: when given, the server re-checks it. */
 export const jsonUploadSchema = z.object({
   csvContent: z.string({ error: "csvContent is required" }),
-  filename: z.string({ error: "filename is required" }).max(255, "filename is too long"),
+  filename: uploadFilenameSchema,
   adminPassword: z.string().max(200).optional(),
 });
 export type JsonUploadBody = z.infer<typeof jsonUploadSchema>;

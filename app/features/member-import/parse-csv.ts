@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { normalizeCertificate } from "~/features/auth/normalize";
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
+import { isOneLine } from "~/platform/text-fields";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
@@ -26,11 +27,6 @@ export interface RowError {
 export type ParseResult =
   | { ok: true; records: MemberRecord[]; rowErrors: RowError[]; totalRows: number; hasNameColumns: { first: boolean; last: boolean } }
   | { ok: false; error: string };
-
-const CONTROL = /[\p{Cc}\p{Cf}]/u;
-/** Skips the Unicode regex for the usual plain-ASCII value. */
-const PLAIN = /^[\x20-\x7e]*$/;
-const hasControl = (value: string) => !PLAIN.test(value) && CONTROL.test(value);
 
 /**
  * Parses and checks a whole member CSV. Line numbers are physical lines of the file (the
@@ -141,7 +137,7 @@ function checkRow(row: string[], col: { cert: number; birth: number; first: numb
   const certificate = normalizeCertificate(row[col.cert] ?? "");
   if (!certificate) return "certificate_number is missing";
   if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;
-  if (hasControl(certificate)) return "certificate_number contains control characters";
+  if (!isOneLine(certificate)) return "certificate_number contains control characters";
 
   const rawBirthdate = (row[col.birth] ?? "").trim();
   if (!rawBirthdate) return `birthdate is missing for certificate number "${certificate}"`;
@@ -171,6 +167,6 @@ function name(row: string[], index: number): string | null | Error {
   const value = (row[index] ?? "").trim();
   if (!value) return null;
   if (value.length > MAX_NAME_LENGTH) return new Error(`is longer than ${MAX_NAME_LENGTH} characters`);
-  if (hasControl(value)) return new Error("contains control characters");
+  if (!isOneLine(value)) return new Error("contains control characters");
   return value;
 }

@@ -1,7 +1,7 @@
 import { recordIdSchema } from "~/platform/ids";
 import { z } from "zod";
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/features/articles/categories";
-import { hasControlChars, stripControlChars } from "~/platform/text-fields";
+import { isOneLine, stripControlChars } from "~/platform/text-fields";
 
 /**
  * What crosses the wire for video tutorials, shared by the API and the browser.
@@ -64,8 +64,6 @@ export function parseYoutubeId(input: string): string | null {
 
 const categorySchema = z.enum(ARTICLE_CATEGORIES as [ArticleCategory, ...ArticleCategory[]], { error: VIDEO_MESSAGES.categoryInvalid });
 
-/** No control characters in one-line fields. */
-const oneLine = (s: string) => !hasControlChars(s);
 
 export const videoInputSchema = z.object(
   {
@@ -74,7 +72,7 @@ export const videoInputSchema = z.object(
       .trim()
       .min(1, VIDEO_MESSAGES.titleRequired)
       .max(VIDEO_TITLE_MAX, VIDEO_MESSAGES.titleTooLong)
-      .refine(oneLine, VIDEO_MESSAGES.titleControl),
+      .refine(isOneLine, VIDEO_MESSAGES.titleControl),
     description: z
       .string({ error: VIDEO_MESSAGES.descriptionTooLong })
       .trim()
