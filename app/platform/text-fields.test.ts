@@ -28,7 +28,8 @@ describe("one rule for text fields", () => {
 
   it("a multi-line field keeps newline, carriage return, tab and the emoji joiner, and refuses the rest", () => {
     expect(isCleanMultiLine("Line one\r\nLine two\n\tindented 👨\u200d👩\u200d👧")).toBe(true);
-    for (const bad of ["a\u0000", "a\u2028b", "a\u202eb", "a\u200bb", "a\ud800"]) expect(isCleanMultiLine(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of ["a\u0000", "a\u2028b", "a\u202eb", "a\u200bb", "a\ud800"])
+      expect(isCleanMultiLine(bad), JSON.stringify(bad)).toBe(false);
     expect(stripControlChars("a\u202eb\nc\u200dd", { keepLineBreaks: true })).toBe("ab\nc\u200dd");
   });
 

@@ -22,7 +22,8 @@ export function reactRouterHandler(
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
   const allowedMethod: RequestHandler = (req, _res, next) => {
-    if (!PAGE_METHOD_SET.has(req.method)) return next(new HttpError(405, "Method not allowed", undefined, { Allow: PAGE_METHODS.join(", ") }));
+    if (!PAGE_METHOD_SET.has(req.method))
+      return next(new HttpError(405, "Method not allowed", undefined, { Allow: PAGE_METHODS.join(", ") }));
     // A path React Router cannot decode (/%ff) is the caller's mistake, answered here.
     try {
       decodeURIComponent(req.path);
@@ -113,7 +114,9 @@ function routeTree(build: ServerBuild): RouteObject[] {
     const children = (parentId: string | undefined): RouteObject[] =>
       Object.values(build.routes)
         .filter((r) => r && r.parentId === parentId)
-        .map((r) => ({ id: r!.id, path: r!.path, index: r!.index, caseSensitive: r!.caseSensitive, children: children(r!.id) }) as RouteObject);
+        .map(
+          (r) => ({ id: r!.id, path: r!.path, index: r!.index, caseSensitive: r!.caseSensitive, children: children(r!.id) }) as RouteObject,
+        );
     tree = children(undefined);
     routeTrees.set(build, tree);
   }

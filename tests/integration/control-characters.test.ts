@@ -173,7 +173,11 @@ describeEachDatabase("format characters and ill-formed text", (dialect) => {
     // In a key, in a nested value, on staff endpoints too.
     expect((await post("/api/forms", { ...contact, ["x\ud800"]: 1 })).status).toBe(400);
     expect((await post("/api/rss/feeds", { name: "A", url: "https://e.example/f", extra: ["\udbff"] }, superAdmin)).status).toBe(400);
-    const upload = await post("/api/upload-users", { csvContent: "certificate_number,birthdate\nA\ud800,1980-01-01\n", filename: "a.csv" }, superAdmin);
+    const upload = await post(
+      "/api/upload-users",
+      { csvContent: "certificate_number,birthdate\nA\ud800,1980-01-01\n", filename: "a.csv" },
+      superAdmin,
+    );
     expect(upload.status).toBe(400);
     expect(await upload.json()).toMatchObject({ success: false, error: ILL_FORMED_TEXT, stats: { total_processed: 0 } });
     expect(await countContacts()).toBe(before);

@@ -186,7 +186,16 @@ describeEachDatabase("articles API", (dialect) => {
         json: { name: "Spelled", url: "https://spelled.example.com/feed", category: "decor" },
       });
       const { feed } = await created.json();
-      const spellings = [`0x${feed.id.toString(16)}`, `${feed.id}e0`, `0${feed.id}`, ` ${feed.id}`, [feed.id], true, feed.id + 0.5, -feed.id];
+      const spellings = [
+        `0x${feed.id.toString(16)}`,
+        `${feed.id}e0`,
+        `0${feed.id}`,
+        ` ${feed.id}`,
+        [feed.id],
+        true,
+        feed.id + 0.5,
+        -feed.id,
+      ];
       for (const id of spellings) {
         const put = await req("/api/rss/feeds", {
           method: "PUT",

@@ -1,11 +1,20 @@
 import busboy from "busboy";
-import express, { Router, type Request, type RequestHandler, type Response } from "express";
+import type express from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import { apiRequireAdmin } from "~/features/auth/guards.server";
 import { clientIp, handler, HttpError, jsonBody, parseInput } from "~/platform/http.server";
 import type { AuthService } from "~/features/auth/auth.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { MemberImportService } from "./import.server";
-import { emptyStats, jsonUploadSchema, uploadFilenameSchema, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
+import {
+  emptyStats,
+  jsonUploadSchema,
+  uploadFilenameSchema,
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  UPLOAD_PATH,
+  type UploadResponse,
+} from "./contract";
 
 /**
  * JSON bodies carry the file as an escaped string: a CSV of 10MB can grow (each quote and

@@ -64,7 +64,6 @@ export function parseYoutubeId(input: string): string | null {
 
 const categorySchema = z.enum(ARTICLE_CATEGORIES as [ArticleCategory, ...ArticleCategory[]], { error: VIDEO_MESSAGES.categoryInvalid });
 
-
 export const videoInputSchema = z.object(
   {
     title: z
