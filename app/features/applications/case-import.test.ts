@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "~/features/members/admin-cli.server";
+import { guardRows } from "../../../tests/support/row-guard";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 
 describeEachDatabase("npm run admin -- import-cases", (dialect) => {
@@ -99,5 +100,23 @@ describeEachDatabase("npm run admin -- import-cases", (dialect) => {
     });
     expect((await run("import-cases")).out).toMatch(/^import-cases takes one CSV file/);
     expect((await run("add-member", "stray")).code).toBe(2);
+  });
+
+  it("changes only the cases its file names, and adds the new ones", async () => {
+    expect(
+      await run(
+        "import-cases",
+        writeCsv("base.csv", "case_number,applicantName,coverage\n3000001,Ann Keep,1000\n3000002,Bo Change,2000\n3000003,Cy Keep,3000\n"),
+      ),
+    ).toMatchObject({ code: 0 });
+    const before = await cases();
+    const changedId = before.find((r) => r.case_number === "3000002")!.id;
+    const guard = await guardRows(ctx.services.database.db, ["cases", "users", "applications"]);
+    const file = writeCsv("partial.csv", "case_number,applicantName,coverage\n3000002,Bo Changed,2500\n3000004,Di New,4000\n");
+    expect(await run("import-cases", file)).toEqual({ code: 0, out: "Imported 2 cases: 1 new, 1 updated." });
+    const changes = await guard.expectChanges({
+      cases: { added: 1, changed: [changedId], columns: ["applicant_name", "coverage", "updated_at"] },
+    });
+    expect(changes.cases.added[0]).toMatchObject({ case_number: "3000004", applicant_name: "Di New", coverage: "4000.00" });
   });
 });

@@ -135,3 +135,44 @@ describe("dates of birth", () => {
     expect(birthDateProblem("1908-02-28", "2028-02-29")).toBe("must be within the last 120 years.");
   });
 });
+
+describe("amount of coverage", () => {
+  const COVERAGE_FORMAT = "Amount of Coverage must be a dollar amount, like $250,000.00.";
+  /** The problem with the amount in an otherwise complete application, or null when it is accepted. */
+  function coverageProblem(amountOfCoverage: string): string | null {
+    const result = applicationSchema.safeParse({
+      amountOfCoverage,
+      applicantName: "Lee Park",
+      dob: "1975-01-31",
+      gender: "Female",
+      email: "lee@example.com",
+      phone: "2035550100",
+      todaysDate: "2025-06-01",
+      paymentMonthlyBilling: true,
+      confirmAccuracy: true,
+      applicantSignature: pngDataUrl(),
+    });
+    if (result.success) return null;
+    const issues = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(
+      issues.every((i) => i.startsWith("amountOfCoverage: ")),
+      issues.join("; "),
+    ).toBe(true);
+    return result.error.issues[0].message;
+  }
+
+  it("is more than $0 and at most $100,000,000", () => {
+    for (const zero of ["0", "0.00", "$0", "$0.00", "00", "0.0", "-0"]) expect(coverageProblem(zero), zero).toBe(COVERAGE_FORMAT);
+    for (const fine of ["0.01", "$1", "250000", "$100,000,000.00"]) expect(coverageProblem(fine), fine).toBeNull();
+    for (const bad of ["100000000.01", "-5", "1e5"]) expect(coverageProblem(bad), bad).toBe(COVERAGE_FORMAT);
+  });
+});
+
+describe("signature image size", () => {
+  it("takes up to 10,000 pixels on each side and refuses an image wider or taller than that", () => {
+    expect(checkSignatureDataUrl(pngDataUrl(makePng(10_000, 1)))).toBeNull();
+    expect(checkSignatureDataUrl(pngDataUrl(makePng(1, 10_000)))).toBeNull();
+    expect(checkSignatureDataUrl(pngDataUrl(makePng(10_001, 1)))).toBe("not-png");
+    expect(checkSignatureDataUrl(pngDataUrl(makePng(1, 10_001)))).toBe("not-png");
+  });
+});

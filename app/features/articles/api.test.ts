@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
+import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
 import { INVALID_INGEST_TOKEN } from "./api.server";
@@ -422,6 +423,109 @@ describeEachDatabase("articles API", (dialect) => {
         is_error: false,
       });
       expect(green).toMatchObject({ title: "Green one", external_url: "https://example.com/Green%20one" });
+    });
+  });
+
+  describe("rows a feed change must not touch", () => {
+    const db = () => server.services.database.db;
+    const GUARDED = ["rss_feeds", "articles", "article_category_counts", "ingest_runs"] as const;
+    let n = 0;
+
+    /** A feed with two articles, beside two other feeds with articles in the same two categories. */
+    async function feedWithNeighbours() {
+      const k = ++n;
+      const add = async (name: string, category: string) => {
+        const res = await req("/api/rss/feeds", {
+          method: "POST",
+          cookie: superAdmin,
+          json: { name, url: `https://guard-${k}-${name.toLowerCase()}.example.com/feed`, category },
+        });
+        const { feed } = (await res.json()) as { feed: { id: number; url: string } };
+        return feed;
+      };
+      const target = await add("Target", "safety");
+      const sameCategory = await add("Beside", "safety");
+      const otherCategory = await add("Across", "energy_saving_tips");
+      await addArticles(target.id, "safety", [
+        { title: `Target one ${k}`, published_at: "2024-03-01T00:00:00.000Z" },
+        { title: `Target two ${k}`, published_at: "2024-03-02T00:00:00.000Z" },
+      ]);
+      await addArticles(sameCategory.id, "safety", [{ title: `Beside one ${k}`, published_at: "2024-03-03T00:00:00.000Z" }]);
+      await addArticles(otherCategory.id, "energy_saving_tips", [{ title: `Across one ${k}`, published_at: "2024-03-04T00:00:00.000Z" }]);
+      const articleIds = (await db().selectFrom("articles").select("id").where("feed_id", "=", target.id).execute()).map((r) =>
+        Number(r.id),
+      );
+      return { target, articleIds };
+    }
+
+    it("adding a feed adds one row and touches no other", async () => {
+      await feedWithNeighbours();
+      const guard = await guardRows(db(), GUARDED);
+      const res = await req("/api/rss/feeds", {
+        method: "POST",
+        cookie: superAdmin,
+        json: { name: "Guard Added", url: "https://guard-added.example.com/feed", category: "news" },
+      });
+      expect(res.status).toBe(201);
+      await guard.expectChanges({ rss_feeds: { added: 1 } });
+    });
+
+    it("an edit in place rewrites that feed only and leaves every article alone", async () => {
+      const { target } = await feedWithNeighbours();
+      const guard = await guardRows(db(), GUARDED);
+      const res = await req("/api/rss/feeds", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { id: target.id, name: "Target Renamed", url: target.url, category: "safety", is_active: false },
+      });
+      expect(res.status).toBe(200);
+      await guard.expectChanges({ rss_feeds: { changed: [target.id], columns: ["is_active", "name", "updated_at"] } });
+    });
+
+    it("a category change moves that feed's articles only, and the two categories' counts", async () => {
+      const { target, articleIds } = await feedWithNeighbours();
+      const guard = await guardRows(db(), GUARDED);
+      const res = await req("/api/rss/feeds", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { id: target.id, name: "Target", url: target.url, category: "energy_saving_tips", is_active: true },
+      });
+      expect(res.status).toBe(200);
+      const changes = await guard.expectChanges({
+        rss_feeds: { changed: [target.id], columns: ["category", "updated_at"] },
+        articles: { changed: articleIds, columns: ["category", "updated_at"] },
+        article_category_counts: { changed: ["safety", "energy_saving_tips"], columns: ["n"] },
+      });
+      const counts = Object.fromEntries(
+        changes.article_category_counts.changed.map((c) => [c.after.category, Number(c.after.n) - Number(c.before.n)]),
+      );
+      expect(counts).toEqual({ safety: -2, energy_saving_tips: 2 });
+    });
+
+    it("deleting a feed removes that feed and its own articles only", async () => {
+      const { target, articleIds } = await feedWithNeighbours();
+      const guard = await guardRows(db(), GUARDED);
+      expect((await req("/api/rss/feeds", { method: "DELETE", cookie: superAdmin, json: { id: target.id } })).status).toBe(200);
+      await guard.expectChanges({
+        rss_feeds: { removed: [target.id] },
+        articles: { removed: articleIds },
+        article_category_counts: { changed: ["safety"], columns: ["n"] },
+      });
+    });
+
+    it("refused feed changes touch nothing", async () => {
+      const { target } = await feedWithNeighbours();
+      const guard = await guardRows(db(), GUARDED);
+      const attempts: Array<[string, unknown, number]> = [
+        ["PUT", { id: 999999, name: "Nobody", url: "https://nobody.example.com/feed", category: "news" }, 404],
+        ["PUT", { id: target.id, name: "", url: target.url }, 400],
+        ["DELETE", { id: 999999 }, 404],
+        ["DELETE", { id: `0x${target.id.toString(16)}` }, 400],
+      ];
+      for (const [method, json, status] of attempts) {
+        expect((await req("/api/rss/feeds", { method, json, cookie: superAdmin })).status, JSON.stringify(json)).toBe(status);
+      }
+      await guard.expectChanges();
     });
   });
 });

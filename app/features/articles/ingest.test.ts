@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURES_DIR, startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
+import { guardRows } from "../../../tests/support/row-guard";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
@@ -381,6 +382,65 @@ describeEachDatabase("RSS ingest", (dialect) => {
     await ingest!.ingestAll();
     const [a] = (await articles.listArticles({ category: "top_story" })).articles;
     expect(a).toMatchObject({ category: "top_story", source_name: "Admin's Name For It", feedTitle: "Admin's Name For It" });
+  });
+
+  it("an ingest rewrites only the changed article of its feed, and only the feeds it read", async () => {
+    // Two feeds publishing the same item ids: a change in one must not reach the other's copy.
+    const items = (title: string) => [
+      { guid: "shared-x", title },
+      { guid: "shared-y", title: "Unchanged item" },
+    ];
+    feeds.setDynamic("guard-a.xml", rss(items("Original title")));
+    feeds.setDynamic("guard-b.xml", rss(items("Original title")));
+    feeds.setDynamic("guard-c.xml", rss([{ guid: "c-only", title: "From C" }]));
+    const a = await addFeed("/dynamic/guard-a.xml", { name: "Guard A", category: "safety" });
+    const b = await addFeed("/dynamic/guard-b.xml", { name: "Guard B", category: "safety" });
+    const c = await addFeed("/dynamic/guard-c.xml", { name: "Guard C", category: "decor" });
+    expect((await ingest!.ingestAll()).counts).toEqual({ articles: 5, feeds: 3, failed: 0 });
+    await feedAdmin.updateFeed({ id: c.id, name: "Guard C", url: `${feeds.url}/dynamic/guard-c.xml`, category: "decor", is_active: false });
+    const failing = await addFeed("/status/500", { name: "Guard D" });
+    // Active, but waiting out a backoff: not read in this run, so not written either.
+    const waiting = await addFeed("/dynamic/guard-a.xml?waiting", { name: "Guard E" });
+    const db = ctx.services.database.db;
+    await db
+      .updateTable("rss_feeds")
+      .set({ consecutive_failures: 1, last_error: "An earlier failure", next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() })
+      .where("id", "=", waiting.id)
+      .execute();
+    const changedArticle = await db
+      .selectFrom("articles")
+      .select("id")
+      .where("feed_id", "=", a.id)
+      .where("title", "=", "Original title")
+      .executeTakeFirstOrThrow();
+
+    feeds.setDynamic("guard-a.xml", rss(items("Corrected title")));
+    const guard = await guardRows(db, ["rss_feeds", "articles", "article_category_counts", "ingest_runs", "ingest_leases"]);
+    const result = await ingest!.ingestAll();
+    expect(result.counts).toEqual({ articles: 0, feeds: 3, failed: 1 });
+    expect(result.run.skipped).toBe(1);
+    expect(result.run.updated).toBe(1);
+    await guard.expectChanges({
+      articles: { changed: [changedArticle.id], columns: ["content", "content_hash", "summary", "title", "updated_at"] },
+      // A and B were read (their last read time moves, unless within the same millisecond); D failed; C (inactive) and E (waiting) were not read.
+      rss_feeds: {
+        changed: [failing.id],
+        mayChange: [a.id, b.id],
+        columns: ["consecutive_failures", "etag", "last_error", "last_ingested_at", "last_modified", "next_attempt_at"],
+      },
+      ingest_runs: { added: 1 },
+      ingest_leases: { mayChange: ["rss_ingest"] },
+    });
+    for (const read of await db.selectFrom("rss_feeds").selectAll().where("id", "in", [a.id, b.id]).execute()) {
+      expect(read).toMatchObject({ last_error: null, consecutive_failures: 0, next_attempt_at: null });
+    }
+    const titles = await db
+      .selectFrom("articles")
+      .select(["feed_id", "title"])
+      .where("feed_id", "in", [a.id, b.id])
+      .orderBy("id")
+      .execute();
+    expect(titles.filter((t) => t.feed_id === b.id).map((t) => t.title)).toEqual(["Original title", "Unchanged item"]);
   });
 });
 

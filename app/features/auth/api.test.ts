@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { apiErrorHandler } from "~/platform/http.server";
+import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { sessionMiddleware } from "./api.server";
+import { sessionIdHash } from "./credentials.server";
 import { INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./auth.server";
 import { TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
 
@@ -387,6 +389,113 @@ describeEachDatabase("auth API", (dialect) => {
         );
         expect(statuses, name).toEqual(expected[name]);
       }
+    });
+  });
+
+  describe("rows a change must not touch", () => {
+    const db = () => server.services.database.db;
+    let certificates = 0;
+    /** A member signed in twice, and a staff account signed in once: sessions that must outlive other people's changes. */
+    async function bystanders() {
+      const certificate = `AHA-NEAR-${++certificates}`;
+      const id = await addMember(certificate);
+      const sessions = [
+        sessionCookieFrom(await login({ username: certificate, password: "030785" })),
+        sessionCookieFrom(await login({ username: certificate, password: "030785" })),
+      ];
+      const staff = await loginAs(server, "limited_admin");
+      return { id, sessions, staff };
+    }
+
+    it("logout ends that one session, on both paths", async () => {
+      await bystanders();
+      for (const path of ["/api/auth/logout", "/.netlify/functions/logout"]) {
+        const { cookie } = await loginAs(server, "member");
+        const guard = await guardRows(db(), ["users", "sessions"]);
+        expect((await server.request(path, { method: "POST", cookie })).status).toBe(200);
+        await guard.expectChanges({ sessions: { removed: [sessionKey(cookie)] } });
+      }
+    });
+
+    it("a login adds one session, ends the one it replaces, and records the sign-in on that account only", async () => {
+      await bystanders();
+      const id = await addMember("AHA-RELOGIN");
+      const first = sessionCookieFrom(await login({ username: "AHA-RELOGIN", password: "030785" }));
+      const guard = await guardRows(db(), ["users", "sessions"]);
+      const second = sessionCookieFrom(await login({ username: "AHA-RELOGIN", password: "030785" }, { Cookie: first }));
+      const changes = await guard.expectChanges({
+        users: { changed: [id], columns: ["last_login_at"] },
+        sessions: { added: 1, removed: [sessionKey(first)] },
+      });
+      expect(changes.sessions.added[0].id_hash).toBe(sessionKey(second));
+    });
+
+    it("deactivating an account (auth.setActive) changes that account and ends its sessions only", async () => {
+      const near = await bystanders();
+      const { cookie, userId } = await loginAs(server, "member");
+      const guard = await guardRows(db(), ["users", "sessions"]);
+      await server.services.auth.setActive(userId, false);
+      await guard.expectChanges({
+        users: { changed: [userId], columns: ["is_active", "updated_at"] },
+        sessions: { removed: [sessionKey(cookie)] },
+      });
+      expect((await (await server.request("/api/auth/me", { cookie: near.sessions[0] })).json()).user).not.toBeNull();
+    });
+
+    it("a password change (auth.setPassword) changes that account and ends its sessions only", async () => {
+      const near = await bystanders();
+      const username = `pw-change-${dialect}`;
+      const { cookie, userId } = await loginAs(server, "limited_admin", { username });
+      const guard = await guardRows(db(), ["users", "sessions"]);
+      await server.services.auth.setPassword(username, "a-brand-new-password");
+      await guard.expectChanges({
+        users: { changed: [userId], columns: ["password_hash", "updated_at"] },
+        sessions: { removed: [sessionKey(cookie)] },
+      });
+      expect((await (await server.request("/api/auth/me", { cookie: near.staff.cookie })).json()).user).not.toBeNull();
+    });
+
+    it("reading a session touches, or ends when expired or on the wrong scheme, that session only", async () => {
+      await bystanders();
+      const { sessions, users } = server.services.auth;
+      const member = (await users.findById(await addMember("AHA-RESOLVE")))!;
+      const now = Date.now();
+      // The same member's other sessions, on both schemes, stay as they are.
+      await sessions.create(member, false, now);
+      await sessions.create(member, true, now);
+      const s = await sessions.create(member, false, now);
+
+      let guard = await guardRows(db(), ["users", "sessions"]);
+      expect(await sessions.resolve(s.token, false, now + 5 * 60_000)).not.toBeNull();
+      await guard.expectChanges({ sessions: { changed: [sessionIdHash(s.token)], columns: ["last_seen_at"] } });
+
+      guard = await guardRows(db(), ["users", "sessions"]);
+      expect(await sessions.resolve(s.token, false, now + 31 * 86_400_000)).toBeNull();
+      await guard.expectChanges({ sessions: { removed: [sessionIdHash(s.token)] } });
+
+      const secure = await sessions.create(member, true, now);
+      guard = await guardRows(db(), ["users", "sessions"]);
+      expect(await sessions.resolve(secure.token, false, now)).toBeNull();
+      await guard.expectChanges({ sessions: { removed: [sessionIdHash(secure.token)] } });
+
+      const stale = await sessions.create(member, false, now - 8 * 86_400_000);
+      guard = await guardRows(db(), ["users", "sessions"]);
+      expect(await sessions.resolve(stale.token, false, now)).toBeNull();
+      await guard.expectChanges({ sessions: { removed: [sessionIdHash(stale.token)] } });
+    });
+
+    it("starting a session clears only sessions past their absolute limit", async () => {
+      await bystanders();
+      const { sessions, users } = server.services.auth;
+      const member = (await users.findById(await addMember("AHA-PRUNE")))!;
+      const now = Date.now();
+      const abandoned = await sessions.create(member, false, now - 31 * 86_400_000);
+      // Idle past its limit but within its absolute one: it is ended when next read, not by the prune.
+      await sessions.create(member, false, now - 29 * 86_400_000);
+      const guard = await guardRows(db(), ["users", "sessions"]);
+      const fresh = await sessions.create(member, false, now);
+      await guard.expectChanges({ sessions: { added: 1, removed: [sessionIdHash(abandoned.token)] } });
+      expect(await sessions.resolve(fresh.token, false, now)).not.toBeNull();
     });
   });
 });

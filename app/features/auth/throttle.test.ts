@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { RateLimits } from "~/platform/rate-limit.server";
 import { ACCOUNT_LIMIT, IP_LIMIT, TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
 
 const STAFF_PASSWORD = "the-right-staff-password";
@@ -169,6 +171,21 @@ describeEachDatabase("sign-in throttle", (dialect) => {
       } finally {
         await fresh.close();
       }
+    });
+
+    it("pruning removes the windows that have ended, and no other", async () => {
+      const { database } = a.services;
+      const limits = new RateLimits(database);
+      await limits.prune();
+      const limiter = limits.limiter({ name: "prune_check", points: 5, windowMs: 60_000 });
+      expect(await limiter.consume(freshIp())).toEqual({ allowed: true });
+      await database.db
+        .insertInto("rate_limits")
+        .values({ key: "prune_check:ended", points: 1, expire: Date.now() - 1000 })
+        .execute();
+      const guard = await guardRows(database.db, ["rate_limits"]);
+      await limits.prune();
+      await guard.expectChanges({ rate_limits: { removed: ["prune_check:ended"] } });
     });
   });
 });

@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { AUDIT_ACTIONS, EXPORT_COLUMNS, MESSAGES, type AuditEntry, type MemberRow, type StaffRow } from "./contract";
 
 const BIRTHDATE = "1980-01-15";
@@ -619,6 +620,186 @@ describeEachDatabase("member administration API", (dialect) => {
         const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").execute();
         expect(supers, `round ${round}`).toHaveLength(1);
       }
+    });
+
+    it("does not count an inactive super_admin as the other one", async () => {
+      const other = await loginAs(server, "limited_admin", { username: "inactive-check-other" });
+      const active = await server.services.auth.createStaff("inactive-check-active", STAFF_PASSWORD, "super_admin");
+      const dormant = await server.services.auth.createStaff("inactive-check-dormant", STAFF_PASSWORD, "super_admin");
+      await onlySuperAdmins([active.id, dormant.id]);
+      await server.services.database.db.updateTable("users").set({ is_active: 0 }).where("id", "=", dormant.id).execute();
+      const { memberAdmin } = server.services;
+      await expect(memberAdmin.changeStaffRole({ id: other.userId }, active.id, "limited_admin")).rejects.toMatchObject({
+        status: 409,
+        message: MESSAGES.lastSuperAdmin,
+      });
+      await expect(memberAdmin.deleteStaff({ id: other.userId }, active.id)).rejects.toMatchObject({
+        status: 409,
+        message: MESSAGES.lastSuperAdmin,
+      });
+      expect((await server.services.auth.users.findById(active.id))!.role).toBe("super_admin");
+      // The inactive one may go: an active super_admin remains.
+      await memberAdmin.changeStaffRole({ id: other.userId }, dormant.id, "limited_admin");
+      expect((await server.services.auth.users.findById(dormant.id))!.role).toBe("limited_admin");
+    });
+  });
+
+  describe("rows a change must not touch", () => {
+    const db = () => server.services.database.db;
+    let chief: { cookie: string; userId: number };
+    beforeAll(async () => {
+      chief = await loginAs(server, "super_admin", { username: "guard-chief" });
+    });
+
+    /** Members and staff with live sessions beside the account an action is about. */
+    async function neighbours(label: string) {
+      const memberId = await addMember(`${label}-NEAR`, { first: "Near", last: "By" });
+      const memberSession = sessionCookieFrom(await memberLogin(`${label}-NEAR`));
+      const staff = await loginAs(server, "limited_admin", { username: `${label.toLowerCase()}-near-staff` });
+      return { memberId, memberSession, staff };
+    }
+
+    it("deactivating a member changes that member only and ends only their sessions; activating ends none", async () => {
+      const near = await neighbours("GA");
+      const id = await addMember("GA-TARGET", { first: "Tar", last: "Get" });
+      const sessions = [sessionCookieFrom(await memberLogin("GA-TARGET")), sessionCookieFrom(await memberLogin("GA-TARGET"))];
+      let guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const off = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: false } });
+      expect(off.status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [id], columns: ["is_active", "updated_at"] },
+        sessions: { removed: sessions.map(sessionKey), mayChange: [sessionKey(limited.cookie)] },
+        audit_log: { added: 1 },
+      });
+      expect(await whoIs(near.memberSession)).not.toBeNull();
+
+      guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const on = await req(`/api/admin/members/${id}`, { method: "PATCH", cookie: limited.cookie, json: { is_active: true } });
+      expect(on.status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [id], columns: ["is_active", "updated_at"] },
+        sessions: { mayChange: [sessionKey(limited.cookie), sessionKey(near.memberSession)] },
+        audit_log: { added: 1 },
+      });
+    });
+
+    it("deleting a member removes that member and their sessions only", async () => {
+      const near = await neighbours("GD");
+      const id = await addMember("GD-TARGET");
+      const session = sessionCookieFrom(await memberLogin("GD-TARGET"));
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      expect((await req(`/api/admin/members/${id}`, { method: "DELETE", cookie: limited.cookie })).status).toBe(200);
+      await guard.expectChanges({
+        users: { removed: [id] },
+        sessions: { removed: [sessionKey(session)], mayChange: [sessionKey(limited.cookie)] },
+        audit_log: { added: 1 },
+      });
+      expect(await whoIs(near.memberSession)).not.toBeNull();
+    });
+
+    it("adding a staff account adds one row and changes no other", async () => {
+      await neighbours("GS");
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const res = await req("/api/admin/staff", {
+        method: "POST",
+        cookie: chief.cookie,
+        json: { username: "guard-added", role: "limited_admin", password: "twelve-chars" },
+      });
+      expect(res.status).toBe(201);
+      const changes = await guard.expectChanges({
+        users: { added: 1 },
+        sessions: { mayChange: [sessionKey(chief.cookie)] },
+        audit_log: { added: 1 },
+      });
+      expect(changes.users.added[0]).toMatchObject({ username: "guard-added", role: "limited_admin" });
+    });
+
+    it("a role change rewrites that account's role only, and refused changes touch nothing", async () => {
+      const near = await neighbours("GR");
+      const target = await loginAs(server, "limited_admin", { username: "guard-role-target" });
+      let guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const res = await req(`/api/admin/staff/${target.userId}`, { method: "PATCH", cookie: chief.cookie, json: { role: "super_admin" } });
+      expect(res.status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [target.userId], columns: ["role", "updated_at"] },
+        sessions: { mayChange: [sessionKey(chief.cookie)] },
+        audit_log: { added: 1 },
+      });
+
+      guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      for (const [path, json, status] of [
+        [`/api/admin/staff/${near.memberId}`, { role: "limited_admin" }, 404],
+        [`/api/admin/staff/${chief.userId}`, { role: "limited_admin" }, 409],
+        [`/api/admin/staff/999999`, { role: "super_admin" }, 404],
+      ] as const) {
+        expect((await req(path, { method: "PATCH", cookie: chief.cookie, json })).status, path).toBe(status);
+      }
+      await guard.expectChanges({ sessions: { mayChange: [sessionKey(chief.cookie)] } });
+    });
+
+    it("a password reset rewrites that account's password and ends only that account's sessions", async () => {
+      const near = await neighbours("GP");
+      const target = await loginAs(server, "limited_admin", { username: "guard-pw-target" });
+      const second = sessionCookieFrom(await staffLogin("guard-pw-target"));
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const res = await req(`/api/admin/staff/${target.userId}/password`, {
+        method: "POST",
+        cookie: chief.cookie,
+        json: { password: "a-new-long-password" },
+      });
+      expect(res.status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [target.userId], columns: ["password_hash", "updated_at"] },
+        sessions: { removed: [sessionKey(target.cookie), sessionKey(second)], mayChange: [sessionKey(chief.cookie)] },
+        audit_log: { added: 1 },
+      });
+      expect(await whoIs(near.staff.cookie)).not.toBeNull();
+    });
+
+    it("resetting your own password ends your other sessions only, not the one you act from nor anyone else's", async () => {
+      await neighbours("GO");
+      const me = await loginAs(server, "super_admin", { username: "guard-self" });
+      const elsewhere = sessionCookieFrom(await staffLogin("guard-self"));
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const res = await req(`/api/admin/staff/${me.userId}/password`, {
+        method: "POST",
+        cookie: me.cookie,
+        json: { password: "my-own-new-password" },
+      });
+      expect(res.status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [me.userId], columns: ["password_hash", "updated_at"] },
+        sessions: { removed: [sessionKey(elsewhere)], mayChange: [sessionKey(me.cookie)] },
+        audit_log: { added: 1 },
+      });
+    });
+
+    it("removing a staff account removes that account and its sessions only", async () => {
+      const near = await neighbours("GX");
+      const target = await loginAs(server, "limited_admin", { username: "guard-leaving" });
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      expect((await req(`/api/admin/staff/${target.userId}`, { method: "DELETE", cookie: chief.cookie })).status).toBe(200);
+      await guard.expectChanges({
+        users: { removed: [target.userId] },
+        sessions: { removed: [sessionKey(target.cookie)], mayChange: [sessionKey(chief.cookie)] },
+        audit_log: { added: 1 },
+      });
+      expect(await whoIs(near.staff.cookie)).not.toBeNull();
+    });
+
+    it("a member endpoint never touches a staff row, and a staff endpoint never a member row", async () => {
+      const near = await neighbours("GW");
+      const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+      const attempts: Array<[string, string, unknown, number]> = [
+        ["PATCH", `/api/admin/members/${near.staff.userId}`, { is_active: false }, 404],
+        ["DELETE", `/api/admin/members/${near.staff.userId}`, undefined, 404],
+        ["POST", `/api/admin/staff/${near.memberId}/password`, { password: "a-new-long-password" }, 404],
+        ["DELETE", `/api/admin/staff/${near.memberId}`, undefined, 404],
+      ];
+      for (const [method, path, json, status] of attempts) {
+        expect((await req(path, { method, json, cookie: chief.cookie })).status, `${method} ${path}`).toBe(status);
+      }
+      await guard.expectChanges({ sessions: { mayChange: [sessionKey(chief.cookie)] } });
     });
   });
 });

@@ -282,3 +282,25 @@ describe("yearlySummary", () => {
     expect(years.at(-1)!.plainBalance).toBe(0);
   });
 });
+
+describe("lump sum and extra payment at the edges of the loan", () => {
+  /** A 1-year loan from March 2025: its 12th and final payment falls in February 2026. */
+  const oneYear = (overrides: Partial<MortgageInputs>) =>
+    calculateMortgage(
+      loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6, loanTerm: 1, startYear: 2025, startMonth: 3, ...overrides }),
+    )!;
+  const lumpAt = (year: number, month: number) => oneYear({ lumpSumAmount: 5_000, lumpSumYear: year, lumpSumMonth: month });
+  const extraFrom = (year: number, month: number) =>
+    oneYear({ extraPaymentAmount: 10, extraPaymentStartYear: year, extraPaymentStartMonth: month });
+
+  it("counts the first and the final month of the loan as inside it, and the months around them as outside", () => {
+    expect(lumpAt(2026, 2).plainSchedule.at(-1)!.paymentDate).toEqual({ year: 2026, month: 2 });
+    expect(lumpAt(2025, 3).lumpSumInRange).toBe(true);
+    expect(lumpAt(2026, 2).lumpSumInRange).toBe(true);
+    expect(lumpAt(2025, 2).lumpSumInRange).toBe(false);
+    expect(lumpAt(2026, 3).lumpSumInRange).toBe(false);
+    expect(extraFrom(2024, 1).extraInRange).toBe(true);
+    expect(extraFrom(2026, 2).extraInRange).toBe(true);
+    expect(extraFrom(2026, 3).extraInRange).toBe(false);
+  });
+});

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { applicationRow, insertApplication, signatureDataUrl } from "../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
-import { EXPORT_COLUMNS, MESSAGES, type SubmissionDetail, type SubmissionSummary, type SubmissionsPage } from "./contract";
+import { guardRows } from "../../../tests/support/row-guard";
+import {
+  EXPORT_COLUMNS,
+  MESSAGES,
+  SOURCES,
+  SUBMISSION_TABLES,
+  type SubmissionDetail,
+  type SubmissionSummary,
+  type SubmissionsPage,
+  type SubmissionTable,
+} from "./contract";
 
 type Who = { cookie: string; userId: number };
 
@@ -269,6 +279,13 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect((await list(`search=${encodeURIComponent("%")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
       expect((await list(`search=${encodeURIComponent("a\\b")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
       expect((await list("search=%20%20nobody-matches%20")).pagination).toEqual({ page: 1, limit: 25, total: 0, totalPages: 0 });
+    });
+
+    it("takes _ in a search as itself, not as any one character", async () => {
+      expect((await list(`search=${encodeURIComponent("_")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
+      // "100_" would match "100%" and "100x" if _ were a wildcard.
+      expect((await list(`search=${encodeURIComponent("100_")}`)).pagination.total).toBe(0);
+      expect((await list(`search=${encodeURIComponent("%_s")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
     });
 
     it("filters by type and status, together with the search", async () => {
@@ -644,6 +661,91 @@ describeEachDatabase("admin submissions API", (dialect) => {
         });
         expect(typeof sue.submitted_at).toBe("string");
       }
+    });
+  });
+
+  describe("rows a change must not touch", () => {
+    const GUARDED = [...SUBMISSION_TABLES, "audit_log"] as const;
+
+    /** Two more rows in each of the four tables, so a change that reaches too far has neighbours to spoil. */
+    async function twoRowsInEachTable(label: string): Promise<Record<SubmissionTable, number[]>> {
+      const out = {} as Record<SubmissionTable, number[]>;
+      for (const n of [1, 2]) {
+        const name = `${label} ${n}`;
+        const email = `${label.toLowerCase().replace(/\W/g, "")}${n}@example.com`;
+        const person = { first_name: label, last_name: String(n), email, phone: null, notes: null, member_id: null };
+        const ids: Array<[SubmissionTable, number]> = [
+          ["contact_messages", (await repo().insert("contact", { name, email, phone: null, subject: "S", message: "M" }, at(3))).id],
+          ["cpa_requests", (await repo().insert("cpa", { ...person, firm_name: null, city: null, state: null, zip: null }, at(3))).id],
+          [
+            "homeowner_material_requests",
+            (
+              await repo().insert(
+                "homeowner",
+                { ...person, address1: null, address2: null, city: null, state: null, zip: null, materials_requested: null },
+                at(3),
+              )
+            ).id,
+          ],
+          ["applications", await insertApplication(db(), { applicant_name: name, email, submitted_at: at(3), updated_at: at(3) })],
+        ];
+        for (const [table, id] of ids) (out[table] ??= []).push(Number(id));
+      }
+      return out;
+    }
+
+    it("a status change rewrites that one row's status and updated_at, in each of the four tables, and appends one audit entry", async () => {
+      const rows = await twoRowsInEachTable("Status Guard");
+      for (const table of SUBMISSION_TABLES) {
+        const [target] = rows[table];
+        const guard = await guardRows(db(), GUARDED);
+        const res = await req("/api/admin/forms", {
+          method: "PUT",
+          json: { id: `${SOURCES[table].prefix}${target}`, status: "rejected" },
+          cookie: limited.cookie,
+        });
+        expect(res.status, table).toBe(200);
+        const changes = await guard.expectChanges({
+          [table]: { changed: [target], columns: ["status", "updated_at"] },
+          audit_log: { added: 1 },
+        });
+        expect(changes[table].changed[0].after.status).toBe("rejected");
+        expect(changes.audit_log.added[0]).toMatchObject({ action: "submissions.status", target_id: target });
+      }
+    });
+
+    it("a bulk delete removes exactly the listed rows of each table and appends one audit entry", async () => {
+      const rows = await twoRowsInEachTable("Delete Guard");
+      const guard = await guardRows(db(), GUARDED);
+      const res = await req("/api/admin/forms", {
+        method: "DELETE",
+        json: { idsByTable: { applications: [rows.applications[0]], contact_messages: [rows.contact_messages[1]], cpa_requests: [] } },
+        cookie: limited.cookie,
+      });
+      expect(await body(res)).toEqual({ success: true, ok: true, deleted: 2 });
+      await guard.expectChanges({
+        applications: { removed: [rows.applications[0]] },
+        contact_messages: { removed: [rows.contact_messages[1]] },
+        audit_log: { added: 1 },
+      });
+    });
+
+    it("a refused or missed change touches no row", async () => {
+      const rows = await twoRowsInEachTable("Refused Guard");
+      const guard = await guardRows(db(), GUARDED);
+      const attempts: Array<[string, unknown, number]> = [
+        ["PUT", { id: "application_987654", status: "approved" }, 404],
+        ["PUT", { id: `application_${rows.applications[0]}`, status: "done" }, 400],
+        ["DELETE", { idsByTable: { applications: [987654] } }, 200],
+        ["DELETE", { idsByTable: { applications: [rows.applications[0], -1] } }, 400],
+      ];
+      for (const [method, json, status] of attempts) {
+        const res = await req("/api/admin/forms", { method, json, cookie: boss.cookie });
+        expect(res.status, JSON.stringify(json)).toBe(status);
+      }
+      // The delete that matched nothing is still audited (asked for, 0 deleted); nothing else is written.
+      const changes = await guard.expectChanges({ audit_log: { added: 1 } });
+      expect(changes.audit_log.added[0]).toMatchObject({ action: "submissions.delete", row_count: 0 });
     });
   });
 });

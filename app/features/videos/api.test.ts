@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { ARTICLE_CATEGORIES } from "~/features/articles/categories";
 import { parseYoutubeId, VIDEO_MESSAGES, type VideoCategoryCount, type VideoJson } from "./contract";
@@ -263,5 +264,80 @@ describeEachDatabase("videos API", (dialect) => {
     const results = await Promise.all([1, 2, 3].map(() => req("/api/videos", { method: "POST", cookie: superAdmin, json: body })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(await server.services.videos.list("safety")).toHaveLength(1);
+  });
+
+  describe("rows a change must not touch", () => {
+    const db = () => server.services.database.db;
+    const GUARDED = ["videos", "app_flags"] as const;
+    const idsOf = async (category: string) => (await server.services.videos.list(category)).map((v) => v.id);
+    let n = 0;
+    /** A video of its own in a category that has others. */
+    async function ownVideo(category = "insurance") {
+      const youtube = `guardvideo${String.fromCharCode(97 + ++n)}`.slice(0, 11);
+      const res = await req("/api/videos", { method: "POST", cookie: superAdmin, json: { ...newVideo, youtube, category } });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { video: VideoJson }).video;
+    }
+
+    it("adding a video adds one row at the end of its category and changes no other", async () => {
+      const guard = await guardRows(db(), GUARDED);
+      const video = await ownVideo();
+      const changes = await guard.expectChanges({ videos: { added: 1 } });
+      expect(changes.videos.added[0]).toMatchObject({ id: video.id, category: "insurance" });
+    });
+
+    it("an edit rewrites that video only, also when it moves to another category", async () => {
+      const video = await ownVideo();
+      let guard = await guardRows(db(), GUARDED);
+      const json = { title: "Guarded Edit", youtube: video.youtube_id, category: "insurance", description: "Edited.", duration: "1:00" };
+      expect((await req(`/api/videos/${video.id}`, { method: "PUT", cookie: superAdmin, json })).status).toBe(200);
+      await guard.expectChanges({ videos: { changed: [video.id], columns: ["description", "duration", "title", "updated_at"] } });
+
+      guard = await guardRows(db(), GUARDED);
+      const moved = await req(`/api/videos/${video.id}`, { method: "PUT", cookie: superAdmin, json: { ...json, category: "decor" } });
+      expect(moved.status).toBe(200);
+      await guard.expectChanges({ videos: { changed: [video.id], columns: ["category", "sort_order", "updated_at"] } });
+    });
+
+    it("deleting a video removes that row only", async () => {
+      const video = await ownVideo();
+      await ownVideo(); // a newer one beside it
+      const guard = await guardRows(db(), GUARDED);
+      expect((await req(`/api/videos/${video.id}`, { method: "DELETE", cookie: superAdmin })).status).toBe(200);
+      await guard.expectChanges({ videos: { removed: [video.id] } });
+    });
+
+    it("a reorder changes the order of that category's videos only", async () => {
+      const ids = await idsOf("decor");
+      expect(ids.length).toBeGreaterThan(2);
+      const guard = await guardRows(db(), GUARDED);
+      const res = await req("/api/videos/order", {
+        method: "PUT",
+        cookie: superAdmin,
+        json: { category: "decor", ids: [...ids].reverse() },
+      });
+      expect(res.status).toBe(200);
+      // Reversed, every position moves except the middle one of an odd count.
+      const moved = ids.filter((id, i) => ids[ids.length - 1 - i] !== id);
+      await guard.expectChanges({ videos: { changed: moved, mayChange: ids, columns: ["sort_order", "updated_at"] } });
+      expect(await idsOf("decor")).toEqual([...ids].reverse());
+    });
+
+    it("a refused change touches nothing", async () => {
+      const video = await ownVideo();
+      const guard = await guardRows(db(), GUARDED);
+      const decor = await idsOf("decor");
+      const attempts: Array<[string, string, unknown, number]> = [
+        ["PUT", "/api/videos/999999", newVideo, 404],
+        ["DELETE", "/api/videos/999999", undefined, 404],
+        ["PUT", `/api/videos/${video.id}`, { ...newVideo, title: "" }, 400],
+        ["PUT", "/api/videos/order", { category: "decor", ids: decor.slice(1) }, 409],
+        ["PUT", "/api/videos/order", { category: "insurance", ids: decor }, 409],
+      ];
+      for (const [method, path, json, status] of attempts) {
+        expect((await req(path, { method, json, cookie: superAdmin })).status, `${method} ${path}`).toBe(status);
+      }
+      await guard.expectChanges();
+    });
   });
 });
