@@ -256,6 +256,21 @@ export interface CasesTable {
   updated_at: Timestamp;
 }
 
+/**
+ * Migration 0010: a member CSV import in progress (answer null) or finished, keyed by the staff
+ * member and the SHA-256 of the file; a repeated post of the same upload is answered from here.
+ */
+export interface MemberImportClaimsTable {
+  actor_id: number;
+  content_digest: string;
+  /** The claiming request's random id: only it may store the answer or release the claim. */
+  token: string;
+  claimed_at: Timestamp;
+  finished_at: Timestamp | null;
+  /** JSON of the HTTP status and body the first request answered with. */
+  answer: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -274,6 +289,7 @@ export interface Database {
   app_flags: AppFlagsTable;
   applications: ApplicationsTable;
   cases: CasesTable;
+  member_import_claims: MemberImportClaimsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { MEMBER_BIRTHDATE, STAFF_PASSWORD, expect, expectNoAxeViolations, test } from "./fixtures";
 import type { Services } from "../../app/server/services.server";
+import { expectInViewBelowHeader } from "./in-view";
 
 const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
 
@@ -225,5 +226,78 @@ test.describe("member administration", () => {
     await signIn("member");
     await page.goto("/admin/members");
     await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("the list always answers the controls shown: a search cleared and a status picked at once", async ({ page, signIn, services }) => {
+    // "000" sorts these first, so they are on the first page of the whole list.
+    const tag = `000${uniq()}`;
+    const ids = await seedMembers(services, tag, 3);
+    await services.database.db.updateTable("users").set({ is_active: 0 }).where("id", "in", [ids[1], ids[2]]).execute();
+    await signIn("limited_admin");
+    await page.goto(`/admin/members?q=${tag}-001`);
+    const list = page.getByTestId("members-list");
+    const box = page.getByLabel("Search members");
+    const status = page.getByLabel("Status");
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(page.getByTestId("members-row")).toHaveCount(1);
+
+    // Clear the box and pick a status well within the search's pause.
+    await box.fill("");
+    await status.selectOption("inactive");
+    await expect(page).toHaveURL((url) => url.searchParams.get("status") === "inactive" && !url.searchParams.has("q"));
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(box).toHaveValue("");
+    await expect(status).toHaveValue("inactive");
+    await expect(memberRow(page, `${tag}-002`)).toBeVisible();
+    await expect(memberRow(page, `${tag}-003`)).toBeVisible();
+    await expect(page.getByTestId("members-row").filter({ hasNotText: "Inactive" })).toHaveCount(0);
+    await expect(page).toHaveURL((url) => url.searchParams.get("status") === "inactive" && !url.searchParams.has("q"));
+
+    // An answer to an older query never replaces a newer one.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/admin/members?*", async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get("q") === tag && !url.searchParams.has("status")) await held;
+      await route.continue().catch(() => {});
+    });
+    const isOlder = (r: { url(): string }) => r.url().includes(`q=${tag}`) && !r.url().includes("status=");
+    await status.selectOption("all");
+    await box.fill(tag);
+    await box.press("Enter");
+    await expect(page).toHaveURL((url) => url.searchParams.get("q") === tag && !url.searchParams.has("status"));
+    const olderDone = Promise.race([page.waitForEvent("requestfailed", isOlder), page.waitForEvent("requestfinished", isOlder)]);
+    const newer = page.waitForResponse((r) => r.url().includes("/api/admin/members?") && r.url().includes("status=active"));
+    await status.selectOption("active");
+    await newer;
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(page.getByTestId("members-row")).toHaveCount(1);
+    release();
+    await olderDone;
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await expect(page.getByTestId("members-row")).toHaveCount(1);
+    await expect(memberRow(page, `${tag}-001`)).toBeVisible();
+    await expect(status).toHaveValue("active");
+    await page.unroute("**/api/admin/members?*");
+  });
+
+  test("on a phone, the message about a member deleted far down the list comes into view and is announced", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = `RV${uniq()}`;
+    await seedMembers(services, tag, 12);
+    await page.setViewportSize({ width: 390, height: 700 });
+    await signIn("limited_admin");
+    await page.goto(`/admin/members?q=${tag}`);
+    const last = page.getByTestId("members-card").filter({ hasText: `${tag}-012` });
+    await last.getByRole("button", { name: `Delete ${tag}-012` }).click();
+    await page.getByRole("dialog", { name: "Delete Member" }).getByRole("button", { name: "Delete" }).click();
+    await expect(message(page)).toHaveText(`Member ${tag}-012 was deleted.`);
+    await expectInViewBelowHeader(message(page));
+    await expect(page.getByRole("status").filter({ has: message(page) })).toHaveCount(1);
+    await expect(page.getByTestId("members-card")).toHaveCount(11);
+    await expectInViewBelowHeader(message(page));
   });
 });

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 import { insertApplication } from "../support/submission-fixtures";
 import type { Services } from "../../app/server/services.server";
@@ -33,6 +33,34 @@ async function contactMessages(services: Services, tag: string, n: number) {
   }
   return ids;
 }
+
+/** The element's text wraps onto more than one line, and every line after the first starts with "@" or ".". */
+async function expectEmailWrapsAtDots(email: Locator) {
+  const lines = await email.evaluate((el) => {
+    const chars: Array<{ c: string; top: number }> = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.textContent!.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        chars.push({ c: node.textContent![i], top: Math.round(range.getBoundingClientRect().top) });
+      }
+    }
+    const out: string[] = [];
+    chars.forEach((ch, i) => {
+      if (i === 0 || ch.top > chars[i - 1].top) out.push("");
+      out[out.length - 1] += ch.c;
+    });
+    return out;
+  });
+  expect(lines.length, lines.join(" / ")).toBeGreaterThan(1);
+  for (const line of lines.slice(1)) expect(line, lines.join(" / ")).toMatch(/^[@.]/);
+}
+
+/** Lets the page handle whatever has arrived: two animation frames. */
+const afterTwoFrames = (page: Page) =>
+  page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 
 // The sticky header would be painted mid-page on a full-page capture.
 const shot = (page: Page, name: string, fullPage = true) =>
@@ -77,7 +105,9 @@ test.describe("admin submissions", () => {
     await expect(row.getByRole("rowheader")).toContainText(`Marisol Quintero${tag}`);
     await expect(row.getByRole("rowheader")).toContainText(`application_${appId}`);
     await expect(row).toContainText("Membership Application");
-    await expect(row).toContainText("Coverage: $250000.00 | Case: 4477120 | Co-applicant: Casey Applicant | Benefi...");
+    // Coverage in dollars, the phone as (XXX) XXX-XXXX, "Co-Applicant" spelled one way.
+    await expect(row).toContainText("Coverage: $250,000.00 | Case: 4477120 | Co-Applicant: Casey Applicant | Benef...");
+    await expect(row).toContainText("(555) 123-4567");
     const status = row.getByRole("combobox", { name: `Status of Marisol Quintero${tag}` });
     await expect(status).toHaveValue("pending");
     await expect(status).toHaveAttribute("data-status-color", "yellow");
@@ -88,10 +118,19 @@ test.describe("admin submissions", () => {
     await row.getByRole("button", { name: `View Marisol Quintero${tag}` }).click();
     const dialog = page.getByRole("dialog", { name: `Membership Application: Marisol Quintero${tag}` });
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByText("Beneficiary relationship")).toBeVisible();
-    await expect(dialog.getByText("Child", { exact: true })).toBeVisible();
-    await expect(dialog.getByText("Date of birth", { exact: true })).toBeVisible();
-    await expect(dialog.getByText("1980-04-02")).toBeVisible();
+    // Labels and values as staff read them, not as stored.
+    const value = (label: string) => dialog.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+    await expect(value("Beneficiary Relationship")).toHaveText("Child");
+    await expect(value("Applicant Date of Birth")).toHaveText("Apr 2, 1980");
+    await expect(value("Co-Applicant Date of Birth")).toHaveText("Sep 17, 1982");
+    await expect(value("Amount of Coverage")).toHaveText("$250,000.00");
+    await expect(value("Applicant Phone")).toHaveText("(555) 123-4567");
+    await expect(value("Co-Applicant Phone")).toHaveText("(555) 765-4321");
+    await expect(value("Automatic Checking")).toHaveText("Yes");
+    const submitted = await value("Submitted").textContent();
+    expect(submitted).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/);
+    await expect(dialog).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
+    await expect(dialog).not.toContainText(/Co-applicant/);
     for (const label of ["Applicant Signature", "Co-Applicant Signature", "ACH Applicant Signature", "ACH Co-Applicant Signature"]) {
       const img = dialog.getByRole("img", { name: label, exact: true });
       await expect(img).toBeVisible();
@@ -229,5 +268,152 @@ test.describe("admin submissions", () => {
     await expect(dialog.getByRole("img", { name: "Applicant Signature", exact: true })).toBeVisible();
     await shot(page, "mobile-detail", false);
     await expectNoAxeViolations(page);
+  });
+
+  test("labels for stored values, phones and e-mail addresses wrapped where they may, details for every request", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    const repo = services.submissions.repository;
+    await repo.insert("contact", {
+      name: `Billing Person${tag}`,
+      email: `billing.person.${tag}@accounts-department.example-insurance-company.com`,
+      phone: "2035551234",
+      subject: "billing",
+      message: "About my invoice",
+    });
+    await repo.insert("cpa", {
+      first_name: "Bare",
+      last_name: `Cpa${tag}`,
+      email: `bare.${tag}@example.com`,
+      phone: null,
+      firm_name: null,
+      city: null,
+      state: null,
+      zip: null,
+      notes: null,
+      member_id: null,
+    });
+    await insertApplication(services.database.db, { applicant_name: `Child Beneficiary${tag}`, beneficiary_relationship: "child" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn("limited_admin");
+    await openTab(page);
+    await search(page, tag);
+    const cards = page.getByTestId("submissions-card");
+    await expect(cards).toHaveCount(3);
+
+    const contact = cards.filter({ hasText: `Billing Person${tag}` });
+    await expect(contact).toContainText("(203) 555-1234");
+    // The long address wraps only before "@" or a dot, never inside a name.
+    await expectEmailWrapsAtDots(contact.getByTestId("email-text"));
+
+    await expect(cards.filter({ hasText: `Bare Cpa${tag}` })).toContainText("No firm, location or notes given");
+
+    await contact.getByRole("button", { name: `View Billing Person${tag}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Contact Form: Billing Person${tag}` });
+    const value = (label: string) => dialog.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+    await expect(value("Subject")).toHaveText("Billing Inquiry");
+    await expect(value("Phone")).toHaveText("(203) 555-1234");
+    await expectEmailWrapsAtDots(value("Email").getByTestId("email-text"));
+    await shot(page, "mobile-contact-detail", false);
+    await page.keyboard.press("Escape");
+
+    await cards
+      .filter({ hasText: `Child Beneficiary${tag}` })
+      .getByRole("button", { name: `View Child Beneficiary${tag}` })
+      .click();
+    const application = page.getByRole("dialog", { name: `Membership Application: Child Beneficiary${tag}` });
+    await expect(application.locator("dt", { hasText: /^Beneficiary Relationship$/ }).locator("xpath=following-sibling::dd[1]")).toHaveText(
+      "Child",
+    );
+  });
+
+  test("the list always answers the controls shown: a search cleared and a type picked at once", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const repo = services.submissions.repository;
+    await repo.insert("contact", {
+      name: `Mia ${tag}`,
+      email: `mia.${tag}@example.com`,
+      phone: null,
+      subject: "general",
+      message: "Hello",
+    });
+    await repo.insert("cpa", {
+      first_name: "Request",
+      last_name: `One${tag}`,
+      email: `one.${tag}@example.com`,
+      phone: null,
+      firm_name: "Ledger",
+      city: null,
+      state: null,
+      zip: null,
+      notes: null,
+      member_id: null,
+    });
+    await repo.insert("homeowner", {
+      first_name: "Request",
+      last_name: `Two${tag}`,
+      email: `two.${tag}@example.com`,
+      phone: null,
+      address1: null,
+      address2: null,
+      city: null,
+      state: null,
+      zip: null,
+      materials_requested: "Guide",
+      notes: null,
+      member_id: null,
+    });
+    await signIn("limited_admin");
+    await page.goto(`/admin/dashboard?tab=submissions&search=Mia+${tag}`);
+    const list = page.getByTestId("submissions-list");
+    const box = page.getByLabel("Search submissions");
+    const type = page.getByLabel("Type", { exact: true });
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(rows(page)).toHaveCount(1);
+    await expect(box).toHaveValue(`Mia ${tag}`);
+
+    // Clear the box and pick a type well within the search's pause.
+    await box.fill("");
+    await type.selectOption("form-request");
+    await expect(page).toHaveURL((url) => url.searchParams.get("type") === "form-request" && !url.searchParams.has("search"));
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(box).toHaveValue("");
+    await expect(type).toHaveValue("form-request");
+    await expect(rows(page).filter({ hasText: tag })).toHaveCount(2);
+    await expect(rows(page).filter({ hasNotText: /CPA Request|Material Request/ })).toHaveCount(0);
+    await expect(page).toHaveURL((url) => url.searchParams.get("type") === "form-request" && !url.searchParams.has("search"));
+
+    // An answer to an older query never replaces a newer one: hold the search's answer back
+    // until the answer to search + status has arrived.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/admin/submissions?*", async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get("search") === tag && url.searchParams.get("status") === "all") await held;
+      await route.continue().catch(() => {});
+    });
+    await type.selectOption("all");
+    await box.fill(tag);
+    await box.press("Enter");
+    await expect(page).toHaveURL((url) => url.searchParams.get("search") === tag);
+    const isOlder = (r: { url(): string }) => r.url().includes(`search=${tag}`) && r.url().includes("status=all");
+    // The older request either is cancelled (the page aborts it) or finishes once released.
+    const olderDone = Promise.race([page.waitForEvent("requestfailed", isOlder), page.waitForEvent("requestfinished", isOlder)]);
+    const newer = page.waitForResponse((r) => r.url().includes("/api/admin/submissions?") && r.url().includes("status=completed"));
+    await page.getByLabel("Status", { exact: true }).selectOption("completed");
+    await newer;
+    await expect(list).toHaveAttribute("aria-busy", "false");
+    await expect(page.getByText("No submissions found")).toBeVisible();
+    release();
+    await olderDone;
+    await afterTwoFrames(page);
+    await expect(page.getByText("No submissions found")).toBeVisible();
+    await expect(rows(page)).toHaveCount(0);
+    await expect(page.getByLabel("Status", { exact: true })).toHaveValue("completed");
+    await expect(page).toHaveURL((url) => url.searchParams.get("status") === "completed" && url.searchParams.get("search") === tag);
+    await page.unroute("**/api/admin/submissions?*");
   });
 });

@@ -321,4 +321,25 @@ test.describe("admin videos", () => {
     await expect(limitedPage.getByRole("tab", { name: "Videos" })).toHaveCount(0);
     await limited.close();
   });
+
+  test("a video the server refuses is reported once, in the dialog", async ({ page, signIn }) => {
+    await stubVideoService(page);
+    await signIn("super_admin");
+    await page.goto("/admin/dashboard?tab=videos");
+    await expect(page.getByTestId("admin-video").first()).toBeVisible();
+    await page.route("**/api/videos", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({ status: 409, json: { success: false, error: "Refused here" } })
+        : route.continue(),
+    );
+    await page.getByRole("button", { name: "Add Video" }).first().click();
+    const form = page.getByRole("dialog", { name: "Add Video" });
+    await form.getByLabel("Title").fill("Refused Video");
+    await form.getByLabel("YouTube URL or video ID").fill("https://youtu.be/Gw7BSrWH1Ck");
+    await form.getByRole("button", { name: "Add Video" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Failed to add video: Refused here");
+    // Counted at once: a message on the page would clear itself after 5 seconds.
+    expect(await page.getByText("Failed to add video: Refused here").count()).toBe(1);
+    expect(await page.getByTestId("video-message").count()).toBe(0);
+  });
 });

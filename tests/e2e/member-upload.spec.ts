@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, STAFF_PASSWORD, test } from "./fixtures";
+import { expectInViewBelowHeader } from "./in-view";
 
 const uniq = () => `E${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
@@ -80,6 +81,11 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     const result = page.getByTestId("upload-result");
     await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
     await expect(result).toContainText("Imported 3 users (3 new, 0 updated, 0 unchanged); 25 rows had errors and were skipped.");
+    // A partial import keeps the spec's title but reads as a warning, the rows skipped beside the rows imported.
+    await expect(result).toHaveAttribute("data-tone", "partial");
+    await expect(result.getByRole("heading").locator("svg.lucide-triangle-alert")).toHaveCount(1);
+    await expect(result.getByRole("heading").locator("svg.lucide-circle-check")).toHaveCount(0);
+    await expect(result.getByTestId("upload-counts")).toHaveText("3 imported, 25 skipped");
     await expect(result.getByText("Total Processed")).toBeVisible();
     await expect(result.locator("dd")).toHaveText(["28", "3", "25", /^\d+(\.\d+)?s$/]);
     await expect(result.getByText("Processing Time")).toBeVisible();
@@ -118,6 +124,8 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await page.getByLabel("Admin Password").fill(STAFF_PASSWORD);
     await page.getByRole("button", { name: "Upload Users" }).click();
     await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
+    await expect(result).toHaveAttribute("data-tone", "success");
+    await expect(result.getByTestId("upload-counts")).toHaveCount(0);
     expect(await memberRow(services, `${t}2`)).toBeDefined();
   });
 
@@ -149,6 +157,49 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
     await expect(result).toContainText("Upload failed");
     await expect(result).toContainText("Network error: the server could not be reached");
+  });
+
+  test("a file that is not CSV, picked with the chooser, is refused as on /admin/users", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    const input = page.locator('input[type="file"]');
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    await input.setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: png });
+    await expect(page.getByRole("alert")).toHaveText("Please select a CSV file");
+    await expect(page.getByTestId("file-summary")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
+    // A CSV first, then the picture: the CSV is let go too.
+    await input.setInputFiles({ name: "ok.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${uniq()},1980-01-15,,,\n`) });
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeEnabled();
+    await input.setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: png });
+    await expect(page.getByRole("alert")).toHaveText("Please select a CSV file");
+    await expect(page.getByTestId("file-summary")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Upload Users" })).toBeDisabled();
+  });
+
+  test("a double click uploads once; the result comes into view below the header and is announced", async ({ page, signIn, services }) => {
+    await page.setViewportSize({ width: 390, height: 700 });
+    await signIn("limited_admin");
+    await page.goto("/admin/upload");
+    const t = uniq();
+    const rows = Array.from({ length: 40 }, (_, i) => `${t}D${i},1980-01-15,Dee,${i},`);
+    const filename = `double-${t}.csv`;
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: filename, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n")) });
+    const posts: string[] = [];
+    page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+    await page.getByRole("button", { name: "Upload Users" }).dblclick();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
+    await expect(result).toContainText("Imported 40 users (40 new, 0 updated, 0 unchanged).");
+    expect(posts).toHaveLength(1);
+    const audits = (await services.database.db.selectFrom("audit_log").selectAll().where("action", "=", "members.import").execute()).filter(
+      (e) => JSON.parse(e.details ?? "{}").filename === filename,
+    );
+    expect(audits).toHaveLength(1);
+    await expectInViewBelowHeader(result);
+    await expect(page.getByRole("status").filter({ has: result })).toHaveCount(1);
   });
 
   test("a file over 10MB is refused in the browser", async ({ page, signIn }) => {
@@ -234,6 +285,73 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await page.getByRole("textbox", { name: "Date of Birth" }).fill("041580");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page).toHaveURL(/knowledge-center/);
+  });
+
+  test("the preview marks the rows the import will refuse; a partial import reads as a warning", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    const t = uniq();
+    const rows = [
+      `${t}1,1980-01-15`,
+      `${t}2,1975-03-22`,
+      ...Array.from({ length: 38 }, (_, i) => (i % 2 ? `,1980-01-15` : `${t}B${i},1980-02-30`)),
+    ];
+    await page.locator('input[type="file"]').setInputFiles({
+      name: "mixed.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["certificate_number,birthdate", ...rows].join("\n")),
+    });
+    const check = page.getByTestId("csv-check");
+    await expect(check).toContainText("Valid CSV with 40 user records");
+    await expect(check).toContainText("38 rows will be skipped by the import: see the list below.");
+    const preview = page.getByTestId("csv-preview");
+    await expect(preview.getByRole("columnheader")).toHaveText(["certificate_number", "birthdate", "Will be skipped because"]);
+    await expect(preview.locator("tbody tr")).toHaveCount(5);
+    await expect(preview.locator("tbody tr[data-refused]")).toHaveCount(3);
+    await expect(preview.locator("tbody tr").nth(2)).toContainText('birthdate "1980-02-30" is not a real date');
+    await expect(preview.locator("tbody tr").nth(3)).toContainText("certificate_number is missing");
+    await expect(preview.locator("tbody tr").first()).not.toContainText("skipped");
+    const refused = page.getByTestId("refused-rows");
+    await expect(refused.getByRole("listitem")).toHaveCount(20);
+    await expect(refused.getByRole("listitem").first()).toHaveText('Line 4: birthdate "1980-02-30" is not a real date');
+    await expect(refused).toContainText("... and 18 more errors");
+    await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page);
+
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    const status = page.getByTestId("upload-status");
+    await expect(status).toContainText("Success: Imported 2 users (2 new, 0 updated, 0 unchanged); 38 rows had errors and were skipped.");
+    await expect(status).toHaveAttribute("data-tone", "partial");
+    await expect(status.locator("svg.lucide-circle-check")).toHaveCount(0);
+    await expect(status.getByTestId("upload-counts")).toHaveText("2 imported, 38 skipped");
+  });
+
+  test("from the bottom of a phone screen: one upload for a double click, and the banner in view below the header, announced", async ({
+    page,
+    signIn,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 700 });
+    await signIn("limited_admin");
+    await page.goto("/admin/users");
+    const t = uniq();
+    await page.locator('input[type="file"]').setInputFiles({
+      name: "bottom.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["certificate_number,birthdate", ...Array.from({ length: 8 }, (_, i) => `${t}${i},1980-01-15`)].join("\n")),
+    });
+    await expect(page.getByText("Valid CSV with 8 user records")).toBeVisible();
+    const button = page.getByRole("button", { name: "Upload CSV" });
+    await button.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const posts: string[] = [];
+    page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+    await button.dblclick();
+    const status = page.getByTestId("upload-status");
+    await expect(status).toContainText("Success: Imported 8 users (8 new, 0 updated, 0 unchanged).");
+    expect(posts).toHaveLength(1);
+    await expectInViewBelowHeader(status);
+    await expect(page.getByRole("status").filter({ has: status })).toHaveCount(1);
   });
 
   test("a server refusal shows '{error}: {details}'", async ({ page, signIn }) => {

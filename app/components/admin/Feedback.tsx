@@ -1,9 +1,36 @@
-import { CircleAlert, CircleCheck, LoaderCircle, X } from "lucide-react";
+import { CircleAlert, CircleCheck, LoaderCircle, TriangleAlert, X } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { Modal } from "~/components/Modal";
+import { REVEAL_MARGIN, useRevealOnChange } from "./reveal";
 import type { Flash } from "./useFlashMessage";
 
-/** Success in a polite status region, failure in an alert; both regions stay mounted so each message is announced. */
+/**
+ * A result that appears on the page: in a polite status region, or in an alert when `alert`.
+ * Both regions stay mounted, so whatever is put in one is announced.
+ */
+export function Announced({ alert, children }: { alert: boolean; children: ReactNode }) {
+  return (
+    <>
+      <div role="status" aria-live="polite" className="contents">
+        {alert ? null : children}
+      </div>
+      <div role="alert" className="contents">
+        {alert ? children : null}
+      </div>
+    </>
+  );
+}
+
+const FLASH_STYLES: Record<Flash["kind"], { box: string; Icon: typeof CircleCheck }> = {
+  success: { box: "border-green-200 bg-green-50 text-green-900", Icon: CircleCheck },
+  warning: { box: "border-amber-300 bg-amber-50 text-amber-950", Icon: TriangleAlert },
+  error: { box: "border-red-200 bg-red-50 text-red-900", Icon: CircleAlert },
+};
+
+/**
+ * An admin message: success and warning in a polite status region, failure in an alert, and
+ * brought into view when it appears off screen.
+ */
 export function FlashBanner({
   flash,
   onDismiss,
@@ -13,26 +40,20 @@ export function FlashBanner({
   onDismiss: () => void;
   testId?: string;
 }) {
-  const ok = flash?.kind === "success";
   return (
-    <>
-      <div role="status" aria-live="polite" className="contents">
-        {flash && ok ? <FlashBox flash={flash} onDismiss={onDismiss} testId={testId} /> : null}
-      </div>
-      <div role="alert" className="contents">
-        {flash && !ok ? <FlashBox flash={flash} onDismiss={onDismiss} testId={testId} /> : null}
-      </div>
-    </>
+    <Announced alert={flash?.kind === "error"}>{flash ? <FlashBox flash={flash} onDismiss={onDismiss} testId={testId} /> : null}</Announced>
   );
 }
 
 function FlashBox({ flash, onDismiss, testId }: { flash: Flash; onDismiss: () => void; testId: string }) {
-  const ok = flash.kind === "success";
-  const Icon = ok ? CircleCheck : CircleAlert;
+  const { box, Icon } = FLASH_STYLES[flash.kind];
+  const ref = useRevealOnChange<HTMLDivElement>(flash.id);
   return (
     <div
+      ref={ref}
       data-testid={testId}
-      className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"}`}
+      data-kind={flash.kind}
+      className={`mb-5 flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${REVEAL_MARGIN} ${box}`}
     >
       <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
       <p className="flex-1">{flash.text}</p>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 /** Admin messages clear themselves after 5 seconds (admin-side spec). */
 export const ADMIN_MESSAGE_MS = 5000;
 
-export type Flash = { kind: "success" | "error"; text: string; id: number };
+export type Flash = { kind: "success" | "warning" | "error"; text: string; id: number };
 
 /** A success or error message that clears itself after `ms` (admin messages: 5 seconds). */
 export function useFlashMessage(ms = ADMIN_MESSAGE_MS) {

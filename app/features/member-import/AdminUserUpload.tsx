@@ -1,10 +1,11 @@
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Info, Upload } from "lucide-react";
 import { DATE_FORMATS_TEXT } from "./birthdate";
 import { MAX_UPLOAD_LABEL, MESSAGES, type UploadResponse } from "./contract";
-import { firstLines, isTooLarge, sizeInKb } from "./csv-file";
+import { Announced } from "~/components/admin/Feedback";
+import { firstLines, isCsvFile, isTooLarge, sizeInKb } from "./csv-file";
 import { downloadCsv, FULL_TEMPLATE } from "./templates";
-import { DropZone, ResultPanel, TemplateButton, UploadProgress } from "./UploadParts";
+import { DropZone, ResultPanel, TemplateButton, UploadProgress, uploadTone } from "./UploadParts";
 import { failure, sendUpload, unknownMessage, type UploadPhase } from "./upload-client";
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -19,10 +20,19 @@ export function AdminUserUpload() {
   const [notice, setNotice] = useState<string | null>(null);
   const [phase, setPhase] = useState<UploadPhase | null>(null);
   const [result, setResult] = useState<UploadResponse | null>(null);
+  // Set on the click itself, before anything is awaited: a second click never starts a second upload.
+  const sending = useRef(false);
   const uploading = phase !== null;
 
   async function choose(next: File) {
     setResult(null);
+    // The chooser's "All files" lets anything through: a file that is not CSV is refused as on /admin/users.
+    if (!isCsvFile(next)) {
+      setFile(null);
+      setPreview([]);
+      setNotice(MESSAGES.selectCsv);
+      return;
+    }
     if (isTooLarge(next)) {
       setFile(null);
       setPreview([]);
@@ -44,23 +54,26 @@ export function AdminUserUpload() {
       setNotice(MESSAGES.selectFirst);
       return;
     }
+    if (sending.current) return;
+    sending.current = true;
     setNotice(null);
     setResult(null);
-    let csvContent: string;
-    try {
-      csvContent = await file.text();
-    } catch {
-      setResult(failure(MESSAGES.uploadFailed, MESSAGES.readFailed));
-      return;
-    }
     setPhase({ kind: "sending", loaded: 0, total: file.size });
     try {
+      let csvContent: string;
+      try {
+        csvContent = await file.text();
+      } catch {
+        setResult(failure(MESSAGES.uploadFailed, MESSAGES.readFailed));
+        return;
+      }
       const body = JSON.stringify({ csvContent, filename: file.name, ...(password ? { adminPassword: password } : {}) });
       const answer = await sendUpload(body, setPhase);
       setResult(answer.body ?? failure(MESSAGES.uploadFailed, `The server answered ${answer.status} without a result`));
     } catch (err) {
       setResult(failure(MESSAGES.uploadFailed, unknownMessage(err)));
     } finally {
+      sending.current = false;
       setPhase(null);
     }
   }
@@ -156,7 +169,7 @@ export function AdminUserUpload() {
         </div>
       </div>
 
-      {result ? <ResultPanel result={result} /> : null}
+      <Announced alert={result !== null && uploadTone(result) === "failed"}>{result ? <ResultPanel result={result} /> : null}</Announced>
     </section>
   );
 }

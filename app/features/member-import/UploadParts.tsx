@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { CircleAlert, CircleCheck, Download, FileUp, LoaderCircle } from "lucide-react";
-import { MAX_UPLOAD_LABEL, SHOWN_ERRORS, type UploadResponse } from "./contract";
+import { useId, useState, type ReactNode } from "react";
+import { CircleAlert, CircleCheck, Download, FileUp, LoaderCircle, TriangleAlert } from "lucide-react";
+import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
+import { MAX_UPLOAD_LABEL, SHOWN_ERRORS, type UploadResponse, type UploadStats } from "./contract";
 import { isCsvFile } from "./csv-file";
 import type { UploadPhase } from "./upload-client";
 
@@ -131,28 +132,55 @@ export function ErrorList({ title, items, total, testId }: { title: string; item
   );
 }
 
-/** /admin/upload result panel: outcome, message, four stats, parsing errors and general errors. */
+/** How an upload ended: every row imported, some rows skipped, or nothing imported. */
+export type UploadTone = "success" | "partial" | "failed";
+
+export function uploadTone(result: Pick<UploadResponse, "success" | "stats">): UploadTone {
+  if (!result.success) return "failed";
+  return (result.stats?.errors ?? 0) > 0 ? "partial" : "success";
+}
+
+/** A partial import's counts side by side: "3 imported, 25 skipped". */
+export const importedAndSkipped = (stats: Pick<UploadStats, "successful" | "errors">) =>
+  `${stats.successful.toLocaleString("en-US")} imported, ${stats.errors.toLocaleString("en-US")} skipped`;
+
+export const TONE_STYLES: Record<UploadTone, { box: string; text: string; Icon: typeof CircleCheck }> = {
+  success: { box: "border-green-200 bg-green-50", text: "text-green-900", Icon: CircleCheck },
+  partial: { box: "border-amber-300 bg-amber-50", text: "text-amber-950", Icon: TriangleAlert },
+  failed: { box: "border-red-200 bg-red-50", text: "text-red-900", Icon: CircleAlert },
+};
+
+/**
+ * /admin/upload result panel: outcome, message, four stats, parsing errors and general errors.
+ * A partial import keeps the title 'Upload Successful' but reads as a warning, with the rows
+ * skipped beside the rows imported. It is brought into view; the page puts it in <Announced>.
+ */
 export function ResultPanel({ result }: { result: UploadResponse }) {
-  const ok = result.success;
-  const Icon = ok ? CircleCheck : CircleAlert;
+  const tone = uploadTone(result);
+  const { box, text, Icon } = TONE_STYLES[tone];
   const stats = result.stats ?? { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 };
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
-  }, [result]);
+  const ref = useRevealOnChange<HTMLElement>(result);
   return (
     <section
       ref={ref}
       aria-labelledby="upload-result-title"
       data-testid="upload-result"
-      className={`mt-6 rounded-xl border p-5 ${ok ? "border-green-200 bg-green-50" : "border-red-200 bg-red-50"}`}
+      data-tone={tone}
+      className={`mt-6 rounded-xl border p-5 ${REVEAL_MARGIN} ${box}`}
     >
-      <h2 id="upload-result-title" className={`flex items-center gap-2 text-lg font-semibold ${ok ? "text-green-900" : "text-red-900"}`}>
+      <h2 id="upload-result-title" className={`flex items-center gap-2 text-lg font-semibold ${text}`}>
         <Icon className="h-5 w-5" aria-hidden />
-        {ok ? "Upload Successful" : "Upload Failed"}
+        {result.success ? "Upload Successful" : "Upload Failed"}
       </h2>
-      {!ok && result.error && result.error !== result.message ? <p className="mt-2 font-medium text-red-900">{result.error}</p> : null}
-      {result.message ? <p className={`mt-2 text-sm ${ok ? "text-green-900" : "text-red-900"}`}>{result.message}</p> : null}
+      {tone === "partial" ? (
+        <p className={`mt-1 text-sm font-semibold ${text}`} data-testid="upload-counts">
+          {importedAndSkipped(stats)}
+        </p>
+      ) : null}
+      {tone === "failed" && result.error && result.error !== result.message ? (
+        <p className="mt-2 font-medium text-red-900">{result.error}</p>
+      ) : null}
+      {result.message ? <p className={`mt-2 text-sm ${text}`}>{result.message}</p> : null}
       <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat label="Total Processed" value={stats.total_processed.toLocaleString("en-US")} />
         <Stat label="Successful" value={stats.successful.toLocaleString("en-US")} />

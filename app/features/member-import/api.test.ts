@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { MAX_UPLOAD_BYTES, MESSAGES, type UploadResponse } from "./contract";
+import { REPEAT_WINDOW_MS } from "./import-claims.server";
 import { WRITE_CHUNK } from "./members-writer.server";
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
@@ -43,6 +44,17 @@ describeEachDatabase("member CSV import API", (dialect) => {
     server.request("/api/auth/login", { method: "POST", json: { username: certificate, password } }).then((r) => r.status);
   const member = (certificate: string) =>
     db().selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
+  /** Moves every stored upload answer back past the repeat window: the next upload of a file is a deliberate re-upload. */
+  const ageClaims = () =>
+    db()
+      .updateTable("member_import_claims")
+      .set({ finished_at: new Date(Date.now() - REPEAT_WINDOW_MS - 1000).toISOString() })
+      .where("finished_at", "is not", null)
+      .execute();
+  const importAudits = async (filename: string) =>
+    (await db().selectFrom("audit_log").selectAll().where("action", "=", "members.import").execute()).filter(
+      (e) => JSON.parse(e.details ?? "{}").filename === filename,
+    );
   const countUsers = async () =>
     Number(
       (
@@ -260,6 +272,7 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const before = await db().selectFrom("users").selectAll().where("certificate_number", "like", `${t}%`).orderBy("id").execute();
       const usersBefore = await countUsers();
       await new Promise((r) => setTimeout(r, 5));
+      await ageClaims();
       const again = await uploadMultipart(csv);
       expect(again.body).toMatchObject({
         success: true,
@@ -278,6 +291,84 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(await memberLogin(`${t}1`, "011580")).toBe(401);
       expect(await member(`${t}1`)).toMatchObject({ first_name: "Annie", last_name: "Lee" });
       expect(await member(`${t}2`)).toMatchObject({ first_name: "Bo", last_name: "Ng", updated_at: before[1].updated_at });
+    });
+  });
+
+  describe("one upload, one import", () => {
+    const rowsOf = (t: string, n: number) => [HEADER, ...Array.from({ length: n }, (_, i) => `${t}R${i},1980-01-15,Row,${i},`)].join("\n");
+
+    it("two concurrent posts of the same file import once, write one audit entry, and both answer with the first result", async () => {
+      const t = tag();
+      const csv = rowsOf(t, 300);
+      const usersBefore = await countUsers();
+      const [a, b] = await Promise.all([uploadJson(csv, { filename: `twice-${t}.csv` }), uploadJson(csv, { filename: `twice-${t}.csv` })]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(a.body.message).toBe("Imported 300 users (300 new, 0 updated, 0 unchanged).");
+      expect(b.body).toEqual(a.body);
+      expect(await countUsers()).toBe(usersBefore + 300);
+      expect(await importAudits(`twice-${t}.csv`)).toHaveLength(1);
+
+      // A third post moments later (an impatient click) gets the same first result.
+      const c = await uploadMultipart(csv);
+      expect(c.body).toEqual(a.body);
+      expect(await importAudits(`twice-${t}.csv`)).toHaveLength(1);
+    });
+
+    it("holds across two instances on one database (JSON to one, multipart to the other)", async () => {
+      const t = tag();
+      const sibling = await startSiblingServer(server);
+      try {
+        const csv = rowsOf(t, 200);
+        const form = new FormData();
+        form.append("csvFile", new Blob([csv], { type: "text/csv" }), `sibling-${t}.csv`);
+        const [a, b] = await Promise.all([
+          uploadJson(csv, { filename: `sibling-${t}.csv` }),
+          sibling
+            .request("/api/upload-users", { method: "POST", cookie: admin, body: form })
+            .then(async (r) => ({ status: r.status, body: (await r.json()) as UploadResponse })),
+        ]);
+        expect([a.status, b.status]).toEqual([200, 200]);
+        expect(b.body).toEqual(a.body);
+        expect(a.body.message).toBe("Imported 200 users (200 new, 0 updated, 0 unchanged).");
+        expect(await importAudits(`sibling-${t}.csv`)).toHaveLength(1);
+      } finally {
+        await sibling.close();
+      }
+    });
+
+    it("a deliberate re-upload after the window runs again; another staff member's upload of the same file is their own", async () => {
+      const t = tag();
+      const csv = rowsOf(t, 3);
+      const first = await uploadJson(csv, { filename: `again-${t}.csv` });
+      expect(first.body.message).toBe("Imported 3 users (3 new, 0 updated, 0 unchanged).");
+
+      const other = (await loginAs(server, "super_admin")).cookie;
+      const theirs = await uploadJson(csv, { cookie: other, filename: `again-${t}.csv` });
+      expect(theirs.body.message).toBe("Imported 3 users (0 new, 0 updated, 3 unchanged).");
+
+      await ageClaims();
+      const later = await uploadJson(csv, { filename: `again-${t}.csv` });
+      expect(later.body.message).toBe("Imported 3 users (0 new, 0 updated, 3 unchanged).");
+      expect(await importAudits(`again-${t}.csv`)).toHaveLength(3);
+    });
+
+    it("a failed import is not replayed: the retry imports", async () => {
+      const t = tag();
+      const service = server.services.memberImport;
+      const auditHook = service.hooks.afterWrite!;
+      const csv = rowsOf(t, 2);
+      service.hooks.afterWrite = async () => {
+        throw new Error("audit log unavailable");
+      };
+      try {
+        expect((await uploadJson(csv)).status).toBe(500);
+      } finally {
+        service.hooks.afterWrite = auditHook;
+      }
+      const retry = await uploadJson(csv);
+      expect(retry.status).toBe(200);
+      expect(retry.body.message).toBe("Imported 2 users (2 new, 0 updated, 0 unchanged).");
     });
   });
 

@@ -6,6 +6,7 @@ import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { todayUtc } from "./birthdate";
 import { MAX_REPORTED_ERRORS, MESSAGES, type UploadResponse } from "./contract";
+import { contentDigest, ImportClaims } from "./import-claims.server";
 import { writeMembers, type MemberWrite } from "./members-writer.server";
 import { parseMemberCsv, type RowError } from "./parse-csv";
 
@@ -43,17 +44,42 @@ export interface ImportAnswer {
  * written in one transaction (new members created, existing members' birthdate digest and
  * names updated). Re-importing the same file changes nothing. Birthdates only ever leave
  * this class as keyed digests.
+ *
+ * One upload, one import: a repeated post of the same file by the same staff member while the
+ * first runs or within REPEAT_WINDOW_MS after it answered gets the first answer (ImportClaims).
  */
 export class MemberImportService {
+  readonly claims: ImportClaims;
+
   constructor(
     private db: Kysely<Database>,
     private dialect: Dialect,
     private secret: Buffer,
     private logger: Logger,
     public hooks: ImportHooks = {},
-  ) {}
+  ) {
+    this.claims = new ImportClaims(db);
+  }
 
   async importCsv(input: ImportInput): Promise<ImportAnswer> {
+    const claim = await this.claims.claim(input.actor.id, contentDigest(input.csv));
+    if (claim.kind === "repeat") {
+      this.logger.info({ filename: input.filename, actor: input.actor.id }, "repeated member upload answered with the first result");
+      return claim.answer as ImportAnswer;
+    }
+    let answer: ImportAnswer | undefined;
+    try {
+      answer = await this.runImport(input);
+      return answer;
+    } finally {
+      // A thrown import leaves no answer: the claim is released so a retry runs again.
+      await (answer ? this.claims.finish(claim, answer) : this.claims.release(claim)).catch((err: unknown) =>
+        this.logger.error({ err, filename: input.filename }, "member upload claim could not be stored"),
+      );
+    }
+  }
+
+  private async runImport(input: ImportInput): Promise<ImportAnswer> {
     const started = process.hrtime.bigint();
     const seconds = () => Math.round(Number(process.hrtime.bigint() - started) / 1e7) / 100;
 

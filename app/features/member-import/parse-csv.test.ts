@@ -67,4 +67,23 @@ describe("parseMemberCsv", () => {
       "Line 4: first_name is longer than 100 characters",
     ]);
   });
+
+  it("previews the first rows as written, each with the reason the import will refuse it", () => {
+    const text =
+      'Certificate Number,Birthdate,First\r\nA1,1980-01-15,Ann\r\n\r\n,1980-01-15,Blank\r\na1,1981-01-01,Again\r\nB2,1980-02-30,Feb\r\nC3,1980-03-03,"two\r\nlines"\r\nD4,1980-04-04,Out\r\n';
+    const r = ok(text);
+    expect(r.headerCells).toEqual(["Certificate Number", "Birthdate", "First"]);
+    expect(parseMemberCsv(text, TODAY, { preview: 5 })).toMatchObject({
+      preview: [
+        { line: 2, cells: ["A1", "1980-01-15", "Ann"], problem: null },
+        { line: 4, cells: ["", "1980-01-15", "Blank"], problem: "certificate_number is missing" },
+        { line: 5, cells: ["a1", "1981-01-01", "Again"], problem: 'certificate number "A1" repeats line 2' },
+        { line: 6, cells: ["B2", "1980-02-30", "Feb"], problem: 'birthdate "1980-02-30" is not a real date' },
+        { line: 7, cells: ["C3", "1980-03-03", "two\r\nlines"], problem: null },
+      ],
+    });
+    // The preview and the import agree: every refused preview row is in the row errors.
+    expect(r.rowErrors.map((e) => e.line)).toEqual([4, 5, 6]);
+    expect(r.preview).toEqual([]);
+  });
 });

@@ -24,8 +24,24 @@ export interface RowError {
   message: string;
 }
 
+/** One of the first rows, as the file has it, and why the import will refuse it (null: it will be imported). */
+export interface PreviewRow {
+  line: number;
+  cells: string[];
+  problem: string | null;
+}
+
 export type ParseResult =
-  | { ok: true; records: MemberRecord[]; rowErrors: RowError[]; totalRows: number; hasNameColumns: { first: boolean; last: boolean } }
+  | {
+      ok: true;
+      records: MemberRecord[];
+      rowErrors: RowError[];
+      totalRows: number;
+      hasNameColumns: { first: boolean; last: boolean };
+      /** The header cells as written and the first `preview` rows (option), for a page to show. */
+      headerCells: string[];
+      preview: PreviewRow[];
+    }
   | { ok: false; error: string };
 
 /**
@@ -34,7 +50,7 @@ export type ParseResult =
  * Blank lines are skipped; extra columns are ignored; a certificate number seen before in the
  * file makes the later row an error.
  */
-export function parseMemberCsv(text: string, today: string): ParseResult {
+export function parseMemberCsv(text: string, today: string, options: { preview?: number } = {}): ParseResult {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!input.trim()) return { ok: false, error: MESSAGES.emptyFile };
 
@@ -44,6 +60,22 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
   const rowErrors: RowError[] = [];
   const seen = new Map<string, number>();
   let totalRows = 0;
+  let headerCells: string[] = [];
+  const preview: PreviewRow[] = [];
+  const previewCount = options.preview ?? 0;
+
+  /** Null when the row is imported (it joins the records), else why not. */
+  const rowProblem = (row: string[], index: number, startLine: number, unclosed: Set<number> | null): string | null => {
+    if (unclosed?.has(index)) return "a quoted field is not closed";
+    const outcome = checkRow(row, col, today);
+    if (typeof outcome === "string") return outcome;
+    const earlier = seen.get(outcome.certificate);
+    if (earlier !== undefined) return `certificate number "${outcome.certificate}" repeats line ${earlier}`;
+    seen.set(outcome.certificate, startLine);
+    outcome.line = startLine;
+    records.push(outcome);
+    return null;
+  };
 
   // Without quotes every row is one line; with them a field may hold line breaks.
   const mayHoldBreaks = input.includes('"');
@@ -66,6 +98,7 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
         line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
         if (row.length === 1 && row[0].trim() === "") continue; // blank line
         if (!header) {
+          headerCells = row;
           const names = row.map(normalizeHeader);
           header = names;
           col = {
@@ -82,33 +115,24 @@ export function parseMemberCsv(text: string, today: string): ParseResult {
           continue;
         }
         totalRows++;
-        if (unclosed?.has(i)) {
-          rowErrors.push({ line: startLine, message: `Line ${startLine}: a quoted field is not closed` });
-          continue;
-        }
-        const outcome = checkRow(row, col, today);
-        if (typeof outcome === "string") {
-          rowErrors.push({ line: startLine, message: `Line ${startLine}: ${outcome}` });
-          continue;
-        }
-        const earlier = seen.get(outcome.certificate);
-        if (earlier !== undefined) {
-          rowErrors.push({
-            line: startLine,
-            message: `Line ${startLine}: certificate number "${outcome.certificate}" repeats line ${earlier}`,
-          });
-          continue;
-        }
-        seen.set(outcome.certificate, startLine);
-        outcome.line = startLine;
-        records.push(outcome);
+        const problem = rowProblem(row, i, startLine, unclosed);
+        if (totalRows <= previewCount) preview.push({ line: startLine, cells: row, problem });
+        if (problem !== null) rowErrors.push({ line: startLine, message: `Line ${startLine}: ${problem}` });
       }
     },
   });
 
   if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
   if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
-  return { ok: true, records, rowErrors, totalRows, hasNameColumns: { first: col.first >= 0, last: col.last >= 0 } };
+  return {
+    ok: true,
+    records,
+    rowErrors,
+    totalRows,
+    hasNameColumns: { first: col.first >= 0, last: col.last >= 0 },
+    headerCells,
+    preview,
+  };
 }
 
 /**

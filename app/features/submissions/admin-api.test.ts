@@ -225,7 +225,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
         applicantEmail: "applicant12@example.com",
         applicantPhone: "5551234567",
         coverageAmount: "120000.00",
-        details: "Coverage: $120000.00 | Case: 900012 | Co-applicant: Casey Applicant | Beneficiary: Jordan Heir",
+        details: "Coverage: $120,000.00 | Case: 900012 | Co-Applicant: Casey Applicant | Beneficiary: Jordan Heir",
         status: "approved",
       });
       // No signature images in the list: pages stay small.
@@ -274,6 +274,13 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect((await list("search=apartment%204b")).submissions.map((s) => s.applicantName)).toEqual(["Home Owner3"]);
       expect((await list("search=ledger%20%26%20co%2011")).submissions.map((s) => s.applicantName)).toEqual(["Cpa Firm11"]);
       expect((await list("search=900004")).submissions.map((s) => s.applicantName)).toEqual(["Applicant Number4"]);
+      // The coverage as the list shows it ($120,000.00) or as typed.
+      for (const amount of ["$120,000", "120000", "120,000.00"]) {
+        expect(
+          (await list(`search=${encodeURIComponent(amount)}`)).submissions.map((s) => s.applicantName),
+          amount,
+        ).toEqual(["Applicant Number12"]);
+      }
       // % and _ match themselves only.
       expect((await list(`search=${encodeURIComponent("100%_")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
       expect((await list(`search=${encodeURIComponent("%")}`)).submissions.map((s) => s.applicantName)).toEqual(["Percy 100%_Sure"]);
@@ -421,9 +428,14 @@ describeEachDatabase("admin submissions API", (dialect) => {
       }
       expect(keys).toContain("id");
       const field = (key: string) => s.fields.find((f) => f.key === key)!;
-      expect(field("payment_automatic_checking")).toMatchObject({ label: "Payment automatic checking", value: true });
+      // An application's fields carry the form's labels, "Co-Applicant" spelled one way.
+      expect(field("payment_automatic_checking")).toMatchObject({ label: "Automatic Checking", value: true });
+      expect(field("co_dob")).toMatchObject({ label: "Co-Applicant Date of Birth" });
+      expect(field("co_email")).toMatchObject({ label: "Co-Applicant Email" });
+      expect(field("amount_of_coverage")).toMatchObject({ label: "Amount of Coverage" });
+      expect(s.fields.filter((f) => /co-?applicant/i.test(f.label)).every((f) => f.label.includes("Co-Applicant"))).toBe(true);
       expect(field("payment_use_credit_card").value).toBe(false);
-      expect(field("dob")).toMatchObject({ label: "Date of birth", value: "1980-04-02" });
+      expect(field("dob")).toMatchObject({ label: "Applicant Date of Birth", value: "1980-04-02" });
       expect(field("beneficiary_relationship").value).toBe("Child");
       expect(s.signatures.map((g) => [g.key, g.label])).toEqual([
         ["applicant_signature", "Applicant Signature"],
@@ -458,6 +470,40 @@ describeEachDatabase("admin submissions API", (dialect) => {
         expect(r.status, id).toBe(status);
         expect((await body(r)).error).toBe(status === 404 ? MESSAGES.notFound : MESSAGES.badId);
       }
+    });
+
+    it("a request that gave nothing beyond its contact details says so in its details", async () => {
+      const cpa = await repo().insert("cpa", {
+        first_name: "Bare",
+        last_name: "Request",
+        email: "bare@example.com",
+        phone: null,
+        firm_name: null,
+        city: null,
+        state: null,
+        zip: null,
+        notes: null,
+        member_id: null,
+      });
+      const detail = (await body(await req(`/api/admin/submissions/cpa_${cpa.id}`, { cookie: limited.cookie })))
+        .submission as SubmissionDetail;
+      expect(detail.details).toBe("No firm, location or notes given");
+      const withMember = await repo().insert("cpa", {
+        first_name: "Member",
+        last_name: "Request",
+        email: "member@example.com",
+        phone: null,
+        firm_name: null,
+        city: null,
+        state: null,
+        zip: null,
+        notes: null,
+        member_id: "AHA-77",
+      });
+      const detail2 = (await body(await req(`/api/admin/submissions/cpa_${withMember.id}`, { cookie: limited.cookie })))
+        .submission as SubmissionDetail;
+      expect(detail2.details).toBe("Member ID: AHA-77");
+      await db().deleteFrom("cpa_requests").where("id", "in", [cpa.id, withMember.id]).execute();
     });
 
     it("changes a status to any of the five, refuses anything else, and audits it", async () => {

@@ -9,6 +9,7 @@ import {
   type SubmissionSummary,
   type SubmissionTable,
 } from "./contract";
+import { formatCoverage, parseDollars } from "~/features/applications/contract";
 
 /*
  * The unified submissions list as one SQL query: a UNION ALL of the four tables, each arm
@@ -70,14 +71,21 @@ const ARMS: Record<SubmissionTable, Arm> = {
   applications: {
     name: col("applicant_name"),
     phone: col("phone"),
+    // The coverage leads the details as "$250,000.00", which SQL cannot write on both
+    // databases: toSummary puts it in front; the search matches the stored amount.
     details: joined(" | ", [
-      labeled("Coverage", sql`'$' || ${col("amount_of_coverage")}`),
       labeled("Case", col("case_number")),
-      labeled("Co-applicant", col("co_applicant_name")),
+      labeled("Co-Applicant", col("co_applicant_name")),
       labeled("Beneficiary", col("beneficiary_name")),
     ]),
     coverage: col("amount_of_coverage"),
   },
+};
+
+/** What the details cell says when a request carries nothing beyond its contact columns. */
+const NOTHING_GIVEN: Partial<Record<SubmissionTable, string>> = {
+  cpa_requests: "No firm, location or notes given",
+  homeowner_material_requests: "No materials, address or notes given",
 };
 
 /** `like` pattern matching `text` anywhere, its own % and _ (and \) taken literally. */
@@ -141,7 +149,16 @@ export class SubmissionQueries {
   private filtered(q: AnySelect, table: SubmissionTable, filters: Pick<SubmissionFilters, "search" | "status">): AnySelect {
     const a = ARMS[table];
     if (filters.status !== "all") q = q.where("status", "=", filters.status);
-    if (filters.search) q = q.where(likeAny(containsPattern(filters.search), [a.name, col("email"), a.details]));
+    if (filters.search) {
+      const amount = table === "applications" ? parseDollars(filters.search) : null;
+      q = q.where((eb) =>
+        eb.or([
+          likeAny(containsPattern(filters.search), [a.name, col("email"), a.details]),
+          // "$250,000", "250000" or "250,000.00" finds the coverage shown as $250,000.00.
+          ...(amount !== null ? [likeAny(containsPattern(String(amount)), [a.coverage])] : []),
+        ]),
+      );
+    }
     return q;
   }
 
@@ -289,6 +306,8 @@ export class SubmissionQueries {
 export function toSummary(row: UnifiedRow): SubmissionSummary {
   const table = row.source as SubmissionTable;
   const { type, formType } = sourceInfo(row.source);
+  const coverage = row.coverage_amount ? `Coverage: ${formatCoverage(row.coverage_amount)}` : null;
+  const details = [coverage, row.details].filter(Boolean).join(" | ") || NOTHING_GIVEN[table] || "";
   return {
     id: `${SOURCES[table]?.prefix ?? "contact_"}${row.id}`,
     table,
@@ -300,7 +319,7 @@ export function toSummary(row: UnifiedRow): SubmissionSummary {
     applicantName: row.applicant_name ?? "",
     applicantEmail: row.applicant_email ?? "",
     ...(row.applicant_phone ? { applicantPhone: row.applicant_phone } : {}),
-    details: row.details ?? "",
+    details,
     ...(row.coverage_amount ? { coverageAmount: row.coverage_amount } : {}),
   };
 }

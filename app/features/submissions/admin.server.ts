@@ -3,6 +3,7 @@ import Papa from "papaparse";
 import { nowIso } from "~/platform/db.server";
 import { HttpError } from "~/platform/http.server";
 import type { Database } from "~/platform/schema";
+import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
 import type { AuditLog } from "~/features/members/audit-log.server";
 import { SubmissionQueries, toSummary } from "./admin-queries.server";
 import {
@@ -32,6 +33,7 @@ const SIGNATURE_LABELS: Record<string, string> = {
   ach_co_applicant_signature: "ACH Co-Applicant Signature",
 };
 
+/** Columns every source has, and the request forms' own. */
 const FIELD_LABELS: Record<string, string> = {
   id: "ID",
   submitted_at: "Submitted",
@@ -41,20 +43,26 @@ const FIELD_LABELS: Record<string, string> = {
   address1: "Address line 1",
   address2: "Address line 2",
   zip: "ZIP",
-  dob: "Date of birth",
-  co_dob: "Co-applicant date of birth",
-  co_email: "Co-applicant email",
-  co_phone: "Co-applicant phone",
-  co_gender: "Co-applicant gender",
-  todays_date: "Today's date",
-  amount_of_coverage: "Amount of coverage",
-  cc_name_on_card: "Name on card",
-  cc_cardholder_signature: "Cardholder signature (typed)",
-  cc_process_date: "Card process date",
   submitted_by: "Submitted by (user id)",
 };
 
-const labelOf = (key: string) => FIELD_LABELS[key] ?? key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, " ");
+/** An application's columns carry the labels of the application form, where the applicant met them. */
+const APPLICATION_LABELS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(APPLICATION_FIELD_LABELS).map(([field, label]) => [snakeCase(field), label])),
+  beneficiary_relationship: "Beneficiary Relationship",
+  cc_cardholder_signature: "Cardholder Signature (typed)",
+  cc_process_date: "Card Process Date",
+  confirm_accuracy: "Information confirmed as true and correct",
+};
+
+function snakeCase(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+const labelOf = (table: SubmissionTable, key: string) =>
+  (table === "applications" ? APPLICATION_LABELS[key] : undefined) ??
+  FIELD_LABELS[key] ??
+  key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, " ");
 
 /** Only a PNG data URL may become an image source in the admin's browser. */
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
@@ -109,7 +117,7 @@ export class SubmissionAdminService {
         if (typeof value === "string" && PNG_DATA_URL.test(value)) signatures.push({ key, label: SIGNATURE_LABELS[key], dataUrl: value });
         continue;
       }
-      fields.push({ key, label: labelOf(key), value: value as SubmissionField["value"] });
+      fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
     }
     return { ...toSummary(summary), fields, signatures };
   }

@@ -7,6 +7,7 @@ import { m0005_videos } from "./0005_videos";
 import { m0006_audit_log } from "./0006_audit_log";
 import { m0007_applications } from "./0007_applications";
 import { m0009_submission_list_indexes } from "./0009_submission_list_indexes";
+import { m0010_member_import_claims } from "./0010_member_import_claims";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, AppMigration> = {
   "0006_audit_log": m0006_audit_log,
   "0007_applications": m0007_applications,
   "0009_submission_list_indexes": m0009_submission_list_indexes,
+  "0010_member_import_claims": m0010_member_import_claims,
 };

@@ -57,8 +57,9 @@ export function RssFeedManagement() {
   async function ingest() {
     setIngesting(true);
     try {
-      await rssApi.ingest();
-      show("success", M.ingested);
+      const counts = await rssApi.ingest();
+      if (counts.failed > 0) show("warning", M.ingestedWithFailures(counts.failed, Math.max(counts.feeds, counts.failed)));
+      else show("success", M.ingested);
     } catch (err) {
       show("error", M.ingestFailed(errorReason(err)));
     } finally {
@@ -78,9 +79,8 @@ export function RssFeedManagement() {
       setEditing(null);
       await load();
     } catch (err) {
-      const text = editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err));
-      setFormError(text);
-      show("error", text);
+      // Shown once, in the dialog, where the feed can be corrected; the page behind says nothing.
+      setFormError(editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err)));
     } finally {
       setSaving(false);
     }

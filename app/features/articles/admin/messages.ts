@@ -8,6 +8,9 @@ export const FEED_ADMIN_MESSAGES = {
   updateFailed: (reason: string) => `Failed to update feed: ${reason}`,
   deleteFailed: (reason: string) => `Failed to delete feed: ${reason}`,
   ingested: "Ingestion completed! Processed feeds successfully.",
+  /** A run in which some feeds failed: how many, as a warning (each feed's row shows its error). */
+  ingestedWithFailures: (failed: number, feeds: number) =>
+    `Ingestion completed, but ${failed} of ${feeds} ${feeds === 1 ? "feed" : "feeds"} failed. Each failed feed shows its last error in the list.`,
   added: "Feed added successfully!",
   updated: "Feed updated successfully!",
   deleted: "Feed deleted successfully!",

@@ -38,6 +38,7 @@ export function AuditPanel() {
     auditApi
       .list(query, controller.signal)
       .then((body) => {
+        if (controller.signal.aborted) return; // an answer to an older query
         setData(body);
         setError(null);
       })

@@ -1,9 +1,9 @@
 import { getCoreRowModel, useReactTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { Download, Search, Trash2, UserCheck, UserX } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
+import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
 import { DEFAULT_PAGE_SIZE, MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
 import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
@@ -26,53 +26,36 @@ function listQuery(params: URLSearchParams): URLSearchParams {
  * with confirmation, and CSV export of the filtered list. Any admin.
  */
 export function MembersPanel() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useAddressQuery();
   const query = useMemo(() => listQuery(params), [params]);
   const queryKey = query.toString();
-  const [data, setData] = useState<MembersPage | null>(null);
+  // The page shown and the query it answers: an older answer never replaces a newer one.
+  const [loaded, setLoaded] = useState<{ key: string; page: MembersPage } | null>(null);
+  const data = loaded?.page ?? null;
   const [failed, setFailed] = useState(false);
-  const [loading, setLoading] = useState(true);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MemberRow | null>(null);
   const [reload, setReload] = useState(0);
   const { flash, show, clear } = useFlashMessage();
 
+  const requestKey = `${queryKey}#${reload}`;
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     membersApi
       .list(new URLSearchParams(queryKey), controller.signal)
       .then((body) => {
-        setData(body);
+        if (controller.signal.aborted) return;
+        setLoaded({ key: requestKey, page: body });
         setFailed(false);
       })
       .catch((err) => {
         if (controller.signal.aborted) return;
         setFailed(true);
         show("error", `Failed to load members: ${errorText(err)}`);
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [queryKey, reload, show]);
-
-  const update = useCallback(
-    (changes: Record<string, string | null>) => {
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) {
-            if (v === null || v === "") next.delete(k);
-            else next.set(k, v);
-          }
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    },
-    [setParams],
-  );
+  }, [queryKey, reload, requestKey, show]);
+  const loading = !failed && loaded?.key !== requestKey;
 
   const sort = (MEMBER_SORTS as readonly string[]).includes(params.get("sort") ?? "")
     ? (params.get("sort") as MemberSort)
@@ -89,7 +72,7 @@ export function MembersPanel() {
     try {
       const updated = await membersApi.setActive(member.id, !member.is_active);
       show("success", `${updated.certificate_number} is now ${updated.is_active ? "active" : "inactive"}.`);
-      setData((d) => d && { ...d, members: d.members.map((m) => (m.id === updated.id ? updated : m)) });
+      setLoaded((l) => l && { ...l, page: { ...l.page, members: l.page.members.map((m) => (m.id === updated.id ? updated : m)) } });
     } catch (err) {
       show("error", `Failed to update member: ${errorText(err)}`);
     } finally {
@@ -198,13 +181,8 @@ export function MembersPanel() {
       }
     >
       <FlashBanner flash={flash} onDismiss={clear} />
-      <MemberFilters
-        q={params.get("q") ?? ""}
-        status={params.get("status") ?? "all"}
-        onSearch={(q) => update({ q, page: null })}
-        onStatus={(status) => update({ status: status === "all" ? null : status, page: null })}
-      />
-      <div aria-busy={loading} className={loading && data ? "opacity-60 transition-opacity" : undefined}>
+      <MemberFilters q={params.get("q") ?? ""} status={params.get("status") ?? "all"} onChange={update} />
+      <div aria-busy={loading} data-testid="members-list" className={loading && data ? "opacity-60 transition-opacity" : undefined}>
         <TableState
           state={state}
           loadingText="Loading members..."
@@ -245,34 +223,16 @@ export function MembersPanel() {
   );
 }
 
-function MemberFilters({
-  q,
-  status,
-  onSearch,
-  onStatus,
-}: {
-  q: string;
-  status: string;
-  onSearch: (q: string) => void;
-  onStatus: (s: string) => void;
-}) {
-  const [text, setText] = useState(q);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => setText(q), [q]);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  const searchSoon = (value: string) => {
-    setText(value);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => onSearch(value.trim()), 350);
-  };
+/** The controls of the list. Every change, with any search still being typed, goes to the address in one step. */
+function MemberFilters({ q, status, onChange }: { q: string; status: string; onChange: (changes: QueryChanges) => void }) {
+  const box = useSearchBox(q, (text) => onChange({ q: text, page: null }));
   return (
     <form
       role="search"
       className="mb-5 flex flex-wrap items-end gap-3"
       onSubmit={(e) => {
         e.preventDefault();
-        if (timer.current) clearTimeout(timer.current);
-        onSearch(text.trim());
+        box.submit();
       }}
     >
       <div className="min-w-0 flex-1 basis-64">
@@ -286,9 +246,9 @@ function MemberFilters({
             type="search"
             className="field-input pl-9"
             placeholder="Certificate number or name"
-            value={text}
+            value={box.text}
             maxLength={100}
-            onChange={(e) => searchSoon(e.target.value)}
+            onChange={(e) => box.type(e.target.value)}
           />
         </div>
       </div>
@@ -296,7 +256,12 @@ function MemberFilters({
         <label htmlFor="member-status" className="field-label">
           Status
         </label>
-        <select id="member-status" className="field-input w-auto" value={status} onChange={(e) => onStatus(e.target.value)}>
+        <select
+          id="member-status"
+          className="field-input w-auto"
+          value={status}
+          onChange={(e) => onChange({ status: e.target.value === "all" ? null : e.target.value, q: box.flush(), page: null })}
+        >
           <option value="all">All</option>
           <option value="active">Active</option>
           <option value="inactive">Inactive</option>

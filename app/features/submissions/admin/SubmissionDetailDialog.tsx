@@ -1,21 +1,13 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/Modal";
-import {
-  formatSubmissionDate,
-  type SubmissionDetail,
-  type SubmissionField,
-  type SubmissionStatus,
-  type SubmissionSummary,
-} from "../contract";
+import { type SubmissionDetail, type SubmissionStatus, type SubmissionSummary } from "../contract";
+import { displayFieldValue, formatSubmittedAt } from "../display";
 import { errorText, submissionsApi } from "./api-client";
+import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
 
-function showValue(field: SubmissionField): string {
-  if (field.value === null || field.value === "") return "—";
-  if (typeof field.value === "boolean") return field.value ? "Yes" : "No";
-  return String(field.value);
-}
+const EMAIL_COLUMNS = new Set(["email", "co_email", "beneficiary_email"]);
 
 /** One submission: every stored field and, for an application, its signature images. */
 export function SubmissionDetailDialog({
@@ -54,7 +46,7 @@ export function SubmissionDetailDialog({
       onOpenChange={(open) => !open && onClose()}
       size="xl"
       title={summary ? `${summary.formType}: ${summary.applicantName || summary.id}` : ""}
-      description={summary ? `${summary.id} · submitted ${formatSubmissionDate(summary.submissionDate)}` : undefined}
+      description={summary ? `${summary.id} · submitted ${formatSubmittedAt(summary.submissionDate)}` : undefined}
     >
       {summary ? (
         <div className="space-y-6" data-testid="submission-detail">
@@ -84,7 +76,13 @@ export function SubmissionDetailDialog({
                     .map((f) => (
                       <div key={f.key} className="min-w-0">
                         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{f.label}</dt>
-                        <dd className="whitespace-pre-wrap break-words text-slate-900">{showValue(f)}</dd>
+                        <dd className="whitespace-pre-wrap break-words text-slate-900">
+                          {EMAIL_COLUMNS.has(f.key) && typeof f.value === "string" && f.value ? (
+                            <EmailText email={f.value} />
+                          ) : (
+                            displayFieldValue(detail.table, f)
+                          )}
+                        </dd>
                       </div>
                     ))}
                 </dl>

@@ -1,9 +1,9 @@
 import { getCoreRowModel, useReactTable, type RowSelectionState, type SortingState, type Updater } from "@tanstack/react-table";
 import { Download, Eye, LoaderCircle, Search, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
+import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/features/members/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import {
@@ -24,7 +24,9 @@ import {
   type SubmissionStatus,
   type SubmissionSummary,
 } from "../contract";
+import { formatPhone } from "~/features/applications/contract";
 import { errorText, submissionsApi } from "./api-client";
+import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
 import { SubmissionDetailDialog } from "./SubmissionDetailDialog";
 
@@ -58,7 +60,7 @@ function readQuery(params: URLSearchParams) {
  * delete, bulk delete of the selected rows, a detail dialog and CSV export. Any admin.
  */
 export function SubmissionsPanel() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useAddressQuery();
   const query = useMemo(() => readQuery(params), [params]);
   const listParams = useMemo(() => {
     const out = new URLSearchParams();
@@ -70,9 +72,11 @@ export function SubmissionsPanel() {
     out.set("limit", String(query.limit));
     return out.toString();
   }, [query]);
-  const [data, setData] = useState<SubmissionsPage | null>(null);
+  // The page shown and the query it answers: an older answer never replaces a newer one.
+  const [loaded, setLoaded] = useState<{ key: string; page: SubmissionsPage } | null>(null);
+  const data = loaded?.page ?? null;
+  const setData = (change: (page: SubmissionsPage) => SubmissionsPage) => setLoaded((l) => l && { ...l, page: change(l.page) });
   const [failed, setFailed] = useState(false);
-  const [loading, setLoading] = useState(true);
   const [reload, setReload] = useState(0);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
@@ -81,26 +85,25 @@ export function SubmissionsPanel() {
   const [viewing, setViewing] = useState<SubmissionSummary | null>(null);
   const { flash, show, clear } = useFlashMessage(ADMIN_MESSAGE_MS);
 
+  const requestKey = `${listParams}#${reload}`;
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     submissionsApi
       .list(new URLSearchParams(listParams), controller.signal)
       .then((body) => {
-        setData(body);
+        if (controller.signal.aborted) return;
+        setLoaded({ key: requestKey, page: body });
         setFailed(false);
       })
       .catch(() => {
         if (controller.signal.aborted) return;
         // A load failure yields an empty list and the spec's message.
-        setData(null);
+        setLoaded(null);
         setFailed(true);
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [listParams, reload]);
+  }, [listParams, reload, requestKey]);
+  const loading = !failed && loaded?.key !== requestKey;
 
   // Selected rows are cleared whenever the search, type or status filter changes.
   const filterKey = `${query.search}\u0000${query.type}\u0000${query.status}`;
@@ -109,23 +112,6 @@ export function SubmissionsPanel() {
     setLastFilterKey(filterKey);
     setRowSelection({});
   }
-
-  const update = useCallback(
-    (changes: Record<string, string | null>) => {
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) {
-            if (v === null || v === "") next.delete(k);
-            else next.set(k, v);
-          }
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    },
-    [setParams],
-  );
 
   const [sortColumn, sortDir] = query.sort.split("_") as [string, "asc" | "desc"];
   const sorting: SortingState = [{ id: sortColumn, desc: sortDir === "desc" }];
@@ -149,7 +135,7 @@ export function SubmissionsPanel() {
     try {
       await submissionsApi.setStatus(submission.id, status);
       // On success the row updates locally.
-      setData((d) => d && { ...d, submissions: d.submissions.map((s) => (s.id === submission.id ? { ...s, status } : s)) });
+      setData((d) => ({ ...d, submissions: d.submissions.map((s) => (s.id === submission.id ? { ...s, status } : s)) }));
       setViewing((v) => (v && v.id === submission.id ? { ...v, status } : v));
     } catch {
       show("error", MESSAGES.updateFailed);
@@ -233,9 +219,9 @@ export function SubmissionsPanel() {
         accessorKey: "applicantEmail",
         meta: { label: "Contact" },
         cell: ({ row: { original: s } }) => (
-          <span className="flex flex-col break-all">
-            <span>{s.applicantEmail}</span>
-            {s.applicantPhone ? <span className="text-xs text-slate-500">{s.applicantPhone}</span> : null}
+          <span className="flex flex-col">
+            <EmailText email={s.applicantEmail} />
+            {s.applicantPhone ? <span className="text-xs whitespace-nowrap text-slate-500">{formatPhone(s.applicantPhone)}</span> : null}
           </span>
         ),
       },
@@ -335,22 +321,13 @@ export function SubmissionsPanel() {
       }
     >
       <FlashBanner flash={flash} onDismiss={clear} />
-      <SubmissionFilters
-        search={query.search}
-        type={query.type}
-        status={query.status}
-        sort={query.sort}
-        onSearch={(search) => update({ search, page: null })}
-        onType={(type) => update({ type: type === "all" ? null : type, page: null })}
-        onStatus={(status) => update({ status: status === "all" ? null : status, page: null })}
-        onSort={(sort) => update({ sort: sort === DEFAULT_SORT ? null : sort, page: null })}
-      />
+      <SubmissionFilters search={query.search} type={query.type} status={query.status} sort={query.sort} onChange={update} />
       {selectedIds.length ? (
         <p className="mb-3 text-sm text-slate-700" aria-live="polite">
           {selectedIds.length} selected
         </p>
       ) : null}
-      <div aria-busy={loading} className={loading && data ? "opacity-60 transition-opacity" : undefined}>
+      <div aria-busy={loading} data-testid="submissions-list" className={loading && data ? "opacity-60 transition-opacity" : undefined}>
         <TableState
           state={state}
           loadingText="Loading submissions..."
@@ -399,38 +376,23 @@ export function SubmissionsPanel() {
   );
 }
 
+/** The controls of the list. Every change, with any search still being typed, goes to the address in one step. */
 function SubmissionFilters(props: {
   search: string;
   type: string;
   status: string;
   sort: SubmissionSort;
-  onSearch: (search: string) => void;
-  onType: (type: string) => void;
-  onStatus: (status: string) => void;
-  onSort: (sort: SubmissionSort) => void;
+  onChange: (changes: QueryChanges) => void;
 }) {
-  const [text, setText] = useState(props.search);
-  const [shownSearch, setShownSearch] = useState(props.search);
-  // The URL's search changed from outside (back button, a link): show it.
-  if (shownSearch !== props.search) {
-    setShownSearch(props.search);
-    setText(props.search);
-  }
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  const searchSoon = (value: string) => {
-    setText(value);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => props.onSearch(value.trim()), 350);
-  };
+  const box = useSearchBox(props.search, (search) => props.onChange({ search, page: null }));
+  const change = (changes: QueryChanges) => props.onChange({ ...changes, search: box.flush(), page: null });
   return (
     <form
       role="search"
       className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end"
       onSubmit={(e) => {
         e.preventDefault();
-        if (timer.current) clearTimeout(timer.current);
-        props.onSearch(text.trim());
+        box.submit();
       }}
     >
       <div className="min-w-0 sm:col-span-2 lg:col-span-1">
@@ -444,9 +406,9 @@ function SubmissionFilters(props: {
             type="search"
             className="field-input pl-9"
             placeholder="Name, email or details"
-            value={text}
+            value={box.text}
             maxLength={100}
-            onChange={(e) => searchSoon(e.target.value)}
+            onChange={(e) => box.type(e.target.value)}
           />
         </div>
       </div>
@@ -454,7 +416,12 @@ function SubmissionFilters(props: {
         <label htmlFor="submission-type" className="field-label">
           Type
         </label>
-        <select id="submission-type" className="field-input" value={props.type} onChange={(e) => props.onType(e.target.value)}>
+        <select
+          id="submission-type"
+          className="field-input"
+          value={props.type}
+          onChange={(e) => change({ type: e.target.value === "all" ? null : e.target.value })}
+        >
           <option value="all">All Types</option>
           {SUBMISSION_TYPES.map((t) => (
             <option key={t} value={t}>
@@ -467,7 +434,12 @@ function SubmissionFilters(props: {
         <label htmlFor="submission-status" className="field-label">
           Status
         </label>
-        <select id="submission-status" className="field-input" value={props.status} onChange={(e) => props.onStatus(e.target.value)}>
+        <select
+          id="submission-status"
+          className="field-input"
+          value={props.status}
+          onChange={(e) => change({ status: e.target.value === "all" ? null : e.target.value })}
+        >
           <option value="all">All Statuses</option>
           {SUBMISSION_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -484,7 +456,7 @@ function SubmissionFilters(props: {
           id="submission-sort"
           className="field-input"
           value={props.sort}
-          onChange={(e) => props.onSort(e.target.value as SubmissionSort)}
+          onChange={(e) => change({ sort: e.target.value === DEFAULT_SORT ? null : e.target.value })}
         >
           {SORTS.map((s) => (
             <option key={s} value={s}>

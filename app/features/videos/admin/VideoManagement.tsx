@@ -59,9 +59,8 @@ export function VideoManagement() {
       setEditing(null);
       await load();
     } catch (err) {
-      const text = editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err));
-      setFormError(text);
-      show("error", text);
+      // Shown once, in the dialog, where the video can be corrected; the page behind says nothing.
+      setFormError(editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err)));
     } finally {
       setSaving(false);
     }
