@@ -5,6 +5,7 @@ import { AlertCircle, Eye, EyeOff, KeyRound, UserRound } from "lucide-react";
 import { FieldError, inputProps } from "~/components/forms/FormParts";
 import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
+import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import { useSiteDialogs } from "~/components/SiteDialogs";
 import { useHydrated } from "~/components/useHydrated";
 import { useAuthSync, saveStoredUser } from "./auth-sync";
@@ -68,16 +69,6 @@ export function LoginForm({
       </div>
     </div>
   );
-}
-
-/** Upper-cases the certificate number as it is typed, keeping the caret where it was. */
-function upperCaseAsTyped(event: ChangeEvent<HTMLInputElement>) {
-  const input = event.currentTarget;
-  const upper = input.value.toUpperCase();
-  if (upper === input.value) return;
-  const { selectionStart, selectionEnd } = input;
-  input.value = upper;
-  input.setSelectionRange(selectionStart, selectionEnd);
 }
 
 /** The birthdate's input mask (MMDDYY, 8 characters at most): separators are dropped as they are typed. */
