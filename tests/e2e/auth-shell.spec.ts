@@ -324,6 +324,36 @@ test.describe("shell", () => {
     await expect(mobileNav).toBeHidden();
   });
 
+  test("the mobile menu closes on Escape and gives the focus back to its toggle", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(mobileNav).toBeVisible();
+    // From inside the menu...
+    await mobileNav.getByRole("link", { name: "Forms", exact: true }).focus();
+    await page.keyboard.press("Escape");
+    await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+    // ...and from its toggle.
+    await page.keyboard.press("Enter");
+    await expect(mobileNav).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+
+    // A dialog opened from the menu closes first; the menu stays for the next Escape.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await mobileNav.getByRole("button", { name: "Apply Now" }).click();
+    const dialog = page.getByRole("dialog", { name: "Apply Now" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(mobileNav).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(mobileNav).toBeHidden();
+  });
+
   test("Apply Now closes on Escape and on the backdrop, and keeps focus inside", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "Apply Now" }).first().click();
