@@ -24,18 +24,21 @@ const signature = (page: Page, name: string) => page.getByTestId(`signature-${na
 /** Draws a zig-zag on a signature area with the mouse. */
 async function sign(page: Page, name: string) {
   const canvas = signature(page, name).locator("canvas");
-  // The site scrolls smoothly: jump instead, so the box measured is where the canvas stays.
   // The pad attaches once the page is hydrated; strokes before that draw nothing.
   await expect(canvas).toHaveAttribute("data-ready", "true");
-  await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
-  // Wait until it stays put (a smooth scroll started earlier may still be running).
+  // A smooth scroll started earlier (the error summary taking the focus) may still be running
+  // and carry the page away: bring the canvas to the middle until it stays there for two
+  // frames and a pointer at the stroke's start would land on it.
   let box = (await canvas.boundingBox())!;
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
-    const again = (await canvas.boundingBox())!;
-    if (again.y === box.y && again.x === box.x) break;
-    box = again;
-  }
+  await expect(async () => {
+    await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
+    const first = (await canvas.boundingBox())!;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    box = (await canvas.boundingBox())!;
+    expect(box).toEqual(first);
+    const hit = await canvas.evaluate((el, [x, y]) => document.elementFromPoint(x, y) === el, [box.x + 20, box.y + box.height / 2]);
+    expect(hit).toBe(true);
+  }).toPass({ timeout: 15_000 });
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + 20, y);
   await page.mouse.down();
