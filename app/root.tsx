@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -5,6 +6,7 @@ import { Header } from "./components/Header";
 import { Footer } from "./components/Footer";
 import { SiteDialogsProvider } from "./components/SiteDialogs";
 import { NotFound } from "./components/NotFound";
+import { DEFAULT_PUBLIC_CONFIG } from "./components/usePublicConfig";
 import { AuthSyncProvider } from "./features/auth/auth-sync";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -16,11 +18,41 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 // The session can change under any navigation (expiry, another tab): always re-read it.
 export const shouldRevalidate = () => true;
 
+type RootData = Awaited<ReturnType<typeof loader>>;
+
+/**
+ * The header and footer's data as this browser last showed them. Read only in the browser
+ * (the server renders every request from its own loader), and kept by the clientLoader below.
+ */
+let shownRootData: RootData | null = null;
+
+/**
+ * In the browser, a navigation re-reads the session through the server loader. When that
+ * read gets no answer (the server restarting, the network gone), the header and footer keep
+ * what they showed and the page's own loader says what it could not load; an error of the
+ * root route would otherwise replace the whole page, header and footer included.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  try {
+    shownRootData = await serverLoader();
+    return shownRootData;
+  } catch (err) {
+    if (shownRootData && !isRouteErrorResponse(err)) return shownRootData;
+    throw err;
+  }
+}
+
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>("root");
-  const nonce = data?.nonce;
+  const loaded = useRouteLoaderData<typeof loader>("root");
+  useEffect(() => {
+    if (loaded) shownRootData = loaded;
+  }, [loaded]);
+  // An error page keeps the site's header and footer: without this request's data (the root
+  // loader itself failed), with what the browser showed last, or signed out with the default contacts.
+  const data = loaded ?? shownRootData ?? { user: null, config: DEFAULT_PUBLIC_CONFIG, nonce: undefined, siteUrl: "" };
+  const nonce = data.nonce;
   return (
     <html lang="en">
       <head>
@@ -37,21 +69,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        {data ? (
-          <SiteDialogsProvider paymentPortalUrl={data.config.paymentPortalUrl}>
-            <AuthSyncProvider user={data.user}>
-              <Header user={data.user} config={data.config} />
-              <main id="main" className="flex-1">
-                {children}
-              </main>
-              <Footer user={data.user} config={data.config} />
-            </AuthSyncProvider>
-          </SiteDialogsProvider>
-        ) : (
-          <main id="main" className="flex-1">
-            {children}
-          </main>
-        )}
+        <SiteDialogsProvider paymentPortalUrl={data.config.paymentPortalUrl}>
+          <AuthSyncProvider user={data.user}>
+            <Header user={data.user} config={data.config} />
+            <main id="main" className="flex-1">
+              {children}
+            </main>
+            <Footer user={data.user} config={data.config} />
+          </AuthSyncProvider>
+        </SiteDialogsProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

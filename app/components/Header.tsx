@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
 import { Logo } from "./Logo";
@@ -42,7 +42,20 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
   const menuId = useId();
   const { openApplyNow, openPayment } = useSiteDialogs();
   const goAbout = useAboutUs();
+  const menuToggle = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [location.pathname, location.hash]);
+  // Escape closes the open menu and gives the focus back to its toggle (a dialog opened from
+  // the menu handles its own Escape first and marks the key as used).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      setMenuOpen(false);
+      menuToggle.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
   const items = navItems(user);
 
   const renderItem = (item: NavItem, mobile: boolean) => {
@@ -134,6 +147,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
             Apply Now
           </button>
           <button
+            ref={menuToggle}
             type="button"
             className="rounded-md p-2 text-brand-900 hover:bg-brand-50 lg:hidden"
             aria-expanded={menuOpen}

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { ExternalLink } from "lucide-react";
+import { JoiningNote } from "./JoiningNote";
 import { Modal } from "./Modal";
 import { PaymentDetails, portalInstructions } from "~/features/payments/PaymentDetails";
 import { paymentPortalHref, type PaymentSummary } from "~/features/payments/payment";
@@ -58,10 +59,7 @@ export function ApplyNowDialog({ open, onOpenChange }: { open: boolean; onOpenCh
         </>
       }
     >
-      <p>
-        We are putting the finishing touches on our online membership application. Until it opens, our member services team will gladly take
-        your application by phone or e-mail and answer any question about coverage.
-      </p>
+      <JoiningNote />
     </Modal>
   );
 }

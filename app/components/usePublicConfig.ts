@@ -2,7 +2,8 @@ import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import type { PublicConfig } from "~/platform/config.server";
 
-const FALLBACK: PublicConfig = {
+/** The association's own details, for the rare page drawn without the root loader's configuration. */
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   orgName: "American Homeowners Association",
   phone: "(800) 555-0142",
   email: "info@aha-homeowners.org",
@@ -13,7 +14,7 @@ const FALLBACK: PublicConfig = {
 
 /** The browser-safe configuration (organisation name, phone, e-mail...) from the root loader. */
 export function usePublicConfig(): PublicConfig {
-  return useRouteLoaderData<typeof rootLoader>("root")?.config ?? FALLBACK;
+  return useRouteLoaderData<typeof rootLoader>("root")?.config ?? DEFAULT_PUBLIC_CONFIG;
 }
 
 /** A phone number as a tel: link target. */

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { ArrowRight, BookOpenCheck, FileText, HeartPulse, Mail, MessageSquareText, PhoneCall, ShieldCheck } from "lucide-react";
 import type { Route } from "./+types/about-us";
 import { pageMeta } from "~/components/seo";
+import { JoiningNoteForVisitors } from "~/components/JoiningNote";
 import { PageHero } from "~/components/PageHero";
 import { CheckList, FeatureCard } from "~/features/marketing/FeatureCard";
 import { Illustration, SectionHeading } from "~/features/marketing/Section";
@@ -121,6 +122,7 @@ export default function AboutUsPage() {
                 Compare your coverage options, or talk it through with our team first. Either way, you will have clear answers before you
                 commit.
               </p>
+              <JoiningNoteForVisitors tone="dark" className="mt-4 text-sm leading-relaxed text-brand-100" />
             </div>
             <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row lg:shrink-0">
               <Link to="/application" className="btn-accent whitespace-nowrap px-6 py-3 text-base">

@@ -10,6 +10,21 @@ export async function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
+/**
+ * In the browser: the session check answered 401 shows the login wall; a check that got no
+ * answer (the server restarting, the network gone) lets the page's own loader say what it
+ * could not load, within the site's frame. The page's data is guarded by its own loader and
+ * by the API either way.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  try {
+    return await serverLoader();
+  } catch (err) {
+    if (isRouteErrorResponse(err)) throw err;
+    return null;
+  }
+}
+
 export default function UserGuard() {
   const { checking } = useAuthSync();
   return checking ? <VerifyingAuth /> : <Outlet />;

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { BookOpen, CalendarDays, LogIn, PlayCircle, UserPlus } from "lucide-react";
 import type { Route } from "./+types/members-only";
 import { pageMeta } from "~/components/seo";
+import { JoiningNoteForVisitors } from "~/components/JoiningNote";
 import { FeatureCard } from "~/features/marketing/FeatureCard";
 import { Illustration, SectionHeading } from "~/features/marketing/Section";
 import { MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
@@ -33,7 +34,8 @@ export default function MembersOnlyPage() {
                 <LogIn className="h-5 w-5" aria-hidden /> Member Login
               </Link>
             </div>
-            <p className="mt-6 text-sm text-brand-100">Membership is available for {MEMBERSHIP_MONTHLY_PRICE} monthly.</p>
+            <JoiningNoteForVisitors tone="dark" className="mt-5 max-w-xl text-sm leading-relaxed text-brand-100" />
+            <p className="mt-3 text-sm text-brand-100">Membership is available for {MEMBERSHIP_MONTHLY_PRICE} monthly.</p>
           </div>
           <div className="mx-auto w-full max-w-md">
             <Illustration name="member-card" width={420} height={300} aboveTheFold />

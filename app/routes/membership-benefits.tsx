@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { ArrowRight, BookOpen, Calculator, Hammer, MessagesSquare, ShieldCheck, UsersRound } from "lucide-react";
 import type { Route } from "./+types/membership-benefits";
 import { pageMeta } from "~/components/seo";
+import { JoiningNoteForVisitors } from "~/components/JoiningNote";
 import { PageHero } from "~/components/PageHero";
 import { CheckList, FeatureCard } from "~/features/marketing/FeatureCard";
 import { SectionHeading } from "~/features/marketing/Section";
@@ -103,6 +104,7 @@ export default function MembershipBenefitsPage() {
                 Ask a Question
               </Link>
             </div>
+            <JoiningNoteForVisitors tone="dark" className="mt-5 text-sm leading-relaxed text-brand-100" />
           </div>
         </div>
       </section>

@@ -24,18 +24,21 @@ const signature = (page: Page, name: string) => page.getByTestId(`signature-${na
 /** Draws a zig-zag on a signature area with the mouse. */
 async function sign(page: Page, name: string) {
   const canvas = signature(page, name).locator("canvas");
-  // The site scrolls smoothly: jump instead, so the box measured is where the canvas stays.
   // The pad attaches once the page is hydrated; strokes before that draw nothing.
   await expect(canvas).toHaveAttribute("data-ready", "true");
-  await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
-  // Wait until it stays put (a smooth scroll started earlier may still be running).
+  // A smooth scroll started earlier (the error summary taking the focus) may still be running
+  // and carry the page away: bring the canvas to the middle until it stays there for two
+  // frames and a pointer at the stroke's start would land on it.
   let box = (await canvas.boundingBox())!;
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
-    const again = (await canvas.boundingBox())!;
-    if (again.y === box.y && again.x === box.x) break;
-    box = again;
-  }
+  await expect(async () => {
+    await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
+    const first = (await canvas.boundingBox())!;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    box = (await canvas.boundingBox())!;
+    expect(box).toEqual(first);
+    const hit = await canvas.evaluate((el, [x, y]) => document.elementFromPoint(x, y) === el, [box.x + 20, box.y + box.height / 2]);
+    expect(hit).toBe(true);
+  }).toPass({ timeout: 15_000 });
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + 20, y);
   await page.mouse.down();
@@ -111,7 +114,7 @@ test.describe("membership application", () => {
     const email = `dana-${unique()}@example.com`;
     await fillRequired(page, email);
     await field(page, "State").pressSequentially("ctx");
-    await expect(field(page, "State")).toHaveValue("ct");
+    await expect(field(page, "State")).toHaveValue("CT");
     await field(page, "ZIP Code").fill("06905");
     await field(page, "Beneficiary Name").fill("Alex Reyes");
     await field(page, "Relationship").selectOption("child");
@@ -276,6 +279,78 @@ test.describe("membership application", () => {
       { event: "case_lookup_not_found", case_number: "****5123" },
     ]);
     expect(JSON.stringify(events)).not.toContain(caseNumber);
+  });
+
+  test("a looked-up case clears the errors of the fields it fills; the state shows upper case, as it is stored", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const caseNumber = `${crypto.randomInt(10_000_000, 99_999_999)}`;
+    await services.applications.repository.upsertCases([
+      {
+        case_number: caseNumber,
+        first_name: "Lee",
+        last_name: "Park",
+        coverage: "150000.00",
+        email: "lee@example.com",
+        phone: "2035550199",
+        address1: "9 Elm St",
+        city: "Albany",
+        state: "ny",
+        zip: "12207",
+        gender: "Female",
+      },
+    ]);
+    await signIn("member");
+    await page.goto("/application");
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    const summary = page.getByTestId("error-summary");
+    await expect(summary).toBeFocused();
+    await expectFieldError(field(page, "Applicant Phone"), MESSAGES.phone);
+    await expectFieldError(field(page, "Applicant Email"), MESSAGES.email);
+
+    await field(page, "Case Number").pressSequentially(caseNumber);
+    await expect(page.getByTestId("case-status")).toHaveText("Case loaded");
+    await expect(field(page, "Applicant Phone")).toHaveValue("(203) 555-0199");
+    // Every field the case filled is checked again: its message and red border go.
+    for (const [label, message] of [
+      ["Amount of Coverage", MESSAGES.amountOfCoverage],
+      ["Applicant Name", MESSAGES.applicantName],
+      ["Applicant Gender", MESSAGES.gender],
+      ["Applicant Email", MESSAGES.email],
+      ["Applicant Phone", MESSAGES.phone],
+    ]) {
+      await expect(field(page, label), label).not.toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText(message, { exact: true }), label).toHaveCount(0);
+    }
+    // What the case could not fill is still asked for.
+    await expect(summary.getByRole("listitem")).toHaveText([
+      MESSAGES.dob,
+      MESSAGES.paymentOptions,
+      MESSAGES.applicantSignature,
+      MESSAGES.confirmAccuracy,
+    ]);
+    await expectFieldError(field(page, "Applicant Date of Birth"), MESSAGES.dob);
+
+    // The state is stored upper case: the form shows it so, filled in or typed.
+    await expect(field(page, "State")).toHaveValue("NY");
+    await field(page, "State").fill("");
+    await field(page, "State").pressSequentially("ct");
+    await expect(field(page, "State")).toHaveValue("CT");
+  });
+
+  test("required fields carry '*', the applicant signature and the confirmation too", async ({ page, signIn }) => {
+    await signIn("member");
+    await page.goto("/application");
+    for (const label of ["Amount of Coverage", "Applicant Name", "Applicant Email", "Applicant Phone", "Today's Date"])
+      await expect(page.locator("label").filter({ hasText: new RegExp(`^${label}`) }), label).toHaveText(`${label} *`);
+    await expect(signature(page, "applicantSignature").locator("span.field-label")).toHaveText("Applicant Signature * (required)");
+    await expect(signature(page, "coApplicantSignature").locator("span.field-label")).toHaveText("Co-Applicant Signature");
+    await expect(page.locator("label").filter({ hasText: "I confirm that the information provided is true and correct." })).toHaveText(
+      "I confirm that the information provided is true and correct. *",
+    );
+    await expect(field(page, "I confirm that the information provided is true and correct.")).toHaveAttribute("aria-required", "true");
   });
 
   test("a failed submission says why and keeps everything typed, signatures included", async ({ page, signIn, services, context }) => {

@@ -10,7 +10,7 @@ test.describe("sign-in", () => {
     await expect(page.getByLabel("Certificate Number")).toHaveValue(` ${certificate} `);
     const birthdate = page.getByLabel("Date of Birth", { exact: true });
     await birthdate.fill("03/07/1985x9");
-    await expect(birthdate).toHaveValue("03/07/19"); // masked: digits and slashes, 8 characters at most
+    await expect(birthdate).toHaveValue("03071985"); // masked: digits only, 8 characters at most
     await birthdate.fill(MEMBER_PASSWORD);
     await expect(birthdate).toHaveAttribute("type", "password");
     await page.getByRole("button", { name: "Show date of birth" }).click();
@@ -30,6 +30,39 @@ test.describe("sign-in", () => {
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     await page.goto("/knowledge-center");
     await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+  });
+
+  test("a birthdate typed or pasted with separators keeps its year: 03/07/1985 signs in", async ({ page, context, services }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_BASE });
+    const { certificate } = await createAccount(services, "member", "Slash");
+    await page.goto("/login");
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    const birthdate = page.getByLabel("Date of Birth", { exact: true });
+    await page.getByRole("button", { name: "Show date of birth" }).click();
+
+    // Typed key by key: the slashes drop out as they are typed and all 8 digits fit.
+    await birthdate.pressSequentially("03/07/1985");
+    await expect(birthdate).toHaveValue("03071985");
+    await birthdate.pressSequentially("4");
+    await expect(birthdate).toHaveValue("03071985"); // still 8 characters at most
+
+    // Pasted, month first or year first.
+    for (const pasted of ["03/07/1985", "1985-03-07"]) {
+      await birthdate.fill("");
+      await page.evaluate((text) => navigator.clipboard.writeText(text), pasted);
+      await birthdate.press("ControlOrMeta+v");
+      await expect(birthdate, pasted).toHaveValue(pasted === "1985-03-07" ? "030785" : "03071985");
+    }
+
+    await birthdate.fill("");
+    await birthdate.pressSequentially("03/07/1985");
+    const [login] = await Promise.all([
+      page.waitForRequest("**/api/auth/login"),
+      page.getByRole("button", { name: "Sign In", exact: true }).click(),
+    ]);
+    expect(login.postDataJSON()).toMatchObject({ username: certificate, password: MEMBER_PASSWORD });
+    await expect(page).toHaveURL(/\/knowledge-center$/);
+    await expect(page.getByTestId("welcome-line")).toHaveText("Welcome, Slash Member");
   });
 
   test("a wrong birthdate shows the server's message in a red banner", async ({ page, services }) => {
@@ -288,6 +321,36 @@ test.describe("shell", () => {
       await expect(mobileNav.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await page.getByRole("button", { name: "Close menu" }).click();
+    await expect(mobileNav).toBeHidden();
+  });
+
+  test("the mobile menu closes on Escape and gives the focus back to its toggle", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(mobileNav).toBeVisible();
+    // From inside the menu...
+    await mobileNav.getByRole("link", { name: "Forms", exact: true }).focus();
+    await page.keyboard.press("Escape");
+    await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+    // ...and from its toggle.
+    await page.keyboard.press("Enter");
+    await expect(mobileNav).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+
+    // A dialog opened from the menu closes first; the menu stays for the next Escape.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await mobileNav.getByRole("button", { name: "Apply Now" }).click();
+    const dialog = page.getByRole("dialog", { name: "Apply Now" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(mobileNav).toBeVisible();
+    await page.keyboard.press("Escape");
     await expect(mobileNav).toBeHidden();
   });
 

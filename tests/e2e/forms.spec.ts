@@ -432,6 +432,10 @@ test.describe("make payment", () => {
   }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_BASE });
     await page.goto("/make-payment");
+    // The page and the dialog tell the same story: this portal address carries nothing, so both are pasted.
+    await expect(page.getByTestId("portal-handover-note")).toHaveText(
+      "Our secure payment portal opens in a new tab. You paste the amount and your membership ID there: the next step shows them, ready to copy.",
+    );
     await page.getByRole("radio", { name: /Other Payment/ }).check();
     await page.getByLabel("Membership ID").fill("AHA-4550");
     await page.getByLabel("Amount (USD)").fill("45.50");
@@ -467,6 +471,9 @@ test.describe("make payment", () => {
     try {
       const page = await context.newPage();
       await page.goto(`${site.url}/make-payment`);
+      await expect(page.getByTestId("portal-handover-note")).toHaveText(
+        "Our secure payment portal opens in a new tab, and we pass your amount and membership ID on to it.",
+      );
       await page.getByRole("radio", { name: /Other Payment/ }).check();
       await page.getByLabel("Membership ID").fill("AHA-4550");
       await page.getByLabel("Amount (USD)").fill("45.5");

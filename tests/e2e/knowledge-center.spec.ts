@@ -1,5 +1,13 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { sql } from "kysely";
+import { loadConfig } from "../../app/platform/config.server";
+import { databaseOptions, startServices } from "../../app/server/bootstrap.server";
+import { sessionCookieName } from "../../app/features/auth/cookie.server";
+import { E2E_ENV, E2E_PORT } from "./env";
+import { createAccount, expect, expectNoAxeViolations, test } from "./fixtures";
+import { startSecondSite } from "./second-site";
 import {
   deleteArticlesIn,
   deleteFeed,
@@ -378,6 +386,85 @@ test.describe("knowledge center", () => {
     expect(b.y).toBeGreaterThan(a.y);
     await expectNoAxeViolations(page);
     await deleteFeed(services, feed.id);
+  });
+});
+
+test.describe("knowledge center when loading fails for real", () => {
+  test("a broken articles table or a server gone away: the articles' error with 'Try Again', inside the site's header and footer", async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000); // starts a copy of the site twice, on a database of its own
+    const dataDir = path.resolve(`.tmp/e2e-failing-site-${E2E_PORT}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    let site = await startSecondSite({ DATA_DIR: dataDir });
+    const config = loadConfig({ ...process.env, ...E2E_ENV, DATA_DIR: dataDir });
+    const services = await startServices(config, { database: databaseOptions(config) });
+    const context = await browser.newContext();
+    try {
+      const { userId } = await createAccount(services, "member", "Frame");
+      const { token } = await services.auth.sessions.create((await services.auth.users.findById(userId))!, false);
+      await context.addCookies([{ name: sessionCookieName(false), value: token, url: site.url, httpOnly: true, sameSite: "Lax" }]);
+      const feed = await seedFeed(services, { category: "safety" });
+      await seedArticles(
+        services,
+        feed.id,
+        Array.from({ length: 10 }, (_, i) => ({ title: `Frame check ${i + 1}`, category: "safety" })),
+      );
+      const page = await context.newPage();
+      const alert = page.getByRole("alert").filter({ hasText: "Failed to load articles. Please try again." });
+      const expectFrame = async (label: string) => {
+        await expect(page.getByRole("banner").getByTestId("welcome-line"), label).toHaveText("Welcome, Frame Member");
+        await expect(page.getByRole("contentinfo").getByRole("navigation", { name: "Quick links" }), label).toBeVisible();
+      };
+
+      await page.goto(`${site.url}/knowledge-center?category=safety`);
+      await expect(counts(page)).toContainText("Page 1 of 2");
+
+      // The articles table breaks: the page read by the server and a page change in the browser both say so.
+      await sql`alter table articles rename to articles_broken`.execute(services.database.db);
+      await page.reload();
+      await expect(alert).toBeVisible();
+      await expectFrame("server-rendered");
+      await sql`alter table articles_broken rename to articles`.execute(services.database.db);
+      await alert.getByRole("link", { name: "Try Again" }).click();
+      await expect(counts(page)).toContainText("Page 1 of 2");
+      await sql`alter table articles rename to articles_broken`.execute(services.database.db);
+      await pager(page).getByRole("link", { name: "Next" }).click();
+      await expect(alert).toBeVisible();
+      await expectFrame("page change");
+      await sql`alter table articles_broken rename to articles`.execute(services.database.db);
+
+      // The server goes away mid-visit (a crash, a restart): a page change keeps the frame and offers 'Try Again'.
+      await alert.getByRole("link", { name: "Try Again" }).click();
+      await expect(counts(page)).toContainText("Page 2 of 2");
+      // The contact page is visited once, so the browser has its code when the server is gone.
+      await page.getByRole("banner").getByRole("link", { name: "Contact", exact: true }).click();
+      await expect(page).toHaveURL(/\/contact-us$/);
+      await page.goBack();
+      await expect(counts(page)).toContainText("Page 2 of 2");
+      await site.close();
+      await pager(page).getByRole("link", { name: "Previous" }).click();
+      await expect(alert).toBeVisible();
+      await expectFrame("server gone");
+      // Another page whose data cannot be read shows the site's error page, in the same frame.
+      await page.getByRole("banner").getByRole("link", { name: "Contact", exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Something went wrong" })).toBeVisible();
+      await expectFrame("error page");
+
+      await page.goBack();
+      await expect(alert).toBeVisible();
+      await expectFrame("back, server still gone");
+
+      site = await startSecondSite({ DATA_DIR: dataDir });
+      await alert.getByRole("link", { name: "Try Again" }).click();
+      await expect(counts(page)).toContainText("Page 1 of 2");
+      await expect(alert).toHaveCount(0);
+    } finally {
+      await context.close();
+      await services.database.close();
+      await site.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

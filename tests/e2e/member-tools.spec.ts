@@ -69,7 +69,9 @@ test.describe("maintenance calendar", () => {
     await task.getByRole("checkbox").check();
     await expect(task).toHaveAttribute("data-done", "true");
     await expect(dialog.getByTestId("calendar-progress")).toContainText("1 of 48 tasks done");
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("maintenance-done-events")))!)).toEqual([taskId]);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("maintenance-done-events")))!)).toEqual([
+      `${taskId}-${new Date().getFullYear()}`,
+    ]);
 
     await page.reload();
     dialog = await openTool(page, "Maintenance Calendar");
@@ -84,6 +86,55 @@ test.describe("maintenance calendar", () => {
     await dialog.locator(`[data-task-id="${taskId}"]`).getByRole("checkbox").uncheck();
     await expect(dialog.getByTestId("calendar-progress")).toContainText("0 of 48 tasks done");
     expect(await page.evaluate(() => localStorage.getItem("maintenance-done-events"))).toBe("[]");
+  });
+
+  test("the plan follows the current year (dates, marks, exports) and opens at the current month, on a phone too", async ({
+    page,
+    signIn,
+  }) => {
+    // November 2027 in the browser, with marks made in 2026 (one saved before marks carried a year).
+    await page.clock.setFixedTime(new Date("2027-11-15T10:00:00"));
+    await page.addInitScript(() =>
+      localStorage.setItem("maintenance-done-events", JSON.stringify(["nov-reverse-fans-2026", "nov-humidifier"])),
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn("member");
+    await page.goto("/knowledge-center");
+    const dialog = await openTool(page, "Maintenance Calendar");
+    const november = dialog.getByRole("button", { name: /^November/ });
+    await expect(november).toHaveAttribute("aria-expanded", "true");
+    await expect(november).toBeInViewport();
+    await expect(dialog.getByRole("button", { name: /^January/ })).not.toBeInViewport();
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: ".tmp/shots/calendar-390.png" });
+
+    // Last year's marks stay with last year.
+    await expect(dialog.getByTestId("calendar-progress")).toHaveText("0 of 48 tasks done in 2027");
+    const fans = dialog.locator('[data-task-id="nov-reverse-fans"]');
+    await expect(fans).toHaveAttribute("data-done", "false");
+    await fans.getByRole("checkbox").check();
+    await expect(dialog.getByTestId("calendar-progress")).toHaveText("1 of 48 tasks done in 2027");
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("maintenance-done-events")))!)).toEqual([
+      "nov-humidifier-2026",
+      "nov-reverse-fans-2026",
+      "nov-reverse-fans-2027",
+    ]);
+
+    const one = await readDownload(page, () => fans.getByRole("button", { name: /Add ".*" to my calendar/ }).click());
+    expect(one.name).toBe("nov-reverse-fans-2027.ics");
+    const [event] = new ICAL.Component(ICAL.parse(one.text)).getAllSubcomponents("vevent");
+    expect(new ICAL.Event(event).startDate.toString()).toMatch(/^2027-11-/);
+    const all = await readDownload(page, () => dialog.getByRole("button", { name: "Export All (.ics)" }).click());
+    const starts = new ICAL.Component(ICAL.parse(all.text)).getAllSubcomponents("vevent").map((e) => new ICAL.Event(e).startDate.year);
+    expect(new Set(starts)).toEqual(new Set([2027]));
+    const json = await readDownload(page, () => dialog.getByRole("button", { name: "Export JSON" }).click());
+    expect(json.name).toBe("home-maintenance-calendar-2027.json");
+    const data = JSON.parse(json.text);
+    expect(data.year).toBe(2027);
+    expect(data.doneEvents).toEqual(["nov-reverse-fans"]);
+    expect(data.calendar[10].tasks.every((t: { date: string }) => t.date.startsWith("2027-11-"))).toBe(true);
+
+    await dialog.getByRole("button", { name: "Calendar", exact: true }).click();
+    await expect(dialog.getByRole("heading", { level: 3, name: "November 2027" })).toBeVisible();
   });
 
   test("calendar view: at most two tasks a day and '+N more', which lists the day", async ({ page, signIn }) => {

@@ -271,6 +271,36 @@ test.describe("mortgage calculator", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
+  test("on a phone the amortization table fits the width: every figure of a row in view, no sideways scrolling", async ({ page }) => {
+    test.slow();
+    const url = "/mortgage-calculator?showAmortization=1&extraPaymentAmount=200";
+    const region = page.getByRole("region", { name: "Amortization schedule table" });
+    await page.goto(url);
+    // The figures of the first payment as the wide table shows them, one column each.
+    const wide = await region.locator("tbody tr").first().locator("td").allInnerTexts();
+    expect(wide).toHaveLength(7);
+
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(url);
+      await expect(region.locator("tbody tr")).toHaveCount(120);
+      expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth), `${width}px`).toBeLessThanOrEqual(0);
+      const first = region.locator("tbody tr").first();
+      await first.scrollIntoViewIfNeeded();
+      const shown = (await first.innerText()).replace(/\s+/g, " ");
+      for (const figure of wide) expect(shown, `${width}px`).toContain(figure.trim());
+      for (const td of await first.locator("td:visible").all()) await expect(td, `${width}px`).toBeInViewport({ ratio: 1 });
+      for (const name of [/^Date/, /^Principal/, /^Total payment/])
+        await expect(region.getByRole("columnheader", { name }), `${width}px`).toBeInViewport({ ratio: 1 });
+      for (const name of ["Interest", "Balance"])
+        await expect(region.locator("thead").getByText(name, { exact: true }).locator("visible=true"), `${width}px`).toBeInViewport({
+          ratio: 1,
+        });
+      if (process.env.SCREENSHOTS) await region.screenshot({ path: `.tmp/shots/amortization-${width}.png` });
+    }
+    await expectNoAxeViolations(page);
+  });
+
   test("the sitemap lists the calculator", async ({ request }) => {
     const xml = await (await request.get("/sitemap.xml")).text();
     expect(xml).toContain("/mortgage-calculator</loc>");

@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { E2E_BASE } from "./env";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
@@ -120,6 +121,75 @@ test.describe("marketing pages", () => {
     await expect(main.getByRole("link", { name: "Become a Member" })).toHaveAttribute("href", "/application");
     await main.getByRole("link", { name: "Member Login" }).click();
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("joining tells one story: the online application is for signed-in members, everyone else applies through the team", async ({
+    page,
+  }) => {
+    const story =
+      "The online membership application is for signed-in members: sign in to fill it in. Not a member yet? Call our member services team at (800) 555-0142 or e-mail info@aha-homeowners.org and we will take your application with you.";
+    const expectStory = async (where: Locator, label: string) => {
+      const note = where.getByTestId("joining-note");
+      await expect(note, label).toHaveText(story);
+      await expect(note.getByRole("link", { name: "sign in" }), label).toHaveAttribute("href", "/login?redirectTo=%2Fapplication");
+      await expect(note.getByRole("link", { name: "(800) 555-0142" }), label).toHaveAttribute("href", "tel:8005550142");
+    };
+
+    // The dialogs: Apply Now from the header, the footer and the login page (the spec's words kept), and Become a Member.
+    const applyNow = page.getByRole("dialog", { name: "Apply Now" });
+    await page.goto("/");
+    for (const [label, opener] of [
+      ["header", page.getByRole("banner").getByRole("button", { name: "Apply Now" })],
+      ["footer", page.getByRole("contentinfo").getByRole("button", { name: "Apply Now" })],
+    ] as const) {
+      await opener.click();
+      await expect(applyNow, label).toContainText("Online applications are coming soon.");
+      await expectStory(applyNow, label);
+      await expect(applyNow.getByRole("link", { name: "Contact Us" })).toBeVisible();
+      await expect(applyNow.getByRole("button", { name: "Close", exact: true })).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(applyNow).toBeHidden();
+    }
+    await page.getByRole("main").getByRole("button", { name: "Become a Member" }).click();
+    await expectStory(page.getByRole("dialog", { name: "Become a Member" }), "Become a Member");
+    await page.keyboard.press("Escape");
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Apply for membership" }).click();
+    await expectStory(applyNow, "login");
+    await page.keyboard.press("Escape");
+
+    // The pages' links to /application say it beside the link.
+    for (const [path, name] of [
+      ["/about-us", "Explore Coverage Options"],
+      ["/membership-benefits", "Apply Now"],
+      ["/members-only", "Become a Member"],
+    ]) {
+      await page.goto(path);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("link", { name }), path).toHaveAttribute("href", "/application");
+      await expectStory(main, path);
+    }
+
+    // And so does the login wall of /application; other walls do not talk about applying.
+    await page.goto("/application");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Authentication Required");
+    await expect(main).toContainText("You must be logged in to access this area");
+    await expectStory(main, "/application");
+    await expect(main.getByRole("link", { name: "Go to Login" })).toHaveAttribute("href", "/login?redirectTo=%2Fapplication");
+    await expect(main.getByRole("link", { name: "Back to Home" })).toBeVisible();
+    await page.goto("/knowledge-center");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Authentication Required");
+    await expect(page.getByTestId("joining-note")).toHaveCount(0);
+  });
+
+  test("a signed-in member follows the pages' application links without the visitors' note", async ({ page, signIn }) => {
+    await signIn("member");
+    await page.goto("/membership-benefits");
+    await expect(page.getByRole("main").getByTestId("joining-note")).toHaveCount(0);
+    await page.getByRole("main").getByRole("link", { name: "Apply Now" }).click();
+    await expect(page).toHaveURL(/\/application$/);
+    await expect(page.getByRole("button", { name: "Submit Application" })).toBeVisible();
   });
 
   test("privacy policy: nine sections, dates and the under-13 statement", async ({ page }) => {

@@ -3,6 +3,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from "@conform-to/zod/v4";
 import { AlertCircle, CheckCircle2, Info, Loader2, Send } from "lucide-react";
 import { focusAndReveal } from "~/components/forms/focus";
+import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import {
   applicationSchema,
   ERROR_ORDER,
@@ -37,7 +38,7 @@ const LOOKUP_FILLS: [keyof CaseApplicant, ApplicationField, (v: string) => strin
   ["phone", "phone", formatPhone],
   ["address1", "address1", (v) => v],
   ["city", "city", (v) => v],
-  ["state", "state", (v) => v],
+  ["state", "state", (v) => v.toUpperCase()],
   ["zip", "zip", (v) => v],
   ["gender", "gender", (v) => v],
 ];
@@ -61,6 +62,9 @@ export function ApplicationForm({
   const [failure, setFailure] = useState<string | null>(posted?.failure ?? null);
   const [succeeded, setSucceeded] = useState(posted?.submitted ?? false);
   const [attempts, setAttempts] = useState(0);
+  // The summary stays from a failed send until the next successful one, kept up to date as
+  // fields are corrected (each check of a field ends Conform's "error" status).
+  const [summaryShown, setSummaryShown] = useState(posted?.result.status === "error");
   const [signatureKey, setSignatureKey] = useState(0);
   const summaryRef = useRef<HTMLDivElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
@@ -86,6 +90,7 @@ export function ApplicationForm({
         setLastResult(submission.reply({ resetForm: true }));
         setSignatureKey((k) => k + 1);
         setSucceeded(true);
+        setSummaryShown(false);
         return;
       }
       setFailure(outcome.message);
@@ -118,21 +123,27 @@ export function ApplicationForm({
   const lookup = useCaseLookup((applicant) => {
     const element = document.forms.namedItem(form.id);
     if (!element) return;
+    const fills: { input: HTMLInputElement | HTMLSelectElement; name: ApplicationField; value: string }[] = [];
     for (const [from, to, show] of LOOKUP_FILLS) {
       const value = applicant[from];
       const input = element.elements.namedItem(to) as HTMLInputElement | HTMLSelectElement | null;
       // Looked-up values fill only empty fields; what the visitor typed stays.
-      if (value && input && !input.value.trim()) form.update({ name: to, value: show(value) });
+      if (value && input && !input.value.trim()) fills.push({ input, name: to, value: show(value) });
     }
+    // Each update checks the form again as it stands in the page: every value goes in first,
+    // or the later checks would bring back the "required" errors of the fields filled before.
+    for (const fill of fills) fill.input.value = fill.value;
+    for (const fill of fills) form.update({ name: fill.name, value: fill.value });
   });
 
   const errors = form.allErrors;
   const problems = ERROR_ORDER.filter((name) => errors[name]?.length);
-  const showSummary = form.status === "error" && problems.length > 0;
+  const showSummary = summaryShown && problems.length > 0;
   const formProps = getFormProps(form);
   const signatureChanged = (name: ApplicationField) => () => {
-    // After a submit attempt, a signature drawn or cleared is checked at once.
-    if (form.status === "error") setTimeout(() => form.validate({ name }), 0);
+    // After a failed send, a signature drawn or cleared is checked at once (Conform's "error"
+    // status ends with the first field corrected, so it cannot tell).
+    if (summaryShown) form.validate({ name });
   };
   const f = fields as unknown as Record<ApplicationField, Meta>;
   const formatOnBlur = (name: ApplicationField, format: (v: string) => string) => (e: React.FocusEvent<HTMLInputElement>) => {
@@ -168,7 +179,10 @@ export function ApplicationForm({
         onSubmit={(event) => {
           const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
           formProps.onSubmit(event);
-          if (submitter?.name !== "__intent__") setAttempts((n) => n + 1);
+          if (submitter?.name !== "__intent__") {
+            setAttempts((n) => n + 1);
+            setSummaryShown(true);
+          }
         }}
         method="post"
         aria-busy={sending}
@@ -317,8 +331,8 @@ export function ApplicationForm({
                     {...inputProps(fields.state, "text")}
                     autoComplete="address-level1"
                     maxLength={LIMITS.state}
-                    onBlur={formatOnBlur("state", (v) => v.toUpperCase())}
-                    className="field-input uppercase"
+                    onChange={upperCaseAsTyped}
+                    className="field-input"
                   />
                 </Field>
                 <Field meta={fields.zip} label={FIELD_LABELS.zip} optional>
@@ -342,6 +356,7 @@ export function ApplicationForm({
                 errorId={fields.applicantSignature.errorId}
                 name={fields.applicantSignature.name}
                 label={FIELD_LABELS.applicantSignature}
+                required
                 error={fields.applicantSignature.errors?.[0]}
                 onChange={signatureChanged("applicantSignature")}
               />
@@ -568,7 +583,15 @@ function Checkbox({
         className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2.5 hover:bg-slate-50"
       >
         <input {...props} aria-required={required || undefined} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
-        <span className="text-sm font-medium text-slate-800">{label}</span>
+        <span className="text-sm font-medium text-slate-800">
+          {label}
+          {required ? (
+            <span className="text-red-700" aria-hidden>
+              {" "}
+              *
+            </span>
+          ) : null}
+        </span>
       </label>
       {errorShownBelow ? null : <FieldError meta={meta} />}
     </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import SignaturePad from "signature_pad";
 import { AlertCircle, Eraser } from "lucide-react";
 
@@ -16,6 +16,7 @@ export function SignatureField({
   name,
   label,
   hint,
+  required,
   error,
   errorId,
   onChange,
@@ -24,16 +25,29 @@ export function SignatureField({
   name: string;
   label: string;
   hint?: string;
+  /** Marked with '*' like the form's other required fields (a drawing area cannot carry aria-required). */
+  required?: boolean;
   error?: string;
   errorId: string;
   onChange?: (dataUrl: string) => void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const [value, setValue] = useState("");
   const [ready, setReady] = useState(false);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+
+  /**
+   * The drawing goes into the hidden input at once, before React renders it there, so a check
+   * of the form that onChange starts reads the new signature rather than the one before.
+   */
+  const store = useCallback((next: string) => {
+    if (inputRef.current) inputRef.current.value = next;
+    setValue(next);
+    onChangeRef.current?.(next);
+  }, []);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -61,11 +75,7 @@ export function SignatureField({
     const media = window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
     media.addEventListener?.("change", resize);
 
-    const commit = () => {
-      const next = pad.isEmpty() ? "" : pad.toDataURL("image/png");
-      setValue(next);
-      onChangeRef.current?.(next);
-    };
+    const commit = () => store(pad.isEmpty() ? "" : pad.toDataURL("image/png"));
     pad.addEventListener("endStroke", commit);
     setReady(true);
     return () => {
@@ -75,12 +85,11 @@ export function SignatureField({
       pad.off();
       padRef.current = null;
     };
-  }, []);
+  }, [store]);
 
   function clear() {
     padRef.current?.clear();
-    setValue("");
-    onChangeRef.current?.("");
+    store("");
   }
 
   const hintId = `${id}-hint`;
@@ -91,6 +100,15 @@ export function SignatureField({
       <div className="flex items-end justify-between gap-3">
         <span id={labelId} className="field-label">
           {label}
+          {required ? (
+            <>
+              <span className="text-red-700" aria-hidden>
+                {" "}
+                *
+              </span>
+              <span className="sr-only"> (required)</span>
+            </>
+          ) : null}
         </span>
         <button type="button" className="btn-ghost mb-1 px-2 py-1 text-xs" onClick={clear} aria-label={`Clear ${label}`}>
           <Eraser className="h-3.5 w-3.5" aria-hidden /> Clear
@@ -113,7 +131,7 @@ export function SignatureField({
           error ? "border-red-600" : "border-slate-400"
         } focus:outline-none focus-visible:ring-4 focus-visible:ring-brand-200`}
       />
-      <input type="hidden" name={name} value={value} />
+      <input ref={inputRef} type="hidden" name={name} value={value} />
       {error ? (
         <p id={errorId} className="field-error flex items-start gap-1.5">
           <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />

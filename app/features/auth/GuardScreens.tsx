@@ -1,5 +1,6 @@
 import { Link, useLocation } from "react-router";
 import { Lock } from "lucide-react";
+import { JoiningNote } from "~/components/JoiningNote";
 
 export const VERIFYING_TEXT = "Verifying authentication...";
 
@@ -24,6 +25,7 @@ export function AuthRequired() {
       </span>
       <h1 className="mt-5 font-serif text-3xl font-bold text-brand-900">Authentication Required</h1>
       <p className="mt-3 text-slate-600">You must be logged in to access this area</p>
+      {location.pathname === "/application" ? <JoiningNote className="mt-4 max-w-xl text-slate-700" /> : null}
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={`/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="btn-primary">
           Go to Login

@@ -1,14 +1,16 @@
-import { useState, type ChangeEvent } from "react";
+import { useState, type ChangeEvent, type ClipboardEvent } from "react";
 import { Link, useNavigate, useNavigation } from "react-router";
 import { Tabs } from "radix-ui";
 import { AlertCircle, Eye, EyeOff, KeyRound, UserRound } from "lucide-react";
 import { FieldError, inputProps } from "~/components/forms/FormParts";
 import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
+import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import { useSiteDialogs } from "~/components/SiteDialogs";
+import { useHydrated } from "~/components/useHydrated";
 import { useAuthSync, saveStoredUser } from "./auth-sync";
 import { LOGIN_FAILED, LOGIN_FAILED_RETRY, loginSchema, type LoginKind } from "./contract";
-import { BIRTHDATE_MAX_LENGTH, maskBirthdateInput, normalizeBirthdate, normalizeCertificate } from "./normalize";
+import { BIRTHDATE_MAX_LENGTH, birthdateFromPaste, maskBirthdateEdit, normalizeBirthdate, normalizeCertificate } from "./normalize";
 import { LOGIN_NAVIGATION_DELAY_MS, landingPath } from "./redirect";
 import type { PublicUser } from "./user";
 
@@ -69,21 +71,27 @@ export function LoginForm({
   );
 }
 
-/** Upper-cases the certificate number as it is typed, keeping the caret where it was. */
-function upperCaseAsTyped(event: ChangeEvent<HTMLInputElement>) {
-  const input = event.currentTarget;
-  const upper = input.value.toUpperCase();
-  if (upper === input.value) return;
-  const { selectionStart, selectionEnd } = input;
-  input.value = upper;
-  input.setSelectionRange(selectionStart, selectionEnd);
-}
-
-/** The birthdate's input mask (MMDDYY; digits and slashes, 8 characters at most). */
+/** The birthdate's input mask (MMDDYY, 8 characters at most): separators are dropped as they are typed. */
 function maskBirthdate(event: ChangeEvent<HTMLInputElement>) {
   const input = event.currentTarget;
-  const masked = maskBirthdateInput(input.value);
-  if (masked !== input.value) input.value = masked;
+  const masked = maskBirthdateEdit(input.value, input.selectionStart ?? input.value.length);
+  if (masked.value === input.value) return;
+  input.value = masked.value;
+  input.setSelectionRange(masked.caret, masked.caret);
+}
+
+/** A pasted birthdate written year first (1980-05-17) is put in the mask's order before it lands. */
+function pasteBirthdate(event: ClipboardEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  event.preventDefault();
+  const start = input.selectionStart ?? input.value.length;
+  const end = input.selectionEnd ?? start;
+  const before = input.value.slice(0, start) + birthdateFromPaste(event.clipboardData.getData("text"));
+  const masked = maskBirthdateEdit(before + input.value.slice(end), before.length);
+  input.value = masked.value;
+  input.setSelectionRange(masked.caret, masked.caret);
+  // The form library follows the field through its input events.
+  input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 /** One kind's form: its two fields, their errors, the failure banner and the busy state. */
@@ -91,6 +99,7 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
   const member = kind === "member";
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const { recheck } = useAuthSync();
@@ -178,8 +187,11 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
             })}
             autoComplete={member ? "off" : "current-password"}
             inputMode={member ? "numeric" : undefined}
-            maxLength={member ? BIRTHDATE_MAX_LENGTH : 200}
+            // Once the mask runs it keeps the field to 8 characters; the browser's own limit would cut
+            // "05/17/1980" (typed fast, pasted or filled in) to "05/17/19" before the mask saw it.
+            maxLength={member ? (hydrated ? undefined : BIRTHDATE_MAX_LENGTH) : 200}
             onChange={member ? maskBirthdate : undefined}
+            onPaste={member ? pasteBirthdate : undefined}
             placeholder={member ? "MMDDYY" : ""}
             className="field-input pl-9 pr-11"
           />

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isNormalizedBirthdate, maskBirthdateInput, normalizeBirthdate, normalizeCertificate } from "./normalize";
+import {
+  birthdateFromPaste,
+  isNormalizedBirthdate,
+  maskBirthdateEdit,
+  maskBirthdateInput,
+  normalizeBirthdate,
+  normalizeCertificate,
+} from "./normalize";
 
 describe("normalizeCertificate", () => {
   it("trims and upper-cases", () => {
@@ -51,10 +58,40 @@ describe("normalizeBirthdate", () => {
 });
 
 describe("maskBirthdateInput", () => {
-  it("keeps digits and slashes, at most 8 characters", () => {
-    expect(maskBirthdateInput("03/07/85")).toBe("03/07/85");
+  it("keeps digits only, at most 8 characters", () => {
+    expect(maskBirthdateInput("030785")).toBe("030785");
     expect(maskBirthdateInput("030719851")).toBe("03071985");
     expect(maskBirthdateInput("03-07-85x")).toBe("030785");
+  });
+  it("drops separators, so a birthdate typed with slashes keeps its year (issue 14)", () => {
+    expect(maskBirthdateInput("05/17/1980")).toBe("05171980");
+    expect(normalizeBirthdate(maskBirthdateInput("05/17/1980"))).toBe("051780");
+    expect(maskBirthdateInput("05/17/80")).toBe("051780");
+    expect(maskBirthdateInput("05.17.1980")).toBe("05171980");
+  });
+});
+
+describe("maskBirthdateEdit", () => {
+  it("typed one character at a time, 05/17/1980 ends as 05171980 with the caret at the end", () => {
+    let state = { value: "", caret: 0 };
+    for (const ch of "05/17/1980") state = maskBirthdateEdit(state.value + ch, state.value.length + 1);
+    expect(state).toEqual({ value: "05171980", caret: 8 });
+  });
+  it("keeps the caret after the digits before it when a separator is typed mid-field", () => {
+    expect(maskBirthdateEdit("05/171980", 3)).toEqual({ value: "05171980", caret: 2 });
+    expect(maskBirthdateEdit("0517/1980", 5)).toEqual({ value: "05171980", caret: 4 });
+  });
+});
+
+describe("birthdateFromPaste", () => {
+  it("keeps the digits of a month-first date, whatever the separator", () => {
+    expect(birthdateFromPaste("05/17/1980")).toBe("05171980");
+    expect(birthdateFromPaste(" 05-17-1980 ")).toBe("05171980");
+    expect(birthdateFromPaste("05.17.80")).toBe("051780");
+  });
+  it("puts a year-first date in the mask's order", () => {
+    expect(birthdateFromPaste("1980-05-17")).toBe("051780");
+    expect(birthdateFromPaste("1980-5-7")).toBe("050780");
   });
 });
 

@@ -29,10 +29,35 @@ export function normalizeBirthdate(value: string): string {
   return digits;
 }
 
-/** The birthdate field's input mask: digits and slashes, at most 8 characters (MMDDYY, MM/DD/YY, MMDDYYYY). */
+/**
+ * The birthdate field's input mask: MMDDYY, at most 8 characters (MMDDYYYY fits too).
+ * Separators are dropped as they are typed, so 05/17/1980 becomes 05171980 (normalized to
+ * 051780) instead of being cut to "05/17/19" by the 8-character limit.
+ */
 export const BIRTHDATE_MAX_LENGTH = 8;
 export function maskBirthdateInput(value: string): string {
-  return value.replace(/[^\d/]/g, "").slice(0, BIRTHDATE_MAX_LENGTH);
+  return value.replace(/\D/g, "").slice(0, BIRTHDATE_MAX_LENGTH);
+}
+
+/**
+ * The mask applied to text being edited: the masked value and where the caret goes (after
+ * the digits that stood before it), so a separator typed mid-field does not throw the caret
+ * to the end.
+ */
+export function maskBirthdateEdit(value: string, caret: number): { value: string; caret: number } {
+  const masked = maskBirthdateInput(value);
+  return { value: masked, caret: Math.min(value.slice(0, caret).replace(/\D/g, "").length, masked.length) };
+}
+
+/**
+ * Pasted text as the mask's digits. A date written year first (1980-05-17, the one dashed
+ * form the normalization reads) is put in the mask's order (051780); anything else keeps its
+ * digits in order (05/17/1980, 05-17-1980 and 05.17.1980 give 05171980).
+ */
+export function birthdateFromPaste(text: string): string {
+  const trimmed = text.trim();
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(trimmed)) return normalizeBirthdate(trimmed);
+  return trimmed.replace(/\D/g, "");
 }
 
 /** A normalized member password is exactly six digits. */

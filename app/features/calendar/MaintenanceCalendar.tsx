@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { CalendarDays, CalendarPlus, Check, ChevronDown, ChevronLeft, ChevronRight, FileJson, List, Printer } from "lucide-react";
 import { loadDoneEvents, saveDoneEvents } from "./done-events";
@@ -29,20 +29,30 @@ function formatDay(iso: string) {
   return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
 }
 
-/** Done marks, read from and written to local storage (maintenance-done-events). */
-function useDoneEvents() {
-  const [done, setDone] = useState<Set<string>>(() =>
-    typeof window === "undefined" ? new Set() : loadDoneEvents(window.localStorage, KNOWN_IDS),
+const loadDone = (year: number) =>
+  typeof window === "undefined" ? new Set<string>() : loadDoneEvents(window.localStorage, year, KNOWN_IDS);
+
+/** The year's done marks, read from and written to local storage (maintenance-done-events). */
+function useDoneEvents(year: number) {
+  const [done, setDone] = useState(() => loadDone(year));
+  const [markedYear, setMarkedYear] = useState(year);
+  if (markedYear !== year) {
+    // The year turned while the calendar was open: its plan starts with nothing done.
+    setMarkedYear(year);
+    setDone(loadDone(year));
+  }
+  const toggle = useCallback(
+    (id: string) => {
+      setDone((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        saveDoneEvents(window.localStorage, year, next);
+        return next;
+      });
+    },
+    [year],
   );
-  const toggle = useCallback((id: string) => {
-    setDone((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      saveDoneEvents(window.localStorage, next);
-      return next;
-    });
-  }, []);
   return { done, toggle };
 }
 
@@ -70,7 +80,7 @@ export function MaintenanceCalendar({ now = new Date() }: { now?: Date }) {
   const year = now.getFullYear();
   const currentMonth = now.getMonth() + 1;
   const tasks = useMemo(() => tasksForYear(year), [year]);
-  const { done, toggle } = useDoneEvents();
+  const { done, toggle } = useDoneEvents(year);
   const [view, setView] = useState<"list" | "calendar">("list");
   const [showCompleted, setShowCompleted] = useState(true);
   const { printing, print } = usePrint();
@@ -163,6 +173,11 @@ type TaskActions = { done: Set<string>; onToggle: (id: string) => void; onExport
 
 function ListView({ tasks, currentMonth, ...actions }: { tasks: MaintenanceTask[]; currentMonth: number } & TaskActions) {
   const [open, setOpen] = useState<Set<number>>(() => new Set([currentMonth]));
+  // The list opens on the current month (expanded), not on January with it far below.
+  const currentRef = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    currentRef.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   const toggleMonth = (m: number) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -179,7 +194,12 @@ function ListView({ tasks, currentMonth, ...actions }: { tasks: MaintenanceTask[
         const expanded = open.has(month);
         const panelId = `maintenance-month-${month}`;
         return (
-          <li key={name} className="rounded-lg border border-slate-200" data-testid="calendar-month">
+          <li
+            key={name}
+            ref={month === currentMonth ? currentRef : undefined}
+            className="scroll-mt-2 rounded-lg border border-slate-200"
+            data-testid="calendar-month"
+          >
             <h3>
               <button
                 type="button"
@@ -191,10 +211,12 @@ function ListView({ tasks, currentMonth, ...actions }: { tasks: MaintenanceTask[
                 <span className="font-semibold text-brand-900">
                   {name}
                   {month === currentMonth ? (
-                    <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-800">This month</span>
+                    <span className="ml-2 whitespace-nowrap rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-800">
+                      This month
+                    </span>
                   ) : null}
                 </span>
-                <span className="flex items-center gap-2 text-sm text-slate-600">
+                <span className="flex shrink-0 items-center gap-2 whitespace-nowrap text-sm text-slate-600">
                   {doneInMonth}/{monthTasks.length} done
                   <ChevronDown className={`h-4 w-4 transition ${expanded ? "rotate-180" : ""}`} aria-hidden />
                 </span>

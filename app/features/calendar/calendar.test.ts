@@ -1,6 +1,6 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { DONE_EVENTS_KEY, loadDoneEvents, parseDoneEvents, saveDoneEvents } from "./done-events";
+import { DONE_EVENTS_KEY, UNDATED_MARKS_YEAR, loadDoneEvents, parseDoneEvents, saveDoneEvents } from "./done-events";
 import { buildIcs, escapeText, foldLine, taskUid } from "./ical";
 import { buildJsonExport } from "./json-export";
 import { MAX_TASKS_PER_DAY, monthGrid } from "./month-grid";
@@ -79,18 +79,42 @@ describe("done events in local storage", () => {
     }
   }
 
-  it("round-trips under the maintenance-done-events key", () => {
+  it("round-trips under the maintenance-done-events key, each mark with its year", () => {
     const storage = new MemoryStorage();
-    saveDoneEvents(storage, new Set(["mar-gutters", "jan-furnace-filter"]));
+    saveDoneEvents(storage, 2027, new Set(["mar-gutters", "jan-furnace-filter"]));
     expect(DONE_EVENTS_KEY).toBe("maintenance-done-events");
-    expect(JSON.parse(storage.getItem(DONE_EVENTS_KEY)!)).toEqual(["jan-furnace-filter", "mar-gutters"]);
-    expect(loadDoneEvents(storage)).toEqual(new Set(["jan-furnace-filter", "mar-gutters"]));
+    expect(JSON.parse(storage.getItem(DONE_EVENTS_KEY)!)).toEqual(["jan-furnace-filter-2027", "mar-gutters-2027"]);
+    expect(loadDoneEvents(storage, 2027)).toEqual(new Set(["jan-furnace-filter", "mar-gutters"]));
+  });
+
+  it("a year shows only its own marks: the plan starts over in January (issue 14)", () => {
+    const storage = new MemoryStorage();
+    saveDoneEvents(storage, 2026, new Set(["jan-furnace-filter", "may-deck"]));
+    expect(loadDoneEvents(storage, 2027)).toEqual(new Set());
+    saveDoneEvents(storage, 2027, new Set(["may-deck"]));
+    // Saving one year keeps the others.
+    expect(loadDoneEvents(storage, 2026)).toEqual(new Set(["jan-furnace-filter", "may-deck"]));
+    expect(loadDoneEvents(storage, 2027)).toEqual(new Set(["may-deck"]));
+    saveDoneEvents(storage, 2027, new Set());
+    expect(JSON.parse(storage.getItem(DONE_EVENTS_KEY)!)).toEqual(["jan-furnace-filter-2026", "may-deck-2026"]);
+  });
+
+  it("reads marks saved without a year as 2026's, and writes them back with it", () => {
+    expect(UNDATED_MARKS_YEAR).toBe(2026);
+    const storage = new MemoryStorage();
+    storage.setItem(DONE_EVENTS_KEY, JSON.stringify(["mar-gutters"]));
+    expect(loadDoneEvents(storage, 2026)).toEqual(new Set(["mar-gutters"]));
+    expect(loadDoneEvents(storage, 2027)).toEqual(new Set());
+    saveDoneEvents(storage, 2027, new Set(["may-deck"]));
+    expect(JSON.parse(storage.getItem(DONE_EVENTS_KEY)!)).toEqual(["mar-gutters-2026", "may-deck-2027"]);
   });
 
   it("treats garbage as nothing done and drops unknown ids", () => {
-    expect(parseDoneEvents("{not json")).toEqual(new Set());
-    expect(parseDoneEvents('{"a":1}')).toEqual(new Set());
-    expect(parseDoneEvents('["mar-gutters", 5, null, "gone"]', new Set(["mar-gutters"]))).toEqual(new Set(["mar-gutters"]));
+    expect(parseDoneEvents("{not json", 2026)).toEqual(new Set());
+    expect(parseDoneEvents('{"a":1}', 2026)).toEqual(new Set());
+    expect(parseDoneEvents('["mar-gutters-2026", 5, null, "gone-2026", "mar-gutters-20x6"]', 2026, new Set(["mar-gutters"]))).toEqual(
+      new Set(["mar-gutters"]),
+    );
   });
 
   it("survives a storage that throws", () => {
@@ -102,8 +126,8 @@ describe("done events in local storage", () => {
         throw new Error("quota");
       },
     };
-    expect(loadDoneEvents(broken)).toEqual(new Set());
-    expect(() => saveDoneEvents(broken, new Set(["x"]))).not.toThrow();
+    expect(loadDoneEvents(broken, 2026)).toEqual(new Set());
+    expect(() => saveDoneEvents(broken, 2026, new Set(["x"]))).not.toThrow();
   });
 });
 

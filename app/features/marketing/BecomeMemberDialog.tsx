@@ -2,13 +2,12 @@ import { Link } from "react-router";
 import { CalendarCheck, HeartHandshake, ShieldCheck } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { useSiteDialogs } from "~/components/SiteDialogs";
-import { telHref, usePublicConfig } from "~/components/usePublicConfig";
+import { JoiningNote } from "~/components/JoiningNote";
 import { COVERAGE_START, COVERAGE_SUMMARY, MEMBERSHIP_MONTHLY_PRICE } from "./membership";
 
 /** 'Become a Member' on the home page: price, coverage, start date, and how to join. */
 export function BecomeMemberDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { openApplyNow } = useSiteDialogs();
-  const { phone } = usePublicConfig();
   return (
     <Modal
       open={open}
@@ -68,13 +67,8 @@ export function BecomeMemberDialog({ open, onOpenChange }: { open: boolean; onOp
           </div>
         </li>
       </ul>
-      <p className="mt-5 text-sm leading-relaxed">
-        Ready to join? Start your application, or talk to member services at{" "}
-        <a href={telHref(phone)} className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900">
-          {phone}
-        </a>
-        .
-      </p>
+      <h3 className="mt-5 font-semibold text-brand-900">Ready to join?</h3>
+      <JoiningNote className="mt-1 text-sm leading-relaxed" />
     </Modal>
   );
 }

@@ -5,8 +5,9 @@ import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { useSiteDialogs } from "~/components/SiteDialogs";
 import { useHydrated } from "~/components/useHydrated";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { MEMBER_ID_MAX } from "~/features/submissions/fields";
-import { MAX_PAYMENT, PAYMENT_OPTIONS, formatUsd, parseAmount, paymentOption, paymentSchema } from "./payment";
+import { MAX_PAYMENT, PAYMENT_OPTIONS, formatUsd, parseAmount, paymentOption, paymentSchema, portalHandoverNote } from "./payment";
 
 const FIELDS = { option: "Payment for", memberId: "Membership ID", amount: "Amount" };
 
@@ -20,6 +21,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
   const hydrated = useHydrated();
   const { openPayment } = useSiteDialogs();
+  const { paymentPortalUrl } = usePublicConfig();
   const { form, fields, formProps, summaryShown } = useSchemaForm({
     id: "payment",
     schema: paymentSchema,
@@ -162,7 +164,7 @@ export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
           <ul className="mt-5 space-y-3 text-sm text-slate-700">
             <li className="flex gap-2">
               <ExternalLink className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" aria-hidden />
-              <span>Our secure payment portal opens in a new tab, and we pass your amount and membership ID on to it.</span>
+              <span data-testid="portal-handover-note">{portalHandoverNote(paymentPortalUrl)}</span>
             </li>
             <li className="flex gap-2">
               <ShieldCheck className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" aria-hidden />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/platform/config.server";
-import { PAYMENT_OPTIONS, parseAmount, paymentPortalHref, paymentSchema, portalCarries } from "./payment";
+import { PAYMENT_OPTIONS, parseAmount, paymentPortalHref, paymentSchema, portalCarries, portalHandoverNote } from "./payment";
 
 describe("payment options", () => {
   it("are the spec's four cards with their amounts", () => {
@@ -79,6 +79,23 @@ describe("the payment portal address", () => {
     expect(paymentPortalHref("https://pay.example.com/", typed)).toBe("https://pay.example.com/");
     expect(portalCarries("https://pay.example.com/")).toEqual({ amount: false, memberId: false, option: false });
     expect(portalCarries("https://pay.example.com/?a={amount}&x={memberID}")).toEqual({ amount: true, memberId: false, option: false });
+  });
+
+  it("the page promises to pass on only what the address carries, and says what to paste (issue 14)", () => {
+    const opens = "Our secure payment portal opens in a new tab";
+    expect(portalHandoverNote("https://pay.example.com/?a={amount}&m={memberId}&o={option}")).toBe(
+      `${opens}, and we pass your amount and membership ID on to it.`,
+    );
+    expect(portalHandoverNote("https://pay.example.com/")).toBe(
+      `${opens}. You paste the amount and your membership ID there: the next step shows them, ready to copy.`,
+    );
+    expect(portalHandoverNote("https://pay.example.com/?o={option}")).toBe(portalHandoverNote("https://pay.example.com/"));
+    expect(portalHandoverNote("https://pay.example.com/{amount}")).toBe(
+      `${opens}, and we pass your amount on to it. You paste your membership ID there: the next step shows it, ready to copy.`,
+    );
+    expect(portalHandoverNote("https://pay.example.com/?m={memberId}")).toBe(
+      `${opens}, and we pass your membership ID on to it. You paste the amount there: the next step shows it, ready to copy.`,
+    );
   });
 
   it("is accepted as PAYMENT_PORTAL_URL with its placeholders", () => {
