@@ -5,9 +5,12 @@ import type { ArticleCategory } from "~/features/articles/categories";
  * category: home security 3, home remodeling 1, greening tips 10, energy saving tips 9, home
  * improvement 1, homeowners news 3, insurance 8, smart home tech 5, decor 6).
  *
- * Real, public how-to videos, mostly from This Old House. Some fit two topics and are listed in
- * both, so that every category starts with the number of videos the spec gives; a super_admin
- * replaces or adds videos in the admin panel. Durations are left blank rather than guessed.
+ * Real, public videos: how-to videos from This Old House, and homeowner advice from real estate
+ * and insurance professionals (insurance, security, smart homes, staging and color). Each sits
+ * where a member would look for it; a few fit two topics (the Future House tours, an energy
+ * tips video) and are listed in both, so every category starts with the spec's count. A
+ * super_admin replaces or adds videos in the admin panel. Durations are left blank rather than
+ * guessed.
  */
 export interface DefaultVideo {
   category: ArticleCategory;
@@ -26,30 +29,28 @@ const v = (category: ArticleCategory, youtubeId: string, title: string, descript
 export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
   v(
     "home_security",
-    "JV8nBPWWZD0",
-    "How to Install a Sliding Glass Door",
-    "Replacing an old, loose sliding door with a tight, well-latched unit: removal, shimming, flashing and adjustment.",
+    "FArTQnaSS_Q",
+    "How to Keep Your Home Safe and Protected",
+    "Burglar alarms, temperature and water sensors that warn you while you are away, and why a vacation post can wait until you are back.",
   ),
   v(
     "home_security",
-    "vTwyInX4KyM",
-    "Most Smart Devices Are Incredibly Dumb",
-    "Automating lights, heating and the security system with a local home hub that keeps working without the internet.",
+    "r8moaWCzNNo",
+    "How Can You Keep Your Home Safe During Your Holiday Vacation?",
+    "Five tips before a trip: a Wi-Fi doorbell, exterior and motion lighting, a trusted neighbor, and held mail and deliveries.",
   ),
   v(
     "home_security",
-    "LkZe8A5h7Os",
-    "How to Cut Down a Dangerous Tree",
-    "When a tree leans toward the house: how an arborist takes it down safely before a storm does.",
+    "EP4jGBa3A7A",
+    "5 Tips for Keeping Your Home Safe While on Vacation",
+    "Video doorbells, motion-activated lights, neighbors who know you are gone, and other easy steps against break-ins.",
   ),
-
   v(
     "home_remodeling",
     "8AcjY8haQHc",
     "How to Replace a Vinyl Floor with Ceramic Tile",
     "Tearing out sheet vinyl, preparing the subfloor and laying, cutting and grouting ceramic tile.",
   ),
-
   v(
     "greening_tips",
     "eFJEyyMOl3g",
@@ -73,31 +74,7 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
     "greening_tips",
     "Z2eLdeTl35c",
     "How to Install an Alternative to Gutters",
-    "A drip edge and gravel trench that carries roof runoff away from the foundation without gutters.",
-  ),
-  v(
-    "greening_tips",
-    "C39FWbhqiSA",
-    "How to Install a Channel Drain",
-    "Catching surface water on a driveway or patio and sending it away from the house.",
-  ),
-  v(
-    "greening_tips",
-    "Gw7BSrWH1Ck",
-    "How to Rebuild a Hose Spigot",
-    "Fixing a dripping outdoor faucet by replacing its washer and packing instead of wasting water.",
-  ),
-  v(
-    "greening_tips",
-    "sPXbqcm8GQI",
-    "How to Replace a Rotted Fence Post",
-    "Removing a rotted post and setting a new one that lasts, without taking the fence apart.",
-  ),
-  v(
-    "greening_tips",
-    "4ysD3jN5C7Y",
-    "How to Build a Bluestone Walkway",
-    "Laying out, excavating and setting a natural-stone path that drains well.",
+    "Leading rainwater off the roof and into the ground or a barrel instead of down a gutter and into the street.",
   ),
   v(
     "greening_tips",
@@ -105,7 +82,30 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
     "Future House: Net Zero Neighborhood",
     "A visit to a neighborhood of homes that produce as much energy as they use.",
   ),
-
+  v(
+    "greening_tips",
+    "N3Em64OBGqI",
+    "Future House: Living Off the Grid Comfortably",
+    "A home that makes its own power and water and still feels like an ordinary house.",
+  ),
+  v(
+    "greening_tips",
+    "YbnxRjEdmFs",
+    "4 Tips for an Energy-Efficient Home",
+    "Heavier window treatments, cold-water laundry, LED bulbs and more house plants: small changes that cut energy use and emissions.",
+  ),
+  v(
+    "greening_tips",
+    "UlEPwJmMgJM",
+    "Should You Add a Solar Panel to Your Home?",
+    "When rooftop solar pays off for a homeowner, and what it means when the time comes to sell.",
+  ),
+  v(
+    "greening_tips",
+    "TwgnoFGd5f4",
+    "Do Solar Panels Help or Hinder a Listing's Potential?",
+    "The environmental and energy benefits of solar panels, and what a lease or lien on them means for a sale.",
+  ),
   v(
     "energy_saving_tips",
     "u8jM9z3scQk",
@@ -138,15 +138,15 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
   ),
   v(
     "energy_saving_tips",
-    "VHESd9jyOzE",
-    "How to Replace a Skylight",
-    "Swapping a leaky, drafty skylight for a tight, insulated unit with proper flashing.",
+    "fPFsp7cP7Bs",
+    "The Best Ways to Make Your Home More Energy Efficient",
+    "Sealing ducts and vents, replacing single-pane windows and tired insulation, and when an energy audit is worth it.",
   ),
   v(
     "energy_saving_tips",
-    "-CnNijEGA6M",
-    "How to Install a Propane-Fueled Stove",
-    "Adding an efficient propane stove as a heat source, with safe venting and clearances.",
+    "YbnxRjEdmFs",
+    "4 Tips for an Energy-Efficient Home",
+    "Heavier window treatments, cold-water laundry, LED bulbs and more house plants: small changes that cut energy use and emissions.",
   ),
   v(
     "energy_saving_tips",
@@ -160,14 +160,12 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
     "Future House: Net Zero Neighborhood",
     "A visit to a neighborhood of homes that produce as much energy as they use.",
   ),
-
   v(
     "home_improvement",
     "KwrQWUzzsmw",
     "How to Build Porch Stairs",
     "Laying out stringers, treads and risers for sturdy, code-friendly porch steps.",
   ),
-
   v(
     "homeowners_news",
     "wfvd3LzVmhg",
@@ -186,56 +184,54 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
     "Future House: Net Zero Neighborhood",
     "A visit to a neighborhood of homes that produce as much energy as they use.",
   ),
-
   v(
     "insurance",
-    "23amU7EWy7g",
-    "How to Repair a Cracked Floor Joist",
-    "Sistering a cracked joist before a sagging floor turns into structural damage.",
+    "EzBn4pJBi9I",
+    "What Your Home Insurance Should Cover",
+    "Three things to check in a homeowner's policy: enough dwelling coverage to rebuild, loss of use for the months it takes, and your contents.",
   ),
   v(
     "insurance",
-    "4DYzcyQaNuc",
-    "How to Repair a Damaged Carrying Beam",
-    "Shoring up and repairing the main beam that carries the floors above.",
+    "qQPDr_XuMiM",
+    "How to Influence a Lower Homeowner's Insurance Premium",
+    "What sets a homeowner's premium and what you control: claims, credit, distance to the fire station and the deductible.",
   ),
   v(
     "insurance",
-    "s6naaDBrZSc",
-    "How to Repair a Rotted Porch Post",
-    "Replacing a rotted post before the porch roof sags, with the roof safely supported.",
+    "zL3_Q4AXlms",
+    "What Insurance Do I Need?",
+    "Title insurance and homeowners insurance when you buy a home, and extra cover such as flood, earthquake or water backup.",
   ),
   v(
     "insurance",
-    "nRR27lR5l4E",
-    "How to Replace a Broken Front Porch Board",
-    "Cutting out a broken board and fitting a new one so no one trips or falls through.",
+    "gE4KpKeokNA",
+    "How Can Insurance Prepare You for Disasters?",
+    "An insurance agent on annual policy reviews and insuring a home to its current replacement value before disaster strikes.",
   ),
   v(
     "insurance",
-    "LkZe8A5h7Os",
-    "How to Cut Down a Dangerous Tree",
-    "When a tree leans toward the house: how an arborist takes it down safely before a storm does.",
+    "6ip4YxVYvKI",
+    "Things to Know About Flood Insurance",
+    "Flood zones, when a lender requires flood insurance, and why homes outside a flood zone should ask about water damage too.",
   ),
   v(
     "insurance",
-    "NfR2KIdndPo",
-    "How to Replace a Stair Railing",
-    "Removing a wobbly railing and installing a solid one that keeps the stairs safe.",
+    "pmCBnFg4A_w",
+    "Tips for Anyone That May Be in or Near Flood Areas",
+    "Flood insurance and FEMA's repetitive loss list: what it means for a homeowner and for a buyer looking at a house.",
   ),
   v(
     "insurance",
-    "Z2eLdeTl35c",
-    "How to Install an Alternative to Gutters",
-    "A drip edge and gravel trench that carries roof runoff away from the foundation without gutters.",
+    "R3R42lJASNg",
+    "You Could Be in Trouble Without Title Insurance",
+    "What owner's title insurance is, how it differs from the lender's policy, and why it is a one-time payment worth making.",
   ),
   v(
     "insurance",
-    "C39FWbhqiSA",
-    "How to Install a Channel Drain",
-    "Catching surface water on a driveway or patio and sending it away from the house.",
+    "berd7n2mVvU",
+    "Everything You Need to Know About Home Warranties",
+    "What a home warranty covers, how it differs from insurance, and whether to include one when buying or selling.",
   ),
-
   v(
     "smart_home_tech",
     "wfvd3LzVmhg",
@@ -250,52 +246,55 @@ export const DEFAULT_VIDEOS: ReadonlyArray<DefaultVideo> = [
   ),
   v(
     "smart_home_tech",
-    "N3Em64OBGqI",
-    "Future House: Living Off the Grid Comfortably",
-    "A home that makes its own power and water and still feels like an ordinary house.",
+    "uieM18rZdHY",
+    "3 Smart Home Devices to Make Your Life Easier",
+    "A smart lock you open from anywhere, a smart thermostat that saves on energy bills, and cameras to keep an eye on the house.",
   ),
   v(
     "smart_home_tech",
-    "Uy0SEG36bEM",
-    "Future House: Net Zero Neighborhood",
-    "A visit to a neighborhood of homes that produce as much energy as they use.",
+    "kDFf1zfHndc",
+    "4 Tech Features That Improve a Home's Value",
+    "Smart thermostats, surveillance cameras and a doorbell with a webcam, and smart kitchen equipment that buyers look for.",
   ),
   v(
     "smart_home_tech",
-    "ozaw9QhxkQU",
-    "How to Install a Ductless Mini-Split Air Conditioner",
-    "Efficient heating and cooling for rooms without ductwork: placing and mounting a mini-split system.",
+    "3b8PAvQfQoY",
+    "Use Technology to Draw Buyers to Your Home",
+    "Smart thermostats, discreet home surveillance and touchless kitchen fixtures, and why buyers value them.",
   ),
-
+  v(
+    "decor",
+    "e-xaCbdDKsU",
+    "Design Tips for Home Sellers",
+    "A style director's quick ways to freshen up the dining room, kitchen, living room and bedroom with current decor.",
+  ),
+  v(
+    "decor",
+    "BZVTNmUbmQc",
+    "Looking at the Latest Home Color Trends With an Expert",
+    "The quickest way to update a home is color: black and charcoal, denim, greens that bring the outdoors in, and sand tones.",
+  ),
+  v(
+    "decor",
+    "uny2hZdsKPg",
+    "How to Stage Your Home for Success",
+    "Curb appeal, an inviting ambience, furniture that opens up floor space, and making the most of a quirky corner.",
+  ),
+  v(
+    "decor",
+    "dVs3fLuzG4I",
+    "How to Properly Stage Your Home",
+    "Staging while you still live there: fewer personal items, each room back to its purpose, and a storage unit for the rest.",
+  ),
+  v(
+    "decor",
+    "bLJxzA-rWhM",
+    "5 Ways to Tidy Your Home",
+    "Curb appeal, clutter-free counters, a deep clean and furniture arranged for open, easy-to-walk rooms.",
+  ),
   v("decor", "zXoi-uyDeX0", "How to Create a Dutch Door", "Turning an ordinary door into a charming split Dutch door."),
-  v("decor", "DPGxCageub8", "How to Patch a Chipped Wood Floor", "Making a chip or gouge in a wood floor disappear with a matched patch."),
-  v(
-    "decor",
-    "u6_TNkcGL5I",
-    "How to Repair a Loose Newel Post",
-    "Tightening the post at the foot of the stairs so the railing feels solid again.",
-  ),
-  v(
-    "decor",
-    "OvUuoY4veRA",
-    "How to Replace a Kitchen Sink and Faucet",
-    "Freshening up a kitchen with a new sink and faucet, from disconnecting the old one to sealing the new.",
-  ),
-  v(
-    "decor",
-    "8xRSCgwQV00",
-    "How to Move a Box Spring Up a Narrow Staircase",
-    "Getting a full-size box spring up a tight old staircase without damaging the walls.",
-  ),
-  v(
-    "decor",
-    "4ysD3jN5C7Y",
-    "How to Build a Bluestone Walkway",
-    "Laying out, excavating and setting a natural-stone path that drains well.",
-  ),
 ];
 
-/** Videos per category in the seeded catalogue, as the spec gives them. */
 export const SPEC_VIDEO_COUNTS: Readonly<Record<string, number>> = {
   home_security: 3,
   home_remodeling: 1,

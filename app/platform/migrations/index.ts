@@ -8,6 +8,7 @@ import { m0006_audit_log } from "./0006_audit_log";
 import { m0007_applications } from "./0007_applications";
 import { m0009_submission_list_indexes } from "./0009_submission_list_indexes";
 import { m0010_member_import_claims } from "./0010_member_import_claims";
+import { m0011_video_catalogue_placements } from "./0011_video_catalogue_placements";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, AppMigration> = {
   "0007_applications": m0007_applications,
   "0009_submission_list_indexes": m0009_submission_list_indexes,
   "0010_member_import_claims": m0010_member_import_claims,
+  "0011_video_catalogue_placements": m0011_video_catalogue_placements,
 };
