@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import firstCatalogue from "../../../tests/fixtures/first-video-catalogue.json";
-import { DEFAULT_VIDEOS, SPEC_VIDEO_COUNTS } from "~/features/videos/default-videos";
-import { m0011_video_catalogue_placements } from "./0011_video_catalogue_placements";
+import { DEFAULT_VIDEOS, SPEC_VIDEO_COUNTS } from "./default-videos";
+import { m0011_video_catalogue_placements } from "~/platform/migrations/0011_video_catalogue_placements";
 
 const key = (v: { category: string; youtubeId?: string; youtube_id?: string }) => `${v.category}/${v.youtubeId ?? v.youtube_id}`;
 
