@@ -36,7 +36,9 @@ export function reactRouterHandler(
   // before the body is read, rather than React Router's error page and an error log line.
   const loadBuild = typeof build === "function" ? build : () => build;
   const postNeedsAction: RequestHandler = async (req, _res, next) => {
-    if (req.method !== "POST") return next();
+    // React Router's own client posts to `<path>.data` and reads the answer in its own
+    // encoding, refusals included: those stay React Router's.
+    if (req.method !== "POST" || req.path.endsWith(".data")) return next();
     try {
       const target = actionTarget(await loadBuild(), new URL(req.originalUrl, "http://localhost"));
       if (target === "page-with-action") return next();

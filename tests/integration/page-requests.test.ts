@@ -115,6 +115,13 @@ describeEachDatabase("page requests", (dialect) => {
       expect(await contact.text()).toContain("Contact Us");
       const missing = await server.request("/no-such-page", { method: "POST", headers: form, body: "a=b" });
       expect(missing.status).toBe(404);
+      // React Router's client posts to the page's data URL: it reaches the action too.
+      const { cookie } = await loginAs(server, "member");
+      const logout = await server.request("/logout.data", { method: "POST", cookie, headers: form, body: "" });
+      expect(logout.status).toBeLessThan(400);
+      expect((await (await server.request("/api/auth/me", { cookie })).json()).user).toBeNull();
+      const contactData = await server.request("/contact-us.data", { method: "POST", headers: form, body: "name=" });
+      expect(contactData.status).not.toBe(405);
     });
   });
 
