@@ -291,6 +291,7 @@ test.describe("admin RSS feed management", () => {
   });
 
   test("the dashboard and its dialogs have no axe violations at 1280 and 390 pixels", async ({ page, signIn, services }) => {
+    test.slow(); // four axe runs over every feed the suite has added
     const feed = await seedFeed(services, { name: `Listed ${uniq()}`, is_active: true, last_error: "HTTP 500 from the feed server" });
     await signIn("super_admin");
     for (const width of [1280, 390]) {

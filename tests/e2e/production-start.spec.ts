@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
 import { expect, test } from "@playwright/test";
-import { E2E_DATA_DIR, E2E_ENV, E2E_PORT } from "./env";
+import { E2E_DATA_DIR, E2E_ENV } from "./env";
+import { freePort } from "./second-site";
 
 /**
  * `npm start` runs the built server with plain Node. Whatever NODE_ENV the caller has, the
@@ -10,7 +11,7 @@ import { E2E_DATA_DIR, E2E_ENV, E2E_PORT } from "./env";
  * pages a second).
  */
 test("the production start loads React's production build even when NODE_ENV says development", async () => {
-  const port = E2E_PORT + 40;
+  const port = await freePort();
   const dataDir = `${E2E_DATA_DIR}-production-start`;
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ["server.js"], {

@@ -1,15 +1,31 @@
 import { spawn } from "node:child_process";
-import { E2E_ENV, E2E_PORT } from "./env";
+import net from "node:net";
+import { E2E_ENV } from "./env";
+
+/** A port nothing listens on now, as the system hands one out. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * The same built site started a second time (`node server.js`, as `npm start` runs it) on its
- * own port with some settings changed, for settings read once at start-up like
+ * own free port (or the one given, to start it again where it was) with some settings changed, for settings read once at start-up like
  * PAYMENT_PORTAL_URL. It shares the browser tests' database; PUBLIC_URL is left out so its own
  * origin is the one it answers on.
  */
-export async function startSecondSite(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSecondSite(
+  env: Record<string, string>,
+  { port }: { port?: number } = {},
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const { PUBLIC_URL: _ignored, ...base } = E2E_ENV;
-  const port = E2E_PORT + 41;
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server.js"], {
     env: { ...process.env, ...base, ...env, PORT: String(port), LOG_LEVEL: "warn" },
@@ -32,6 +48,7 @@ export async function startSecondSite(env: Record<string, string>): Promise<{ ur
   }
   return {
     url,
+    port,
     async close() {
       child.kill("SIGTERM");
       await exited;
