@@ -235,8 +235,16 @@ test.describe("email confirmation", () => {
         // React Router's route-manifest requests are the router's, not the page's.
         if (["fetch", "xhr"].includes(req.resourceType()) && !req.url().includes("/__manifest")) calls.push(req.url());
       });
+      // The page's clock stands still until the loading state has been seen: on a busy
+      // machine the page's second could otherwise pass before the first check.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 60_000);
       await page.goto(path);
       await expect(page.getByRole("heading", { name: "Confirming your email" })).toBeVisible();
+      // "About 1 second" of loading state (spec), counted on the page's clock.
+      await page.clock.runFor(900);
+      await expect(page.getByRole("heading", { name: "Confirming your email" })).toBeVisible();
+      await page.clock.runFor(100);
       await expect(page.getByText(c.message)).toBeVisible();
       await expect(page.getByRole("heading", { name: "Confirming your email" })).toBeHidden();
       await expect(page.getByRole("heading", { name: c.status === "success" ? "Email Confirmed" : "Confirmation Failed" })).toBeVisible();
