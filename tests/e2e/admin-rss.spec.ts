@@ -13,115 +13,121 @@ test.describe("admin RSS feed management", () => {
     signIn,
     services,
   }) => {
-    const tag = uniq();
-    const ok = await seedFeed(services, {
-      name: `Healthy feed ${tag}`,
-      is_active: true,
-      category: "insurance",
-      last_ingested_at: "2024-05-01T10:30:00.000Z",
-    });
-    const broken = await seedFeed(services, {
-      name: `Broken feed ${tag}`,
-      is_active: false,
-      last_error: "HTTP 404 from the feed server",
-      consecutive_failures: 3,
-    });
-    await signIn("super_admin");
-    await page.goto("/admin/dashboard");
-    await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
-    await expect(panel(page)).toContainText("Manage RSS feeds, sync content, and monitor ingestion status.");
+    // An active feed that cannot be read would fail another test's ingest: take turns.
+    await withArticlesLock(async () => {
+      const tag = uniq();
+      const ok = await seedFeed(services, {
+        name: `Healthy feed ${tag}`,
+        is_active: true,
+        category: "insurance",
+        last_ingested_at: "2024-05-01T10:30:00.000Z",
+      });
+      const broken = await seedFeed(services, {
+        name: `Broken feed ${tag}`,
+        is_active: false,
+        last_error: "HTTP 404 from the feed server",
+        consecutive_failures: 3,
+      });
+      await signIn("super_admin");
+      await page.goto("/admin/dashboard");
+      await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
+      await expect(panel(page)).toContainText("Manage RSS feeds, sync content, and monitor ingestion status.");
 
-    const okRow = row(page, `Healthy feed ${tag}`);
-    await expect(okRow).toContainText(ok.url);
-    await expect(okRow).toContainText("Insurance");
-    await expect(okRow).toContainText("Active");
-    await expect(okRow).toContainText("2024");
-    await expect(okRow).toContainText("None");
-    const brokenRow = row(page, `Broken feed ${tag}`);
-    await expect(brokenRow).toContainText("Inactive");
-    await expect(brokenRow).toContainText("Never");
-    await expect(brokenRow).toContainText("HTTP 404 from the feed server");
-    await expect(brokenRow).toContainText("3 failures in a row");
-    await deleteFeed(services, ok.id);
-    await deleteFeed(services, broken.id);
+      const okRow = row(page, `Healthy feed ${tag}`);
+      await expect(okRow).toContainText(ok.url);
+      await expect(okRow).toContainText("Insurance");
+      await expect(okRow).toContainText("Active");
+      await expect(okRow).toContainText("2024");
+      await expect(okRow).toContainText("None");
+      const brokenRow = row(page, `Broken feed ${tag}`);
+      await expect(brokenRow).toContainText("Inactive");
+      await expect(brokenRow).toContainText("Never");
+      await expect(brokenRow).toContainText("HTTP 404 from the feed server");
+      await expect(brokenRow).toContainText("3 failures in a row");
+      await deleteFeed(services, ok.id);
+      await deleteFeed(services, broken.id);
+    });
   });
 
   test("add, edit and delete a feed, with the spec's messages", async ({ page, signIn, services }) => {
-    const tag = uniq();
-    const name = `Porch Pros ${tag}`;
-    const url = `https://porch.example.org/${tag}/feed.xml`;
-    await signIn("super_admin");
-    await page.goto("/admin/rss");
-    await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
+    // The feed added here is active and cannot be read: no ingest may run meanwhile.
+    await withArticlesLock(async () => {
+      const tag = uniq();
+      const name = `Porch Pros ${tag}`;
+      const url = `https://porch.example.org/${tag}/feed.xml`;
+      await signIn("super_admin");
+      await page.goto("/admin/rss");
+      await expect(panel(page).getByRole("heading", { name: "RSS Feed Management" })).toBeVisible();
 
-    await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
-    const dialog = page.getByRole("dialog", { name: "Add Feed" });
-    const add = dialog.getByRole("button", { name: "Add Feed" });
-    await expect(add).toBeDisabled();
-    await dialog.getByLabel("Name").fill(name);
-    await expect(add).toBeDisabled();
-    await expect(dialog.getByLabel("URL")).toHaveAttribute("type", "url");
-    await dialog.getByLabel("URL").fill("ftp://porch.example.org/feed");
-    await expect(add).toBeEnabled();
-    await add.click();
-    await expect(dialog.getByText("URL must be an http or https address")).toBeVisible();
-    await dialog.getByLabel("URL").fill(url);
-    const category = dialog.getByLabel("Category");
-    expect(await category.locator("optgroup").evaluateAll((els) => els.map((el) => el.getAttribute("label")))).toEqual([
-      "Home & Living",
-      "Safety & Security",
-      "Sustainability",
-      "Technology",
-      "News & Information",
-      "Legacy",
-    ]);
-    await category.selectOption("home_security");
-    await expect(dialog.getByLabel("Enabled")).toBeChecked();
-    await add.click();
-    await expect(message(page)).toHaveText("Feed added successfully!");
-    await expect(dialog).toBeHidden();
-    const added = row(page, name);
-    await expect(added).toContainText(url);
-    await expect(added).toContainText("Home Security");
-    await expect(added).toContainText("Active");
+      await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+      const dialog = page.getByRole("dialog", { name: "Add Feed" });
+      const add = dialog.getByRole("button", { name: "Add Feed" });
+      await expect(add).toBeDisabled();
+      await dialog.getByLabel("Name").fill(name);
+      await expect(add).toBeDisabled();
+      await expect(dialog.getByLabel("URL")).toHaveAttribute("type", "url");
+      await dialog.getByLabel("URL").fill("ftp://porch.example.org/feed");
+      await expect(add).toBeEnabled();
+      await add.click();
+      await expect(dialog.getByText("URL must be an http or https address")).toBeVisible();
+      await dialog.getByLabel("URL").fill(url);
+      const category = dialog.getByLabel("Category");
+      expect(await category.locator("optgroup").evaluateAll((els) => els.map((el) => el.getAttribute("label")))).toEqual([
+        "Home & Living",
+        "Safety & Security",
+        "Sustainability",
+        "Technology",
+        "News & Information",
+        "Legacy",
+      ]);
+      await category.selectOption("home_security");
+      await expect(dialog.getByLabel("Enabled")).toBeChecked();
+      await add.click();
+      await expect(message(page)).toHaveText("Feed added successfully!");
+      await expect(dialog).toBeHidden();
+      const added = row(page, name);
+      await expect(added).toContainText(url);
+      await expect(added).toContainText("Home Security");
+      await expect(added).toContainText("Active");
 
-    // The same URL twice is refused by the server.
-    await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
-    await dialog.getByLabel("Name").fill(`Copy ${tag}`);
-    await dialog.getByLabel("URL").fill(url);
-    await dialog.getByRole("button", { name: "Add Feed" }).click();
-    // Said once, in the dialog where the URL can be corrected; not again on the page behind it.
-    await expect(dialog.getByRole("alert")).toHaveText("Failed to add feed: A feed with this URL already exists");
-    // Counted at once: a message on the page would clear itself after 5 seconds.
-    expect(await page.getByText("Failed to add feed: A feed with this URL already exists").count()).toBe(1);
-    expect(await message(page).filter({ hasText: "Failed" }).count()).toBe(0);
-    await dialog.getByRole("button", { name: "Cancel" }).click();
-    await expect(page.getByText(/Failed to add feed/)).toHaveCount(0);
+      // The same URL twice is refused by the server.
+      await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+      await dialog.getByLabel("Name").fill(`Copy ${tag}`);
+      await dialog.getByLabel("URL").fill(url);
+      await dialog.getByRole("button", { name: "Add Feed" }).click();
+      // Said once, in the dialog where the URL can be corrected; not again on the page behind it.
+      await expect(dialog.getByRole("alert")).toHaveText("Failed to add feed: A feed with this URL already exists");
+      // Counted at once: a message on the page would clear itself after 5 seconds.
+      expect(await page.getByText("Failed to add feed: A feed with this URL already exists").count()).toBe(1);
+      expect(await message(page).filter({ hasText: "Failed" }).count()).toBe(0);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByText(/Failed to add feed/)).toHaveCount(0);
 
-    await added.getByRole("button", { name: `Edit ${name}` }).click();
-    const edit = page.getByRole("dialog", { name: "Edit Feed" });
-    await expect(edit.getByLabel("Name")).toHaveValue(name);
-    await expect(edit.getByLabel("URL")).toHaveValue(url);
-    await expect(edit.getByLabel("Category")).toHaveValue("home_security");
-    await edit.getByLabel("Name").fill(`${name} Weekly`);
-    await edit.getByLabel("Enabled").uncheck();
-    await edit.getByRole("button", { name: "Save Changes" }).click();
-    await expect(message(page)).toHaveText("Feed updated successfully!");
-    const edited = row(page, `${name} Weekly`);
-    await expect(edited).toContainText("Inactive");
+      await added.getByRole("button", { name: `Edit ${name}` }).click();
+      const edit = page.getByRole("dialog", { name: "Edit Feed" });
+      await expect(edit.getByLabel("Name")).toHaveValue(name);
+      await expect(edit.getByLabel("URL")).toHaveValue(url);
+      await expect(edit.getByLabel("Category")).toHaveValue("home_security");
+      await edit.getByLabel("Name").fill(`${name} Weekly`);
+      await edit.getByLabel("Enabled").uncheck();
+      await edit.getByRole("button", { name: "Save Changes" }).click();
+      await expect(message(page)).toHaveText("Feed updated successfully!");
+      const edited = row(page, `${name} Weekly`);
+      await expect(edited).toContainText("Inactive");
 
-    await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
-    const confirm = page.getByRole("dialog", { name: "Delete Feed" });
-    await expect(confirm).toContainText("Are you sure you want to delete this feed?");
-    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
-    await confirm.getByRole("button", { name: "Cancel" }).click();
-    await expect(edited).toBeVisible();
-    await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
-    await confirm.getByRole("button", { name: "Delete", exact: true }).click();
-    await expect(message(page)).toHaveText("Feed deleted successfully!");
-    await expect(row(page, name)).toHaveCount(0);
-    const stored = await services.database.db.selectFrom("rss_feeds").select("id").where("url", "=", url).execute();
-    expect(stored).toEqual([]);
+      await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
+      const confirm = page.getByRole("dialog", { name: "Delete Feed" });
+      await expect(confirm).toContainText("Are you sure you want to delete this feed?");
+      await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await expect(edited).toBeVisible();
+      await edited.getByRole("button", { name: `Delete ${name} Weekly` }).click();
+      await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+      await expect(message(page)).toHaveText("Feed deleted successfully!");
+      await expect(row(page, name)).toHaveCount(0);
+      const stored = await services.database.db.selectFrom("rss_feeds").select("id").where("url", "=", url).execute();
+      expect(stored).toEqual([]);
+    });
   });
 
   test("updating or deleting a feed that is gone says why", async ({ page, signIn, services }) => {
@@ -292,23 +298,25 @@ test.describe("admin RSS feed management", () => {
 
   test("the dashboard and its dialogs have no axe violations at 1280 and 390 pixels", async ({ page, signIn, services }) => {
     test.slow(); // four axe runs over every feed the suite has added
-    const feed = await seedFeed(services, { name: `Listed ${uniq()}`, is_active: true, last_error: "HTTP 500 from the feed server" });
-    await signIn("super_admin");
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto("/admin/dashboard");
-      await expect(panel(page).getByText("Loading feeds...")).toHaveCount(0);
-      await expect(
-        panel(page)
-          .getByTestId(width > 1000 ? "feed-row" : "feed-card")
-          .first(),
-      ).toBeVisible();
-      await expectNoAxeViolations(page);
-      await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
-      await expect(page.getByRole("dialog", { name: "Add Feed" })).toBeVisible();
-      await expectNoAxeViolations(page);
-      await page.keyboard.press("Escape");
-    }
-    await deleteFeed(services, feed.id);
+    await withArticlesLock(async () => {
+      const feed = await seedFeed(services, { name: `Listed ${uniq()}`, is_active: true, last_error: "HTTP 500 from the feed server" });
+      await signIn("super_admin");
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto("/admin/dashboard");
+        await expect(panel(page).getByText("Loading feeds...")).toHaveCount(0);
+        await expect(
+          panel(page)
+            .getByTestId(width > 1000 ? "feed-row" : "feed-card")
+            .first(),
+        ).toBeVisible();
+        await expectNoAxeViolations(page);
+        await panel(page).getByRole("button", { name: "Add Feed" }).first().click();
+        await expect(page.getByRole("dialog", { name: "Add Feed" })).toBeVisible();
+        await expectNoAxeViolations(page);
+        await page.keyboard.press("Escape");
+      }
+      await deleteFeed(services, feed.id);
+    });
   });
 });
