@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from "../app/platform/config.server";
 import { startServices } from "../app/server/bootstrap.server";
 import { createLogger } from "../app/platform/logger.server";
-import { runAdminCommand } from "../app/features/members/admin-cli.server";
+import { runAdminCommand } from "../app/server/admin-cli.server";
 
 async function main() {
   const config = loadConfig();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type RawBuilder } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import { migrations } from "./migrations/index";
@@ -109,3 +109,17 @@ export async function mapUnique<T>(work: () => Promise<T>): Promise<T> {
 export const nowIso = () => new Date().toISOString();
 export const toBool = (v: number | boolean | null | undefined) => v === 1 || v === true;
 export const fromBool = (v: boolean) => (v ? 1 : 0);
+
+/** `like` pattern matching `text` anywhere, case-insensitively, its own %, _ and \ taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** True where any of the text expressions contains `text`, case-insensitively, on both databases. */
+export function containsAny(text: string, exprs: ReadonlyArray<RawBuilder<string | null>>): RawBuilder<boolean> {
+  const pattern = containsPattern(text);
+  return sql<boolean>`(${sql.join(
+    exprs.map((e) => sql`lower(${e}) like ${pattern} escape '\\'`),
+    sql` or `,
+  )})`;
+}

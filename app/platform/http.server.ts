@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import type { z } from "zod";
+import { DomainError, type DomainErrorKind } from "./errors";
 import { holdsIllFormedText } from "./text-fields";
 
 /** An error with an HTTP status and a message safe to show the caller. */
@@ -16,7 +16,6 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) => new HttpError(400, message, details);
 export const unauthorized = (message = "Authentication required") => new HttpError(401, message);
 export const forbidden = (message = "You do not have permission to do this") => new HttpError(403, message);
 export const notFound = (message = "Not found") => new HttpError(404, message);
@@ -28,21 +27,11 @@ export function handler(fn: (req: Request, res: Response, next: NextFunction) =>
   };
 }
 
-/** Parses a value with a zod schema or throws a 400 carrying the field errors. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, message = "Invalid request"): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const details: Record<string, string> = {};
-    for (const issue of result.error.issues) {
-      const key = issue.path.join(".") || "_";
-      if (!(key in details)) details[key] = issue.message;
-    }
-    // The first problem, in words a person can act on; every field's problem in details.
-    const first = Object.values(details)[0];
-    throw new HttpError(400, first ?? message, details);
-  }
-  return result.data;
-}
+/** `Cache-Control: no-store`: answers that hold personal data or change with every write. */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.set("Cache-Control", "no-store");
+  next();
+};
 
 export const JSON_LIMIT = "1mb";
 
@@ -84,18 +73,53 @@ export function apiErrorHandler(log: { error: (o: object, m: string) => void }):
 
 export const MALFORMED_URL = "The address is not valid: it holds a malformed percent-encoded character";
 
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 502,
+};
+
+/** An error answered as the caller's (a refusal, a bad request): its status, message, details and headers. */
+export interface ExpectedError {
+  status: number;
+  message: string;
+  details?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A service's DomainError or an HttpError under 500, as HTTP; null for anything else (a fault
+ * of ours, answered 500 and logged).
+ */
+export function expectedError(err: unknown): ExpectedError | null {
+  if (err instanceof DomainError) {
+    return {
+      status: STATUS_OF[err.kind],
+      message: err.message,
+      details: err.details,
+      headers: err.retryAfterSeconds !== undefined ? { "Retry-After": String(err.retryAfterSeconds) } : undefined,
+    };
+  }
+  if (err instanceof HttpError && err.status < 500)
+    return { status: err.status, message: err.message, details: err.details, headers: err.headers };
+  return null;
+}
+
 export function toErrorResponse(err: unknown): {
   status: number;
   body: { success: false; error: string; details?: unknown };
   headers?: Record<string, string>;
 } {
-  if (err instanceof HttpError) {
-    return {
-      status: err.status,
-      body: { success: false, error: err.message, ...(err.details !== undefined ? { details: err.details } : {}) },
-      headers: err.headers,
-    };
+  const expected = expectedError(err);
+  if (expected) {
+    const { status, message, details, headers } = expected;
+    return { status, body: { success: false, error: message, ...(details !== undefined ? { details } : {}) }, headers };
   }
+  if (err instanceof HttpError) return { status: err.status, body: { success: false, error: err.message }, headers: err.headers };
   const e = err as { type?: string; status?: number } | null;
   if (e?.type === "entity.too.large") return { status: 413, body: { success: false, error: "Request body is too large" } };
   if (e?.type === "entity.parse.failed") return { status: 400, body: { success: false, error: "Request body is not valid JSON" } };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
+import { startFeedServer, type FeedServer } from "../../tests/support/feed-server";
 import { classifyAddress } from "./ip-policy.server";
 import { checkedLookup, DEFAULT_FETCH_LIMITS, FeedFetchError, SafeFetcher, type SafeFetchLimits } from "./safe-fetch.server";
 

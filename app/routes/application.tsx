@@ -3,8 +3,9 @@ import { pageMeta } from "~/components/seo";
 import { PageHero } from "~/components/PageHero";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { requireUser } from "~/features/auth/guards.server";
-import { HttpError } from "~/platform/http.server";
+import { expectedError } from "~/platform/http.server";
 import { readPostedForm } from "~/platform/posted-form.server";
+import { todayUtc } from "~/platform/dates";
 import { ApplicationForm } from "~/features/applications/ApplicationForm";
 import { applicationSchema } from "~/features/applications/contract";
 import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = (args) =>
 /** Signed-in users only (spec route table). Today's date seeds the form; the browser corrects it to its own day. */
 export async function loader({ context }: Route.LoaderArgs) {
   requireUser(context);
-  return { today: new Date().toISOString().slice(0, 10), config: context.publicConfig };
+  return { today: todayUtc(), config: context.publicConfig };
 }
 
 /**
@@ -34,8 +35,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     await context.services.applications.admitSubmission(user.id);
     await context.services.applications.submit(submission.value, user.id);
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    return { result: submission.reply(), submitted: false, failure: err.message };
+    const refused = expectedError(err);
+    if (!refused) throw err;
+    return { result: submission.reply(), submitted: false, failure: refused.message };
   }
   return { result: submission.reply({ resetForm: true }), submitted: true, failure: null };
 }

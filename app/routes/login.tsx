@@ -6,7 +6,7 @@ import { parseForm } from "~/components/forms/parse-form";
 import { loginSchema } from "~/features/auth/contract";
 import { sessionCookie } from "~/features/auth/cookie.server";
 import { landingPath, safeRedirectPath } from "~/features/auth/redirect";
-import { HttpError } from "~/platform/http.server";
+import { expectedError } from "~/platform/http.server";
 import { readPostedForm } from "~/platform/posted-form.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -40,8 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: { "Set-Cookie": sessionCookie(result.token, result.expiresAt, context.secure) },
     });
   } catch (err) {
-    if (err instanceof HttpError) return data({ kind, result: reply([err.message]) }, { status: err.status, headers: err.headers });
-    throw err;
+    const refused = expectedError(err);
+    if (!refused) throw err;
+    return data({ kind, result: reply([refused.message]) }, { status: refused.status, headers: refused.headers });
   }
 }
 

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
-import { isIsoDate, runAdminCommand } from "./admin-cli.server";
+import { createTestContext, describeEachDatabase, type TestContext } from "../../tests/support/test-app";
+import { runAdminCommand } from "./admin-cli.server";
 
 describeEachDatabase("admin CLI", (dialect) => {
   let ctx: TestContext;
@@ -69,15 +69,18 @@ describeEachDatabase("admin CLI", (dialect) => {
   it("explains usage for unknown commands and options", async () => {
     expect((await run("frobnicate")).out).toMatch(/Unknown command "frobnicate"[\s\S]*npm run admin -- create-admin/);
     expect((await run("add-member", "--nope", "1")).code).toBe(2);
-  });
-});
-
-describe("isIsoDate", () => {
-  it("accepts real dates only", () => {
-    expect(isIsoDate("2000-02-29")).toBe(true);
-    expect(isIsoDate("2023-02-29")).toBe(false);
-    expect(isIsoDate("1985-13-01")).toBe(false);
-    expect(isIsoDate("85-01-01")).toBe(false);
+    expect((await run("create-admin", "--certificate", "1")).code).toBe(2);
+    expect(await run()).toEqual({
+      code: 2,
+      out: `Usage:
+  npm run admin -- create-admin --username <u> --password <p> --role super_admin|limited_admin
+  npm run admin -- add-member --certificate <c> --birthdate <YYYY-MM-DD> [--first-name <f>] [--last-name <l>]
+  npm run admin -- set-password --username <u> --password <p>
+  npm run admin -- import-cases <file.csv>   (header: case_number plus any of firstName, lastName,
+                                              applicantName, coverage, email, phone, address1, city,
+                                              state, zip, gender; a known case number is updated)`,
+    });
+    expect((await run("import-cases")).out).toMatch(/^import-cases takes one CSV file\n\nUsage:\n/);
   });
 });
 

@@ -8,7 +8,7 @@ import { submissionsAdminRouter } from "~/features/submissions/admin-api.server"
 import { articlesRouter } from "~/features/articles/api.server";
 import { memberAdminRouter } from "~/features/members/api.server";
 import { videosRouter } from "~/features/videos/api.server";
-import { apiErrorHandler, notFound } from "~/platform/http.server";
+import { apiErrorHandler, noStore, notFound } from "~/platform/http.server";
 import { pingDatabase } from "~/platform/db.server";
 import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
@@ -47,8 +47,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(securityHeaders({ dev: !!opts.dev, frameSources: ["https://www.youtube-nocookie.com", "https://www.youtube.com"] }));
   app.use(compression());
 
-  app.get("/healthz", async (_req, res) => {
-    res.set("Cache-Control", "no-store");
+  app.get("/healthz", noStore, async (_req, res) => {
     try {
       await pingDatabase(services.database);
       res.json({ status: "ok", database: "ok", dialect: services.database.dialect });

@@ -46,7 +46,7 @@ export interface Services {
   videos: VideosService;
   /** Membership applications and the case lookup behind the form. */
   applications: ApplicationsService;
-  /** CSV member import (POST /api/upload-users); each import is written to the audit log in its own transaction. */
+  /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
 
@@ -87,24 +87,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
-    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, {
-      afterWrite: (trx, event) =>
-        audit.record(
-          {
-            actorId: event.actor.id,
-            action: "members.import",
-            rowCount: event.successful,
-            details: {
-              filename: event.filename,
-              totalProcessed: event.totalProcessed,
-              errors: event.errors,
-              created: event.created,
-              updated: event.updated,
-              unchanged: event.unchanged,
-            },
-          },
-          trx,
-        ),
-    }),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit),
   };
 }

@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { apiRequireUser } from "~/features/auth/guards.server";
-import { handler, jsonBody } from "~/platform/http.server";
+import { handler, jsonBody, noStore } from "~/platform/http.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { ApplicationCreated, ApplicationRejected, CaseFound } from "./contract";
 import { ApplicationInvalid, type ApplicationsService } from "./service.server";
@@ -37,10 +37,10 @@ export function applicationsRouter({ applications: service }: { applications: Ap
   router.get(
     "/api/cases/:caseNumber",
     apiRequireUser,
+    // Personal data: never kept by a shared cache or the browser's HTTP cache.
+    noStore,
     handler(async (req: Request, res: Response) => {
       const applicant = await applications().lookupCase(String(req.params.caseNumber), userOf(res).id);
-      // Personal data: never kept by a shared cache or the browser's HTTP cache.
-      res.set("Cache-Control", "no-store");
       const body: CaseFound = { success: true, applicant };
       res.json(body);
     }),

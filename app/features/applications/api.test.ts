@@ -635,7 +635,7 @@ describeEachDatabase("case lookup API", (dialect) => {
       },
     );
     try {
-      await expect(service.lookupCase("99999", member.userId)).rejects.toMatchObject({ status: 502 });
+      await expect(service.lookupCase("99999", member.userId)).rejects.toMatchObject({ kind: "unavailable" });
       expect(source.hits.filter((h) => h === "/?case=11111")).toEqual([]);
     } finally {
       service.close();
@@ -651,7 +651,7 @@ describeEachDatabase("case lookup API", (dialect) => {
       new RateLimits(server.services.database),
     );
     try {
-      await expect(service.lookupCase("22222", member.userId)).rejects.toMatchObject({ status: 502 });
+      await expect(service.lookupCase("22222", member.userId)).rejects.toMatchObject({ kind: "unavailable" });
     } finally {
       service.close();
     }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { runAdminCommand } from "~/features/members/admin-cli.server";
+import { runAdminCommand } from "~/server/admin-cli.server";
 import { guardRows } from "../../../tests/support/row-guard";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "~/features/articles/safe-fetch.server";
+import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "~/platform/safe-fetch.server";
 import { applicantFromAnswer } from "./case-shapes";
 import type { CaseApplicant } from "./contract";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
 import { isOneLine } from "~/platform/text-fields";
+import { isIsoDate } from "~/platform/dates";
 
 /**
  * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
@@ -180,13 +181,9 @@ export function formatCoverage(value: string): string {
   return amount === null ? value.trim() : usd.format(amount);
 }
 
-/** A calendar date written YYYY-MM-DD that exists. */
+/** A calendar date written YYYY-MM-DD that exists, from 1900 on. */
 export function isRealDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1900 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  return isIsoDate(value) && value >= "1900-01-01";
 }
 
 /** How far back a date of birth may go. */

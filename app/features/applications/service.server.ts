@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Config } from "~/platform/config.server";
-import { HttpError } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
-import type { SafeFetchLimits } from "~/features/articles/safe-fetch.server";
+import type { SafeFetchLimits } from "~/platform/safe-fetch.server";
 import { caseNumberFrom, pickApplicant } from "./case-shapes";
 import { ExternalCaseSource } from "./case-source.server";
 import { applicationProblems, applicationSchema, CASE_NOT_FOUND, type ApplicationField, type CaseApplicant } from "./contract";
@@ -25,23 +25,21 @@ export interface ApplicationsServiceOptions {
   caseSource?: Partial<SafeFetchLimits>;
 }
 
-/** A 400 whose answer also maps each message to its field (ApplicationRejected). */
-export class ApplicationInvalid extends HttpError {
+/** An invalid application whose answer also maps each message to its field (ApplicationRejected). */
+export class ApplicationInvalid extends DomainError {
   constructor(
     public messages: string[],
     public fields: Partial<Record<ApplicationField, string>>,
   ) {
-    super(400, messages.join(" "), messages);
+    super("invalid", messages.join(" "), { details: messages });
   }
 }
 
 function tooMany(what: string, retryAfterSeconds: number) {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return new HttpError(
-    429,
+  return DomainError.rateLimited(
     `Too many ${what} in a short time. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-    undefined,
-    { "Retry-After": String(retryAfterSeconds) },
+    retryAfterSeconds,
   );
 }
 
@@ -91,7 +89,7 @@ export class ApplicationsService {
 
   /** Checks and stores an application; 400 with the spec's messages in `details`. */
   async submit(raw: unknown, userId: number): Promise<ApplicationRow> {
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new HttpError(400, "The application must be a JSON object.");
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw DomainError.invalid("The application must be a JSON object.");
     const parsed = applicationSchema.safeParse(raw);
     if (!parsed.success) {
       const { fields, messages } = applicationProblems(parsed.error);
@@ -105,7 +103,7 @@ export class ApplicationsService {
   /** The case's form fields; 404 when neither the table nor the outside source knows it. */
   async lookupCase(rawCaseNumber: string, userId: number): Promise<CaseApplicant> {
     const caseNumber = caseNumberFrom(rawCaseNumber);
-    if (!caseNumber) throw new HttpError(400, CASE_NUMBER_INVALID);
+    if (!caseNumber) throw DomainError.invalid(CASE_NUMBER_INVALID);
     const consumed = await this.lookupLimiter.consume(String(userId));
     if (!consumed.allowed) {
       this.logger.warn({ userId }, "case lookup refused: rate limit");
@@ -120,11 +118,11 @@ export class ApplicationsService {
       } catch (err) {
         // The case number stays out of the log: the last 4 digits are enough to follow up.
         this.logger.warn({ err: (err as Error).message, case: `***${caseNumber.slice(-4)}` }, "case lookup source failed");
-        throw new HttpError(502, CASE_LOOKUP_UNAVAILABLE);
+        throw DomainError.unavailable(CASE_LOOKUP_UNAVAILABLE);
       }
       if (found) return found;
     }
-    throw new HttpError(404, CASE_NOT_FOUND);
+    throw DomainError.notFound(CASE_NOT_FOUND);
   }
 }
 

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { oneLineString } from "~/platform/text-fields";
 import { recordIdSchema } from "~/platform/ids";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
-import { handler, HttpError, jsonBody, parseInput, unauthorized } from "~/platform/http.server";
+import { handler, HttpError, jsonBody, noStore, unauthorized } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
@@ -66,11 +67,6 @@ function bearerToken(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
   return m ? m[1] : null;
 }
-
-const noStore: RequestHandler = (_req, res, next) => {
-  res.set("Cache-Control", "no-store");
-  next();
-};
 
 /**
  * /api/rss/* and /api/featured-articles. Feeds, export and health: super_admin. Articles: any

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { HttpError } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { ArticlesRepo, toArticleJson } from "./articles-repo.server";
@@ -72,7 +72,7 @@ export class ArticleQueries {
     const m = month || currentMonth();
     const error = exportMonthError(m);
     const range = error ? null : monthRange(m);
-    if (!range) throw new HttpError(400, error ?? "Month must be in YYYY-MM format");
+    if (!range) throw DomainError.invalid(error ?? "Month must be in YYYY-MM format");
     const [rows, total] = await Promise.all([
       this.repo.between(range.from, range.to, EXPORT_MAX_ARTICLES),
       this.repo.countBetween(range.from, range.to),

@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
 import { UniqueViolationError } from "~/platform/db.server";
-import { HttpError, notFound } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import { ArticlesRepo } from "./articles-repo.server";
 import { feedInputSchema, parseHttpUrl, type FeedInputData, type FeedUpdateData, type FeedsHealth, type RssFeed } from "./contract";
 import { FeedsRepo, toFeedJson } from "./feeds-repo.server";
 import { IngestRunsRepo } from "./ingest-runs-repo.server";
-import { classifyAddress, literalHostAddress } from "./ip-policy.server";
+import { classifyAddress, literalHostAddress } from "~/platform/ip-policy.server";
 
 export const FEED_EXISTS = "A feed with this URL already exists";
 export const FEED_NOT_FOUND = "Feed not found";
@@ -36,7 +36,7 @@ export class FeedAdmin {
     try {
       return toFeedJson(await this.feeds.create(data));
     } catch (err) {
-      if (err instanceof UniqueViolationError) throw new HttpError(409, FEED_EXISTS);
+      if (err instanceof UniqueViolationError) throw DomainError.conflict(FEED_EXISTS);
       throw err;
     }
   }
@@ -45,15 +45,15 @@ export class FeedAdmin {
     const id = Number(input.id);
     const data = this.checkFeedInput(input);
     const previous = await this.feeds.find(id);
-    if (!previous) throw notFound(FEED_NOT_FOUND);
+    if (!previous) throw DomainError.notFound(FEED_NOT_FOUND);
     let row;
     try {
       row = await this.feeds.update(id, data, previous);
     } catch (err) {
-      if (err instanceof UniqueViolationError) throw new HttpError(409, FEED_EXISTS);
+      if (err instanceof UniqueViolationError) throw DomainError.conflict(FEED_EXISTS);
       throw err;
     }
-    if (!row) throw notFound(FEED_NOT_FOUND);
+    if (!row) throw DomainError.notFound(FEED_NOT_FOUND);
     // Articles carry their feed's category (it keeps the page queries on one index).
     if (previous.category !== data.category) await this.articles.setCategoryForFeed(id, data.category);
     return toFeedJson(row);
@@ -61,7 +61,7 @@ export class FeedAdmin {
 
   /** Deletes a feed and the articles gathered from it. */
   async deleteFeed(id: number): Promise<void> {
-    if (!(await this.feeds.delete(id))) throw notFound(FEED_NOT_FOUND);
+    if (!(await this.feeds.delete(id))) throw DomainError.notFound(FEED_NOT_FOUND);
   }
 
   private checkFeedInput(input: unknown): FeedInputData {
@@ -70,7 +70,7 @@ export class FeedAdmin {
       const issue = result.error.issues[0];
       const details: Record<string, string> = {};
       for (const i of result.error.issues) details[i.path.join(".") || "_"] ??= i.message;
-      throw new HttpError(400, issue?.message ?? "Invalid feed", details);
+      throw DomainError.invalid(issue?.message ?? "Invalid feed", details);
     }
     const data = result.data;
     // An address that can never be fetched is refused now, not at the next ingest.
@@ -78,7 +78,7 @@ export class FeedAdmin {
       const url = parseHttpUrl(data.url)!;
       const literal = literalHostAddress(url);
       if ((literal && !classifyAddress(literal).allowed) || /^localhost\.?$|\.localhost\.?$/i.test(url.hostname)) {
-        throw new HttpError(400, FEED_PRIVATE_HOST, { url: FEED_PRIVATE_HOST });
+        throw DomainError.invalid(FEED_PRIVATE_HOST, { url: FEED_PRIVATE_HOST });
       }
     }
     return data;

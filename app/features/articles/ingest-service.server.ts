@@ -8,7 +8,7 @@ import { DEFAULT_FEEDS } from "./default-feeds";
 import { FeedsRepo } from "./feeds-repo.server";
 import { DEFAULT_INGEST_SETTINGS, IngestCoordinator, type IngestSettings } from "./ingest.server";
 import { IngestRunsRepo } from "./ingest-runs-repo.server";
-import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "./safe-fetch.server";
+import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "~/platform/safe-fetch.server";
 import { IngestScheduler } from "./scheduler.server";
 
 export interface IngestServiceOptions {

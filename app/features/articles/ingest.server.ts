@@ -7,7 +7,7 @@ import type { FeedRow, FeedsRepo } from "./feeds-repo.server";
 import type { IngestRunRow, IngestRunsRepo, RunTotals } from "./ingest-runs-repo.server";
 import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
 import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
-import { FeedFetchError, type SafeFetcher } from "./safe-fetch.server";
+import { FeedFetchError, type SafeFetcher } from "~/platform/safe-fetch.server";
 import type { IngestResult } from "./contract";
 export type { IngestResult };
 

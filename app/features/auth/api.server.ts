@@ -1,7 +1,8 @@
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import { clientIp, handler, jsonBody, parseInput } from "~/platform/http.server";
+import { clientIp, handler, jsonBody, noStore } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
-import { toPublicUser } from "~/features/members/users.server";
+import { toPublicUser } from "./users.server";
 import type { AuthService } from "./auth.server";
 import { loginSchema } from "./contract";
 import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
@@ -39,8 +40,7 @@ export function authRouter({ auth, logger }: { auth: AuthService; logger: Logger
 
   router.post(["/api/auth/login", "/.netlify/functions/admin-login"], json, login);
   router.post(["/api/auth/logout", "/.netlify/functions/logout"], json, logout);
-  router.get("/api/auth/me", (_req, res) => {
-    res.set("Cache-Control", "no-store");
+  router.get("/api/auth/me", noStore, (_req, res) => {
     res.json({ success: true, user: res.locals.user ?? null });
   });
   return router;

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
-import { HttpError } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { RateLimits } from "~/platform/rate-limit.server";
 import type { Database, UserRow } from "~/platform/schema";
-import { UsersRepo, toPublicUser } from "~/features/members/users.server";
+import { UsersRepo, toPublicUser } from "./users.server";
 import { MIN_PASSWORD_LENGTH, birthdateDigest, dummyPasswordHash, hashPassword, safeEqual, verifyPassword } from "./credentials.server";
 import type { LoginInput } from "./contract";
 import { isNormalizedBirthdate, normalizeBirthdate, normalizeCertificate } from "./normalize";
@@ -36,7 +36,7 @@ export class AuthService {
   }
 
   /**
-   * Checks credentials under the throttle; throws HttpError 401/403/429 on failure. The
+   * Checks credentials under the throttle; throws DomainError unauthenticated/forbidden/rate_limited on failure. The
    * attempt is counted before the comparison, so concurrent guesses cannot outrun the limit.
    * `secure`: the request came over HTTPS; the session is bound to that scheme.
    */
@@ -47,9 +47,9 @@ export class AuthService {
 
     const user =
       input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
-    if (!user) throw new HttpError(401, input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
+    if (!user) throw DomainError.unauthenticated(input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
     // An inactive account keeps the attempt counted, as a failure.
-    if (user.is_active !== 1) throw new HttpError(403, "This account is inactive. Please contact us for help.");
+    if (user.is_active !== 1) throw DomainError.forbidden("This account is inactive. Please contact us for help.");
     await this.throttle.succeeded(accountKey, ip);
     await this.users.recordLogin(user.id);
     const { token, expiresAt } = await this.sessions.create(user, secure);
@@ -86,11 +86,11 @@ export class AuthService {
    */
   async confirmStaffPassword(userId: number, password: string, ip: string, wrongMessage: string): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user?.username || user.role === "user") throw new HttpError(403, wrongMessage);
+    if (!user?.username || user.role === "user") throw DomainError.forbidden(wrongMessage);
     const accountKey = `staff:${user.username}`;
     // Counted before the comparison, as at sign-in, so concurrent guesses cannot outrun the limit.
     await this.throttle.begin(accountKey, ip);
-    if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) throw new HttpError(403, wrongMessage);
+    if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) throw DomainError.forbidden(wrongMessage);
     await this.throttle.succeeded(accountKey, ip);
   }
 
@@ -101,7 +101,7 @@ export class AuthService {
   async createStaff(username: string, password: string, role: "limited_admin" | "super_admin", isCoreAdmin = false) {
     assertPassword(password);
     if (!/^[a-z0-9._@-]{3,64}$/i.test(username.trim())) {
-      throw new HttpError(400, "Username must be 3-64 letters, digits, dots, dashes, underscores or @");
+      throw DomainError.invalid("Username must be 3-64 letters, digits, dots, dashes, underscores or @");
     }
     return this.users.createStaff({ username, passwordHash: await hashPassword(password), role, isCoreAdmin });
   }
@@ -110,7 +110,7 @@ export class AuthService {
   async setPassword(username: string, password: string) {
     assertPassword(password);
     const user = await this.users.findStaffByUsername(username);
-    if (!user) throw new HttpError(404, `No staff account named ${username}`);
+    if (!user) throw DomainError.notFound(`No staff account named ${username}`);
     await this.users.setPasswordHash(user.id, await hashPassword(password));
     await this.sessions.revokeAllFor(user.id);
   }
@@ -124,6 +124,6 @@ export class AuthService {
 
 function assertPassword(password: string) {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new HttpError(400, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw DomainError.invalid(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 
 export const ACCOUNT_LIMIT = { failures: 5, windowMs: 15 * 60_000 };
@@ -46,5 +46,5 @@ export class LoginThrottle {
 
 /** The spec's messages promise the full window ("wait 15 minutes", "an hour"); Retry-After says the same. */
 function tooMany(message: string, windowMs: number) {
-  return new HttpError(429, message, undefined, { "Retry-After": String(windowMs / 1000) });
+  return DomainError.rateLimited(message, windowMs / 1000);
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import { mapUnique, nowIso, toBool } from "~/platform/db.server";
 import type { Database, Role, UserRow } from "~/platform/schema";
-import type { PublicUser } from "~/features/auth/user";
-import { isAdminRole } from "~/features/auth/user";
+import type { PublicUser } from "./user";
+import { isAdminRole } from "./user";
 
 export function toPublicUser(row: UserRow): PublicUser {
   return {

@@ -6,7 +6,8 @@ import { downloadText } from "./download";
 import { buildIcs, icsFileName } from "./ical";
 import { buildJsonExport, jsonFileName } from "./json-export";
 import { monthGrid } from "./month-grid";
-import { MAINTENANCE_TASKS, MONTH_NAMES, tasksForYear, tasksInMonth, type MaintenanceCategory, type MaintenanceTask } from "./tasks";
+import { MONTH_NAMES } from "~/platform/dates";
+import { MAINTENANCE_TASKS, tasksForYear, tasksInMonth, type MaintenanceCategory, type MaintenanceTask } from "./tasks";
 
 const KNOWN_IDS = new Set(MAINTENANCE_TASKS.map((t) => t.id));
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

@@ -1,4 +1,5 @@
-import { MONTH_NAMES, tasksInMonth, type MaintenanceTask } from "./tasks";
+import { MONTH_NAMES } from "~/platform/dates";
+import { tasksInMonth, type MaintenanceTask } from "./tasks";
 
 /** The JSON download (spec: public-side section 2): year, calendar, doneEvents and exportDate. */
 export interface CalendarJsonExport {

@@ -4,6 +4,7 @@
  * `day` is the suggested day of the month; several tasks may share a day (the month grid shows
  * at most two a day and '+N more').
  */
+import { isoDate } from "~/platform/dates";
 
 export const MAINTENANCE_CATEGORIES = ["HVAC", "Safety", "Exterior", "Appliances", "Plumbing", "Yard", "Prep", "Interior"] as const;
 export type MaintenanceCategory = (typeof MAINTENANCE_CATEGORIES)[number];
@@ -24,21 +25,6 @@ export interface MaintenanceTask extends MaintenanceTaskDef {
   /** ISO date (YYYY-MM-DD). */
   date: string;
 }
-
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
 
 export const MAINTENANCE_TASKS: ReadonlyArray<MaintenanceTaskDef> = [
   // January: deep winter, mostly indoors.
@@ -449,11 +435,6 @@ export const MAINTENANCE_TASKS: ReadonlyArray<MaintenanceTaskDef> = [
     tip: "Use a drain snake or a baking soda and vinegar flush; chemical drain cleaners can damage older pipes.",
   },
 ];
-
-/** ISO date of a day in a year (no time zone involved). */
-export function isoDate(year: number, month: number, day: number): string {
-  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
 
 /** The built-in tasks placed in a year, in date order. */
 export function tasksForYear(year: number, defs: ReadonlyArray<MaintenanceTaskDef> = MAINTENANCE_TASKS): MaintenanceTask[] {

@@ -2,7 +2,8 @@ import busboy from "busboy";
 import type express from "express";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { apiRequireAdmin } from "~/features/auth/guards.server";
-import { clientIp, handler, HttpError, jsonBody, parseInput } from "~/platform/http.server";
+import { clientIp, expectedError, handler, HttpError, jsonBody, noStore } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { AuthService } from "~/features/auth/auth.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { MemberImportService } from "./import.server";
@@ -62,26 +63,22 @@ export function memberImportRouter({ auth, memberImport }: { auth: AuthService; 
     if (res.headersSent) return next(err);
     const e = err as { type?: string; status?: number };
     if (e?.type === "entity.too.large") err = tooLarge();
-    if (err instanceof HttpError && err.status < 500) {
-      if (err.headers) res.set(err.headers);
+    const refused = expectedError(err);
+    if (refused && refused.status < 500) {
+      if (refused.headers) res.set(refused.headers);
       const body: UploadResponse = {
         success: false,
-        message: err.message,
-        error: err.message,
-        ...(err.details !== undefined ? { details: detailsList(err.details) } : {}),
+        message: refused.message,
+        error: refused.message,
+        ...(refused.details !== undefined ? { details: detailsList(refused.details) } : {}),
         stats: emptyStats(),
       };
-      return res.status(err.status).json(body);
+      return res.status(refused.status).json(body);
     }
     next(err);
   }) as express.ErrorRequestHandler);
   return router;
 }
-
-const noStore: RequestHandler = (_req, res, next) => {
-  res.set("Cache-Control", "no-store");
-  next();
-};
 
 const isMultipart = (req: Request) =>
   String(req.headers["content-type"] ?? "")

@@ -356,15 +356,17 @@ describeEachDatabase("member CSV import API", (dialect) => {
     it("a failed import is not replayed: the retry imports", async () => {
       const t = tag();
       const service = server.services.memberImport;
-      const auditHook = service.hooks.afterWrite!;
+      const audit = service.audit;
       const csv = rowsOf(t, 2);
-      service.hooks.afterWrite = async () => {
-        throw new Error("audit log unavailable");
+      service.audit = {
+        record: async () => {
+          throw new Error("audit log unavailable");
+        },
       };
       try {
         expect((await uploadJson(csv)).status).toBe(500);
       } finally {
-        service.hooks.afterWrite = auditHook;
+        service.audit = audit;
       }
       const retry = await uploadJson(csv);
       expect(retry.status).toBe(200);
@@ -414,40 +416,41 @@ describeEachDatabase("member CSV import API", (dialect) => {
       }
     });
 
-    it("an afterWrite hook (the audit log) runs in the transaction and sees the counts; if it throws, nothing is kept", async () => {
+    it("the audit record is written in the import's transaction and sees its rows; if it fails, nothing is kept", async () => {
       const t = tag();
       const service = server.services.memberImport;
-      const auditHook = service.hooks.afterWrite;
+      const audit = service.audit;
       const seen: unknown[] = [];
-      service.hooks.afterWrite = async (trx, event) => {
-        seen.push({
-          ...event,
-          actor: event.actor.username,
-          visible: Number(
-            (
-              await trx
-                .selectFrom("users")
-                .select((eb) => eb.fn.countAll().as("n"))
-                .where("certificate_number", "like", `${t}%`)
-                .executeTakeFirstOrThrow()
-            ).n,
-          ),
-        });
-        if (event.filename === "explode.csv") throw new Error("audit log unavailable");
+      service.audit = {
+        record: async (entry, trx) => {
+          if (!trx) throw new Error("recorded outside the import's transaction");
+          seen.push({
+            actorId: entry.actorId,
+            action: entry.action,
+            rowCount: entry.rowCount,
+            details: entry.details,
+            visible: Number(
+              (
+                await trx
+                  .selectFrom("users")
+                  .select((eb) => eb.fn.countAll().as("n"))
+                  .where("certificate_number", "like", `${t}%`)
+                  .executeTakeFirstOrThrow()
+              ).n,
+            ),
+          });
+          if (entry.details?.filename === "explode.csv") throw new Error("audit log unavailable");
+        },
       };
       try {
         const ok = await uploadJson(`${HEADER}\n${t}1,1980-01-15,,,\n${t}2,bad,,,\n`, { filename: "fine.csv" });
         expect(ok.status).toBe(200);
         expect(seen).toEqual([
           {
-            actor: `importer${dialect}`,
-            filename: "fine.csv",
-            totalProcessed: 2,
-            successful: 1,
-            errors: 1,
-            created: 1,
-            updated: 0,
-            unchanged: 0,
+            actorId: expect.any(Number),
+            action: "members.import",
+            rowCount: 1,
+            details: { filename: "fine.csv", totalProcessed: 2, errors: 1, created: 1, updated: 0, unchanged: 0 },
             visible: 1,
           },
         ]);
@@ -455,7 +458,7 @@ describeEachDatabase("member CSV import API", (dialect) => {
         expect(failed.status).toBe(500);
         expect(await member(`${t}3`)).toBeUndefined();
       } finally {
-        service.hooks.afterWrite = auditHook;
+        service.audit = audit;
       }
     });
 

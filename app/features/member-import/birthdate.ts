@@ -3,6 +3,8 @@
  * YYYY-MM-DD (preferred), MM/DD/YYYY, MM-DD-YYYY, YYYY/MM/DD; month and day may have one digit.
  */
 
+import { daysInMonth } from "~/platform/dates";
+
 export const DATE_FORMATS_TEXT = "YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD";
 export const EARLIEST_YEAR = 1900;
 
@@ -57,23 +59,9 @@ function dayNumber(today: string): number {
   return lastTodayNumber;
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return month === 2 && leap ? 29 : DAYS[month - 1];
-}
-
 const pad2 = (n: number) => String(n).padStart(2, "0");
-
-export function isoDate(year: number, month: number, day: number): string {
-  return `${year}-${pad2(month)}-${pad2(day)}`;
-}
 
 /** The member's password as login normalizes it (public side, section 5): MMDDYY. */
 export function toMmddyy(year: number, month: number, day: number): string {
   return pad2(month) + pad2(day) + pad2(year % 100);
-}
-
-export function todayUtc(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
 }

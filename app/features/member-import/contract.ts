@@ -12,7 +12,6 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_UPLOAD_LABEL = "10MB";
 
 export const REQUIRED_COLUMNS = ["certificate_number", "birthdate"] as const;
-export const OPTIONAL_COLUMNS = ["first_name", "last_name", "email"] as const;
 
 /** The parsing-error list shows this many entries, then '... and N more errors'. */
 export const SHOWN_ERRORS = 20;

@@ -1,31 +1,15 @@
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import { birthdateDigest } from "~/features/auth/credentials.server";
 import type { PublicUser } from "~/features/auth/user";
+import type { AuditRecorder } from "~/features/members/contract";
 import { nowIso, type Dialect } from "~/platform/db.server";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
-import { todayUtc } from "./birthdate";
+import { todayUtc } from "~/platform/dates";
 import { MAX_REPORTED_ERRORS, MESSAGES, type UploadResponse } from "./contract";
 import { contentDigest, ImportClaims } from "./import-claims.server";
 import { writeMembers, type MemberWrite } from "./members-writer.server";
 import { parseMemberCsv, type RowError } from "./parse-csv";
-
-/** What one finished import did: handed to hooks (the audit log) inside the write transaction. */
-export interface ImportEvent {
-  actor: PublicUser;
-  filename: string;
-  totalProcessed: number;
-  successful: number;
-  errors: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-}
-
-export interface ImportHooks {
-  /** Runs inside the write transaction, after the rows are written; throwing rolls the import back. */
-  afterWrite?: (trx: Transaction<Database>, event: ImportEvent) => Promise<void>;
-}
 
 export interface ImportInput {
   csv: string;
@@ -56,7 +40,8 @@ export class MemberImportService {
     private dialect: Dialect,
     private secret: Buffer,
     private logger: Logger,
-    public hooks: ImportHooks = {},
+    /** Each import is recorded in the write transaction: if the record fails, nothing is kept. */
+    public audit: AuditRecorder,
   ) {
     this.claims = new ImportClaims(db);
   }
@@ -110,18 +95,22 @@ export class MemberImportService {
       outcome = await this.db.transaction().execute(async (trx) => {
         const written = await writeMembers(trx, this.dialect, rows, nowIso());
         const successful = rows.length - written.staff.length;
-        if (this.hooks.afterWrite) {
-          await this.hooks.afterWrite(trx, {
-            actor: input.actor,
-            filename: input.filename,
-            totalProcessed: parsed.totalRows,
-            successful,
-            errors: parsed.rowErrors.length + written.staff.length,
-            created: written.created,
-            updated: written.updated,
-            unchanged: written.unchanged,
-          });
-        }
+        await this.audit.record(
+          {
+            actorId: input.actor.id,
+            action: "members.import",
+            rowCount: successful,
+            details: {
+              filename: input.filename,
+              totalProcessed: parsed.totalRows,
+              errors: parsed.rowErrors.length + written.staff.length,
+              created: written.created,
+              updated: written.updated,
+              unchanged: written.unchanged,
+            },
+          },
+          trx,
+        );
         return written;
       });
     } catch (err) {

@@ -1,6 +1,7 @@
 import { Router, type Response } from "express";
 import { apiRequireAdmin, apiRequireSuperAdmin } from "~/features/auth/guards.server";
-import { handler, jsonBody, parseInput } from "~/platform/http.server";
+import { handler, jsonBody, noStore } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { AuditLog } from "./audit-log.server";
 import type { MemberAdminService } from "./member-admin.server";
 import type { PublicUser } from "~/features/auth/user";
@@ -33,12 +34,7 @@ function actorOf(res: Response): Actor {
 export function memberAdminRouter({ memberAdmin: admin, audit }: { memberAdmin: MemberAdminService; audit: AuditLog }): Router {
   const router = Router();
   const json = jsonBody();
-  const noStore = (res: Response) => res.set("Cache-Control", "no-store");
-
-  router.use("/api/admin", (req, res, next) => {
-    noStore(res);
-    next();
-  });
+  router.use("/api/admin", noStore);
 
   // ---- members (any admin) ----
   router.get(

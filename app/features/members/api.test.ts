@@ -588,11 +588,11 @@ describeEachDatabase("member administration API", (dialect) => {
       expect((await req(`/api/admin/staff/${c.userId}`, { method: "DELETE", cookie: c.cookie })).status).toBe(409);
       // Another actor (the HTTP layer would stop a limited admin earlier; the rule itself must hold too).
       await expect(server.services.memberAdmin.changeStaffRole({ id: other.userId }, c.userId, "limited_admin")).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         message: MESSAGES.lastSuperAdmin,
       });
       await expect(server.services.memberAdmin.deleteStaff({ id: other.userId }, c.userId)).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         message: MESSAGES.lastSuperAdmin,
       });
       expect((await server.services.auth.users.findById(c.userId))!.role).toBe("super_admin");
@@ -616,7 +616,7 @@ describeEachDatabase("member administration API", (dialect) => {
           `round ${round}`,
         ).toHaveLength(1);
         const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-        expect(refused.reason).toMatchObject({ status: 409, message: MESSAGES.lastSuperAdmin });
+        expect(refused.reason).toMatchObject({ kind: "conflict", message: MESSAGES.lastSuperAdmin });
         const supers = await server.services.database.db.selectFrom("users").select("id").where("role", "=", "super_admin").execute();
         expect(supers, `round ${round}`).toHaveLength(1);
       }
@@ -630,11 +630,11 @@ describeEachDatabase("member administration API", (dialect) => {
       await server.services.database.db.updateTable("users").set({ is_active: 0 }).where("id", "=", dormant.id).execute();
       const { memberAdmin } = server.services;
       await expect(memberAdmin.changeStaffRole({ id: other.userId }, active.id, "limited_admin")).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         message: MESSAGES.lastSuperAdmin,
       });
       await expect(memberAdmin.deleteStaff({ id: other.userId }, active.id)).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         message: MESSAGES.lastSuperAdmin,
       });
       expect((await server.services.auth.users.findById(active.id))!.role).toBe("super_admin");

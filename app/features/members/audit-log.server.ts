@@ -1,25 +1,14 @@
 import type { Kysely } from "kysely";
 import { nowIso } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
-import type { AuditAction, AuditEntry, AuditPage, AuditQuery } from "./contract";
-
-export interface AuditRecord {
-  /** The staff account acting; null for the system (a CLI run, a scheduler). */
-  actorId: number | null;
-  action: AuditAction;
-  target?: { type: "member" | "staff" | "submission"; id: number | null; label: string | null };
-  /** How many rows the action touched (an import, an export); omitted for one-row actions. */
-  rowCount?: number;
-  /** Anything else worth keeping (a filter, a role change). Never a birthdate, digest or password. */
-  details?: Record<string, unknown>;
-}
+import type { AuditAction, AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditRecorder } from "./contract";
 
 /**
  * The history of staff actions, as Django admin keeps its LogEntry: one row per action with
  * who, when, what, on whom and how many rows. One call writes an entry; pass a transaction
  * as `db` to write it together with the change it describes (both or neither).
  */
-export class AuditLog {
+export class AuditLog implements AuditRecorder {
   constructor(private db: Kysely<Database>) {}
 
   async record(entry: AuditRecord, db: Kysely<Database> = this.db): Promise<void> {

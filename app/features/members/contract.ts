@@ -4,7 +4,10 @@
  * types, and the messages both show. Imported by server and browser code alike.
  */
 import { recordIdSchema } from "~/platform/ids";
+import type { Kysely } from "kysely";
 import { z } from "zod";
+import { todayUtc } from "~/platform/dates";
+import type { Database } from "~/platform/schema";
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 25;
@@ -205,5 +208,24 @@ export interface AuditPage {
 export const EXPORT_COLUMNS = ["certificate_number", "first_name", "last_name", "status", "last_login_at", "created_at"] as const;
 
 export function exportFileName(now = new Date()): string {
-  return `members-${now.toISOString().slice(0, 10)}.csv`;
+  return `members-${todayUtc(now)}.csv`;
+}
+
+export interface AuditRecord {
+  /** The staff account acting; null for the system (a CLI run, a scheduler). */
+  actorId: number | null;
+  action: AuditAction;
+  target?: { type: "member" | "staff" | "submission"; id: number | null; label: string | null };
+  /** How many rows the action touched (an import, an export); omitted for one-row actions. */
+  rowCount?: number;
+  /** Anything else worth keeping (a filter, a role change). Never a birthdate, digest or password. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * How every feature writes to the audit log (the AuditLog service implements it; services
+ * receive it by constructor). Pass a transaction as `db` to record together with the change.
+ */
+export interface AuditRecorder {
+  record(entry: AuditRecord, db?: Kysely<Database>): Promise<void>;
 }

@@ -1,11 +1,19 @@
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
 import Papa from "papaparse";
-import { mapUnique, nowIso, toBool, UniqueViolationError, type Dialect } from "~/platform/db.server";
-import { HttpError } from "~/platform/http.server";
+import { containsAny, mapUnique, nowIso, toBool, UniqueViolationError, type Dialect } from "~/platform/db.server";
+import { DomainError } from "~/platform/errors";
 import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
-import type { AuditLog } from "./audit-log.server";
-import { EXPORT_COLUMNS, MESSAGES, type MemberQuery, type MemberRow, type MembersPage, type StaffRole, type StaffRow } from "./contract";
+import {
+  EXPORT_COLUMNS,
+  MESSAGES,
+  type AuditRecorder,
+  type MemberQuery,
+  type MemberRow,
+  type MembersPage,
+  type StaffRole,
+  type StaffRow,
+} from "./contract";
 
 /** The staff account acting, and the session it acts from (kept when it resets its own password). */
 export interface Actor {
@@ -13,14 +21,7 @@ export interface Actor {
   sessionToken?: string | null;
 }
 
-const conflict = (message: string) => new HttpError(409, message);
-
 type UsersQuery = SelectQueryBuilder<Database, "users", object>;
-
-/** `like` pattern matching `text` anywhere, with the wildcards in it taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function toMemberRow(
   row: Pick<UserRow, "id" | "certificate_number" | "first_name" | "last_name" | "is_active" | "last_login_at" | "created_at">,
@@ -62,7 +63,7 @@ export class MemberAdminService {
   constructor(
     private db: Kysely<Database>,
     private dialect: Dialect,
-    private audit: AuditLog,
+    private audit: AuditRecorder,
   ) {}
 
   // ---- members -------------------------------------------------------------------------
@@ -72,12 +73,11 @@ export class MemberAdminService {
     if (query.status === "active") q = q.where("is_active", "=", 1);
     if (query.status === "inactive") q = q.where("is_active", "=", 0);
     if (query.q) {
-      const pattern = containsPattern(query.q);
-      q = q.where(({ or }) =>
-        or([
-          sql<boolean>`lower(certificate_number) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(coalesce(last_name, '') || ' ' || coalesce(first_name, '')) like ${pattern} escape '\\'`,
+      q = q.where(
+        containsAny(query.q, [
+          sql<string>`certificate_number`,
+          sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`,
+          sql<string>`coalesce(last_name, '') || ' ' || coalesce(first_name, '')`,
         ]),
       );
     }
@@ -156,7 +156,7 @@ export class MemberAdminService {
         .where("role", "=", "user")
         .returning(MEMBER_COLUMNS)
         .executeTakeFirst();
-      if (!updated) throw new HttpError(404, MESSAGES.memberNotFound);
+      if (!updated) throw DomainError.notFound(MESSAGES.memberNotFound);
       if (!active) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
       await this.audit.record(
         {
@@ -180,7 +180,7 @@ export class MemberAdminService {
         .where("role", "=", "user")
         .returning(["certificate_number"])
         .executeTakeFirst();
-      if (!deleted) throw new HttpError(404, MESSAGES.memberNotFound);
+      if (!deleted) throw DomainError.notFound(MESSAGES.memberNotFound);
       await this.audit.record(
         { actorId: actor.id, action: "members.delete", target: { type: "member", id: memberId, label: deleted.certificate_number } },
         trx,
@@ -232,7 +232,7 @@ export class MemberAdminService {
         return toStaffRow(row);
       });
     } catch (err) {
-      if (err instanceof UniqueViolationError) throw conflict(MESSAGES.usernameTaken);
+      if (err instanceof UniqueViolationError) throw DomainError.conflict(MESSAGES.usernameTaken);
       throw err;
     }
   }
@@ -248,7 +248,7 @@ export class MemberAdminService {
         .where("role", "in", ["limited_admin", "super_admin"])
         .returning(["username"])
         .executeTakeFirst();
-      if (!row) throw new HttpError(404, MESSAGES.staffNotFound);
+      if (!row) throw DomainError.notFound(MESSAGES.staffNotFound);
       let sessions = trx.deleteFrom("sessions").where("user_id", "=", staffId);
       if (staffId === actor.id && actor.sessionToken) sessions = sessions.where("id_hash", "<>", sessionIdHash(actor.sessionToken));
       await sessions.execute();
@@ -266,7 +266,7 @@ export class MemberAdminService {
    * and then see its result.
    */
   async changeStaffRole(actor: Actor, staffId: number, role: StaffRole): Promise<StaffRow> {
-    if (staffId === actor.id) throw conflict(MESSAGES.notYourself);
+    if (staffId === actor.id) throw DomainError.conflict(MESSAGES.notYourself);
     return this.db.transaction().execute(async (trx) => {
       await this.lockSuperAdmins(trx);
       const before = await this.findStaff(trx, staffId);
@@ -295,7 +295,7 @@ export class MemberAdminService {
 
   /** Removes a staff account, under the same rules as a demotion; its sessions end with it. */
   async deleteStaff(actor: Actor, staffId: number): Promise<void> {
-    if (staffId === actor.id) throw conflict(MESSAGES.notYourself);
+    if (staffId === actor.id) throw DomainError.conflict(MESSAGES.notYourself);
     await this.db.transaction().execute(async (trx) => {
       await this.lockSuperAdmins(trx);
       const before = await this.findStaff(trx, staffId);
@@ -354,9 +354,9 @@ export class MemberAdminService {
   }
 
   /** Why a guarded change matched no row. */
-  private refusal(before: { is_core_admin: number } | undefined): HttpError {
-    if (!before) return new HttpError(404, MESSAGES.staffNotFound);
-    if (toBool(before.is_core_admin)) return conflict(MESSAGES.coreAdmin);
-    return conflict(MESSAGES.lastSuperAdmin);
+  private refusal(before: { is_core_admin: number } | undefined): DomainError {
+    if (!before) return DomainError.notFound(MESSAGES.staffNotFound);
+    if (toBool(before.is_core_admin)) return DomainError.conflict(MESSAGES.coreAdmin);
+    return DomainError.conflict(MESSAGES.lastSuperAdmin);
   }
 }

@@ -3,7 +3,8 @@ import { AlertCircle, Calculator, Link2, Printer, RotateCcw } from "lucide-react
 import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
 import { DEFAULT_INPUTS, FREQUENCIES, loanAmountOf, toSearchParams, type MortgageInputs, type NumericField } from "./inputs";
-import { MONTH_NAMES, formatMoney } from "./format";
+import { MONTH_NAMES } from "~/platform/dates";
+import { formatMoney } from "./format";
 import { MortgageResults } from "./MortgageResults";
 
 export const CALCULATOR_PATH = "/mortgage-calculator";

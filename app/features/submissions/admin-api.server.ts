@@ -1,6 +1,7 @@
 import { Router, type Response } from "express";
 import { apiRequireAdmin } from "~/features/auth/guards.server";
-import { handler, jsonBody, parseInput } from "~/platform/http.server";
+import { handler, jsonBody, noStore } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { SubmissionAdminService } from "./admin.server";
@@ -36,12 +37,8 @@ export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminS
   const json = jsonBody();
   const admin = deps.submissionAdmin;
 
-  router.use(["/api/admin/submissions", ...FORMS_PATHS], (_req, res, next) => {
-    // Personal data: never kept by a browser cache or a proxy.
-    res.set("Cache-Control", "no-store");
-    next();
-  });
-  router.use(["/api/admin/submissions", ...FORMS_PATHS], apiRequireAdmin);
+  // Personal data: never kept by a browser cache or a proxy.
+  router.use(["/api/admin/submissions", ...FORMS_PATHS], noStore, apiRequireAdmin);
 
   router.get(
     "/api/admin/submissions",

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { containsAny } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
 import {
   SOURCES,
@@ -88,17 +89,6 @@ const NOTHING_GIVEN: Partial<Record<SubmissionTable, string>> = {
   homeowner_material_requests: "No materials, address or notes given",
 };
 
-/** `like` pattern matching `text` anywhere, its own % and _ (and \) taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-const likeAny = (pattern: string, exprs: Expr[]) =>
-  sql<boolean>`(${sql.join(
-    exprs.map((e) => sql`lower(${e}) like ${pattern} escape '\\'`),
-    sql` or `,
-  )})`;
-
 // Kysely cannot type a table chosen at run time; the arms above name only real columns.
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
@@ -153,9 +143,9 @@ export class SubmissionQueries {
       const amount = table === "applications" ? parseDollars(filters.search) : null;
       q = q.where((eb) =>
         eb.or([
-          likeAny(containsPattern(filters.search), [a.name, col("email"), a.details]),
+          containsAny(filters.search, [a.name, col("email"), a.details]),
           // "$250,000", "250000" or "250,000.00" finds the coverage shown as $250,000.00.
-          ...(amount !== null ? [likeAny(containsPattern(String(amount)), [a.coverage])] : []),
+          ...(amount !== null ? [containsAny(String(amount), [a.coverage])] : []),
         ]),
       );
     }

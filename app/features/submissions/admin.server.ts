@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import Papa from "papaparse";
 import { nowIso } from "~/platform/db.server";
-import { HttpError } from "~/platform/http.server";
+import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
-import type { AuditLog } from "~/features/members/audit-log.server";
+import type { AuditRecorder } from "~/features/members/contract";
 import { SubmissionQueries, toSummary } from "./admin-queries.server";
 import {
   EXPORT_COLUMNS,
@@ -94,7 +94,7 @@ export class SubmissionAdminService {
 
   constructor(
     private db: Kysely<Database>,
-    private audit: AuditLog,
+    private audit: AuditRecorder,
   ) {
     this.queries = new SubmissionQueries(db);
   }
@@ -109,7 +109,7 @@ export class SubmissionAdminService {
 
   async detail(table: SubmissionTable, id: number): Promise<SubmissionDetail> {
     const [summary, row] = await Promise.all([this.queries.summary(table, id), this.queries.find(table, id)]);
-    if (!summary || !row) throw new HttpError(404, MESSAGES.notFound);
+    if (!summary || !row) throw DomainError.notFound(MESSAGES.notFound);
     const fields: SubmissionField[] = [];
     const signatures: SignatureImage[] = [];
     for (const [key, value] of Object.entries(plainRow(row))) {
@@ -132,7 +132,7 @@ export class SubmissionAdminService {
     await this.db.transaction().execute(async (trx) => {
       const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const before = await anyTrx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
-      if (!before) throw new HttpError(404, MESSAGES.notFound);
+      if (!before) throw DomainError.notFound(MESSAGES.notFound);
       await anyTrx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
       await this.audit.record(
         {

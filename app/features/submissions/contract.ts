@@ -5,6 +5,7 @@
  * Imported by server and browser code alike.
  */
 import { z } from "zod";
+import { todayUtc } from "~/platform/dates";
 
 export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -327,7 +328,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 export function exportFileName(now = new Date()): string {
-  return `submissions-${now.toISOString().slice(0, 10)}.csv`;
+  return `submissions-${todayUtc(now)}.csv`;
 }
 
 /** The query string of the list (and of its export) for the given filters. */

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { parseForm, type FormSchema } from "~/components/forms/parse-form";
-import { HttpError } from "~/platform/http.server";
+import { expectedError } from "~/platform/http.server";
 import type { Logger } from "~/platform/logger.server";
 import type { FormActionData } from "./form-result";
 import { isHoneypotFilled } from "./schemas";
@@ -33,16 +33,17 @@ export async function submitPostedForm(
     const row = await submit(raw);
     return data<FormActionData>({ status: "success", id: row.id });
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) {
-      if (err.status === 400 && err.details && typeof err.details === "object") {
+    const refused = expectedError(err);
+    if (refused && refused.status < 500) {
+      if (refused.status === 400 && refused.details && typeof refused.details === "object") {
         const fieldErrors = Object.fromEntries(
-          Object.entries(err.details as Record<string, string>).map(([name, message]) => [name, [message]]),
+          Object.entries(refused.details as Record<string, string>).map(([name, message]) => [name, [message]]),
         );
         return data<FormActionData>({ status: "invalid", result: submission.reply({ fieldErrors }) }, { status: 400 });
       }
       return data<FormActionData>(
-        { status: "failed", result: submission.reply(), message: err.message },
-        { status: err.status, headers: err.headers },
+        { status: "failed", result: submission.reply(), message: refused.message },
+        { status: refused.status, headers: refused.headers },
       );
     }
     logger.error({ err }, "form submission failed");

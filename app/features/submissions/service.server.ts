@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { HttpError, parseInput } from "~/platform/http.server";
+import { DomainError, parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
@@ -79,7 +79,7 @@ export class SubmissionService {
   ): Promise<SubmissionRow<K>> {
     if (isHoneypotFilled(raw)) {
       this.logger.info({ kind, ip }, "submission refused: bot trap filled");
-      throw new HttpError(400, SUBMISSION_REJECTED);
+      throw DomainError.invalid(SUBMISSION_REJECTED);
     }
     const values = validate(raw ?? {});
     // One atomic consume per submission: concurrent posts cannot all pass a count taken before any was stored.
@@ -88,7 +88,7 @@ export class SubmissionService {
     if (!consumed.allowed) {
       this.logger.warn({ kind, ip }, "submission refused: rate limit");
       const { retryAfterSeconds } = consumed;
-      throw new HttpError(429, tooManySubmissions(retryAfterSeconds), undefined, { "Retry-After": String(retryAfterSeconds) });
+      throw DomainError.rateLimited(tooManySubmissions(retryAfterSeconds), retryAfterSeconds);
     }
     let row: SubmissionRow<K>;
     try {

@@ -1,14 +1,10 @@
 import { Router, type RequestHandler } from "express";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
-import { handler, HttpError, jsonBody, parseInput } from "~/platform/http.server";
+import { handler, HttpError, jsonBody, noStore } from "~/platform/http.server";
+import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { VideosService } from "./service.server";
 import { videoIdSchema, videoListQuerySchema } from "./contract";
-
-const noStore: RequestHandler = (_req, res, next) => {
-  res.set("Cache-Control", "no-store");
-  next();
-};
 
 /** Blank query values count as absent; a repeated parameter counts once. */
 function queryOf(q: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { nowIso, UniqueViolationError } from "~/platform/db.server";
-import { HttpError, notFound, parseInput } from "~/platform/http.server";
+import { DomainError, parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
@@ -36,7 +36,7 @@ export class VideosService {
     try {
       return toVideoJson(await this.repo.create(input));
     } catch (err) {
-      if (err instanceof UniqueViolationError) throw new HttpError(409, VIDEO_MESSAGES.duplicate);
+      if (err instanceof UniqueViolationError) throw DomainError.conflict(VIDEO_MESSAGES.duplicate);
       throw err;
     }
   }
@@ -44,24 +44,24 @@ export class VideosService {
   async update(id: number, body: unknown): Promise<VideoJson> {
     const input = parseInput(videoInputSchema, body);
     const previous = await this.repo.find(id);
-    if (!previous) throw notFound(VIDEO_MESSAGES.notFound);
+    if (!previous) throw DomainError.notFound(VIDEO_MESSAGES.notFound);
     try {
       const row = await this.repo.update(id, input, previous);
-      if (!row) throw notFound(VIDEO_MESSAGES.notFound);
+      if (!row) throw DomainError.notFound(VIDEO_MESSAGES.notFound);
       return toVideoJson(row);
     } catch (err) {
-      if (err instanceof UniqueViolationError) throw new HttpError(409, VIDEO_MESSAGES.duplicate);
+      if (err instanceof UniqueViolationError) throw DomainError.conflict(VIDEO_MESSAGES.duplicate);
       throw err;
     }
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await this.repo.delete(id))) throw notFound(VIDEO_MESSAGES.notFound);
+    if (!(await this.repo.delete(id))) throw DomainError.notFound(VIDEO_MESSAGES.notFound);
   }
 
   async reorder(body: unknown): Promise<VideoJson[]> {
     const { category, ids } = parseInput(videoOrderSchema, body);
-    if (!(await this.repo.reorder(category, ids))) throw new HttpError(409, VIDEO_MESSAGES.orderIds);
+    if (!(await this.repo.reorder(category, ids))) throw DomainError.conflict(VIDEO_MESSAGES.orderIds);
     return this.list(category);
   }
 

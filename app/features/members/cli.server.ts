@@ -1,0 +1,34 @@
+import type { CliCommand } from "~/platform/cli";
+import { missingOptions } from "~/platform/cli";
+import { isIsoDate } from "~/platform/dates";
+import { UniqueViolationError } from "~/platform/db.server";
+import type { AuthService } from "~/features/auth/auth.server";
+import { normalizeCertificate } from "~/features/auth/normalize";
+
+/** Members from the command line (many at once: the CSV import in the admin panel). */
+export const memberCommands: ReadonlyArray<CliCommand<{ auth: AuthService }>> = [
+  {
+    name: "add-member",
+    usage: "add-member --certificate <c> --birthdate <YYYY-MM-DD> [--first-name <f>] [--last-name <l>]",
+    options: ["certificate", "birthdate", "first-name", "last-name"],
+    async run({ values }, { auth }) {
+      const missing = missingOptions(values, ["certificate", "birthdate"]);
+      if (missing) return missing;
+      if (!isIsoDate(values.birthdate!)) return { code: 2, out: "--birthdate must be a real date written YYYY-MM-DD" };
+      const certificate = normalizeCertificate(values.certificate!);
+      if (!certificate) return { code: 2, out: "--certificate must not be empty" };
+      try {
+        await auth.users.createMember({
+          certificate,
+          birthdateDigest: auth.digestBirthdate(values.birthdate!),
+          firstName: values["first-name"]?.trim() || null,
+          lastName: values["last-name"]?.trim() || null,
+        });
+      } catch (err) {
+        if (err instanceof UniqueViolationError) return { code: 1, out: "A member with that certificate number already exists." };
+        throw err;
+      }
+      return { code: 0, out: `Added member ${certificate}.` };
+    },
+  },
+];

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { daysInMonth, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
+
+describe("dates", () => {
+  it("knows the length of every month, leap years by the Gregorian rule", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2023, m))).toEqual([
+      31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+    ]);
+    expect(daysInMonth(2024, 2)).toBe(29);
+    expect(daysInMonth(1900, 2)).toBe(28);
+    expect(daysInMonth(2000, 2)).toBe(29);
+  });
+
+  it("accepts only dates that exist, written YYYY-MM-DD", () => {
+    for (const ok of ["2024-02-29", "2000-02-29", "1980-12-31", "2023-01-01"]) expect(isIsoDate(ok), ok).toBe(true);
+    for (const bad of [
+      "2023-02-29",
+      "1900-02-29",
+      "2023-02-30",
+      "2023-04-31",
+      "2023-13-01",
+      "2023-00-10",
+      "2023-01-00",
+      "2023-1-01",
+      "2023-01-01T00:00",
+      " 2023-01-01",
+      "01/02/2023",
+      "",
+    ])
+      expect(isIsoDate(bad), bad).toBe(false);
+  });
+
+  it("writes a day as YYYY-MM-DD and reads today in UTC", () => {
+    expect(isoDate(2024, 3, 7)).toBe("2024-03-07");
+    expect(isoDate(987, 12, 31)).toBe("0987-12-31");
+    expect(todayUtc(new Date("2024-06-15T23:30:00-05:00"))).toBe("2024-06-16");
+    expect(MONTH_NAMES[0]).toBe("January");
+    expect(MONTH_NAMES[11]).toBe("December");
+  });
+});

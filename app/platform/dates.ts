@@ -1,0 +1,47 @@
+/**
+ * Calendar dates as the site writes them: YYYY-MM-DD, UTC, no time zone involved. Browser and
+ * server alike.
+ */
+
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month (1-12) of a Gregorian year. */
+export function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 && leap ? 29 : DAYS[month - 1];
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/** The YYYY-MM-DD of a day (month 1-12). */
+export function isoDate(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** A calendar date written YYYY-MM-DD that exists (no 2023-02-30). */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** Today's date in UTC, YYYY-MM-DD. */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
