@@ -43,8 +43,45 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["~/features/*", "~/server/*", "~/routes/*", "~/components/*", "../features/*", "../server/*"],
-              message: "app/platform is the ground floor: it imports no feature.",
+              group: ["**/features/**", "**/server/**", "**/routes/**", "**/components/**", "**/shell/**"],
+              message: "app/platform is the ground floor: it imports no feature and nothing from the floors above.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared UI serves every feature and imports none: what it needs of one (the signed-in user,
+    // say) reaches it as props. The site shell (app/shell) is the place that may import them.
+    files: ["app/components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/features/**", "**/shell/**", "**/server/**", "**/routes/**"],
+              message: "app/components is shared UI: it imports no feature, shell, route or server module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature sits below the routes, the shell and the assembled server; it reaches other
+    // features directly and is wired by app/server.
+    files: ["app/features/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/shell/**", "~/server/**", "~/routes/**", "~/root", "../../shell/**", "../../server/**", "../../routes/**"],
+              message: "A feature imports no route, shell or server module: they import it.",
             },
           ],
         },

@@ -6,7 +6,7 @@ import { FieldError, inputProps } from "~/components/forms/FormParts";
 import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { upperCaseAsTyped } from "~/components/forms/upper-case";
-import { useSiteDialogs } from "~/components/SiteDialogs";
+import { useApplyNow } from "~/features/marketing/ApplyNow";
 import { useHydrated } from "~/components/useHydrated";
 import { useAuthSync, saveStoredUser } from "./auth-sync";
 import { LOGIN_FAILED, LOGIN_FAILED_RETRY, loginSchema, type LoginKind } from "./contract";
@@ -33,7 +33,7 @@ export function LoginForm({
   initialKind?: LoginKind;
 }) {
   const [kind, setKind] = useState<LoginKind>(initialKind);
-  const { openApplyNow } = useSiteDialogs();
+  const openApplyNow = useApplyNow();
 
   return (
     <div className="w-full max-w-md">

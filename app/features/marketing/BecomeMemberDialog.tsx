@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import { CalendarCheck, HeartHandshake, ShieldCheck } from "lucide-react";
 import { Modal } from "~/components/Modal";
-import { useSiteDialogs } from "~/components/SiteDialogs";
+import { useApplyNow } from "./ApplyNow";
 import { JoiningNote } from "~/components/JoiningNote";
 import { COVERAGE_START, COVERAGE_SUMMARY, MEMBERSHIP_MONTHLY_PRICE } from "./membership";
 
 /** 'Become a Member' on the home page: price, coverage, start date, and how to join. */
 export function BecomeMemberDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const { openApplyNow } = useSiteDialogs();
+  const openApplyNow = useApplyNow();
   return (
     <Modal
       open={open}

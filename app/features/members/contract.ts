@@ -7,10 +7,9 @@ import { recordIdSchema } from "~/platform/ids";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import { todayUtc } from "~/platform/dates";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination } from "~/platform/paging";
 import type { Database } from "~/platform/schema";
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 25;
 export const MIN_STAFF_PASSWORD_LENGTH = 12;
 
 export const MEMBER_STATUSES = ["all", "active", "inactive"] as const;
@@ -137,13 +136,6 @@ export const auditQuerySchema = z.object({
     .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
-
-export interface Pagination {
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-}
 
 /** A member as the admin table shows it: never a birthdate or its digest. */
 export interface MemberRow {

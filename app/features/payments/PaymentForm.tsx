@@ -3,7 +3,7 @@ import { ExternalLink, Lock, ShieldCheck } from "lucide-react";
 import { ErrorSummary, Field, FieldError, inputProps } from "~/components/forms/FormParts";
 import type { FormResult } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
-import { useSiteDialogs } from "~/components/SiteDialogs";
+import { usePaymentDialog } from "./PaymentDialog";
 import { useHydrated } from "~/components/useHydrated";
 import { usePublicConfig } from "~/components/usePublicConfig";
 import { MEMBER_ID_MAX } from "~/features/submissions/fields";
@@ -20,7 +20,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
  */
 export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
   const hydrated = useHydrated();
-  const { openPayment } = useSiteDialogs();
+  const openPayment = usePaymentDialog();
   const { paymentPortalUrl } = usePublicConfig();
   const { form, fields, formProps, summaryShown } = useSchemaForm({
     id: "payment",

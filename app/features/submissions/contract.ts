@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { todayUtc } from "~/platform/dates";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 
 export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -95,8 +96,6 @@ export const SORTS = SORT_COLUMNS.flatMap((c) => [`${c}_asc`, `${c}_desc`] as co
 export type SubmissionSort = `${SortColumn}_${"asc" | "desc"}`;
 export const DEFAULT_SORT: SubmissionSort = "date_desc";
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_SEARCH_LENGTH = 100;
 
 // eslint-disable-next-line no-control-regex

@@ -1,9 +1,10 @@
 import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
-import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, DEFAULT_PAGE_SIZE, type AuditEntry, type AuditPage } from "../contract";
+import { DEFAULT_PAGE_SIZE } from "~/platform/paging";
+import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry, type AuditPage } from "../contract";
 import { auditApi, errorText, formatWhen } from "./api-client";
-import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
+import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 
 function describeTarget(e: AuditEntry): string {
   const details = e.details ?? {};

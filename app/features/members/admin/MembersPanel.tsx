@@ -4,9 +4,10 @@ import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
-import { DEFAULT_PAGE_SIZE, MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
+import { DEFAULT_PAGE_SIZE } from "~/platform/paging";
+import { MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
 import { errorText, formatWhen, membersApi } from "./api-client";
-import { DataTable, PageControls, TableState, type AdminColumn } from "./DataTable";
+import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");

@@ -14,7 +14,7 @@ import {
   type StaffRow,
 } from "../contract";
 import { errorText, formatWhen, staffApi } from "./api-client";
-import { DataTable, TableState, type AdminColumn } from "./DataTable";
+import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 
 type Dialog = { kind: "add" } | { kind: "password"; staff: StaffRow } | { kind: "remove"; staff: StaffRow } | null;

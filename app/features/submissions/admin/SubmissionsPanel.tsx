@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
-import { DataTable, PageControls, TableState, type AdminColumn } from "~/features/members/admin/DataTable";
+import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import {
   ADMIN_MESSAGE_MS,

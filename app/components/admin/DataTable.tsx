@@ -1,7 +1,7 @@
 import { flexRender, type ColumnDef, type Table } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from "lucide-react";
 import type { ReactNode } from "react";
-import { PAGE_SIZES, type Pagination } from "../contract";
+import { PAGE_SIZES, type Pagination } from "~/platform/paging";
 
 declare module "@tanstack/react-table" {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars

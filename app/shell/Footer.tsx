@@ -1,8 +1,9 @@
 import { Link } from "react-router";
 import { Mail, MapPin, Phone } from "lucide-react";
-import { Logo } from "./Logo";
-import { useSiteDialogs } from "./SiteDialogs";
-import { useAboutUs } from "./useAboutUs";
+import { Logo } from "~/components/Logo";
+import { useApplyNow } from "~/features/marketing/ApplyNow";
+import { usePaymentDialog } from "~/features/payments/PaymentDialog";
+import { useAboutUs } from "~/components/useAboutUs";
 import { knowledgeLink } from "./Header";
 import type { PublicUser } from "~/features/auth/user";
 import type { PublicConfig } from "~/platform/config.server";
@@ -10,7 +11,8 @@ import type { PublicConfig } from "~/platform/config.server";
 export const COPYRIGHT_YEAR = 2022;
 
 export function Footer({ user, config }: { user: PublicUser | null; config: PublicConfig }) {
-  const { openApplyNow, openPayment } = useSiteDialogs();
+  const openApplyNow = useApplyNow();
+  const openPayment = usePaymentDialog();
   const goAbout = useAboutUs();
   const link = "text-brand-100 hover:text-white";
   return (

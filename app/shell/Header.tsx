@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
-import { Logo } from "./Logo";
-import { useSiteDialogs } from "./SiteDialogs";
-import { useAboutUs } from "./useAboutUs";
+import { Logo } from "~/components/Logo";
+import { useApplyNow } from "~/features/marketing/ApplyNow";
+import { usePaymentDialog } from "~/features/payments/PaymentDialog";
+import { useAboutUs } from "~/components/useAboutUs";
 import { saveStoredUser } from "~/features/auth/auth-sync";
 import { displayName, isAdmin, type PublicUser } from "~/features/auth/user";
 import type { PublicConfig } from "~/platform/config.server";
@@ -40,7 +41,8 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const menuId = useId();
-  const { openApplyNow, openPayment } = useSiteDialogs();
+  const openApplyNow = useApplyNow();
+  const openPayment = usePaymentDialog();
   const goAbout = useAboutUs();
   const menuToggle = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [location.pathname, location.hash]);
