@@ -35,26 +35,35 @@ export interface ControlAria {
 }
 
 /**
- * Label, optional hint, the control (rendered by the caller with Conform's getInputProps,
- * getSelectProps or getTextareaProps and the given aria options) and the field's error under it.
+ * Label (with '*' when required, or '(optional)'), optional hint, the control (rendered by the
+ * caller with inputProps, selectProps or textareaProps; a function receives the hint's id for
+ * its aria-describedby) and the field's error under it.
  */
 export function Field({
   meta,
   label,
   hint,
   optional,
+  required,
   children,
 }: {
   meta: FieldMeta;
   label: string;
   hint?: ReactNode;
   optional?: boolean;
-  children: (aria: ControlAria) => ReactNode;
+  required?: boolean;
+  children: ReactNode | ((aria: ControlAria) => ReactNode);
 }) {
   return (
     <div>
       <label htmlFor={meta.id} className="field-label">
         {label}
+        {required ? (
+          <span className="text-red-700" aria-hidden>
+            {" "}
+            *
+          </span>
+        ) : null}
         {optional ? <span className="font-normal text-slate-600"> (optional)</span> : null}
       </label>
       {hint ? (
@@ -63,7 +72,9 @@ export function Field({
         </p>
       ) : null}
       {/* A new key (after a reset or a restored draft) renders the control afresh with its new value. */}
-      <Fragment key={meta.key}>{children({ ariaDescribedBy: hint ? meta.descriptionId : undefined })}</Fragment>
+      <Fragment key={meta.key}>
+        {typeof children === "function" ? children({ ariaDescribedBy: hint ? meta.descriptionId : undefined }) : children}
+      </Fragment>
       <FieldError meta={meta} />
     </div>
   );

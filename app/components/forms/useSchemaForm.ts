@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { getFormProps, useForm, type Submission } from "@conform-to/react";
+import { getFormProps, useForm, type DefaultValue, type Submission } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { focusAndReveal } from "./focus";
@@ -42,6 +42,10 @@ export interface SchemaFormOptions<S extends FormSchema> {
   schema: S;
   /** What the page's action answered when the form was posted without JavaScript. */
   lastResult?: FormResult | null;
+  /** Initial values of fields the page fills in (a date, say). */
+  defaultValue?: DefaultValue<z.input<S>>;
+  /** Where the error summary scrolls to when it takes the focus ("start" for a long one, with a scroll margin). */
+  summaryBlock?: ScrollLogicalPosition;
   /**
    * Called with the checked values when the form is sent with JavaScript; the browser's own
    * post is always prevented (each form posts itself, to the JSON API or a dialog).
@@ -56,7 +60,7 @@ export interface SchemaFormOptions<S extends FormSchema> {
  * to date, until the form is sent. Errors the server answered are shown beside their fields
  * with `showErrors`.
  */
-export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, onValid }: SchemaFormOptions<S>) {
+export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, defaultValue, summaryBlock, onValid }: SchemaFormOptions<S>) {
   // The last answer shown: the page action's, then the JSON API's errors (see showErrors).
   const [result, setResult] = useState<FormResult | null | undefined>(lastResult);
   const [summaryShown, setSummaryShown] = useState(lastResult?.status === "error");
@@ -67,6 +71,7 @@ export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, on
   const [form, fields] = useForm<z.input<S>, z.output<S>, string[]>({
     id,
     lastResult: result,
+    defaultValue,
     constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -82,8 +87,8 @@ export function useSchemaForm<S extends FormSchema>({ id, schema, lastResult, on
 
   // After Conform has reported the errors (and focused the first field), the summary takes the focus.
   useEffect(() => {
-    if (summaryFocus) focusAndReveal(document.getElementById(errorSummaryId(id)));
-  }, [summaryFocus, id]);
+    if (summaryFocus) focusAndReveal(document.getElementById(errorSummaryId(id)), summaryBlock);
+  }, [summaryFocus, id, summaryBlock]);
 
   function showSummary() {
     setSummaryShown(true);

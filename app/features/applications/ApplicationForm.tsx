@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { AlertCircle, CheckCircle2, Info, Loader2, Send } from "lucide-react";
+import { Field, FieldError, inputProps, selectProps } from "~/components/forms/FormParts";
 import { focusAndReveal } from "~/components/forms/focus";
 import { upperCaseAsTyped } from "~/components/forms/upper-case";
+import { errorSummaryId, toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import {
   applicationSchema,
   ERROR_ORDER,
@@ -15,7 +16,6 @@ import {
   LIMITS,
   localIsoDate,
   RELATIONSHIP_OPTIONS,
-  type Application,
   type ApplicationField,
   type ApplicationInput,
   type CaseApplicant,
@@ -24,7 +24,7 @@ import { CASE_STATUS_TEXT, useCaseLookup } from "./case-lookup-client";
 import { SignatureField } from "./SignatureField";
 import { postApplication } from "./submit-client";
 
-type Fields = ReturnType<typeof useForm<ApplicationInput, Application>>[1];
+type Fields = ReturnType<typeof useSchemaForm<typeof applicationSchema>>["fields"];
 type Meta = FieldMetadata<unknown, ApplicationInput, string[]>;
 
 export const SUCCESS_MESSAGE =
@@ -57,48 +57,34 @@ export function ApplicationForm({
   /** The page action's answer when the form was posted before JavaScript loaded. */
   posted?: { result: SubmissionResult<string[]>; submitted: boolean; failure: string | null };
 }) {
-  const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(posted?.result);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(posted?.failure ?? null);
   const [succeeded, setSucceeded] = useState(posted?.submitted ?? false);
-  const [attempts, setAttempts] = useState(0);
-  // The summary stays from a failed send until the next successful one, kept up to date as
-  // fields are corrected (each check of a field ends Conform's "error" status).
-  const [summaryShown, setSummaryShown] = useState(posted?.result.status === "error");
   const [signatureKey, setSignatureKey] = useState(0);
-  const summaryRef = useRef<HTMLDivElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
-  const [form, fields] = useForm<ApplicationInput, Application>({
+  // The summary stays from a failed send until the next successful one, kept up to date as
+  // fields are corrected.
+  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
     id: "application",
-    lastResult,
+    schema: applicationSchema,
+    lastResult: posted?.result,
     defaultValue: { todaysDate: today },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: applicationSchema, disableAutoCoercion: true });
-    },
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
+    summaryBlock: "start",
+    async onValid(value, submission) {
       setSending(true);
       setFailure(null);
       setSucceeded(false);
-      const outcome = await postApplication(submission.value);
+      const outcome = await postApplication(value);
       setSending(false);
       if (outcome.ok) {
-        setLastResult(submission.reply({ resetForm: true }));
+        reset();
         setSignatureKey((k) => k + 1);
         setSucceeded(true);
-        setSummaryShown(false);
         return;
       }
       setFailure(outcome.message);
-      if (outcome.fields && Object.keys(outcome.fields).length) {
-        const fieldErrors = Object.fromEntries(Object.entries(outcome.fields).map(([k, v]) => [k, [v as string]]));
-        setLastResult(submission.reply({ fieldErrors }));
-        setAttempts((n) => n + 1);
-      }
+      if (outcome.fields) showErrors(submission, toFieldErrors(outcome.fields as Record<string, string>, ERROR_ORDER));
     },
   });
 
@@ -115,10 +101,6 @@ export function ApplicationForm({
     window.scrollTo({ top: 0, behavior: "smooth" });
     bannerRef.current?.focus({ preventScroll: true });
   }, [succeeded]);
-
-  useEffect(() => {
-    if (attempts && summaryRef.current) focusAndReveal(summaryRef.current, "start");
-  }, [attempts]);
 
   const lookup = useCaseLookup((applicant) => {
     const element = document.forms.namedItem(form.id);
@@ -139,7 +121,6 @@ export function ApplicationForm({
   const errors = form.allErrors;
   const problems = ERROR_ORDER.filter((name) => errors[name]?.length);
   const showSummary = summaryShown && problems.length > 0;
-  const formProps = getFormProps(form);
   const signatureChanged = (name: ApplicationField) => () => {
     // After a failed send, a signature drawn or cleared is checked at once (Conform's "error"
     // status ends with the first field corrected, so it cannot tell).
@@ -174,20 +155,7 @@ export function ApplicationForm({
         </p>
       </div>
 
-      <form
-        {...formProps}
-        onSubmit={(event) => {
-          const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-          formProps.onSubmit(event);
-          if (submitter?.name !== "__intent__") {
-            setAttempts((n) => n + 1);
-            setSummaryShown(true);
-          }
-        }}
-        method="post"
-        aria-busy={sending}
-        className="space-y-10"
-      >
+      <form {...formProps} method="post" aria-busy={sending} className="space-y-10">
         {failure ? (
           <div
             role="alert"
@@ -201,7 +169,7 @@ export function ApplicationForm({
 
         {showSummary ? (
           <div
-            ref={summaryRef}
+            id={errorSummaryId(form.id)}
             tabIndex={-1}
             aria-labelledby="application-error-summary-title"
             data-testid="error-summary"
@@ -241,7 +209,10 @@ export function ApplicationForm({
               hint="Have a case number? We fill in what we have on file."
             >
               <input
-                {...inputProps(fields.caseNumber, "text", "application-case-status")}
+                {...inputProps(fields.caseNumber, {
+                  type: "text",
+                  ariaDescribedBy: `${fields.caseNumber.descriptionId} application-case-status`,
+                })}
                 inputMode="numeric"
                 autoComplete="off"
                 maxLength={LIMITS.caseNumber}
@@ -273,7 +244,7 @@ export function ApplicationForm({
             </Field>
             <Field meta={fields.amountOfCoverage} label={FIELD_LABELS.amountOfCoverage} required hint="In US dollars, e.g. $250,000.00">
               <input
-                {...inputProps(fields.amountOfCoverage, "text")}
+                {...inputProps(fields.amountOfCoverage, { type: "text", ariaDescribedBy: fields.amountOfCoverage.descriptionId })}
                 inputMode="decimal"
                 maxLength={30}
                 onBlur={formatOnBlur("amountOfCoverage", formatCoverage)}
@@ -300,7 +271,7 @@ export function ApplicationForm({
 
           <div className="grid gap-5 sm:grid-cols-2">
             <Field meta={fields.todaysDate} label={FIELD_LABELS.todaysDate} required>
-              <input {...inputProps(fields.todaysDate, "date")} className="field-input" />
+              <input {...inputProps(fields.todaysDate, { type: "date" })} className="field-input" />
             </Field>
           </div>
 
@@ -308,7 +279,7 @@ export function ApplicationForm({
             <div className="grid gap-5 sm:grid-cols-2">
               <Field meta={fields.address1} label={FIELD_LABELS.address1} optional>
                 <input
-                  {...inputProps(fields.address1, "text")}
+                  {...inputProps(fields.address1, { type: "text" })}
                   autoComplete="address-line1"
                   maxLength={LIMITS.address}
                   className="field-input"
@@ -316,19 +287,24 @@ export function ApplicationForm({
               </Field>
               <Field meta={fields.address2} label={FIELD_LABELS.address2} optional>
                 <input
-                  {...inputProps(fields.address2, "text")}
+                  {...inputProps(fields.address2, { type: "text" })}
                   autoComplete="address-line2"
                   maxLength={LIMITS.address}
                   className="field-input"
                 />
               </Field>
               <Field meta={fields.city} label={FIELD_LABELS.city} optional>
-                <input {...inputProps(fields.city, "text")} autoComplete="address-level2" maxLength={LIMITS.city} className="field-input" />
+                <input
+                  {...inputProps(fields.city, { type: "text" })}
+                  autoComplete="address-level2"
+                  maxLength={LIMITS.city}
+                  className="field-input"
+                />
               </Field>
               <div className="grid grid-cols-2 gap-5">
                 <Field meta={fields.state} label={FIELD_LABELS.state} optional>
                   <input
-                    {...inputProps(fields.state, "text")}
+                    {...inputProps(fields.state, { type: "text" })}
                     autoComplete="address-level1"
                     maxLength={LIMITS.state}
                     onChange={upperCaseAsTyped}
@@ -337,7 +313,7 @@ export function ApplicationForm({
                 </Field>
                 <Field meta={fields.zip} label={FIELD_LABELS.zip} optional>
                   <input
-                    {...inputProps(fields.zip, "text")}
+                    {...inputProps(fields.zip, { type: "text" })}
                     autoComplete="postal-code"
                     inputMode="numeric"
                     maxLength={LIMITS.zip}
@@ -377,7 +353,7 @@ export function ApplicationForm({
         <Section title="Beneficiary Information">
           <div className="grid gap-5 sm:grid-cols-2">
             <Field meta={fields.beneficiaryName} label={FIELD_LABELS.beneficiaryName} optional>
-              <input {...inputProps(fields.beneficiaryName, "text")} maxLength={LIMITS.name} className="field-input" />
+              <input {...inputProps(fields.beneficiaryName, { type: "text" })} maxLength={LIMITS.name} className="field-input" />
             </Field>
             <Field meta={fields.beneficiaryRelationship} label={FIELD_LABELS.beneficiaryRelationship} optional>
               <select {...selectProps(fields.beneficiaryRelationship)} className="field-input">
@@ -391,14 +367,14 @@ export function ApplicationForm({
             </Field>
             <Field meta={fields.beneficiaryPhone} label={FIELD_LABELS.beneficiaryPhone} optional>
               <input
-                {...inputProps(fields.beneficiaryPhone, "tel")}
+                {...inputProps(fields.beneficiaryPhone, { type: "tel" })}
                 maxLength={LIMITS.phone}
                 onBlur={formatOnBlur("beneficiaryPhone", formatPhone)}
                 className="field-input"
               />
             </Field>
             <Field meta={fields.beneficiaryEmail} label={FIELD_LABELS.beneficiaryEmail} optional>
-              <input {...inputProps(fields.beneficiaryEmail, "email")} maxLength={LIMITS.email} className="field-input" />
+              <input {...inputProps(fields.beneficiaryEmail, { type: "email" })} maxLength={LIMITS.email} className="field-input" />
             </Field>
           </div>
         </Section>
@@ -446,7 +422,7 @@ export function ApplicationForm({
             <div className="grid gap-5 sm:grid-cols-3">
               <Field meta={fields.ccNameOnCard} label={FIELD_LABELS.ccNameOnCard}>
                 <input
-                  {...inputProps(fields.ccNameOnCard, "text")}
+                  {...inputProps(fields.ccNameOnCard, { type: "text" })}
                   autoComplete="cc-name"
                   maxLength={LIMITS.name}
                   className="field-input"
@@ -454,13 +430,13 @@ export function ApplicationForm({
               </Field>
               <Field meta={fields.ccCardholderSignature} label={FIELD_LABELS.ccCardholderSignature} optional>
                 <input
-                  {...inputProps(fields.ccCardholderSignature, "text")}
+                  {...inputProps(fields.ccCardholderSignature, { type: "text" })}
                   maxLength={LIMITS.name}
                   className="field-input font-serif italic"
                 />
               </Field>
               <Field meta={fields.ccProcessDate} label={FIELD_LABELS.ccProcessDate} optional>
-                <input {...inputProps(fields.ccProcessDate, "date")} className="field-input" />
+                <input {...inputProps(fields.ccProcessDate, { type: "date" })} className="field-input" />
               </Field>
             </div>
           </Group>
@@ -485,17 +461,6 @@ export function ApplicationForm({
   );
 }
 
-/** Conform's input props without the React key (passed separately). */
-function inputProps(meta: Meta, type: "text" | "email" | "tel" | "date", extraDescribedBy?: string) {
-  const { key: _key, ...props } = getInputProps(meta, { type, ariaDescribedBy: extraDescribedBy });
-  return props;
-}
-
-function selectProps(meta: Meta) {
-  const { key: _key, ...props } = getSelectProps(meta);
-  return props;
-}
-
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
   return (
@@ -517,50 +482,6 @@ function Group({ title, note, children }: { title: string; note?: string; childr
       </div>
       {children}
     </div>
-  );
-}
-
-function Field({
-  meta,
-  label,
-  hint,
-  optional,
-  required,
-  children,
-}: {
-  meta: Meta;
-  label: string;
-  hint?: string;
-  optional?: boolean;
-  required?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-        {required ? (
-          <span className="text-red-700" aria-hidden>
-            {" "}
-            *
-          </span>
-        ) : null}
-        {optional ? <span className="font-normal text-slate-600"> (optional)</span> : null}
-      </label>
-      {hint ? <p className="mb-1.5 text-xs text-slate-600">{hint}</p> : null}
-      {children}
-      <FieldError meta={meta} />
-    </div>
-  );
-}
-
-function FieldError({ meta }: { meta: Meta }) {
-  if (!meta.errors?.length) return null;
-  return (
-    <p id={meta.errorId} className="field-error flex items-start gap-1.5">
-      <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-      <span>{meta.errors[0]}</span>
-    </p>
   );
 }
 
@@ -615,7 +536,7 @@ function PersonFields({
     <div className="grid gap-5 sm:grid-cols-2">
       <Field meta={f[names.name]} label={FIELD_LABELS[names.name]} {...mark}>
         <input
-          {...inputProps(f[names.name], "text")}
+          {...inputProps(f[names.name], { type: "text" })}
           autoComplete={required ? "name" : "off"}
           maxLength={LIMITS.name}
           aria-required={required || undefined}
@@ -624,7 +545,7 @@ function PersonFields({
       </Field>
       <Field meta={f[names.dob]} label={FIELD_LABELS[names.dob]} {...mark}>
         <input
-          {...inputProps(f[names.dob], "date")}
+          {...inputProps(f[names.dob], { type: "date" })}
           autoComplete={required ? "bday" : "off"}
           aria-required={required || undefined}
           className="field-input"
@@ -642,7 +563,7 @@ function PersonFields({
       </Field>
       <Field meta={f[names.email]} label={FIELD_LABELS[names.email]} {...mark}>
         <input
-          {...inputProps(f[names.email], "email")}
+          {...inputProps(f[names.email], { type: "email" })}
           autoComplete={required ? "email" : "off"}
           maxLength={LIMITS.email}
           aria-required={required || undefined}
@@ -651,7 +572,7 @@ function PersonFields({
       </Field>
       <Field meta={f[names.phone]} label={FIELD_LABELS[names.phone]} {...mark}>
         <input
-          {...inputProps(f[names.phone], "tel")}
+          {...inputProps(f[names.phone], { type: "tel" })}
           autoComplete={required ? "tel" : "off"}
           maxLength={LIMITS.phone}
           aria-required={required || undefined}
