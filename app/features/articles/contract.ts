@@ -59,6 +59,14 @@ export const feedInputSchema = z.object({
 
 export type FeedInputData = z.infer<typeof feedInputSchema>;
 
+/** The add/edit dialog's form: the same fields; the 'Enabled' checkbox posts "on" when ticked, nothing when not. */
+export const feedFormSchema = feedInputSchema.extend({
+  is_active: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
+});
+
 export const feedUpdateSchema = feedInputSchema.extend({
   id: recordIdSchema("Feed id is required"),
 });

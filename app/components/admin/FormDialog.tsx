@@ -1,0 +1,106 @@
+import { useId, useState, type ReactNode } from "react";
+import type { DefaultValue } from "@conform-to/react";
+import { CircleAlert, LoaderCircle } from "lucide-react";
+import type { z } from "zod";
+import { Modal } from "~/components/Modal";
+import type { FormSchema } from "~/components/forms/parse-form";
+import { useSchemaForm } from "~/components/forms/useSchemaForm";
+
+type SchemaFields<S extends FormSchema> = ReturnType<typeof useSchemaForm<S>>["fields"];
+
+export interface FormDialogProps<S extends FormSchema> {
+  open: boolean;
+  title: string;
+  description?: ReactNode;
+  /** The contract's schema for what the form posts; its messages show beside the fields. */
+  schema: S;
+  /** The values the form opens with (the record being edited). */
+  defaultValue?: DefaultValue<z.input<S>>;
+  busy: boolean;
+  /** The server's refusal of the last attempt, shown in the dialog so nothing typed is lost. */
+  error: string | null;
+  submitLabel: string;
+  busyLabel: string;
+  submitIcon?: ReactNode;
+  /** Whether the submit button is enabled for the values as they stand (e.g. the required fields are filled). */
+  canSubmit?: (value: Record<string, unknown> | undefined) => boolean;
+  onClose: () => void;
+  /** Called with the checked values; the caller sends them and closes the dialog. */
+  onSubmit: (data: z.output<S>) => void;
+  /** The fields, built with FormParts (Field, inputProps, selectProps...). */
+  children: (fields: SchemaFields<S>) => ReactNode;
+}
+
+/**
+ * The add/edit dialog of the admin screens: a Conform form on the contract's schema (checked
+ * when a field is left and again on submit), the server's refusal on top, Cancel and the
+ * submit button in the footer. Each opening starts from `defaultValue`.
+ */
+export function FormDialog<S extends FormSchema>(props: FormDialogProps<S>) {
+  // A new form for each opening (React's "state from the previous render" pattern): what was
+  // typed into a cancelled dialog never comes back.
+  const [opening, setOpening] = useState(0);
+  const [wasOpen, setWasOpen] = useState(props.open);
+  if (props.open !== wasOpen) {
+    setWasOpen(props.open);
+    if (props.open) setOpening((n) => n + 1);
+  }
+  return <FormDialogOpening key={opening} {...props} />;
+}
+
+function FormDialogOpening<S extends FormSchema>({
+  open,
+  title,
+  description,
+  schema,
+  defaultValue,
+  busy,
+  error,
+  submitLabel,
+  busyLabel,
+  submitIcon,
+  canSubmit,
+  onClose,
+  onSubmit,
+  children,
+}: FormDialogProps<S>) {
+  const id = useId();
+  const { form, fields, formProps } = useSchemaForm({
+    id: `form${id.replace(/[^a-zA-Z0-9]/g, "")}`,
+    schema,
+    defaultValue,
+    onValid: (data) => {
+      if (!busy) onSubmit(data);
+    },
+  });
+  const enabled = !busy && (canSubmit ? canSubmit(form.value as Record<string, unknown> | undefined) : true);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && !busy && onClose()}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" form={form.id} className="btn-primary" disabled={!enabled}>
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : submitIcon}
+            {busy ? busyLabel : submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form {...formProps} className="space-y-4">
+        {error ? (
+          <p role="alert" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+            <CircleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+            {error}
+          </p>
+        ) : null}
+        {children(fields)}
+      </form>
+    </Modal>
+  );
+}
