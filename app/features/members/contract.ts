@@ -120,6 +120,7 @@ const roleField = z.enum(STAFF_ROLES, { error: "Role must be limited_admin or su
 
 /** POST /api/admin/staff */
 export const createStaffSchema = z.object({ username: usernameField, role: roleField, password: passwordField }).strict();
+export type CreateStaffInput = z.infer<typeof createStaffSchema>;
 /** PATCH /api/admin/staff/:id */
 export const changeRoleSchema = z.object({ role: roleField }).strict();
 /** POST /api/admin/staff/:id/password */

@@ -1,7 +1,8 @@
 import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
-import { KeyRound, LoaderCircle, Plus, ShieldCheck, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
-import { Modal } from "~/components/Modal";
+import { KeyRound, Plus, ShieldCheck, Trash2 } from "lucide-react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { FormDialog } from "~/components/admin/FormDialog";
+import { Field, inputProps, selectProps } from "~/components/forms/FormParts";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import {
@@ -10,6 +11,7 @@ import {
   STAFF_ROLES,
   createStaffSchema,
   resetPasswordSchema,
+  type CreateStaffInput,
   type StaffRole,
   type StaffRow,
 } from "../contract";
@@ -19,15 +21,7 @@ import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 
 type Dialog = { kind: "add" } | { kind: "password"; staff: StaffRow } | { kind: "remove"; staff: StaffRow } | null;
 
-/** Field errors from a zod result, first message per field. */
-function fieldErrors(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const i of issues) {
-    const key = String(i.path[0] ?? "_");
-    out[key] ??= i.message;
-  }
-  return out;
-}
+const PASSWORD_HINT = `At least ${MIN_STAFF_PASSWORD_LENGTH} characters.`;
 
 /**
  * Staff accounts (super_admin): list, add, reset a password, change a role, remove. Core
@@ -234,14 +228,6 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
   );
 }
 
-function FieldError({ id, text }: { id: string; text?: string }) {
-  return text ? (
-    <p id={id} className="field-error">
-      {text}
-    </p>
-  ) : null;
-}
-
 function AddStaffDialog({
   open,
   onClose,
@@ -251,96 +237,61 @@ function AddStaffDialog({
   onClose: () => void;
   onCreated: (row: StaffRow) => void | Promise<void>;
 }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (open) setErrors({});
+    if (open) setError(null);
   }, [open]);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const parsed = createStaffSchema.safeParse({ username: form.get("username"), role: form.get("role"), password: form.get("password") });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+  async function create(input: CreateStaffInput) {
     setBusy(true);
-    setErrors({});
+    setError(null);
     try {
-      await onCreated(await staffApi.create(parsed.data));
+      await onCreated(await staffApi.create(input));
     } catch (err) {
-      setErrors({ _: errorText(err) });
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <Modal
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !o && !busy && onClose()}
       title="Add Staff"
       description="The new account signs in on the staff login with this username and password."
+      schema={createStaffSchema}
+      defaultValue={{ role: "limited_admin" }}
+      busy={busy}
+      error={error}
+      submitLabel="Add Staff"
+      busyLabel="Adding..."
+      submitIcon={<Plus className="h-4 w-4" aria-hidden />}
+      onClose={onClose}
+      onSubmit={(input) => void create(input)}
     >
-      <form id="add-staff" noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-        {errors._ ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-            {errors._}
-          </p>
-        ) : null}
-        <div>
-          <label htmlFor="staff-username" className="field-label">
-            Username
-          </label>
-          <input
-            id="staff-username"
-            name="username"
-            className="field-input"
-            autoComplete="off"
-            aria-invalid={!!errors.username}
-            aria-describedby={errors.username ? "staff-username-error" : undefined}
-          />
-          <FieldError id="staff-username-error" text={errors.username} />
-        </div>
-        <div>
-          <label htmlFor="staff-role" className="field-label">
-            Role
-          </label>
-          <select id="staff-role" name="role" className="field-input" defaultValue="limited_admin">
-            {STAFF_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="staff-password" className="field-label">
-            Password
-          </label>
-          <input
-            id="staff-password"
-            name="password"
-            type="password"
-            className="field-input"
-            autoComplete="new-password"
-            aria-invalid={!!errors.password}
-            aria-describedby={errors.password ? "staff-password-hint staff-password-error" : "staff-password-hint"}
-          />
-          <p id="staff-password-hint" className="mt-1 text-sm text-slate-600">
-            At least {MIN_STAFF_PASSWORD_LENGTH} characters.
-          </p>
-          <FieldError id="staff-password-error" text={errors.password} />
-        </div>
-        <div className="flex justify-end gap-3 pt-2">
-          <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Plus className="h-4 w-4" aria-hidden />}
-            {busy ? "Adding..." : "Add Staff"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      {(fields) => (
+        <>
+          <Field meta={fields.username} label="Username">
+            <input {...inputProps(fields.username, { type: "text" })} className="field-input" autoComplete="off" />
+          </Field>
+          <Field meta={fields.role} label="Role">
+            <select {...selectProps(fields.role)} className="field-input">
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field meta={fields.password} label="Password" hint={PASSWORD_HINT}>
+            {({ ariaDescribedBy }) => (
+              <input {...inputProps(fields.password, { type: "password", ariaDescribedBy })} className="field-input" autoComplete="new-password" />
+            )}
+          </Field>
+        </>
+      )}
+    </FormDialog>
   );
 }
 
@@ -359,15 +310,12 @@ function ResetPasswordDialog({
   const [busy, setBusy] = useState(false);
   useEffect(() => setError(null), [staff]);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  async function reset(password: string) {
     if (!staff) return;
-    const parsed = resetPasswordSchema.safeParse({ password: new FormData(e.currentTarget).get("password") });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Invalid password");
     setBusy(true);
     setError(null);
     try {
-      await staffApi.resetPassword(staff.id, parsed.data.password);
+      await staffApi.resetPassword(staff.id, password);
       onDone(staff);
     } catch (err) {
       setError(errorText(err));
@@ -377,9 +325,8 @@ function ResetPasswordDialog({
   }
 
   return (
-    <Modal
+    <FormDialog
       open={staff !== null}
-      onOpenChange={(o) => !o && !busy && onClose()}
       title="Reset Password"
       description={
         staff
@@ -388,36 +335,22 @@ function ResetPasswordDialog({
             : `${staff.username} will be signed out everywhere.`
           : undefined
       }
+      schema={resetPasswordSchema}
+      busy={busy}
+      error={error}
+      submitLabel="Reset Password"
+      busyLabel="Saving..."
+      submitIcon={<KeyRound className="h-4 w-4" aria-hidden />}
+      onClose={onClose}
+      onSubmit={(input) => void reset(input.password)}
     >
-      <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-        <div>
-          <label htmlFor="reset-password" className="field-label">
-            New password
-          </label>
-          <input
-            id="reset-password"
-            name="password"
-            type="password"
-            className="field-input"
-            autoComplete="new-password"
-            aria-invalid={!!error}
-            aria-describedby={error ? "reset-password-hint reset-password-error" : "reset-password-hint"}
-          />
-          <p id="reset-password-hint" className="mt-1 text-sm text-slate-600">
-            At least {MIN_STAFF_PASSWORD_LENGTH} characters.
-          </p>
-          <FieldError id="reset-password-error" text={error ?? undefined} />
-        </div>
-        <div className="flex justify-end gap-3 pt-2">
-          <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <KeyRound className="h-4 w-4" aria-hidden />}
-            {busy ? "Saving..." : "Reset Password"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      {(fields) => (
+        <Field meta={fields.password} label="New password" hint={PASSWORD_HINT}>
+          {({ ariaDescribedBy }) => (
+            <input {...inputProps(fields.password, { type: "password", ariaDescribedBy })} className="field-input" autoComplete="new-password" />
+          )}
+        </Field>
+      )}
+    </FormDialog>
   );
 }

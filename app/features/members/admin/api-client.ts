@@ -3,7 +3,7 @@
  * carrying the server's `error` text (or 'HTTP error! status: N').
  */
 import { jsonClient } from "~/platform/json-client";
-import type { AuditPage, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
+import type { AuditPage, CreateStaffInput, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
 
 export { errorReason as errorText } from "~/platform/json-client";
 
@@ -19,7 +19,7 @@ export const membersApi = {
 
 export const staffApi = {
   list: () => call<StaffList>("/api/admin/staff").then((b) => b.staff),
-  create: (input: { username: string; role: StaffRole; password: string }) =>
+  create: (input: CreateStaffInput) =>
     call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
   changeRole: (id: number, role: StaffRole) =>
     call<StaffAnswer>(`/api/admin/staff/${id}`, { method: "PATCH", json: { role } }).then((b) => b.staff),
