@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { daysInMonth, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
+import { daysInMonth, formatDateTime, formatDay, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
 
 describe("dates", () => {
   it("knows the length of every month, leap years by the Gregorian rule", () => {
@@ -36,5 +36,16 @@ describe("dates", () => {
     expect(todayUtc(new Date("2024-06-15T23:30:00-05:00"))).toBe("2024-06-16");
     expect(MONTH_NAMES[0]).toBe("January");
     expect(MONTH_NAMES[11]).toBe("December");
+  });
+
+  it("writes instants for people in the zone asked for, and nothing for a missing or bad one", () => {
+    expect(formatDateTime("2026-11-23T19:29:12.466Z", "UTC")).toBe("Nov 23, 2026, 7:29 PM");
+    expect(formatDateTime("2026-11-23T19:29:12.466Z", "America/New_York")).toBe("Nov 23, 2026, 2:29 PM");
+    expect(formatDay("2026-11-24T02:00:00.000Z", "UTC")).toBe("Nov 24, 2026");
+    expect(formatDay("2026-11-24T02:00:00.000Z", "America/Los_Angeles")).toBe("Nov 23, 2026");
+    for (const missing of [null, undefined, "", "not-a-date"]) {
+      expect(formatDateTime(missing)).toBeNull();
+      expect(formatDay(missing)).toBeNull();
+    }
   });
 });

@@ -45,3 +45,23 @@ export function isIsoDate(value: string): boolean {
 export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+/** A stored instant read as a Date, or null when it is missing or not a date. */
+function instant(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/**
+ * An instant for people, e.g. "Nov 23, 2026, 2:29 PM", in `timeZone` (the reader's own when
+ * omitted); null when there is none, so each screen says what it shows instead ("Never").
+ */
+export function formatDateTime(value: string | null | undefined, timeZone?: string): string | null {
+  return instant(value)?.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }) ?? null;
+}
+
+/** The day of an instant for people, e.g. "Nov 23, 2026", in `timeZone` (the reader's own when omitted); null when there is none. */
+export function formatDay(value: string | null | undefined, timeZone?: string): string | null {
+  return instant(value)?.toLocaleDateString("en-US", { dateStyle: "medium", timeZone }) ?? null;
+}

@@ -1,5 +1,5 @@
 import { flexRender, type ColumnDef, type Table } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, CircleAlert, LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import { PAGE_SIZES, type Pagination } from "~/platform/paging";
 
@@ -219,14 +219,16 @@ export function TableState({
 }) {
   if (state === "loading")
     return (
-      <p role="status" className="py-12 text-center text-slate-600">
+      <p role="status" className="flex items-center justify-center gap-2 py-12 text-slate-600">
+        <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden />
         {loadingText}
       </p>
     );
   if (state === "error")
     return (
       <div role="alert" className="flex flex-col items-center rounded-lg border border-red-200 bg-red-50 px-6 py-10 text-center">
-        <p className="font-semibold text-red-900">{errorText}</p>
+        <CircleAlert className="h-8 w-8 text-red-600" aria-hidden />
+        <p className="mt-3 font-semibold text-red-900">{errorText}</p>
         <button type="button" className="btn-primary mt-5" onClick={onRetry}>
           Try Again
         </button>

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, LoaderCircle, TriangleAlert, X } from "lucide-react";
-import { useRef, type ReactNode } from "react";
+import { useRef, type ComponentType, type ReactNode } from "react";
 import { Modal } from "~/components/Modal";
 import { REVEAL_MARGIN, useRevealOnChange } from "./reveal";
 import type { Flash } from "./useFlashMessage";
@@ -68,6 +68,8 @@ function FlashBox({ flash, onDismiss, testId }: { flash: Flash; onDismiss: () =>
 export function ConfirmDialog({
   open,
   title,
+  description,
+  confirmIcon,
   confirmLabel,
   busyLabel,
   busy,
@@ -77,6 +79,9 @@ export function ConfirmDialog({
 }: {
   open: boolean;
   title: string;
+  /** The question, under the title ("Are you sure you want to delete this feed?"). */
+  description?: string;
+  confirmIcon?: ReactNode;
   confirmLabel: string;
   busyLabel: string;
   busy: boolean;
@@ -90,6 +95,7 @@ export function ConfirmDialog({
       open={open}
       onOpenChange={(o) => !o && !busy && onCancel()}
       title={title}
+      description={description}
       size="sm"
       initialFocus={cancelRef}
       footer={
@@ -98,7 +104,7 @@ export function ConfirmDialog({
             Cancel
           </button>
           <button type="button" className="btn-danger" onClick={onConfirm} disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : null}
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : confirmIcon}
             {busy ? busyLabel : confirmLabel}
           </button>
         </>
@@ -116,5 +122,27 @@ export function StatusBadge({ active }: { active: boolean }) {
     >
       {active ? "Active" : "Inactive"}
     </span>
+  );
+}
+
+/** What an empty admin list says (inside TableState's empty box): an icon, a title, a hint and what to do. */
+export function EmptyList({
+  icon: Icon,
+  title,
+  hint,
+  children,
+}: {
+  icon: ComponentType<{ className?: string; "aria-hidden"?: boolean }>;
+  title: string;
+  hint?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col items-center">
+      <Icon className="h-8 w-8 text-slate-400" aria-hidden />
+      <p className="mt-3 text-lg font-semibold text-brand-900">{title}</p>
+      {hint ? <p className="mt-1 max-w-md text-sm text-slate-600">{hint}</p> : null}
+      {children ? <div className="mt-5">{children}</div> : null}
+    </div>
   );
 }

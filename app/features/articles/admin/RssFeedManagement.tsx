@@ -1,58 +1,37 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { CircleAlert, CircleCheck, LoaderCircle, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
-import { Modal } from "~/components/Modal";
+import { useState } from "react";
+import { CircleCheck, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
+import { formatDateTime } from "~/platform/dates";
+import { TableState } from "~/components/admin/DataTable";
+import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
+import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
 import { errorReason, rssApi } from "../api-client";
 import { categoryLabel } from "../categories";
 import type { FeedInput, RssFeed } from "../contract";
 import { FeedFormDialog } from "./FeedFormDialog";
 import { FEED_ADMIN_MESSAGES as M } from "./messages";
-import { FlashBanner } from "~/components/admin/Feedback";
-import { useFlashMessage } from "~/components/admin/useFlashMessage";
 
 export const RSS_PANEL_TITLE = "RSS Feed Management";
 export const RSS_PANEL_DESCRIPTION = "Manage RSS feeds, sync content, and monitor ingestion status.";
 
-type Editing = { mode: "add" } | { mode: "edit"; feed: RssFeed } | null;
+const formatWhen = (iso: string | null | undefined): string => formatDateTime(iso) ?? "Never";
 
-function formatWhen(iso: string | null | undefined): string {
-  if (!iso) return "Never";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "Never" : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
+const feedRecords: RecordListApi<RssFeed, FeedInput> = {
+  list: rssApi.listFeeds,
+  add: rssApi.addFeed,
+  update: (feed, input) => rssApi.updateFeed(feed.id, input),
+  remove: (feed) => rssApi.deleteFeed(feed.id),
+};
 
 /**
  * The super_admin's feed list with add, edit, delete, ingest and refresh (spec: admin-side
  * sections 2, 4, 5, 7, 8). Reads and writes through /api/rss/feeds and /api/rss/ingest.
  */
 export function RssFeedManagement() {
-  const [feeds, setFeeds] = useState<RssFeed[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [refreshing, setRefreshing] = useState(false);
+  const list = useRecordList(feedRecords, M);
+  const { records: feeds, editor, deletion, load } = list;
+  const { flash, show, clear } = list.flash;
   const [ingesting, setIngesting] = useState(false);
-  const [editing, setEditing] = useState<Editing>(null);
-  const [saving, setSaving] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<RssFeed | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const { flash, show, clear } = useFlashMessage();
-
-  const load = useCallback(async () => {
-    setRefreshing(true);
-    try {
-      setFeeds(await rssApi.listFeeds());
-      setLoadFailed(false);
-    } catch (err) {
-      setLoadFailed(true);
-      show("error", M.loadFailed(errorReason(err)));
-    } finally {
-      setRefreshing(false);
-    }
-  }, [show]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function ingest() {
     setIngesting(true);
@@ -68,59 +47,17 @@ export function RssFeedManagement() {
     await load();
   }
 
-  async function save(input: FeedInput) {
-    if (!editing) return;
-    setSaving(true);
-    setFormError(null);
-    try {
-      if (editing.mode === "add") await rssApi.addFeed(input);
-      else await rssApi.updateFeed(editing.feed.id, input);
-      show("success", editing.mode === "add" ? M.added : M.updated);
-      setEditing(null);
-      await load();
-    } catch (err) {
-      // Shown once, in the dialog, where the feed can be corrected; the page behind says nothing.
-      setFormError(editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err)));
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await rssApi.deleteFeed(deleting.id);
-      show("success", M.deleted);
-    } catch (err) {
-      show("error", M.deleteFailed(errorReason(err)));
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
-    }
-    await load();
-  }
-
-  const openAdd = () => {
-    setFormError(null);
-    setEditing({ mode: "add" });
-  };
-  const openEdit = (feed: RssFeed) => {
-    setFormError(null);
-    setEditing({ mode: "edit", feed });
-  };
-
   const actions = (
     <div className="flex flex-wrap gap-2">
-      <button type="button" className="btn-outline" onClick={() => void load()} disabled={refreshing}>
-        <RefreshCw className={`h-4 w-4 ${refreshing ? "animate-spin" : ""}`} aria-hidden />
-        {refreshing ? "Refreshing..." : "Refresh"}
+      <button type="button" className="btn-outline" onClick={() => void load()} disabled={list.refreshing}>
+        <RefreshCw className={`h-4 w-4 ${list.refreshing ? "animate-spin" : ""}`} aria-hidden />
+        {list.refreshing ? "Refreshing..." : "Refresh"}
       </button>
       <button type="button" className="btn-outline" onClick={() => void ingest()} disabled={ingesting}>
         <Download className={`h-4 w-4 ${ingesting ? "animate-pulse" : ""}`} aria-hidden />
         {ingesting ? "Ingesting..." : "Ingest all"}
       </button>
-      <button type="button" className="btn-primary" onClick={openAdd}>
+      <button type="button" className="btn-primary" onClick={editor.openAdd}>
         <Plus className="h-4 w-4" aria-hidden />
         Add Feed
       </button>
@@ -130,44 +67,49 @@ export function RssFeedManagement() {
   return (
     <AdminPanel title={RSS_PANEL_TITLE} description={RSS_PANEL_DESCRIPTION} actions={actions}>
       <FlashBanner flash={flash} onDismiss={clear} testId="rss-message" />
-      {feeds === null ? (
-        loadFailed ? (
-          <div className="flex flex-col items-center rounded-lg border border-red-200 bg-red-50 px-6 py-10 text-center">
-            <CircleAlert className="h-8 w-8 text-red-600" aria-hidden />
-            <p className="mt-3 font-semibold text-red-900">The feed list could not be loaded.</p>
-            <button type="button" className="btn-primary mt-5" onClick={() => void load()} disabled={refreshing}>
-              Try Again
+      <TableState
+        state={list.state}
+        loadingText="Loading feeds..."
+        errorText="The feed list could not be loaded."
+        emptyText={
+          <EmptyList icon={Rss} title="No RSS feeds yet" hint="Add a feed to start filling the knowledge center with articles.">
+            <button type="button" className="btn-primary" onClick={editor.openAdd}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add Feed
             </button>
-          </div>
-        ) : (
-          <p role="status" className="flex items-center justify-center gap-2 py-12 text-slate-600">
-            <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden />
-            Loading feeds...
-          </p>
-        )
-      ) : feeds.length === 0 ? (
-        <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
-          <Rss className="h-8 w-8 text-slate-400" aria-hidden />
-          <p className="mt-3 text-lg font-semibold text-brand-900">No RSS feeds yet</p>
-          <p className="mt-1 max-w-md text-sm text-slate-600">Add a feed to start filling the knowledge center with articles.</p>
-          <button type="button" className="btn-primary mt-5" onClick={openAdd}>
-            <Plus className="h-4 w-4" aria-hidden />
-            Add Feed
-          </button>
-        </div>
-      ) : (
-        <FeedList feeds={feeds} onEdit={openEdit} onDelete={setDeleting} />
-      )}
+          </EmptyList>
+        }
+        onRetry={() => void load()}
+      >
+        <FeedList feeds={feeds ?? []} onEdit={editor.openEdit} onDelete={deletion.ask} />
+      </TableState>
 
       <FeedFormDialog
-        open={editing !== null}
-        feed={editing?.mode === "edit" ? editing.feed : null}
-        busy={saving}
-        error={formError}
-        onClose={() => setEditing(null)}
-        onSubmit={(input) => void save(input)}
+        open={editor.open}
+        feed={editor.record}
+        busy={editor.busy}
+        error={editor.error}
+        onClose={editor.close}
+        onSubmit={editor.save}
       />
-      <DeleteFeedDialog feed={deleting} busy={deleteBusy} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()} />
+      <ConfirmDialog
+        open={deletion.record !== null}
+        title="Delete Feed"
+        description={M.confirmDelete}
+        confirmIcon={<Trash2 className="h-4 w-4" aria-hidden />}
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deletion.busy}
+        onCancel={deletion.cancel}
+        onConfirm={deletion.confirm}
+      >
+        {deletion.record ? (
+          <p>
+            <span className="font-semibold text-brand-900">{deletion.record.name}</span> will no longer be ingested, and the articles
+            gathered from it will be removed from the knowledge center.
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </AdminPanel>
   );
 }
@@ -297,47 +239,5 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
         ))}
       </ul>
     </>
-  );
-}
-
-function DeleteFeedDialog({
-  feed,
-  busy,
-  onCancel,
-  onConfirm,
-}: {
-  feed: RssFeed | null;
-  busy: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  return (
-    <Modal
-      open={feed !== null}
-      onOpenChange={(o) => !o && !busy && onCancel()}
-      title="Delete Feed"
-      description={M.confirmDelete}
-      size="sm"
-      initialFocus={cancelRef}
-      footer={
-        <>
-          <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button type="button" className="btn-danger" onClick={onConfirm} disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Trash2 className="h-4 w-4" aria-hidden />}
-            {busy ? "Deleting..." : "Delete"}
-          </button>
-        </>
-      }
-    >
-      {feed ? (
-        <p>
-          <span className="font-semibold text-brand-900">{feed.name}</span> will no longer be ingested, and the articles gathered from it
-          will be removed from the knowledge center.
-        </p>
-      ) : null}
-    </Modal>
   );
 }

@@ -1,6 +1,4 @@
 /** The admin feed messages (spec: admin-side sections 4, 8, 9). */
-export { ADMIN_MESSAGE_MS } from "~/components/admin/useFlashMessage";
-
 export const FEED_ADMIN_MESSAGES = {
   loadFailed: (reason: string) => `Failed to load RSS feeds: ${reason}`,
   ingestFailed: (reason: string) => `Ingestion failed: ${reason}`,

@@ -286,7 +286,11 @@ function AddStaffDialog({
           </Field>
           <Field meta={fields.password} label="Password" hint={PASSWORD_HINT}>
             {({ ariaDescribedBy }) => (
-              <input {...inputProps(fields.password, { type: "password", ariaDescribedBy })} className="field-input" autoComplete="new-password" />
+              <input
+                {...inputProps(fields.password, { type: "password", ariaDescribedBy })}
+                className="field-input"
+                autoComplete="new-password"
+              />
             )}
           </Field>
         </>
@@ -347,7 +351,11 @@ function ResetPasswordDialog({
       {(fields) => (
         <Field meta={fields.password} label="New password" hint={PASSWORD_HINT}>
           {({ ariaDescribedBy }) => (
-            <input {...inputProps(fields.password, { type: "password", ariaDescribedBy })} className="field-input" autoComplete="new-password" />
+            <input
+              {...inputProps(fields.password, { type: "password", ariaDescribedBy })}
+              className="field-input"
+              autoComplete="new-password"
+            />
           )}
         </Field>
       )}

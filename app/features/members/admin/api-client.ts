@@ -2,6 +2,7 @@
  * Browser calls to /api/admin/... Every call reads the JSON answer and throws an ApiError
  * carrying the server's `error` text (or 'HTTP error! status: N').
  */
+import { formatDateTime } from "~/platform/dates";
 import { jsonClient } from "~/platform/json-client";
 import type { AuditPage, CreateStaffInput, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
 
@@ -19,8 +20,7 @@ export const membersApi = {
 
 export const staffApi = {
   list: () => call<StaffList>("/api/admin/staff").then((b) => b.staff),
-  create: (input: CreateStaffInput) =>
-    call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
+  create: (input: CreateStaffInput) => call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
   changeRole: (id: number, role: StaffRole) =>
     call<StaffAnswer>(`/api/admin/staff/${id}`, { method: "PATCH", json: { role } }).then((b) => b.staff),
   resetPassword: (id: number, password: string) =>
@@ -33,8 +33,4 @@ export const auditApi = {
 };
 
 /** "Never" or a short local date and time. */
-export function formatWhen(iso: string | null | undefined): string {
-  if (!iso) return "Never";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "Never" : d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
-}
+export const formatWhen = (iso: string | null | undefined): string => formatDateTime(iso) ?? "Never";

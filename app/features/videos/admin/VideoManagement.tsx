@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { ArrowDown, ArrowUp, CircleAlert, Film, LoaderCircle, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
-import { Modal } from "~/components/Modal";
+import { useId, useState } from "react";
+import { ArrowDown, ArrowUp, Film, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
+import { TableState } from "~/components/admin/DataTable";
+import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
+import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
 import { errorReason } from "~/platform/json-client";
 import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
-import { FlashBanner } from "~/components/admin/Feedback";
-import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { videosApi } from "../api-client";
 import type { VideoInput, VideoJson } from "../contract";
 import { VideoFormDialog } from "./VideoFormDialog";
@@ -14,72 +14,21 @@ import { VIDEO_ADMIN_MESSAGES as M } from "./messages";
 export const VIDEOS_PANEL_TITLE = "Video Tutorials";
 export const VIDEOS_PANEL_DESCRIPTION = "Add, edit, order and remove the how-to videos members see in the knowledge center.";
 
-type Editing = { mode: "add" } | { mode: "edit"; video: VideoJson } | null;
+const videoRecords: RecordListApi<VideoJson, VideoInput> = {
+  list: () => videosApi.list(),
+  add: videosApi.add,
+  update: (video, input) => videosApi.update(video.id, input),
+  remove: (video) => videosApi.remove(video.id),
+};
 
 /** The super_admin's video catalogue (GET/POST/PUT/DELETE /api/videos, PUT /api/videos/order). */
 export function VideoManagement() {
-  const [videos, setVideos] = useState<VideoJson[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [refreshing, setRefreshing] = useState(false);
+  const list = useRecordList(videoRecords, M);
+  const { records: videos, setRecords: setVideos, editor, deletion, load } = list;
+  const { flash, show, clear } = list.flash;
   const [filter, setFilter] = useState<string>("");
-  const [editing, setEditing] = useState<Editing>(null);
-  const [saving, setSaving] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<VideoJson | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
   const [moving, setMoving] = useState<number | null>(null);
-  const { flash, show, clear } = useFlashMessage();
   const filterId = useId();
-
-  const load = useCallback(async () => {
-    setRefreshing(true);
-    try {
-      setVideos(await videosApi.list());
-      setLoadFailed(false);
-    } catch (err) {
-      setLoadFailed(true);
-      show("error", M.loadFailed(errorReason(err)));
-    } finally {
-      setRefreshing(false);
-    }
-  }, [show]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function save(input: VideoInput) {
-    if (!editing) return;
-    setSaving(true);
-    setFormError(null);
-    try {
-      if (editing.mode === "add") await videosApi.add(input);
-      else await videosApi.update(editing.video.id, input);
-      show("success", editing.mode === "add" ? M.added : M.updated);
-      setEditing(null);
-      await load();
-    } catch (err) {
-      // Shown once, in the dialog, where the video can be corrected; the page behind says nothing.
-      setFormError(editing.mode === "add" ? M.addFailed(errorReason(err)) : M.updateFailed(errorReason(err)));
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await videosApi.remove(deleting.id);
-      show("success", M.deleted);
-    } catch (err) {
-      show("error", M.deleteFailed(errorReason(err)));
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
-    }
-    await load();
-  }
 
   async function move(video: VideoJson, delta: -1 | 1) {
     if (!videos) return;
@@ -109,17 +58,13 @@ export function VideoManagement() {
     videos: (videos ?? []).filter((v) => v.category === c),
   }));
 
-  const openAdd = () => {
-    setFormError(null);
-    setEditing({ mode: "add" });
-  };
   const actions = (
     <div className="flex flex-wrap gap-2">
-      <button type="button" className="btn-outline" onClick={() => void load()} disabled={refreshing}>
-        <RefreshCw className={`h-4 w-4 ${refreshing ? "animate-spin" : ""}`} aria-hidden />
-        {refreshing ? "Refreshing..." : "Refresh"}
+      <button type="button" className="btn-outline" onClick={() => void load()} disabled={list.refreshing}>
+        <RefreshCw className={`h-4 w-4 ${list.refreshing ? "animate-spin" : ""}`} aria-hidden />
+        {list.refreshing ? "Refreshing..." : "Refresh"}
       </button>
-      <button type="button" className="btn-primary" onClick={openAdd}>
+      <button type="button" className="btn-primary" onClick={editor.openAdd}>
         <Plus className="h-4 w-4" aria-hidden />
         Add Video
       </button>
@@ -142,33 +87,20 @@ export function VideoManagement() {
           ))}
         </select>
       </div>
-      {videos === null ? (
-        loadFailed ? (
-          <div className="flex flex-col items-center rounded-lg border border-red-200 bg-red-50 px-6 py-10 text-center">
-            <CircleAlert className="h-8 w-8 text-red-600" aria-hidden />
-            <p className="mt-3 font-semibold text-red-900">The video list could not be loaded.</p>
-            <button type="button" className="btn-primary mt-5" onClick={() => void load()} disabled={refreshing}>
-              Try Again
+      <TableState
+        state={list.state === "ready" && groups.every((g) => g.videos.length === 0) ? "empty" : list.state}
+        loadingText="Loading videos..."
+        errorText="The video list could not be loaded."
+        emptyText={
+          <EmptyList icon={Film} title={filter ? `No videos in ${categoryLabel(filter)} yet` : "No videos yet"}>
+            <button type="button" className="btn-primary" onClick={editor.openAdd}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add Video
             </button>
-          </div>
-        ) : (
-          <p role="status" className="flex items-center justify-center gap-2 py-12 text-slate-600">
-            <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden />
-            Loading videos...
-          </p>
-        )
-      ) : groups.every((g) => g.videos.length === 0) ? (
-        <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
-          <Film className="h-8 w-8 text-slate-400" aria-hidden />
-          <p className="mt-3 text-lg font-semibold text-brand-900">
-            {filter ? `No videos in ${categoryLabel(filter)} yet` : "No videos yet"}
-          </p>
-          <button type="button" className="btn-primary mt-5" onClick={openAdd}>
-            <Plus className="h-4 w-4" aria-hidden />
-            Add Video
-          </button>
-        </div>
-      ) : (
+          </EmptyList>
+        }
+        onRetry={() => void load()}
+      >
         <div className="space-y-6">
           {groups.map((g) => (
             <section key={g.category} aria-labelledby={`videos-${g.category}`}>
@@ -213,7 +145,7 @@ export function VideoManagement() {
                       <button
                         type="button"
                         className="btn-ghost px-2.5"
-                        onClick={() => (setFormError(null), setEditing({ mode: "edit", video }))}
+                        onClick={() => editor.openEdit(video)}
                         aria-label={`Edit ${video.title}`}
                       >
                         <Pencil className="h-4 w-4" aria-hidden />
@@ -222,7 +154,7 @@ export function VideoManagement() {
                       <button
                         type="button"
                         className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
-                        onClick={() => setDeleting(video)}
+                        onClick={() => deletion.ask(video)}
                         aria-label={`Delete ${video.title}`}
                       >
                         <Trash2 className="h-4 w-4" aria-hidden />
@@ -235,60 +167,35 @@ export function VideoManagement() {
             </section>
           ))}
         </div>
-      )}
+      </TableState>
 
       <VideoFormDialog
-        open={editing !== null}
-        video={editing?.mode === "edit" ? editing.video : null}
+        open={editor.open}
+        video={editor.record}
         defaultCategory={filter || null}
-        busy={saving}
-        error={formError}
-        onClose={() => setEditing(null)}
-        onSubmit={(input) => void save(input)}
+        busy={editor.busy}
+        error={editor.error}
+        onClose={editor.close}
+        onSubmit={editor.save}
       />
-      <DeleteVideoDialog video={deleting} busy={deleteBusy} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()} />
+      <ConfirmDialog
+        open={deletion.record !== null}
+        title="Delete Video"
+        description={M.confirmDelete}
+        confirmIcon={<Trash2 className="h-4 w-4" aria-hidden />}
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deletion.busy}
+        onCancel={deletion.cancel}
+        onConfirm={deletion.confirm}
+      >
+        {deletion.record ? (
+          <p>
+            <span className="font-semibold text-brand-900">{deletion.record.title}</span> will be removed from{" "}
+            {categoryLabel(deletion.record.category)} for every member.
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </AdminPanel>
-  );
-}
-
-function DeleteVideoDialog({
-  video,
-  busy,
-  onCancel,
-  onConfirm,
-}: {
-  video: VideoJson | null;
-  busy: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  return (
-    <Modal
-      open={video !== null}
-      onOpenChange={(o) => !o && !busy && onCancel()}
-      title="Delete Video"
-      description={M.confirmDelete}
-      size="sm"
-      initialFocus={cancelRef}
-      footer={
-        <>
-          <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button type="button" className="btn-danger" onClick={onConfirm} disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Trash2 className="h-4 w-4" aria-hidden />}
-            {busy ? "Deleting..." : "Delete"}
-          </button>
-        </>
-      }
-    >
-      {video ? (
-        <p>
-          <span className="font-semibold text-brand-900">{video.title}</span> will be removed from {categoryLabel(video.category)} for every
-          member.
-        </p>
-      ) : null}
-    </Modal>
   );
 }
