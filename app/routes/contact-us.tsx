@@ -4,8 +4,8 @@ import { pageMeta } from "~/components/seo";
 import { ContactDetails } from "~/features/contact/ContactDetails";
 import { ContactForm } from "~/features/contact/ContactForm";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { submitPostedForm } from "~/features/submissions/form-action.server";
-import { contactSchema } from "~/features/submissions/schemas";
+import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
+import { contactSchema } from "~/features/submissions/intake/schemas";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

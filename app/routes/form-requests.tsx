@@ -6,9 +6,9 @@ import { FormRequests, type FormSelection } from "~/features/form-requests/FormR
 import { INVALID_FORM_SELECTION } from "~/features/form-requests/messages";
 import { readPostedForm } from "~/platform/posted-form.server";
 import { parseForm } from "~/components/forms/parse-form";
-import { submitPostedForm } from "~/features/submissions/form-action.server";
-import { postedValue, type FormActionData } from "~/features/submissions/form-result";
-import { isRequestFormKind, requestFormSchema } from "~/features/submissions/schemas";
+import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
+import { postedValue, type FormActionData } from "~/features/submissions/intake/form-result";
+import { isRequestFormKind, requestFormSchema } from "~/features/submissions/intake/schemas";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -5,10 +5,10 @@ import { focusAndReveal } from "~/components/forms/focus";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { useHydrated } from "~/components/useHydrated";
-import { postForm } from "~/features/submissions/client";
-import type { FormActionData } from "~/features/submissions/form-result";
-import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";
-import { CONTACT_SUBJECTS, LIMITS, contactSchema } from "~/features/submissions/schemas";
+import { postForm } from "~/features/submissions/intake/client";
+import type { FormActionData } from "~/features/submissions/intake/form-result";
+import { Honeypot, honeypotValue } from "~/features/submissions/intake/Honeypot";
+import { CONTACT_SUBJECTS, LIMITS, contactSchema } from "~/features/submissions/intake/schemas";
 import { CONTACT_FAILURE, CONTACT_FAILURE_NO_SCRIPT, CONTACT_SUCCESS } from "./contact-info";
 import { clearContactDraft, loadContactDraft, saveContactDraft, type ContactDraft } from "./draft";
 

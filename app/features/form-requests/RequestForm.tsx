@@ -2,11 +2,11 @@ import { useState } from "react";
 import { Send } from "lucide-react";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
-import { postForm } from "~/features/submissions/client";
-import type { FormActionData } from "~/features/submissions/form-result";
-import { Honeypot, honeypotValue } from "~/features/submissions/Honeypot";
-import { LIMITS, requestFormSchema, toCpaRequest, toMaterialRequest, type RequestFormKind } from "~/features/submissions/schemas";
-import { MEMBER_ID_MAX, PHONE_MAX } from "~/features/submissions/fields";
+import { postForm } from "~/features/submissions/intake/client";
+import type { FormActionData } from "~/features/submissions/intake/form-result";
+import { Honeypot, honeypotValue } from "~/features/submissions/intake/Honeypot";
+import { LIMITS, requestFormSchema, toCpaRequest, toMaterialRequest, type RequestFormKind } from "~/features/submissions/intake/schemas";
+import { MEMBER_ID_MAX, PHONE_MAX } from "~/features/submissions/intake/fields";
 import { httpFailure, requestFailure } from "./messages";
 
 const LABELS = {

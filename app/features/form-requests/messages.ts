@@ -1,4 +1,4 @@
-import { withoutFinalPeriod } from "~/features/submissions/client";
+import { withoutFinalPeriod } from "~/features/submissions/intake/client";
 
 /** Public-side spec, section 8: request form messages. */
 export const REQUEST_SUCCESS = "Your form request has been submitted successfully! We will process your request and get back to you soon.";

@@ -6,7 +6,7 @@ import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { usePaymentDialog } from "./PaymentDialog";
 import { useHydrated } from "~/components/useHydrated";
 import { usePublicConfig } from "~/components/usePublicConfig";
-import { MEMBER_ID_MAX } from "~/features/submissions/fields";
+import { MEMBER_ID_MAX } from "~/features/submissions/intake/fields";
 import { MAX_PAYMENT, PAYMENT_OPTIONS, formatUsd, parseAmount, paymentOption, paymentSchema, portalHandoverNote } from "./payment";
 
 const FIELDS = { option: "Payment for", memberId: "Membership ID", amount: "Amount" };

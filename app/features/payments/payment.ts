@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalMemberId, optionalText } from "~/features/submissions/fields";
+import { optionalMemberId, optionalText } from "~/features/submissions/intake/fields";
 
 /** Public-side spec, section 2: the payment options and their amounts. */
 export const PAYMENT_OPTIONS = [

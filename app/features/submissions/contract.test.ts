@@ -1,48 +1,11 @@
 import { describe, expect, it } from "vitest";
-import {
-  STATUS_COLORS,
-  formatSubmissionDate,
-  idsByTableOf,
-  normalizeStatus,
-  parseSubmissionId,
-  shortDetails,
-  sourceInfo,
-  submissionQuerySchema,
-} from "./contract";
+import { idsByTableOf, listSearchParams, normalizeStatus, parseSubmissionId, sourceInfo, submissionQuerySchema } from "./contract";
 
 describe("submissions contract", () => {
-  it("cuts details to 77 characters plus '...' only when over 80", () => {
-    const eighty = "x".repeat(80);
-    expect(shortDetails(eighty)).toBe(eighty);
-    expect(shortDetails(`${eighty}y`)).toBe(`${"x".repeat(77)}...`);
-    expect(shortDetails(`${eighty}y`)).toHaveLength(80);
-    // Counted in characters, not UTF-16 units: an emoji is never split in half.
-    expect(shortDetails(`${"é".repeat(76)}😀😀😀😀😀`)).toBe(`${"é".repeat(76)}😀...`);
-  });
-
-  it("shortens street and unit words and collapses whitespace before cutting", () => {
-    expect(shortDetails("Ship to: 12 Harbor Boulevard,\n Apartment 4, Main Street")).toBe("Ship to: 12 Harbor Blvd, Apt 4, Main St");
-    expect(shortDetails("Streetwise Avenues")).toBe("Streetwise Avenues");
-  });
-
-  it("shows 'Recent' for an invalid date", () => {
-    expect(formatSubmissionDate("not-a-date")).toBe("Recent");
-    expect(formatSubmissionDate("")).toBe("Recent");
-    expect(formatSubmissionDate(null)).toBe("Recent");
-    expect(formatSubmissionDate("2024-03-05T12:00:00.000Z")).toBe("Mar 5, 2024");
-  });
-
-  it("treats a missing or unknown status as pending and colors the five", () => {
+  it("treats a missing or unknown status as pending", () => {
     expect(normalizeStatus(undefined)).toBe("pending");
     expect(normalizeStatus("new")).toBe("pending");
     expect(normalizeStatus("in-review")).toBe("in-review");
-    expect(Object.fromEntries(Object.entries(STATUS_COLORS).map(([k, v]) => [k, v.name]))).toEqual({
-      pending: "yellow",
-      "in-review": "blue",
-      approved: "green",
-      rejected: "red",
-      completed: "purple",
-    });
   });
 
   it("maps prefixed ids to tables and refuses anything else", () => {
@@ -69,5 +32,12 @@ describe("submissions contract", () => {
   it("defaults the list query", () => {
     expect(submissionQuerySchema.parse({})).toEqual({ search: "", type: "all", status: "all", sort: "date_desc", page: 1, limit: 25 });
     expect(submissionQuerySchema.parse({ search: "  Ann  " }).search).toBe("Ann");
+  });
+
+  it("spells out every parameter of the list call, and the export's without page and limit", () => {
+    const q = submissionQuerySchema.parse({ search: "Ann", status: "approved", page: "3" });
+    expect(listSearchParams(q).toString()).toBe("search=Ann&type=all&status=approved&sort=date_desc&page=3&limit=25");
+    expect(listSearchParams(q, { paged: false }).toString()).toBe("search=Ann&type=all&status=approved&sort=date_desc");
+    expect(submissionQuerySchema.parse(Object.fromEntries(listSearchParams(q)))).toEqual(q);
   });
 });

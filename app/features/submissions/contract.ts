@@ -1,8 +1,8 @@
 /**
  * What crosses the wire for the admin submissions tab ('Form & Application Submissions'):
- * the zod schemas the server validates with, the JSON answer types the browser reads, the
- * spec's messages, and the pure display rules (details cut, 'Recent', status colors).
- * Imported by server and browser code alike.
+ * the statuses and the four sources, the zod schemas the server validates with, the JSON
+ * answer types the browser reads, the spec's messages and the export's columns. Imported by
+ * server and browser code alike; how the screen shows a value is in `display.ts`.
  */
 import { z } from "zod";
 import { todayUtc } from "~/platform/dates";
@@ -17,15 +17,6 @@ export const STATUS_LABELS: Record<SubmissionStatus, string> = {
   approved: "Approved",
   rejected: "Rejected",
   completed: "Completed",
-};
-
-/** Admin-side spec, section 4: pending yellow, in-review blue, approved green, rejected red, completed purple. */
-export const STATUS_COLORS: Record<SubmissionStatus, { name: string; className: string }> = {
-  pending: { name: "yellow", className: "bg-yellow-100 text-yellow-900 ring-yellow-300" },
-  "in-review": { name: "blue", className: "bg-blue-100 text-blue-900 ring-blue-300" },
-  approved: { name: "green", className: "bg-green-100 text-green-900 ring-green-300" },
-  rejected: { name: "red", className: "bg-red-100 text-red-900 ring-red-300" },
-  completed: { name: "purple", className: "bg-purple-100 text-purple-900 ring-purple-300" },
 };
 
 /** A missing (or unknown) status is treated as pending. */
@@ -84,8 +75,6 @@ export const MESSAGES = {
   nothingToDelete: "No submission ids to delete",
   tooMany: "At most 1000 submissions can be deleted at once",
 } as const;
-
-export const ADMIN_MESSAGE_MS = 5000;
 
 // ---- list query (GET /api/admin/submissions and /export) --------------------------------
 
@@ -277,41 +266,6 @@ export interface LegacyFormsAnswer {
   applications: Array<Record<string, unknown>>;
 }
 
-// ---- display rules --------------------------------------------------------------------
-
-/** Street and unit words shortened the postal way, so more of a details text fits in the column. */
-const ABBREVIATIONS: Array<[RegExp, string]> = [
-  [/\bStreet\b/gi, "St"],
-  [/\bAvenue\b/gi, "Ave"],
-  [/\bBoulevard\b/gi, "Blvd"],
-  [/\bDrive\b/gi, "Dr"],
-  [/\bRoad\b/gi, "Rd"],
-  [/\bLane\b/gi, "Ln"],
-  [/\bCourt\b/gi, "Ct"],
-  [/\bApartment\b/gi, "Apt"],
-  [/\bSuite\b/gi, "Ste"],
-  [/\bNumber\b/gi, "No."],
-  [/\bInformation\b/gi, "Info"],
-];
-
-export const DETAILS_MAX = 80;
-export const DETAILS_CUT = 77;
-
-/** The details column: abbreviated, whitespace collapsed, cut to 77 characters plus '...' when over 80. */
-export function shortDetails(text: string): string {
-  let out = text.replace(/\s+/g, " ").trim();
-  for (const [re, short] of ABBREVIATIONS) out = out.replace(re, short);
-  const chars = Array.from(out);
-  return chars.length > DETAILS_MAX ? `${chars.slice(0, DETAILS_CUT).join("")}...` : out;
-}
-
-/** A submission date for people; an invalid date shows 'Recent'. */
-export function formatSubmissionDate(value: string | null | undefined): string {
-  const d = value ? new Date(value) : null;
-  if (!d || Number.isNaN(d.getTime())) return "Recent";
-  return d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
-}
-
 /** Columns of the CSV export, in order. */
 export const EXPORT_COLUMNS = [
   "id",
@@ -330,15 +284,13 @@ export function exportFileName(now = new Date()): string {
   return `submissions-${todayUtc(now)}.csv`;
 }
 
-/** The query string of the list (and of its export) for the given filters. */
-export function listSearchParams(q: Partial<SubmissionQuery>): URLSearchParams {
-  const out = new URLSearchParams();
-  if (q.search) out.set("search", q.search);
-  if (q.type && q.type !== "all") out.set("type", q.type);
-  if (q.status && q.status !== "all") out.set("status", q.status);
-  if (q.sort && q.sort !== DEFAULT_SORT) out.set("sort", q.sort);
-  if (q.page && q.page > 1) out.set("page", String(q.page));
-  if (q.limit && q.limit !== DEFAULT_PAGE_SIZE) out.set("limit", String(q.limit));
+/** The list call's query string (GET /api/admin/submissions): every parameter spelled out; the export's without page and limit. */
+export function listSearchParams(q: SubmissionQuery, { paged = true } = {}): URLSearchParams {
+  const out = new URLSearchParams({ search: q.search, type: q.type, status: q.status, sort: q.sort });
+  if (paged) {
+    out.set("page", String(q.page));
+    out.set("limit", String(q.limit));
+  }
   return out;
 }
 

@@ -1,11 +1,13 @@
 /**
  * How staff read a stored submission value in the table and the detail dialog: phones as
  * (XXX) XXX-XXXX, coverage as USD, a contact subject and a beneficiary relationship by their
- * labels, dates and times in the reader's own time zone. Pure: browser and tests alike.
+ * labels, dates and times in the reader's own time zone; the details column shortened the
+ * postal way. Pure: browser and tests alike.
  */
 import { formatCoverage, formatPhone, RELATIONSHIP_OPTIONS } from "~/features/applications/contract";
-import type { SubmissionField, SubmissionTable } from "./contract";
-import { subjectLabel } from "./schemas";
+import { formatDateTime, formatDay } from "~/platform/dates";
+import type { SubmissionField, SubmissionStatus, SubmissionTable } from "./contract";
+import { subjectLabel } from "./intake/schemas";
 
 const DATE_TIME_COLUMNS = new Set(["submitted_at", "updated_at"]);
 /** Calendar dates stored as YYYY-MM-DD: no time zone may move them to another day. */
@@ -13,15 +15,13 @@ const DATE_COLUMNS = new Set(["dob", "co_dob", "todays_date", "cc_process_date"]
 const PHONE_COLUMNS = new Set(["phone", "co_phone", "beneficiary_phone"]);
 
 /** "2026-11-23T19:29:12.466Z" as "Nov 23, 2026, 2:29 PM" in the reader's zone; anything else as stored. */
-export function formatDateTime(value: string, timeZone?: string): string {
-  const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) return value;
-  return d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+export function formatStoredDateTime(value: string, timeZone?: string): string {
+  return (/^\d{4}-\d{2}-\d{2}T/.test(value) && formatDateTime(value, timeZone)) || value;
 }
 
 /** When a submission arrived, date and time; an invalid date shows 'Recent' as in the table. */
 export function formatSubmittedAt(value: string, timeZone?: string): string {
-  const shown = formatDateTime(value, timeZone);
+  const shown = formatStoredDateTime(value, timeZone);
   return shown === value ? "Recent" : shown;
 }
 
@@ -31,7 +31,7 @@ export function formatCalendarDate(value: string): string {
   if (!m) return value;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   if (d.getUTCDate() !== Number(m[3])) return value;
-  return d.toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+  return formatDay(d.toISOString(), "UTC") ?? value;
 }
 
 export function relationshipLabel(value: string): string {
@@ -44,7 +44,7 @@ export function displayFieldValue(table: SubmissionTable, field: Pick<Submission
   if (value === null || value === "") return "—";
   if (typeof value === "boolean") return value ? "Yes" : "No";
   const text = String(value);
-  if (DATE_TIME_COLUMNS.has(key)) return formatDateTime(text, timeZone);
+  if (DATE_TIME_COLUMNS.has(key)) return formatStoredDateTime(text, timeZone);
   if (DATE_COLUMNS.has(key)) return formatCalendarDate(text);
   if (PHONE_COLUMNS.has(key)) return formatPhone(text);
   if (key === "amount_of_coverage") return formatCoverage(text);
@@ -60,3 +60,41 @@ export function displayFieldValue(table: SubmissionTable, field: Pick<Submission
 export function emailBreakParts(email: string): string[] {
   return email.split(/(?=[@.])/);
 }
+
+/** Street and unit words shortened the postal way, so more of a details text fits in the column. */
+const ABBREVIATIONS: Array<[RegExp, string]> = [
+  [/\bStreet\b/gi, "St"],
+  [/\bAvenue\b/gi, "Ave"],
+  [/\bBoulevard\b/gi, "Blvd"],
+  [/\bDrive\b/gi, "Dr"],
+  [/\bRoad\b/gi, "Rd"],
+  [/\bLane\b/gi, "Ln"],
+  [/\bCourt\b/gi, "Ct"],
+  [/\bApartment\b/gi, "Apt"],
+  [/\bSuite\b/gi, "Ste"],
+  [/\bNumber\b/gi, "No."],
+  [/\bInformation\b/gi, "Info"],
+];
+
+export const DETAILS_MAX = 80;
+export const DETAILS_CUT = 77;
+
+/** The details column: abbreviated, whitespace collapsed, cut to 77 characters plus '...' when over 80. */
+export function shortDetails(text: string): string {
+  let out = text.replace(/\s+/g, " ").trim();
+  for (const [re, short] of ABBREVIATIONS) out = out.replace(re, short);
+  const chars = Array.from(out);
+  return chars.length > DETAILS_MAX ? `${chars.slice(0, DETAILS_CUT).join("")}...` : out;
+}
+
+/** The date column: the day a submission arrived in the reader's zone; an invalid date shows 'Recent'. */
+export const formatSubmissionDate = (value: string | null | undefined, timeZone?: string): string => formatDay(value, timeZone) ?? "Recent";
+
+/** Admin-side spec, section 4: pending yellow, in-review blue, approved green, rejected red, completed purple. */
+export const STATUS_COLORS: Record<SubmissionStatus, { name: string; className: string }> = {
+  pending: { name: "yellow", className: "bg-yellow-100 text-yellow-900 ring-yellow-300" },
+  "in-review": { name: "blue", className: "bg-blue-100 text-blue-900 ring-blue-300" },
+  approved: { name: "green", className: "bg-green-100 text-green-900 ring-green-300" },
+  rejected: { name: "red", className: "bg-red-100 text-red-900 ring-red-300" },
+  completed: { name: "purple", className: "bg-purple-100 text-purple-900 ring-purple-300" },
+};

@@ -1,4 +1,5 @@
-import { STATUS_COLORS, STATUS_LABELS, SUBMISSION_STATUSES, type SubmissionStatus } from "../contract";
+import { STATUS_LABELS, SUBMISSION_STATUSES, type SubmissionStatus } from "../contract";
+import { STATUS_COLORS } from "../display";
 
 /** A status in its color: pending yellow, in-review blue, approved green, rejected red, completed purple. */
 export function StatusBadge({ status }: { status: SubmissionStatus }) {

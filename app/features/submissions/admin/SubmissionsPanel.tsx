@@ -7,7 +7,6 @@ import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/a
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import {
-  ADMIN_MESSAGE_MS,
   DEFAULT_SORT,
   MESSAGES,
   SORTS,
@@ -15,9 +14,9 @@ import {
   SUBMISSION_TYPES,
   STATUS_LABELS,
   TYPE_LABELS,
-  formatSubmissionDate,
   idsByTableOf,
-  shortDetails,
+  isFiltered,
+  listSearchParams,
   submissionQuerySchema,
   type SubmissionSort,
   type SubmissionsPage,
@@ -25,6 +24,7 @@ import {
   type SubmissionSummary,
 } from "../contract";
 import { formatPhone } from "~/features/applications/contract";
+import { formatSubmissionDate, shortDetails } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
@@ -62,16 +62,7 @@ function readQuery(params: URLSearchParams) {
 export function SubmissionsPanel() {
   const [params, update] = useAddressQuery();
   const query = useMemo(() => readQuery(params), [params]);
-  const listParams = useMemo(() => {
-    const out = new URLSearchParams();
-    out.set("search", query.search);
-    out.set("type", query.type);
-    out.set("status", query.status);
-    out.set("sort", query.sort);
-    out.set("page", String(query.page));
-    out.set("limit", String(query.limit));
-    return out.toString();
-  }, [query]);
+  const listParams = useMemo(() => listSearchParams(query).toString(), [query]);
   // The page shown and the query it answers: an older answer never replaces a newer one.
   const [loaded, setLoaded] = useState<{ key: string; page: SubmissionsPage } | null>(null);
   const data = loaded?.page ?? null;
@@ -83,7 +74,7 @@ export function SubmissionsPanel() {
   const [confirm, setConfirm] = useState<{ kind: "one"; submission: SubmissionSummary } | { kind: "many"; ids: string[] } | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [viewing, setViewing] = useState<SubmissionSummary | null>(null);
-  const { flash, show, clear } = useFlashMessage(ADMIN_MESSAGE_MS);
+  const { flash, show, clear } = useFlashMessage();
 
   const requestKey = `${listParams}#${reload}`;
   useEffect(() => {
@@ -297,10 +288,8 @@ export function SubmissionsPanel() {
     onRowSelectionChange: setRowSelection,
   });
 
-  const exportParams = new URLSearchParams(listParams);
-  exportParams.delete("page");
-  exportParams.delete("limit");
-  const filtered = !!(query.search || query.type !== "all" || query.status !== "all");
+  const exportParams = listSearchParams(query, { paged: false });
+  const filtered = isFiltered(query);
   const state = failed ? "error" : data === null ? "loading" : data.submissions.length === 0 ? "empty" : "ready";
 
   return (

@@ -4,7 +4,7 @@ import { handler, jsonBody, noStore } from "~/platform/http.server";
 import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { PublicUser } from "~/features/auth/user";
-import type { SubmissionAdminService } from "./admin.server";
+import type { SubmissionAdminService } from "./service.server";
 import {
   SUBMISSION_TABLES,
   bulkDeleteSchema,
@@ -17,7 +17,7 @@ import {
   type StatusChangeAnswer,
   type SubmissionDetailAnswer,
   type SubmissionsPage,
-} from "./contract";
+} from "../contract";
 
 const actorOf = (res: Response) => ({ id: (res.locals.user as PublicUser).id });
 

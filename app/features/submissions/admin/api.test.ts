@@ -1,9 +1,9 @@
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
-import { applicationRow, insertApplication, signatureDataUrl } from "../../../tests/support/submission-fixtures";
+import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
+import { applicationRow, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
-import { guardRows } from "../../../tests/support/row-guard";
+import { guardRows } from "../../../../tests/support/row-guard";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
@@ -13,7 +13,7 @@ import {
   type SubmissionSummary,
   type SubmissionsPage,
   type SubmissionTable,
-} from "./contract";
+} from "../contract";
 
 type Who = { cookie: string; userId: number };
 

@@ -9,7 +9,7 @@ import {
   type SubmissionFilters,
   type SubmissionSummary,
   type SubmissionTable,
-} from "./contract";
+} from "../contract";
 import { formatCoverage, parseDollars } from "~/features/applications/contract";
 
 /*

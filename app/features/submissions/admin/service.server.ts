@@ -5,7 +5,7 @@ import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
 import type { AuditRecorder } from "~/features/members/contract";
-import { SubmissionQueries, toSummary } from "./admin-queries.server";
+import { SubmissionQueries, toSummary } from "./queries.server";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
@@ -21,7 +21,7 @@ import {
   type SubmissionsPage,
   type SubmissionStatus,
   type SubmissionTable,
-} from "./contract";
+} from "../contract";
 
 /** Stored 0/1 flags, shown as yes/no. */
 const FLAG_COLUMNS = new Set(["payment_monthly_billing", "payment_automatic_checking", "payment_use_credit_card", "confirm_accuracy"]);

@@ -1,7 +1,7 @@
 import net, { type AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { SUBMISSION_RATE_LIMIT, SUBMISSION_REJECTED } from "./service.server";
 
 const contact = {

@@ -1,29 +1,23 @@
+import { SOURCES, type SubmissionTable } from "../contract";
+
 /**
- * Every kind of stored public submission, with what the admin side shows for it
- * (admin-side spec, section 3: id prefixes and form types). A new kind (the membership
- * application) is added here, in the schema types, in the repository's table map and in
- * the notification text.
+ * Every kind of public submission the forms store, with its table (whose id prefix and form
+ * type the admin list shows: `SOURCES` in the contract) and how the notification names it.
+ * A new kind is added here, in the schema types, in the repository's table map and in the
+ * notification text.
  */
 export const SUBMISSION_KINDS = {
-  contact: { table: "contact_messages", idPrefix: "contact_", formType: "Contact Form", label: "contact message", family: "contact" },
-  cpa: { table: "cpa_requests", idPrefix: "cpa_", formType: "CPA Request", label: "CPA request", family: "request" },
-  homeowner: {
-    table: "homeowner_material_requests",
-    idPrefix: "homeowner_",
-    formType: "Material Request",
-    label: "homeowner material request",
-    family: "request",
-  },
-} as const;
+  contact: { table: "contact_messages", label: "contact message", family: "contact" },
+  cpa: { table: "cpa_requests", label: "CPA request", family: "request" },
+  homeowner: { table: "homeowner_material_requests", label: "homeowner material request", family: "request" },
+} as const satisfies Record<string, { table: SubmissionTable; label: string; family: string }>;
 
 export type SubmissionKind = keyof typeof SUBMISSION_KINDS;
 
 /** Forms that share one rate limit per visitor. */
 export type SubmissionFamily = (typeof SUBMISSION_KINDS)[SubmissionKind]["family"];
 
-export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
-
 /** The id staff see in the unified submissions list, e.g. "cpa_12". */
 export function submissionReference(kind: SubmissionKind, id: number): string {
-  return `${SUBMISSION_KINDS[kind].idPrefix}${id}`;
+  return `${SOURCES[SUBMISSION_KINDS[kind].table].prefix}${id}`;
 }
