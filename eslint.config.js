@@ -8,6 +8,20 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 import prettier from "eslint-config-prettier";
 import globals from "globals";
 
+const FEATURE_FLOOR = {
+  group: ["~/shell/**", "~/server/**", "~/routes/**", "~/root", "../../shell/**", "../../server/**", "../../routes/**"],
+  message: "A feature imports no route, shell or server module: they import it.",
+};
+const NO_HTTP_BELOW_ROUTERS = {
+  group: ["express", "~/platform/http.server"],
+  message: "Nothing below a router knows HTTP: a service throws DomainError (~/platform/errors) and its router answers.",
+};
+const FEATURE_HTTP_ADAPTERS = [
+  "app/features/**/api.server.ts",
+  "app/features/**/guards.server.ts",
+  "app/features/**/form-action.server.ts",
+];
+
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", ".tmp/", "data/", "node_modules/", "public/", "coverage/"] },
   js.configs.recommended,
@@ -71,22 +85,16 @@ export default tseslint.config(
   },
   {
     // A feature sits below the routes, the shell and the assembled server; it reaches other
-    // features directly and is wired by app/server.
+    // features directly and is wired by app/server. Only its HTTP adapters (the router, the
+    // guards, the page-form adapter) know HTTP: services throw DomainError and the router
+    // turns it into an answer.
     files: ["app/features/**"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["~/shell/**", "~/server/**", "~/routes/**", "~/root", "../../shell/**", "../../server/**", "../../routes/**"],
-              message: "A feature imports no route, shell or server module: they import it.",
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ["**/*.test.ts", "**/*.test.tsx", ...FEATURE_HTTP_ADAPTERS],
+    rules: { "no-restricted-imports": ["error", { patterns: [FEATURE_FLOOR, NO_HTTP_BELOW_ROUTERS] }] },
+  },
+  {
+    files: FEATURE_HTTP_ADAPTERS,
+    rules: { "no-restricted-imports": ["error", { patterns: [FEATURE_FLOOR] }] },
   },
   {
     // Migrations are frozen: they import nothing but Kysely (and their own types file).

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 
 /** Parameters to set (a value) or remove (null or ""). */
 export type QueryChanges = Record<string, string | null>;
@@ -70,17 +71,15 @@ export function useSearchBox(value: string, apply: (text: string) => void, delay
       setText(value);
     }
   }
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latestApply = useRef(apply);
   useLayoutEffect(() => {
     latestApply.current = apply;
   });
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const { schedule, cancel } = useDebouncedCallback((next: string) => {
+    sent.current = next.trim();
+    latestApply.current(sent.current);
+  }, delayMs);
 
-  const cancel = () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-  };
   /** The typed text, trimmed, now taken as the search. */
   const flush = () => {
     cancel();
@@ -89,12 +88,7 @@ export function useSearchBox(value: string, apply: (text: string) => void, delay
   };
   const type = (next: string) => {
     setText(next);
-    cancel();
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      sent.current = next.trim();
-      latestApply.current(sent.current);
-    }, delayMs);
+    schedule(next);
   };
   const submit = () => latestApply.current(flush());
   return { text, type, flush, submit };

@@ -93,6 +93,10 @@ export function useRecordList<T, I>(api: RecordListApi<T, I>, messages: RecordLi
     await load();
   }
 
+  const closeEditor = () => setEditing(null);
+  const saveInput = (input: I) => void save(input);
+  const cancelDelete = () => setDeleting(null);
+  const confirm = () => void confirmDelete();
   return {
     records,
     /** Replace the records shown (after a change whose answer already has them, such as a new order). */
@@ -110,11 +114,8 @@ export function useRecordList<T, I>(api: RecordListApi<T, I>, messages: RecordLi
     load,
     flash,
     editor: {
-      open: editing !== null,
       /** The record being edited; null when adding. */
       record: editing?.mode === "edit" ? editing.record : null,
-      busy: saving,
-      error: formError,
       openAdd: () => {
         setFormError(null);
         setEditing({ mode: "add" });
@@ -123,15 +124,15 @@ export function useRecordList<T, I>(api: RecordListApi<T, I>, messages: RecordLi
         setFormError(null);
         setEditing({ mode: "edit", record });
       },
-      close: () => setEditing(null),
-      save: (input: I) => void save(input),
+      /** What the add/edit dialog (on FormDialog) takes from the list. */
+      dialogProps: { open: editing !== null, busy: saving, error: formError, onClose: closeEditor, onSubmit: saveInput },
     },
     deletion: {
+      /** The record asked about. */
       record: deleting,
-      busy: deleteBusy,
       ask: (record: T) => setDeleting(record),
-      cancel: () => setDeleting(null),
-      confirm: () => void confirmDelete(),
+      /** What the ConfirmDialog takes from the list. */
+      dialogProps: { open: deleting !== null, busy: deleteBusy, onCancel: cancelDelete, onConfirm: confirm },
     },
   };
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 import { CASE_NUMBER_MIN_DIGITS, digitsOnly, type CaseApplicant } from "./contract";
 
 /**
@@ -120,44 +121,46 @@ let shared: ReturnType<typeof createCaseLookup> | null = null;
  */
 export function useCaseLookup(onFound: (applicant: CaseApplicant) => void) {
   const [status, setStatus] = useState<CaseLookupStatus>("idle");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<AbortController | null>(null);
   const onFoundRef = useRef(onFound);
   onFoundRef.current = onFound;
 
-  const cancel = () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
+  const { schedule: scheduleLookup, cancel: cancelLookup } = useDebouncedCallback(async (caseNumber: string) => {
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setStatus("loading");
+    shared ??= createCaseLookup();
+    const result = await shared(caseNumber, controller.signal);
+    if (controller.signal.aborted) return;
+    inFlight.current = null;
+    setStatus(result.status);
+    if (result.status === "success") {
+      pushLookupEvent("case_lookup_success", caseNumber);
+      onFoundRef.current(result.applicant);
+    } else if (result.status === "not_found") {
+      pushLookupEvent("case_lookup_not_found", caseNumber);
+    }
+  }, CASE_LOOKUP.debounceMs);
+
+  const cancel = useCallback(() => {
+    cancelLookup();
     inFlight.current?.abort();
     inFlight.current = null;
-  };
-  useEffect(() => cancel, []);
+  }, [cancelLookup]);
+  useEffect(() => cancel, [cancel]);
 
-  const changed = useCallback((raw: string) => {
-    cancel();
-    const caseNumber = digitsOnly(raw);
-    if (caseNumber.length < CASE_NUMBER_MIN_DIGITS) {
-      setStatus("idle");
-      return;
-    }
-    timer.current = setTimeout(async () => {
-      timer.current = null;
-      const controller = new AbortController();
-      inFlight.current = controller;
-      setStatus("loading");
-      shared ??= createCaseLookup();
-      const result = await shared(caseNumber, controller.signal);
-      if (controller.signal.aborted) return;
-      inFlight.current = null;
-      setStatus(result.status);
-      if (result.status === "success") {
-        pushLookupEvent("case_lookup_success", caseNumber);
-        onFoundRef.current(result.applicant);
-      } else if (result.status === "not_found") {
-        pushLookupEvent("case_lookup_not_found", caseNumber);
+  const changed = useCallback(
+    (raw: string) => {
+      cancel();
+      const caseNumber = digitsOnly(raw);
+      if (caseNumber.length < CASE_NUMBER_MIN_DIGITS) {
+        setStatus("idle");
+        return;
       }
-    }, CASE_LOOKUP.debounceMs);
-  }, []);
+      scheduleLookup(caseNumber);
+    },
+    [cancel, scheduleLookup],
+  );
 
   return { status, changed };
 }

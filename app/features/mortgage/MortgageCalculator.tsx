@@ -3,6 +3,7 @@ import { AlertCircle, Calculator, Link2, Printer, RotateCcw } from "lucide-react
 import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
 import { DEFAULT_INPUTS, FREQUENCIES, loanAmountOf, toSearchParams, type MortgageInputs, type NumericField } from "./inputs";
+import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 import { MONTH_NAMES } from "~/platform/dates";
 import { formatMoney } from "./format";
 import { MortgageResults } from "./MortgageResults";
@@ -21,13 +22,13 @@ export function calculatorHref(path: string, inputs: MortgageInputs): string {
  * re-run the site's loaders on every keystroke). The router's own history state is kept.
  */
 function useAddressBar(href: string | null) {
+  const { schedule, cancel } = useDebouncedCallback((next: string) => {
+    if (window.location.pathname + window.location.search !== next) window.history.replaceState(window.history.state, "", next);
+  }, 300);
   useEffect(() => {
-    if (href === null) return;
-    const timer = window.setTimeout(() => {
-      if (window.location.pathname + window.location.search !== href) window.history.replaceState(window.history.state, "", href);
-    }, 300);
-    return () => window.clearTimeout(timer);
-  }, [href]);
+    if (href === null) cancel();
+    else schedule(href);
+  }, [href, schedule, cancel]);
 }
 
 export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {

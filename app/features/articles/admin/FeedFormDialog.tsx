@@ -1,6 +1,7 @@
 import { FormDialog } from "~/components/admin/FormDialog";
+import { GroupedOptions } from "~/components/forms/GroupedOptions";
 import { Field, inputProps, selectProps } from "~/components/forms/FormParts";
-import { CATEGORY_GROUPS, CATEGORY_LABELS, DEFAULT_CATEGORY } from "../categories";
+import { CATEGORY_GROUPS, categoryLabel, DEFAULT_CATEGORY } from "../categories";
 import { FEED_NAME_MAX, FEED_URL_MAX, feedFormSchema, type FeedInput, type RssFeed } from "../contract";
 
 const filled = (v: unknown) => typeof v === "string" && v.trim() !== "";
@@ -68,15 +69,7 @@ export function FeedFormDialog({
           </Field>
           <Field meta={fields.category} label="Category">
             <select {...selectProps(fields.category)} className="field-input">
-              {CATEGORY_GROUPS.map((group) => (
-                <optgroup key={group.label} label={group.label}>
-                  {group.values.map((value) => (
-                    <option key={value} value={value}>
-                      {CATEGORY_LABELS[value]}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
+              <GroupedOptions groups={CATEGORY_GROUPS} labelOf={categoryLabel} />
             </select>
           </Field>
           <div className="flex items-start gap-3">

@@ -84,24 +84,14 @@ export function RssFeedManagement() {
         <FeedList feeds={feeds ?? []} onEdit={editor.openEdit} onDelete={deletion.ask} />
       </TableState>
 
-      <FeedFormDialog
-        open={editor.open}
-        feed={editor.record}
-        busy={editor.busy}
-        error={editor.error}
-        onClose={editor.close}
-        onSubmit={editor.save}
-      />
+      <FeedFormDialog feed={editor.record} {...editor.dialogProps} />
       <ConfirmDialog
-        open={deletion.record !== null}
         title="Delete Feed"
         description={M.confirmDelete}
         confirmIcon={<Trash2 className="h-4 w-4" aria-hidden />}
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={deletion.busy}
-        onCancel={deletion.cancel}
-        onConfirm={deletion.confirm}
+        {...deletion.dialogProps}
       >
         {deletion.record ? (
           <p>

@@ -1,9 +1,10 @@
 import { getCoreRowModel, useReactTable, type SortingState, type Updater } from "@tanstack/react-table";
-import { Download, Search, Trash2, UserCheck, UserX } from "lucide-react";
+import { Download, Trash2, UserCheck, UserX } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
+import { ListSearchForm, SearchField } from "~/components/admin/ListSearch";
 import { DEFAULT_PAGE_SIZE } from "~/platform/paging";
 import { MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
 import { errorText, formatWhen, membersApi } from "./api-client";
@@ -228,31 +229,14 @@ export function MembersPanel() {
 function MemberFilters({ q, status, onChange }: { q: string; status: string; onChange: (changes: QueryChanges) => void }) {
   const box = useSearchBox(q, (text) => onChange({ q: text, page: null }));
   return (
-    <form
-      role="search"
-      className="mb-5 flex flex-wrap items-end gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        box.submit();
-      }}
-    >
-      <div className="min-w-0 flex-1 basis-64">
-        <label htmlFor="member-search" className="field-label">
-          Search members
-        </label>
-        <div className="relative">
-          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
-          <input
-            id="member-search"
-            type="search"
-            className="field-input pl-9"
-            placeholder="Certificate number or name"
-            value={box.text}
-            maxLength={100}
-            onChange={(e) => box.type(e.target.value)}
-          />
-        </div>
-      </div>
+    <ListSearchForm box={box} className="mb-5 flex flex-wrap items-end gap-3">
+      <SearchField
+        box={box}
+        id="member-search"
+        label="Search members"
+        placeholder="Certificate number or name"
+        className="min-w-0 flex-1 basis-64"
+      />
       <div>
         <label htmlFor="member-status" className="field-label">
           Status
@@ -271,6 +255,6 @@ function MemberFilters({ q, status, onChange }: { q: string; status: string; onC
       <button type="submit" className="btn-primary">
         Search
       </button>
-    </form>
+    </ListSearchForm>
   );
 }

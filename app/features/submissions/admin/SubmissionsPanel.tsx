@@ -1,9 +1,10 @@
 import { getCoreRowModel, useReactTable, type RowSelectionState, type SortingState, type Updater } from "@tanstack/react-table";
-import { Download, Eye, LoaderCircle, Search, Trash2 } from "lucide-react";
+import { Download, Eye, LoaderCircle, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
+import { ListSearchForm, SearchField } from "~/components/admin/ListSearch";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import {
@@ -376,31 +377,17 @@ function SubmissionFilters(props: {
   const box = useSearchBox(props.search, (search) => props.onChange({ search, page: null }));
   const change = (changes: QueryChanges) => props.onChange({ ...changes, search: box.flush(), page: null });
   return (
-    <form
-      role="search"
+    <ListSearchForm
+      box={box}
       className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end"
-      onSubmit={(e) => {
-        e.preventDefault();
-        box.submit();
-      }}
     >
-      <div className="min-w-0 sm:col-span-2 lg:col-span-1">
-        <label htmlFor="submission-search" className="field-label">
-          Search submissions
-        </label>
-        <div className="relative">
-          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" aria-hidden />
-          <input
-            id="submission-search"
-            type="search"
-            className="field-input pl-9"
-            placeholder="Name, email or details"
-            value={box.text}
-            maxLength={100}
-            onChange={(e) => box.type(e.target.value)}
-          />
-        </div>
-      </div>
+      <SearchField
+        box={box}
+        id="submission-search"
+        label="Search submissions"
+        placeholder="Name, email or details"
+        className="min-w-0 sm:col-span-2 lg:col-span-1"
+      />
       <div>
         <label htmlFor="submission-type" className="field-label">
           Type
@@ -457,6 +444,6 @@ function SubmissionFilters(props: {
       <button type="submit" className="btn-primary">
         Search
       </button>
-    </form>
+    </ListSearchForm>
   );
 }

@@ -1,6 +1,7 @@
 import { FormDialog } from "~/components/admin/FormDialog";
+import { GroupedOptions } from "~/components/forms/GroupedOptions";
 import { Field, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
-import { CATEGORY_GROUPS, CATEGORY_LABELS } from "~/features/articles/categories";
+import { CATEGORY_GROUPS, categoryLabel } from "~/features/articles/categories";
 import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, videoInputSchema, type VideoInput, type VideoJson } from "../contract";
 
 const DEFAULT_CATEGORY = "home_improvement";
@@ -65,15 +66,7 @@ export function VideoFormDialog({
           <div className="grid gap-4 sm:grid-cols-2">
             <Field meta={fields.category} label="Category">
               <select {...selectProps(fields.category)} className="field-input">
-                {CATEGORY_GROUPS.map((group) => (
-                  <optgroup key={group.label} label={group.label}>
-                    {group.values.map((value) => (
-                      <option key={value} value={value}>
-                        {CATEGORY_LABELS[value]}
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
+                <GroupedOptions groups={CATEGORY_GROUPS} labelOf={categoryLabel} />
               </select>
             </Field>
             <Field meta={fields.duration} label="Duration (optional)">

@@ -169,25 +169,14 @@ export function VideoManagement() {
         </div>
       </TableState>
 
-      <VideoFormDialog
-        open={editor.open}
-        video={editor.record}
-        defaultCategory={filter || null}
-        busy={editor.busy}
-        error={editor.error}
-        onClose={editor.close}
-        onSubmit={editor.save}
-      />
+      <VideoFormDialog video={editor.record} defaultCategory={filter || null} {...editor.dialogProps} />
       <ConfirmDialog
-        open={deletion.record !== null}
         title="Delete Video"
         description={M.confirmDelete}
         confirmIcon={<Trash2 className="h-4 w-4" aria-hidden />}
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={deletion.busy}
-        onCancel={deletion.cancel}
-        onConfirm={deletion.confirm}
+        {...deletion.dialogProps}
       >
         {deletion.record ? (
           <p>
