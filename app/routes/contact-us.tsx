@@ -6,6 +6,10 @@ import { ContactForm } from "~/features/contact/ContactForm";
 import { readPostedForm } from "~/platform/posted-form.server";
 import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
 import { contactSchema } from "~/features/submissions/intake/schemas";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -10,6 +10,10 @@ import { CheckList } from "~/features/marketing/FeatureCard";
 import { Illustration, SectionHeading } from "~/features/marketing/Section";
 import { StatsBand } from "~/features/marketing/StatsBand";
 import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -7,6 +7,10 @@ import { readPostedForm } from "~/platform/posted-form.server";
 import { PaymentForm } from "~/features/payments/PaymentForm";
 import { PaymentHandover } from "~/features/payments/PaymentHandover";
 import { paymentSchema } from "~/features/payments/payment";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -7,6 +7,10 @@ import { PageHero } from "~/components/PageHero";
 import { CheckList, FeatureCard } from "~/features/marketing/FeatureCard";
 import { SectionHeading } from "~/features/marketing/Section";
 import { COVERAGE_START, COVERAGE_SUMMARY, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

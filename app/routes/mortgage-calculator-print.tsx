@@ -7,6 +7,10 @@ import { MortgagePrintReport } from "~/features/mortgage/MortgagePrintReport";
 import { CALCULATOR_PATH, calculatorHref } from "~/features/mortgage/MortgageCalculator";
 import { calculateMortgage } from "~/features/mortgage/amortization";
 import { parseInputs } from "~/features/mortgage/inputs";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

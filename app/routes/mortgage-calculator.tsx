@@ -4,6 +4,10 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { MortgageCalculator } from "~/features/mortgage/MortgageCalculator";
 import { parseInputs } from "~/features/mortgage/inputs";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

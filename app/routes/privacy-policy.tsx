@@ -4,6 +4,10 @@ import type { Route } from "./+types/privacy-policy";
 import { pageMeta } from "~/components/seo";
 import { PageHero } from "~/components/PageHero";
 import { telHref, usePublicConfig } from "~/components/usePublicConfig";
+import { PUBLIC_PAGE } from "~/platform/public-page";
+
+/** The same for every anonymous visitor: kept rendered by the server. */
+export const handle = PUBLIC_PAGE;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

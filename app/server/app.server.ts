@@ -13,6 +13,8 @@ import { pingDatabase } from "~/platform/db.server";
 import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
+import { PageCache } from "./page-cache.server";
+import { hashedAssets } from "./hashed-assets.server";
 import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
 
@@ -32,6 +34,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+
+  // Hashed build files first: nothing else concerns them (decision 007).
+  if (opts.clientDir) app.use("/assets", hashedAssets(path.join(opts.clientDir, "assets")));
 
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
@@ -59,7 +64,6 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   if (opts.viteMiddleware) app.use(opts.viteMiddleware);
   if (opts.clientDir) {
-    app.use("/assets", express.static(path.join(opts.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(opts.clientDir, { maxAge: "1h", index: false }));
   }
 
@@ -89,7 +93,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));
 
-  if (opts.build) app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production" }));
+  if (opts.build)
+    app.use(
+      reactRouterHandler(services, opts.build, {
+        mode: opts.dev ? "development" : "production",
+        // In development every render shows the code as it is now.
+        pageCache: opts.dev ? undefined : new PageCache(),
+      }),
+    );
   app.use(apiErrorHandler(logger));
   return app;
 }

@@ -8,7 +8,8 @@ export interface AppContext {
   /** The signed-in user, resolved from the session cookie on the server. */
   user: PublicUser | null;
   sessionToken: string | null;
-  cspNonce: string;
+  /** The nonce of this answer's scripts; none for a public page kept for every visitor (its scripts are allowed by hash). */
+  cspNonce: string | undefined;
   publicConfig: PublicConfig;
   ip: string;
   /** True when the request came over HTTPS (directly or through a trusted proxy). */

@@ -4,6 +4,17 @@ import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObjec
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
+import { isPublicPage } from "~/platform/public-page";
+import {
+  inlineScriptHashes,
+  keepPage,
+  MAX_CACHED_URL_LENGTH,
+  type PageCache,
+  pickEncoding,
+  policyWithHashes,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  type CachedPage,
+} from "./page-cache.server";
 
 /** What a page answers to: reading it, and posting its form (the page's action). */
 export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -18,7 +29,7 @@ const PAGE_METHOD_SET = new Set<string>(PAGE_METHODS);
 export function reactRouterHandler(
   services: Services,
   build: ServerBuild | (() => Promise<ServerBuild>),
-  opts: { mode: string; bodyLimit?: string },
+  opts: { mode: string; bodyLimit?: string; pageCache?: PageCache },
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
   const allowedMethod: RequestHandler = (req, _res, next) => {
@@ -61,6 +72,10 @@ export function reactRouterHandler(
         ip: clientIp(req),
         secure: req.secure,
       };
+      if (opts.pageCache && (await isKeepable(req, res, await loadBuild()))) {
+        const served = await servePublicPage(req, res, opts.pageCache, () => handle(request, { ...context, cspNonce: undefined }));
+        if (served) return;
+      }
       const response = await handle(request, context);
       await sendFetchResponse(res, response);
     } catch (err) {
@@ -68,6 +83,91 @@ export function reactRouterHandler(
     }
   };
   return [allowedMethod, postNeedsAction, readBody, render];
+}
+
+/**
+ * Whether this request may be answered from the kept public pages: an anonymous GET or HEAD
+ * of a document (not React Router's `.data`) whose page declares `handle.publicPage`.
+ */
+async function isKeepable(req: Request, res: Response, build: ServerBuild): Promise<boolean> {
+  if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user || req.originalUrl.length > MAX_CACHED_URL_LENGTH) return false;
+  if (req.path.endsWith(".data")) return false;
+  const matches = matchRoutes(routeTree(build), req.path, build.basename);
+  const leaf = matches?.[matches.length - 1];
+  return leaf ? isPublicPage(build.routes[leaf.route.id!]?.module.handle) : false;
+}
+
+const CSP = "Content-Security-Policy";
+
+/**
+ * Answers from the kept page, rendering it first when there is none. False when this request
+ * must be rendered as usual: a HEAD with nothing kept yet, or a render that was not a plain
+ * 200 page (a redirect, a 404) for someone else's request.
+ */
+async function servePublicPage(
+  req: Request,
+  res: Response,
+  cache: PageCache,
+  renderWithoutNonce: () => Promise<globalThis.Response>,
+): Promise<boolean> {
+  const key = `${req.protocol}://${req.get("host") ?? ""}${req.originalUrl}`;
+  if (req.method === "HEAD") {
+    const kept = cache.get(key);
+    if (!kept) return false;
+    sendKeptPage(req, res, kept);
+    return true;
+  }
+  let ownResponse: { response: globalThis.Response; body: Buffer | null } | null = null;
+  const page = await cache.getOrRender(key, async () => {
+    const response = await renderWithoutNonce();
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+    const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
+    if (response.status === 200 && html && body && !response.headers.has("set-cookie")) {
+      return keepPage(
+        [...response.headers.entries()].filter(([name]) => name !== "content-length"),
+        body,
+        Date.now(),
+      );
+    }
+    ownResponse = { response, body };
+    return null;
+  });
+  if (page) {
+    sendKeptPage(req, res, page);
+    return true;
+  }
+  if (!ownResponse) return false;
+  // Not kept (a redirect, a 404 page): answered once, its inline scripts allowed by their hashes.
+  const { response, body } = ownResponse as { response: globalThis.Response; body: Buffer | null };
+  const policy = res.getHeader(CSP);
+  if (typeof policy === "string" && body) res.setHeader(CSP, policyWithHashes(policy, inlineScriptHashes(body.toString("utf8"))));
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) if (name !== "set-cookie" && name !== "content-length") res.append(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.append("Set-Cookie", cookies);
+  res.end(body ?? undefined);
+  return true;
+}
+
+function sendKeptPage(req: Request, res: Response, page: CachedPage) {
+  const policy = res.getHeader(CSP);
+  if (typeof policy === "string") res.setHeader(CSP, policyWithHashes(policy, page.scriptHashes));
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  res.setHeader("ETag", page.etag);
+  if (req.headers["if-none-match"] === page.etag) {
+    res.status(304).end();
+    return;
+  }
+  const encoding = pickEncoding(req.headers["accept-encoding"]);
+  const body = page[encoding];
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.status(200);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
 }
 
 function toFetchRequest(req: Request, res: Response): globalThis.Request {

@@ -6,7 +6,9 @@ async function expectScrolledToAbout(page: Page) {
   await expect
     .poll(() =>
       page.evaluate(() => {
-        const about = document.getElementById("about")!;
+        // The address changes a moment before the home page is drawn: until then, keep polling.
+        const about = document.getElementById("about");
+        if (!about) return Number.POSITIVE_INFINITY;
         return Math.abs(about.getBoundingClientRect().top - parseFloat(getComputedStyle(about).scrollMarginTop));
       }),
     )

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import type { RequestHandler } from "express";
+import { pickEncoding } from "./page-cache.server";
+
+/**
+ * The build's hashed files (`build/client/assets`), served before any other middleware: read
+ * and compressed once at start, then answered from memory with `immutable` and a year. Their
+ * names change whenever their content does, so nothing ever needs to ask again.
+ */
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".gif": "image/gif",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+};
+const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".json", ".map", ".svg", ".txt"]);
+/** Below this, compression saves less than its headers cost. */
+const MIN_COMPRESS_BYTES = 1024;
+
+export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+interface Asset {
+  type: string;
+  etag: string;
+  identity: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+function* filesBelow(dir: string, prefix = ""): Generator<[string, string]> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesBelow(full, `${prefix}/${entry.name}`);
+    else if (entry.isFile()) yield [`${prefix}/${entry.name}`, full];
+  }
+}
+
+function load(file: string): Asset {
+  const ext = path.extname(file).toLowerCase();
+  const identity = fs.readFileSync(file);
+  const asset: Asset = {
+    type: TYPES[ext] ?? "application/octet-stream",
+    etag: `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`,
+    identity,
+  };
+  if (COMPRESSIBLE.has(ext) && identity.length >= MIN_COMPRESS_BYTES) {
+    const gzip = zlib.gzipSync(identity, { level: 9 });
+    const br = zlib.brotliCompressSync(identity, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    });
+    if (gzip.length < identity.length) asset.gzip = gzip;
+    if (br.length < identity.length) asset.br = br;
+  }
+  return asset;
+}
+
+/** Serves the files below `dir` at `/<name>` of the mount point (`app.use("/assets", hashedAssets(dir))`); anything else passes on. */
+export function hashedAssets(dir: string): RequestHandler {
+  const assets = new Map<string, Asset>();
+  if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, load(file));
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const asset = assets.get(req.path);
+    if (!asset) return next();
+    res.setHeader("Content-Type", asset.type);
+    res.setHeader("Cache-Control", IMMUTABLE_CACHE_CONTROL);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    res.setHeader("ETag", asset.etag);
+    if (asset.gzip || asset.br) res.setHeader("Vary", "Accept-Encoding");
+    if (req.headers["if-none-match"] === asset.etag) {
+      res.status(304).end();
+      return;
+    }
+    const encoding = pickEncoding(req.headers["accept-encoding"]);
+    const body = (encoding !== "identity" && asset[encoding]) || asset.identity;
+    if (body !== asset.identity) res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", body.length);
+    if (req.method === "HEAD") res.end();
+    else res.end(body);
+  };
+}

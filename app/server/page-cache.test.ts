@@ -1,0 +1,80 @@
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { inlineScriptHashes, keepPage, PageCache, pickEncoding, policyWithHashes } from "./page-cache.server";
+
+const sha = (text: string) => `'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
+describe("kept public pages", () => {
+  it("hashes every inline script once, and no script loaded from a file", () => {
+    const html =
+      '<html><script>window.__ctx = {"a":1};</script><script type="module">import "/assets/entry.js";</script>' +
+      '<script src="/assets/x.js"></script><SCRIPT nonce="n">window.__ctx = {"a":1};</SCRIPT><script type="application/ld+json">{}</script></html>';
+    expect(inlineScriptHashes(html)).toEqual([sha('window.__ctx = {"a":1};'), sha('import "/assets/entry.js";'), sha("{}")]);
+    expect(inlineScriptHashes("<p>no scripts</p>")).toEqual([]);
+  });
+
+  it("puts the hashes in place of the nonce in script-src and leaves every other directive alone", () => {
+    const policy = "default-src 'self';script-src 'nonce-abc123' 'strict-dynamic';style-src 'self' 'unsafe-inline';frame-ancestors 'none'";
+    expect(policyWithHashes(policy, ["'sha256-A'", "'sha256-B'"])).toBe(
+      "default-src 'self';script-src 'sha256-A' 'sha256-B' 'strict-dynamic';style-src 'self' 'unsafe-inline';frame-ancestors 'none'",
+    );
+  });
+
+  it("answers brotli, then gzip, as the browser accepts them", () => {
+    expect(pickEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(pickEncoding("gzip, deflate")).toBe("gzip");
+    expect(pickEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("identity")).toBe("identity");
+    expect(pickEncoding(undefined)).toBe("identity");
+  });
+
+  it("keeps the body in three encodings that decode to the same page, with an ETag of its content", () => {
+    const body = Buffer.from(`<!DOCTYPE html><html><body>${"Home protection ".repeat(200)}<script>go()</script></body></html>`);
+    const page = keepPage([["content-type", "text/html; charset=utf-8"]], body, 1);
+    expect(zlib.gunzipSync(page.gzip).equals(body)).toBe(true);
+    expect(zlib.brotliDecompressSync(page.br).equals(body)).toBe(true);
+    expect(page.br.length).toBeLessThan(body.length / 5);
+    expect(page.scriptHashes).toEqual([sha("go()")]);
+    expect(keepPage([], Buffer.from(body), 2).etag).toBe(page.etag);
+    expect(keepPage([], Buffer.from("other"), 2).etag).not.toBe(page.etag);
+  });
+
+  it("serves a page for its time to live, drops the least recently used beyond its size, and renders once for visitors who ask together", async () => {
+    let now = 0;
+    const cache = new PageCache({ maxPages: 2, ttlMs: 1000, now: () => now });
+    const page = (n: number) => keepPage([], Buffer.from(`page ${n}`), now);
+    cache.set("/a", page(1));
+    cache.set("/b", page(2));
+    expect(cache.get("/a")?.identity.toString()).toBe("page 1"); // /a is now the most recent
+    cache.set("/c", page(3));
+    expect(cache.get("/b")).toBeUndefined();
+    expect(cache.get("/a")).toBeDefined();
+    now = 999;
+    expect(cache.get("/a")).toBeDefined();
+    now = 1000;
+    expect(cache.get("/a")).toBeUndefined();
+
+    let renders = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const render = async () => {
+      renders++;
+      await held;
+      return page(4);
+    };
+    const waiting = Promise.all([cache.getOrRender("/d", render), cache.getOrRender("/d", render), cache.getOrRender("/d", render)]);
+    release();
+    const pages = await waiting;
+    expect(renders).toBe(1);
+    expect(new Set(pages).size).toBe(1);
+    expect(await cache.getOrRender("/d", render)).toBe(pages[0]);
+    expect(renders).toBe(1);
+
+    // A render that is not kept (a redirect) is not remembered: the next visitor renders again.
+    expect(await cache.getOrRender("/e", async () => (renders++, null))).toBeNull();
+    expect(await cache.getOrRender("/e", async () => (renders++, null))).toBeNull();
+    expect(renders).toBe(3);
+  });
+});

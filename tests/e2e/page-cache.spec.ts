@@ -1,0 +1,90 @@
+import { expect, test } from "./fixtures";
+import { E2E_BASE } from "./env";
+
+/**
+ * Public pages are kept rendered by the server and may be kept by a CDN; their scripts are
+ * allowed by hash. Signed-in pages are never shared: `private, no-store` and a nonce.
+ */
+const PUBLIC_PAGES = [
+  "/",
+  "/about-us",
+  "/membership-benefits",
+  "/members-only",
+  "/privacy-policy",
+  "/contact-us",
+  "/form-requests",
+  "/make-payment",
+  "/mortgage-calculator",
+  "/login",
+];
+
+const scriptSrc = (policy: string | undefined) =>
+  (policy ?? "")
+    .split(";")
+    .find((d) => d.trim().startsWith("script-src"))
+    ?.trim() ?? "";
+
+test.describe("kept public pages", () => {
+  test("every public page answers with shared-cache headers and a CSP of script hashes, no nonce", async ({ request }) => {
+    for (const path of PUBLIC_PAGES) {
+      const first = await request.get(path, { headers: { "accept-encoding": "br" } });
+      expect(first.status(), path).toBe(200);
+      const headers = first.headers();
+      expect(headers["cache-control"], path).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+      expect(headers["vary"], path).toContain("Cookie");
+      expect(headers["content-encoding"], path).toBe("br");
+      const policy = scriptSrc(headers["content-security-policy"]);
+      expect(policy, path).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
+      const html = await first.text();
+      expect(html, path).not.toMatch(/\snonce="/);
+
+      // The same page again: the same bytes, and a 304 to a client that has them.
+      const again = await request.get(path);
+      expect(again.headers()["etag"], path).toBe(headers["etag"]);
+      expect(await again.text(), path).toBe(html);
+      const notModified = await request.get(path, { headers: { "if-none-match": headers["etag"] } });
+      expect(notModified.status(), path).toBe(304);
+    }
+  });
+
+  test("a kept page runs its scripts under the hashed policy: it hydrates with no CSP refusal", async ({ page }) => {
+    const refusals: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text());
+    });
+    await page.goto("/");
+    await page.goto("/mortgage-calculator");
+    // Typing changes the results only once the page's script runs.
+    await page.getByRole("form", { name: "Mortgage calculator inputs" }).getByLabel("Home Price").fill("500000");
+    await expect(page).toHaveURL(/homePrice=500000/);
+    await page.goto("/about-us");
+    expect(refusals).toEqual([]);
+  });
+
+  test("signed-in visitors get their own page: private, no-store, a nonce, their name", async ({ page, signIn }) => {
+    const member = await signIn("member", { firstName: "Nonced" });
+    const response = await page.request.get(`${E2E_BASE}/`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["cache-control"]).toBe("private, no-store");
+    expect(scriptSrc(response.headers()["content-security-policy"])).toMatch(/^script-src 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'$/);
+    const html = await response.text();
+    expect(html).toMatch(/\snonce="/);
+    expect(html).toContain("Nonced");
+    expect(member.token).toBeTruthy();
+
+    // The next anonymous visitor still gets the shared page, without the member's name.
+    const anonymous = await page.context().browser()!.newContext();
+    const shared = await anonymous.request.get(`${E2E_BASE}/`);
+    expect(shared.headers()["cache-control"]).toContain("s-maxage");
+    expect(await shared.text()).not.toContain("Nonced");
+    await anonymous.close();
+  });
+
+  test("pages that are not public keep a nonce and are never shared", async ({ request }) => {
+    for (const path of ["/no-such-page", "/knowledge-center", "/application"]) {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.headers()["cache-control"] ?? "", path).not.toContain("s-maxage");
+      if (response.status() === 404) expect(scriptSrc(response.headers()["content-security-policy"]), path).toContain("'nonce-");
+    }
+  });
+});
