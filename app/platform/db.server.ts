@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { withPreparedStatements } from "./sqlite-statements.server";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type RawBuilder } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
@@ -52,7 +53,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
   return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy() };
 }
 

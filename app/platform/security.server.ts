@@ -52,9 +52,16 @@ export function isValidHost(host: string): boolean {
  */
 export const hostHeaderGuard: RequestHandler = (req, res, next) => {
   const host = req.headers.host;
-  if (host === undefined || isValidHost(host)) return next();
+  if (host === undefined || knownGoodHosts.has(host)) return next();
+  if (isValidHost(host)) {
+    // The site answers to a handful of names: remember them rather than parse each request's.
+    if (knownGoodHosts.size >= 64) knownGoodHosts.clear();
+    knownGoodHosts.add(host);
+    return next();
+  }
   res.status(400).json({ success: false, error: "Bad Host header" });
 };
+const knownGoodHosts = new Set<string>();
 
 /**
  * Whatever is answered to a signed-in user (page, data request, API answer) is that user's
@@ -74,31 +81,56 @@ function refuse(res: Parameters<RequestHandler>[1]) {
   res.status(403).json({ success: false, error: "Cross-site request refused" });
 }
 
-/** A fresh CSP nonce per request, in res.locals.cspNonce. */
-export const cspNonce: RequestHandler = (_req, res, next) => {
-  res.locals.cspNonce = crypto.randomBytes(18).toString("base64");
-  next();
-};
+/** The Content-Security-Policy header: one for pages (their scripts named), one for every other answer. */
+export interface ContentSecurityPolicy {
+  /** For an answer that is not a page (JSON, a file, an error): no script runs in it. */
+  readonly forAnyAnswer: string;
+  /**
+   * For a page: its inline scripts allowed by a nonce (`'nonce-…'`) or by their hashes
+   * (`'sha256-…'`); 'strict-dynamic' lets the modules they import load. In development Vite's
+   * scripts are allowed as they are.
+   */
+  forPage(scriptSources: string[]): string;
+}
 
-export function securityHeaders(opts: { dev: boolean; frameSources?: string[] }): RequestHandler {
-  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as { locals: { cspNonce: string } }).locals.cspNonce}'`;
+/** A fresh nonce for one page render (decision 007: only pages rendered for one visitor carry one). */
+export function newCspNonce(): string {
+  return crypto.randomBytes(18).toString("base64");
+}
+
+/**
+ * Both policies are written out once; a page's differs from the other only in its script
+ * sources, so no answer pays for building the header or drawing a nonce it does not use.
+ */
+export function contentSecurityPolicy(opts: { dev: boolean; frameSources?: string[] }): ContentSecurityPolicy {
+  const directives = (scriptSrc: string[]) =>
+    [
+      ["default-src", "'self'"],
+      ["script-src", ...scriptSrc],
+      ["style-src", "'self'", "'unsafe-inline'"],
+      ["img-src", "'self'", "data:", "https:"],
+      ["font-src", "'self'"],
+      ["connect-src", ...(opts.dev ? ["'self'", "ws:"] : ["'self'"])],
+      ["frame-src", ...(opts.frameSources ?? ["'none'"])],
+      ["object-src", "'none'"],
+      ["base-uri", "'none'"],
+      ["form-action", "'self'"],
+      ["frame-ancestors", "'none'"],
+    ]
+      .map((d) => d.join(" "))
+      .join(";");
+  const devPolicy = directives(["'self'", "'unsafe-inline'", "'unsafe-eval'"]);
+  const [before, after] = directives(["{scripts}"]).split("{scripts}");
+  return {
+    forAnyAnswer: opts.dev ? devPolicy : directives(["'none'"]),
+    forPage: (scriptSources) => (opts.dev ? devPolicy : `${before}${[...scriptSources, "'strict-dynamic'"].join(" ")}${after}`),
+  };
+}
+
+/** Helmet's headers without its CSP, which `csp` supplies; HSTS over HTTPS only. */
+export function securityHeaders(csp: ContentSecurityPolicy): RequestHandler {
   const strict = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        "default-src": ["'self'"],
-        "script-src": opts.dev ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"] : [nonce, "'strict-dynamic'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "https:"],
-        "font-src": ["'self'"],
-        "connect-src": opts.dev ? ["'self'", "ws:"] : ["'self'"],
-        "frame-src": opts.frameSources ?? ["'none'"],
-        "object-src": ["'none'"],
-        "base-uri": ["'none'"],
-        "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
-      },
-    },
+    contentSecurityPolicy: false,
     // HSTS is only meaningful (and only sent) over HTTPS; see below.
     strictTransportSecurity: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
@@ -106,6 +138,7 @@ export function securityHeaders(opts: { dev: boolean; frameSources?: string[] })
   });
   const hsts = helmet.strictTransportSecurity({ maxAge: 31536000, includeSubDomains: true });
   return (req, res, next) => {
+    res.setHeader("Content-Security-Policy", csp.forAnyAnswer);
     strict(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (req.secure) return hsts(req, res, next);

@@ -15,8 +15,18 @@ import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { PageCache } from "./page-cache.server";
 import { hashedAssets } from "./hashed-assets.server";
-import { cspNonce, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
+import { contentSecurityPolicy, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
+
+/**
+ * Compression for clients that take it. A client that accepts none (a health checker, a load
+ * balancer's probe) skips the middleware altogether.
+ */
+function compressWhenAccepted(): RequestHandler {
+  const compress = compression();
+  return (req, res, next) => (ACCEPTS_COMPRESSION.test(req.headers["accept-encoding"] ?? "") ? compress(req, res, next) : next());
+}
+const ACCEPTS_COMPRESSION = /\b(?:br|gzip|deflate)\b/i;
 
 export interface AppOptions {
   /** The React Router build (or a loader of it in dev); omitted in API-only tests. */
@@ -48,9 +58,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     next();
   });
   app.use(hostHeaderGuard);
-  app.use(cspNonce);
-  app.use(securityHeaders({ dev: !!opts.dev, frameSources: ["https://www.youtube-nocookie.com", "https://www.youtube.com"] }));
-  app.use(compression());
+  const csp = contentSecurityPolicy({ dev: !!opts.dev, frameSources: ["https://www.youtube-nocookie.com", "https://www.youtube.com"] });
+  app.use(securityHeaders(csp));
+  app.use(compressWhenAccepted());
 
   app.get("/healthz", noStore, async (_req, res) => {
     try {
@@ -97,6 +107,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     app.use(
       reactRouterHandler(services, opts.build, {
         mode: opts.dev ? "development" : "production",
+        csp,
         // In development every render shows the code as it is now.
         pageCache: opts.dev ? undefined : new PageCache(),
       }),

@@ -41,22 +41,6 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-/**
- * The Content-Security-Policy of a kept page: the request's policy with its nonce source
- * replaced by the hashes of the page's inline scripts ('strict-dynamic' stays, so the
- * modules they import load as before).
- */
-export function policyWithHashes(policy: string, hashes: string[]): string {
-  return policy
-    .split(";")
-    .map((directive) => {
-      const [name, ...sources] = directive.trim().split(/\s+/);
-      if (name !== "script-src") return directive.trim();
-      return [name, ...hashes, ...sources.filter((s) => !s.startsWith("'nonce-"))].join(" ");
-    })
-    .join(";");
-}
-
 /** The encoding to answer with, from the request's Accept-Encoding: brotli, then gzip, else none. */
 export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | "identity" {
   const accepted = new Map<string, number>();

@@ -5,13 +5,13 @@ import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
 import { isPublicPage } from "~/platform/public-page";
+import { newCspNonce, type ContentSecurityPolicy } from "~/platform/security.server";
 import {
   inlineScriptHashes,
   keepPage,
   MAX_CACHED_URL_LENGTH,
   type PageCache,
   pickEncoding,
-  policyWithHashes,
   PUBLIC_PAGE_CACHE_CONTROL,
   type CachedPage,
 } from "./page-cache.server";
@@ -29,7 +29,7 @@ const PAGE_METHOD_SET = new Set<string>(PAGE_METHODS);
 export function reactRouterHandler(
   services: Services,
   build: ServerBuild | (() => Promise<ServerBuild>),
-  opts: { mode: string; bodyLimit?: string; pageCache?: PageCache },
+  opts: { mode: string; csp: ContentSecurityPolicy; bodyLimit?: string; pageCache?: PageCache },
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
   const allowedMethod: RequestHandler = (req, _res, next) => {
@@ -67,14 +67,19 @@ export function reactRouterHandler(
         services,
         user: res.locals.user ?? null,
         sessionToken: res.locals.sessionToken ?? null,
-        cspNonce: res.locals.cspNonce,
+        cspNonce: undefined,
         publicConfig: services.publicConfig,
         ip: clientIp(req),
         secure: req.secure,
       };
       if (opts.pageCache && (await isKeepable(req, res, await loadBuild()))) {
-        const served = await servePublicPage(req, res, opts.pageCache, () => handle(request, { ...context, cspNonce: undefined }));
+        const served = await servePublicPage(req, res, opts.csp, opts.pageCache, () => handle(request, { ...context }));
         if (served) return;
+      }
+      // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.
+      if (!req.path.endsWith(".data")) {
+        context.cspNonce = newCspNonce();
+        res.setHeader(CSP, opts.csp.forPage([`'nonce-${context.cspNonce}'`]));
       }
       const response = await handle(request, context);
       await sendFetchResponse(res, response);
@@ -107,6 +112,7 @@ const CSP = "Content-Security-Policy";
 async function servePublicPage(
   req: Request,
   res: Response,
+  csp: ContentSecurityPolicy,
   cache: PageCache,
   renderWithoutNonce: () => Promise<globalThis.Response>,
 ): Promise<boolean> {
@@ -114,7 +120,7 @@ async function servePublicPage(
   if (req.method === "HEAD") {
     const kept = cache.get(key);
     if (!kept) return false;
-    sendKeptPage(req, res, kept);
+    sendKeptPage(req, res, csp, kept);
     return true;
   }
   let ownResponse: { response: globalThis.Response; body: Buffer | null } | null = null;
@@ -133,14 +139,13 @@ async function servePublicPage(
     return null;
   });
   if (page) {
-    sendKeptPage(req, res, page);
+    sendKeptPage(req, res, csp, page);
     return true;
   }
   if (!ownResponse) return false;
   // Not kept (a redirect, a 404 page): answered once, its inline scripts allowed by their hashes.
   const { response, body } = ownResponse as { response: globalThis.Response; body: Buffer | null };
-  const policy = res.getHeader(CSP);
-  if (typeof policy === "string" && body) res.setHeader(CSP, policyWithHashes(policy, inlineScriptHashes(body.toString("utf8"))));
+  res.setHeader(CSP, csp.forPage(body ? inlineScriptHashes(body.toString("utf8")) : []));
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) if (name !== "set-cookie" && name !== "content-length") res.append(name, value);
@@ -150,9 +155,8 @@ async function servePublicPage(
   return true;
 }
 
-function sendKeptPage(req: Request, res: Response, page: CachedPage) {
-  const policy = res.getHeader(CSP);
-  if (typeof policy === "string") res.setHeader(CSP, policyWithHashes(policy, page.scriptHashes));
+function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, page: CachedPage) {
+  res.setHeader(CSP, csp.forPage(page.scriptHashes));
   for (const [name, value] of page.headers) res.setHeader(name, value);
   res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
   res.setHeader("Vary", "Accept-Encoding, Cookie");

@@ -55,6 +55,41 @@ describeEachDatabase("answers to a signed-in user", (dialect) => {
     });
   });
 
+  describe("Content-Security-Policy", () => {
+    const scriptSrc = (res: Response) =>
+      (res.headers.get("content-security-policy") ?? "").split(";").find((d) => d.startsWith("script-src"));
+    const nonceOf = (html: string) => /<script[^>]*\snonce="([^"]+)"/.exec(html)?.[1];
+
+    it("a page rendered for one member carries a fresh nonce on its scripts, named by its policy", async () => {
+      const { cookie } = await loginAs(server, "member");
+      const nonces = new Set<string>();
+      for (let i = 0; i < 2; i++) {
+        const res = await server.request("/knowledge-center", { cookie });
+        const html = await res.text();
+        const nonce = nonceOf(html);
+        expect(nonce).toBeTruthy();
+        expect(scriptSrc(res)).toBe(`script-src 'nonce-${nonce}' 'strict-dynamic'`);
+        nonces.add(nonce!);
+      }
+      expect(nonces.size).toBe(2);
+    });
+
+    it("answers that are not pages let no script run and draw no nonce", async () => {
+      const { cookie } = await loginAs(server, "member");
+      for (const path of ["/healthz", "/api/auth/me", "/knowledge-center.data", "/favicon.svg", "/api/no-such-endpoint"]) {
+        const res = await server.request(path, { cookie });
+        expect(scriptSrc(res), path).toBe("script-src 'none'");
+      }
+    });
+
+    it("a public page kept for every visitor names its inline scripts by hash, with no nonce", async () => {
+      const res = await server.request("/about-us");
+      const html = await res.text();
+      expect(nonceOf(html)).toBeUndefined();
+      expect(scriptSrc(res)).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
+    });
+  });
+
   describe("state changes from another site", () => {
     const post = (headers: Record<string, string>) =>
       server.request("/make-payment", {

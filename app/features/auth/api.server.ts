@@ -9,13 +9,20 @@ import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.se
 
 /** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */
 export function sessionMiddleware({ auth }: { auth: AuthService }): RequestHandler {
-  return handler(async (req, res, next) => {
+  return (req, res, next) => {
     const token = readSessionToken(req.headers.cookie, req.secure);
-    const row = token ? await auth.userForSession(token, req.secure) : null;
-    res.locals.sessionToken = row ? token : null;
-    res.locals.user = row ? toPublicUser(row) : null;
-    next();
-  });
+    res.locals.sessionToken = null;
+    res.locals.user = null;
+    // No session cookie: nobody to look up, and no promise to wait on.
+    if (!token) return next();
+    auth.userForSession(token, req.secure).then((row) => {
+      if (row) {
+        res.locals.sessionToken = token;
+        res.locals.user = toPublicUser(row);
+      }
+      next();
+    }, next);
+  };
 }
 
 export function authRouter({ auth, logger }: { auth: AuthService; logger: Logger }): Router {

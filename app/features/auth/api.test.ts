@@ -337,12 +337,12 @@ describeEachDatabase("auth API", (dialect) => {
       expect(await res.json()).toEqual({ success: false, error: "No such API endpoint" });
     });
 
-    it("sends a nonce-based CSP and the other security headers", async () => {
+    it("sends a CSP that runs no script in an API answer, and the other security headers", async () => {
       const res = await server.request("/healthz");
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ status: "ok", database: "ok", dialect });
       const csp = res.headers.get("content-security-policy")!;
-      expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(csp).toMatch(/(^|;)script-src 'none'(;|$)/);
       expect(csp).toMatch(/object-src 'none'/);
       expect(csp).toMatch(/base-uri 'none'/);
       expect(csp).toMatch(/frame-ancestors 'none'/);
