@@ -58,10 +58,28 @@ function instant(value: string | null | undefined): Date | null {
  * omitted); null when there is none, so each screen says what it shows instead ("Never").
  */
 export function formatDateTime(value: string | null | undefined, timeZone?: string): string | null {
-  return instant(value)?.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }) ?? null;
+  const date = instant(value);
+  return date ? formatter("dateTime", timeZone).format(date) : null;
 }
 
 /** The day of an instant for people, e.g. "Nov 23, 2026", in `timeZone` (the reader's own when omitted); null when there is none. */
 export function formatDay(value: string | null | undefined, timeZone?: string): string | null {
-  return instant(value)?.toLocaleDateString("en-US", { dateStyle: "medium", timeZone }) ?? null;
+  const date = instant(value);
+  return date ? formatter("day", timeZone).format(date) : null;
+}
+
+// Building an Intl formatter costs far more than using one (toLocaleString builds one per
+// call): each is made once per time zone. A page of cards formats dozens of dates.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(style: "dateTime" | "day", timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${style} ${timeZone ?? ""}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat(
+      "en-US",
+      style === "day" ? { dateStyle: "medium", timeZone } : { dateStyle: "medium", timeStyle: "short", timeZone },
+    );
+    formatters.set(key, made);
+  }
+  return made;
 }

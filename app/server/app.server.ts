@@ -15,6 +15,7 @@ import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { PageCache } from "./page-cache.server";
 import { hashedAssets } from "./hashed-assets.server";
+import { staticFiles } from "./static-files.server";
 import { contentSecurityPolicy, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
 
@@ -73,9 +74,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   });
 
   if (opts.viteMiddleware) app.use(opts.viteMiddleware);
-  if (opts.clientDir) {
-    app.use(express.static(opts.clientDir, { maxAge: "1h", index: false }));
-  }
+  if (opts.clientDir) app.use(staticFiles(opts.clientDir));
 
   app.use(sameOriginGuard(config.PUBLIC_URL));
   app.use(sessionMiddleware({ auth: services.auth }));

@@ -43,7 +43,8 @@ interface Asset {
   br?: Buffer;
 }
 
-function* filesBelow(dir: string, prefix = ""): Generator<[string, string]> {
+/** Every file below `dir`, as its URL path below the mount point and its path on disk. */
+export function* filesBelow(dir: string, prefix = ""): Generator<[string, string]> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* filesBelow(full, `${prefix}/${entry.name}`);

@@ -62,7 +62,6 @@ export function reactRouterHandler(
   const readBody = express.raw({ type: () => true, limit: opts.bodyLimit ?? "1mb" });
   const render: RequestHandler = async (req, res, next) => {
     try {
-      const request = toFetchRequest(req, res);
       const context: AppLoadContext = {
         services,
         user: res.locals.user ?? null,
@@ -72,8 +71,8 @@ export function reactRouterHandler(
         ip: clientIp(req),
         secure: req.secure,
       };
-      if (opts.pageCache && (await isKeepable(req, res, await loadBuild()))) {
-        const served = await servePublicPage(req, res, opts.csp, opts.pageCache, () => handle(request, { ...context }));
+      if (opts.pageCache && isKeepable(req, res, await loadBuild())) {
+        const served = await servePublicPage(req, res, opts.csp, opts.pageCache, () => handle(toFetchRequest(req, res), { ...context }));
         if (served) return;
       }
       // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.
@@ -81,7 +80,7 @@ export function reactRouterHandler(
         context.cspNonce = newCspNonce();
         res.setHeader(CSP, opts.csp.forPage([`'nonce-${context.cspNonce}'`]));
       }
-      const response = await handle(request, context);
+      const response = await handle(toFetchRequest(req, res), context);
       await sendFetchResponse(res, response);
     } catch (err) {
       next(err);
@@ -94,12 +93,29 @@ export function reactRouterHandler(
  * Whether this request may be answered from the kept public pages: an anonymous GET or HEAD
  * of a document (not React Router's `.data`) whose page declares `handle.publicPage`.
  */
-async function isKeepable(req: Request, res: Response, build: ServerBuild): Promise<boolean> {
+function isKeepable(req: Request, res: Response, build: ServerBuild): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user || req.originalUrl.length > MAX_CACHED_URL_LENGTH) return false;
   if (req.path.endsWith(".data")) return false;
-  const matches = matchRoutes(routeTree(build), req.path, build.basename);
-  const leaf = matches?.[matches.length - 1];
-  return leaf ? isPublicPage(build.routes[leaf.route.id!]?.module.handle) : false;
+  return isPublicPagePath(build, req.path);
+}
+
+// Matching a path against the route table ranks every route each time: the answer is kept per
+// path (a few hundred at most, then started afresh, so odd paths cannot grow it without bound).
+const publicPagePaths = new WeakMap<ServerBuild, Map<string, boolean>>();
+const KEPT_PATH_ANSWERS = 500;
+
+function isPublicPagePath(build: ServerBuild, pathname: string): boolean {
+  let known = publicPagePaths.get(build);
+  if (!known) publicPagePaths.set(build, (known = new Map()));
+  let answer = known.get(pathname);
+  if (answer === undefined) {
+    const matches = matchRoutes(routeTree(build), pathname, build.basename);
+    const leaf = matches?.[matches.length - 1];
+    answer = leaf ? isPublicPage(build.routes[leaf.route.id!]?.module.handle) : false;
+    if (known.size >= KEPT_PATH_ANSWERS) known.clear();
+    known.set(pathname, answer);
+  }
+  return answer;
 }
 
 const CSP = "Content-Security-Policy";

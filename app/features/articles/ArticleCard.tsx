@@ -1,16 +1,9 @@
+import { formatDay } from "~/platform/dates";
 import { ExternalLink, Rss } from "lucide-react";
 import { categoryLabel } from "./categories";
 import { CategoryFallbackImage } from "./CategoryIcon";
 import type { ArticleCardView } from "./cards";
 import { useImageFallback } from "./useImageFallback";
-
-/** A date shown the same on the server and in every browser (UTC), e.g. "May 1, 2024". */
-export function formatPublishDate(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "numeric" });
-}
 
 /**
  * One knowledge center card: image (hidden when it fails, replaced by the category's generated
@@ -18,7 +11,8 @@ export function formatPublishDate(iso: string | null | undefined): string | null
  */
 export function ArticleCard({ article }: { article: ArticleCardView }) {
   const image = useImageFallback(article.imageUrl ? [article.imageUrl] : []);
-  const date = formatPublishDate(article.publishedAt);
+  // The same on the server and in every browser (UTC), e.g. "May 1, 2024".
+  const date = formatDay(article.publishedAt, "UTC");
   const titleId = `article-${article.id}-title`;
   return (
     <article

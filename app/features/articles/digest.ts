@@ -1,3 +1,4 @@
+import { formatDay } from "~/platform/dates";
 import { ARTICLE_CATEGORIES, categoryLabel } from "./categories";
 
 /** The month's plain-text digest (GET /api/rss/export), ready to paste into a newsletter. */
@@ -57,8 +58,7 @@ function clip(text: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, "")}…`;
 }
 
-const shortDate = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const shortDate = (iso: string) => formatDay(iso, "UTC") ?? "";
 
 /**
  * Articles grouped by category (in the admin's category order), newest first in each group:
