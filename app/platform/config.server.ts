@@ -43,6 +43,8 @@ const envSchema = z.object({
   /** Outside case lookup endpoint, called by the server with ?case=<digits> when a case is not in the cases table. */
   CASE_LOOKUP_URL: optionalUrl,
   CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: bool.default(false),
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are closed. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -49,14 +49,29 @@ export async function startServer(opts: StartOptions = {}) {
   });
   configureHttpServer(server);
 
+  // Stop taking connections, let the requests in flight finish (within the grace period), stop
+  // the scheduler, then close the database: no request is cut off by a closed database.
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    server.close();
-    await services.ingest.stop();
+    if (stopping) return;
+    stopping = true;
+    const started = Date.now();
+    logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, "shutting down");
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    let cutOff = false;
+    const grace = setTimeout(() => {
+      cutOff = true;
+      server.closeAllConnections();
+    }, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    await Promise.all([drained, services.ingest.stop()]);
+    clearTimeout(grace);
     services.applications.close();
     await services.submissions.notifier.settled();
     await services.database.close();
     await vite?.close();
+    logger.info({ ms: Date.now() - started, requestsCutOff: cutOff }, "stopped");
+    logger.flush();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

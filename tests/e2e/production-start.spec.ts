@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import readline from "node:readline";
+import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { E2E_DATA_DIR, E2E_ENV } from "./env";
 import { freePort } from "./second-site";
@@ -40,4 +42,113 @@ test("the production start loads React's production build even when NODE_ENV say
     await new Promise((resolve) => child.once("exit", resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/** The built server on its own port and data directory, with its log lines as they come. */
+async function startLoggedServer(env: Record<string, string> = {}) {
+  const port = await freePort();
+  const dataDir = `${E2E_DATA_DIR}-shutdown-${port}`;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ["server.js"], {
+    env: { ...process.env, ...E2E_ENV, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (!line.startsWith("{")) return;
+    lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const logged = async (msg: string) => {
+    for (;;) {
+      const found = lines.find((l) => l.msg === msg);
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`the server exited before logging "${msg}"`);
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  await logged("listening");
+  return { port, dataDir, child, exited, logged };
+}
+
+/**
+ * An HTTP request whose body is held back: `received` settles when the server has read its
+ * head (it answers `Expect: 100-continue`), `ended` with the whole answer when it closes.
+ */
+function openRequest(port: number, head: string) {
+  const socket = net.connect(port, "127.0.0.1");
+  let answer = "";
+  let heard: () => void;
+  const received = new Promise<void>((resolve) => (heard = resolve));
+  socket.on("data", (chunk) => {
+    answer += chunk.toString("utf8");
+    if (answer.startsWith("HTTP/1.1 100")) heard();
+  });
+  const ended = new Promise<string>((resolve) => socket.on("close", () => resolve(answer)));
+  socket.on("error", () => undefined);
+  socket.write(head);
+  return { socket, received, ended };
+}
+
+async function refusesConnections(port: number) {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = net.connect(port, "127.0.0.1");
+      probe.once("connect", () => (probe.destroy(), resolve(false)));
+      probe.once("error", () => resolve(true));
+    });
+    if (refused) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+test.describe("stopping (SIGTERM)", () => {
+  const contact = JSON.stringify({ name: "Dana Shutdown", email: "dana@example.com", subject: "membership", message: "Still there?" });
+  const head = (port: number) =>
+    `POST /api/forms HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(contact)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+
+  test("a request in flight finishes and is stored, new connections are refused, the database closes whole", async () => {
+    const site = await startLoggedServer();
+    try {
+      const request = openRequest(site.port, head(site.port));
+      await request.received;
+      request.socket.write(contact.slice(0, 20));
+      site.child.kill("SIGTERM");
+      await site.logged("shutting down");
+      await refusesConnections(site.port);
+      request.socket.write(contact.slice(20));
+      const answer = await request.ended;
+      expect(answer).toMatch(/\r\n\r\nHTTP\/1\.1 201 /);
+      expect(await site.exited).toBe(0);
+      const stopped = await site.logged("stopped");
+      expect(stopped.requestsCutOff).toBe(false);
+      const db = new SQLite(`${site.dataDir}/app.db`, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        expect(db.prepare("select count(*) as n from contact_messages where name = 'Dana Shutdown'").get()).toEqual({ n: 1 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      site.child.kill("SIGKILL");
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("a request that never finishes is cut off after the grace period and the process still exits", async () => {
+    const site = await startLoggedServer({ SHUTDOWN_GRACE_SECONDS: "1" });
+    try {
+      const stalled = openRequest(site.port, head(site.port));
+      await stalled.received;
+      site.child.kill("SIGTERM");
+      expect(await site.exited).toBe(0);
+      expect((await site.logged("stopped")).requestsCutOff).toBe(true);
+      await stalled.ended;
+    } finally {
+      site.child.kill("SIGKILL");
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
+  });
 });
