@@ -3,6 +3,7 @@ import { DomainError } from "~/platform/errors";
 import { createAdminCommand, setPasswordCommand } from "~/features/auth/cli.server";
 import { memberCommands } from "~/features/members/cli.server";
 import { caseCommands } from "~/features/applications/cli.server";
+import { backupCommands } from "~/platform/backup.server";
 import type { Services } from "./services.server";
 
 /** `npm run admin -- <command>`: every feature's commands, in the order the usage lists them. */
@@ -11,9 +12,10 @@ export const ADMIN_COMMANDS: ReadonlyArray<CliCommand<AdminCliServices>> = [
   ...memberCommands,
   setPasswordCommand,
   ...caseCommands,
+  ...backupCommands,
 ];
 
-type AdminCliServices = Pick<Services, "auth" | "applications">;
+type AdminCliServices = Pick<Services, "auth" | "applications" | "database">;
 
 /** Runs one admin command line; a refusal by a service becomes exit code 1 with its message. */
 export async function runAdminCommand(argv: string[], services: AdminCliServices): Promise<CliResult> {

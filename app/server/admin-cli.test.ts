@@ -78,7 +78,9 @@ describeEachDatabase("admin CLI", (dialect) => {
   npm run admin -- set-password --username <u> --password <p>
   npm run admin -- import-cases <file.csv>   (header: case_number plus any of firstName, lastName,
                                               applicantName, coverage, email, phone, address1, city,
-                                              state, zip, gender; a known case number is updated)`,
+                                              state, zip, gender; a known case number is updated)
+  npm run admin -- backup <file>             (a consistent copy of the embedded database, taken while the site runs)
+  npm run admin -- restore <file>            (replaces the embedded database with a backup; stop the site first)`,
     });
     expect((await run("import-cases")).out).toMatch(/^import-cases takes one CSV file\n\nUsage:\n/);
   });

@@ -1,0 +1,131 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "../../tests/support/test-app";
+import { runAdminCommand } from "./admin-cli.server";
+
+/** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
+const WRITER = `
+const db = new (require("better-sqlite3"))(process.argv[1]);
+db.pragma("busy_timeout = 5000");
+const insert = db.prepare("insert into contact_messages (name, email, subject, message, submitted_at, updated_at) values (?, 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')");
+const pair = db.transaction((n) => { insert.run("batch-" + n); insert.run("batch-" + n); });
+let n = 0;
+const tick = () => { for (let i = 0; i < 20; i++) pair(++n); if (n === 200) console.log("writing"); setImmediate(tick); };
+tick();
+`;
+
+const batchesIn = (file: string) => {
+  const db = new SQLite(file, { readonly: true });
+  try {
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    return db.prepare("select name, count(*) as n from contact_messages where name like 'batch-%' group by name").all() as Array<{
+      name: string;
+      n: number;
+    }>;
+  } finally {
+    db.close();
+  }
+};
+
+describe("backup and restore of the embedded database", () => {
+  let ctx: TestContext;
+  let dir: string;
+  beforeAll(async () => {
+    ctx = await createTestContext("sqlite");
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-backup-"));
+  });
+  afterAll(async () => {
+    await ctx.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const liveFile = () => (ctx.services.database.native as { database: SQLite.Database }).database.name;
+
+  it("a backup taken while another process writes holds whole transactions only, and restores into another site", async () => {
+    const writer = spawn(process.execPath, ["-e", WRITER, liveFile()], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => writer.once("exit", resolve));
+    try {
+      await new Promise<void>((resolve) => readline.createInterface({ input: writer.stdout! }).once("line", () => resolve()));
+      const file = path.join(dir, "live.db");
+      expect(await runAdminCommand(["backup", file], ctx.services)).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^Backed up the database to /),
+      });
+      writer.kill();
+      await exited;
+      const saved = batchesIn(file);
+      expect(saved.length).toBeGreaterThan(0);
+      expect(saved.filter((b) => b.n !== 2)).toEqual([]);
+      expect(batchesIn(liveFile()).length).toBeGreaterThan(saved.length);
+
+      const other = await createTestContext("sqlite");
+      try {
+        const restored = await runAdminCommand(["restore", file], other.services);
+        expect(restored).toEqual({ code: 0, out: `Restored the database from ${file}.` });
+        const rows = await other.services.database.db
+          .selectFrom("contact_messages")
+          .select("name")
+          .where("name", "like", "batch-%")
+          .execute();
+        expect(rows.length).toBe(saved.length * 2);
+        // The site keeps working on the restored file: its tables and migrations are whole.
+        expect(await other.services.auth.users.findStaffByUsername("nobody")).toBeUndefined();
+      } finally {
+        await other.close();
+      }
+    } finally {
+      writer.kill("SIGKILL");
+    }
+  });
+
+  it("refuses to overwrite a file, to restore what is not a backup of this site or comes from a newer version", async () => {
+    const existing = path.join(dir, "existing.db");
+    fs.writeFileSync(existing, "keep me");
+    expect(await runAdminCommand(["backup", existing], ctx.services)).toEqual({
+      code: 1,
+      out: `${existing} already exists; choose a new file name.`,
+    });
+    expect(fs.readFileSync(existing, "utf8")).toBe("keep me");
+
+    const before = batchesIn(liveFile()).length;
+    const notDb = path.join(dir, "notes.txt");
+    fs.writeFileSync(notDb, "not a database at all, just text ".repeat(200));
+    expect((await runAdminCommand(["restore", notDb], ctx.services)).out).toMatch(/is not a (sound )?database backup of this site/);
+    const other = path.join(dir, "other.db");
+    new SQLite(other).exec("create table t (a)").close();
+    expect((await runAdminCommand(["restore", other], ctx.services)).out).toMatch(/is not a sound database backup of this site/);
+
+    const newer = path.join(dir, "newer.db");
+    expect((await runAdminCommand(["backup", newer], ctx.services)).code).toBe(0);
+    new SQLite(newer).prepare("insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')").run();
+    expect(await runAdminCommand(["restore", newer], ctx.services)).toEqual({
+      code: 1,
+      out: `${newer} was made by a newer version of the site (migration 9999_from_the_future); restore it with that version.`,
+    });
+    expect(await runAdminCommand(["restore", path.join(dir, "missing.db")], ctx.services)).toEqual({
+      code: 1,
+      out: `${path.join(dir, "missing.db")} is not a file.`,
+    });
+    expect(batchesIn(liveFile()).length).toBe(before);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("backup on PostgreSQL", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext("postgres");
+  });
+  afterAll(() => ctx.close());
+
+  it("points at pg_dump and pg_restore", async () => {
+    for (const command of ["backup", "restore"]) {
+      const result = await runAdminCommand([command, "/tmp/x.db"], ctx.services);
+      expect(result.code).toBe(1);
+      expect(result.out).toMatch(/PostgreSQL: back it up with pg_dump and restore it with pg_restore/);
+    }
+  });
+});
