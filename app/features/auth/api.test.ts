@@ -164,6 +164,13 @@ describeEachDatabase("auth API", (dialect) => {
       const s = await sessions.create(staff!, false, now);
       expect(await sessions.resolve(s.token, false, now + 29 * 60_000)).not.toBeNull();
       expect(await sessions.resolve(s.token, false, now + 29 * 60_000 + 31 * 60_000)).toBeNull();
+      // Exactly 30 idle minutes is too many; staff stay at most 12 hours even when active every 20 minutes.
+      const edge = await sessions.create(staff!, false, now);
+      expect(await sessions.resolve(edge.token, false, now + 30 * 60_000)).toBeNull();
+      const busy = await sessions.create(staff!, false, now);
+      for (let minute = 20; minute < 12 * 60; minute += 20)
+        expect(await sessions.resolve(busy.token, false, now + minute * 60_000), `${minute}`).not.toBeNull();
+      expect(await sessions.resolve(busy.token, false, now + 12 * 3_600_000)).toBeNull();
 
       const memberId = await addMember("AHA1007");
       const member = (await users.findById(memberId))!;
