@@ -2,7 +2,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
-import { createApp } from "../../app/server/app.server";
+import { listApiRoutes } from "../support/api-routes";
 import { describeEachDatabase } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 
@@ -121,28 +121,6 @@ const PAGES: Record<string, Row> = {
   "GET /no-such-page": everyone(404),
 };
 
-/** Every route of the Express routers: "METHOD path", one per path of a route with aliases. */
-function apiRoutes(services: PageTestServer["services"]): string[] {
-  const app = createApp(services) as unknown as { router: { stack: Layer[] } };
-  interface Layer {
-    route?: { path: string | string[]; methods: Record<string, boolean> };
-    handle?: { stack?: Layer[] };
-  }
-  const found: string[] = [];
-  const walk = (stack: Layer[]) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        // `router.all` answers the methods a path does not take (405): listed as OTHER.
-        for (const method of Object.keys(layer.route.methods))
-          for (const p of paths) found.push(`${method === "_all" ? "OTHER" : method.toUpperCase()} ${p}`);
-      } else if (layer.handle?.stack) walk(layer.handle.stack);
-    }
-  };
-  walk(app.router.stack);
-  return found;
-}
-
 /** Every page of app/routes.ts as "GET /path" (the catch-all as an unknown path). */
 function pageRoutes(entries: RouteConfigEntry[], parent = ""): string[] {
   return entries.flatMap((entry) => {
@@ -179,7 +157,7 @@ describeEachDatabase("authorization matrix", (dialect) => {
         await server.services.database.db.updateTable("users").set({ is_active: 0 }).where("id", "=", id).execute();
       return `${sessionCookieName(false)}=${token}`;
     };
-    listedApi = apiRoutes(server.services);
+    listedApi = listApiRoutes(server.services);
   });
   afterAll(() => server?.close());
 
