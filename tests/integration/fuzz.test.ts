@@ -40,7 +40,7 @@ const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     anyText,
     fc.integer(),
     // Past the 32-bit ids of both databases, and past what a double holds exactly.
-    fc.constantFrom(2_147_483_648, 9_007_199_254_740_993, 1e21, -0),
+    fc.constantFrom(2_147_483_648, Number.MAX_SAFE_INTEGER + 2, 1e21, -0),
     fc.double(),
     fc.boolean(),
     fc.constant(null),
