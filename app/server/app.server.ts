@@ -16,6 +16,7 @@ import { reactRouterHandler } from "./react-router-handler.server";
 import { PageCache } from "./page-cache.server";
 import { hashedAssets } from "./hashed-assets.server";
 import { staticFiles } from "./static-files.server";
+import { openApiDocument } from "./openapi.server";
 import { contentSecurityPolicy, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
 
@@ -43,6 +44,7 @@ export interface AppOptions {
 export function createApp(services: Services, opts: AppOptions = {}) {
   const { config, logger } = services;
   const app = express();
+  let openApi: Record<string, unknown> | undefined;
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
@@ -63,6 +65,10 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(securityHeaders(csp));
   app.use(compressWhenAccepted());
 
+  app.get("/api/openapi.json", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=300");
+    res.json((openApi ??= openApiDocument()));
+  });
   app.get("/healthz", noStore, async (_req, res) => {
     try {
       await pingDatabase(services.database);

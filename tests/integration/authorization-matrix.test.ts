@@ -31,6 +31,7 @@ const superAdmin = (allowed: Answer): Row => [401, 403, 401, 403, allowed];
 
 const API: Record<string, Row> = {
   "GET /healthz": everyone(200),
+  "GET /api/openapi.json": everyone(200),
   "POST /api/auth/login": everyone(400),
   "POST /.netlify/functions/admin-login": everyone(400),
   "POST /api/auth/logout": everyone(200),

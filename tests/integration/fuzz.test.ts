@@ -2,11 +2,12 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
+import { openApiDocument } from "../../app/server/openapi.server";
 import { listApiRoutes } from "../support/api-routes";
 import { describeEachDatabase, startTestServer, type TestServer } from "../support/test-app";
 
 /**
- * Malformed requests to every API route (read from the routers): wrong types, missing and extra
+ * Malformed requests to every API route (read from the routers; field names from /api/openapi.json's description): wrong types, missing and extra
  * fields, huge and empty strings, text from every Unicode category, bytes that are not UTF-8,
  * malformed percent-encoding, odd methods and content types, as each kind of visitor. No answer
  * may be a 5xx or fail to come, and a refused request (4xx) stores nothing. CI runs FUZZ_RUNS
@@ -48,39 +49,28 @@ const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.dictionary(anyText, tie("value"), { maxKeys: 4 }),
   ),
 })).value;
-/** Field names the API uses, so generated bodies reach past "missing field" into each field's checks. */
-const fieldName = fc.oneof(
-  fc.constantFrom(
-    "id",
-    "ids",
-    "name",
-    "email",
-    "phone",
-    "subject",
-    "message",
-    "status",
-    "role",
-    "password",
-    "username",
-    "kind",
-    "url",
-    "category",
-    "is_active",
-    "idsByTable",
-    "csvContent",
-    "filename",
-    "title",
-    "youtubeId",
-    "order",
-    "dob",
-    "firstName",
-    "lastName",
-    "coverage",
-    "__proto__",
-    "constructor",
-  ),
-  anyText,
-);
+/** The field names of every request body the API description gives, so generated bodies reach past "missing field" into each field's checks. */
+function fieldNames(): string[] {
+  const names = new Set(["id", "ids", "__proto__", "constructor"]);
+  const collect = (schema: unknown) => {
+    if (!schema || typeof schema !== "object") return;
+    const { properties } = schema as { properties?: Record<string, unknown> };
+    for (const [name, inner] of Object.entries(properties ?? {})) {
+      names.add(name);
+      collect(inner);
+    }
+    for (const value of Object.values(schema)) if (Array.isArray(value)) value.forEach(collect);
+  };
+  for (const ops of Object.values(
+    openApiDocument().paths as Record<string, Record<string, { requestBody?: unknown; parameters?: Array<{ name: string }> }>>,
+  ))
+    for (const op of Object.values(ops)) {
+      collect((op.requestBody as { content?: Record<string, { schema: unknown }> } | undefined)?.content?.["application/json"]?.schema);
+      for (const parameter of op.parameters ?? []) names.add(parameter.name);
+    }
+  return [...names];
+}
+const fieldName = fc.oneof(fc.constantFrom(...fieldNames()), anyText);
 const body = fc.oneof(
   fc.dictionary(fieldName, anyValue, { maxKeys: 8 }).map((o) => ({ json: o })),
   anyValue.map((v) => ({ json: v })),

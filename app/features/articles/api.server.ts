@@ -26,7 +26,7 @@ const wholeNumber = (name: string, max: number, rangeMessage: string) =>
 
 const limitMessage = (name: string) => `${name} must be between 1 and ${ARTICLES_MAX_LIMIT}`;
 
-const articlesQuery = z
+export const articlesQuery = z
   .object({
     page: wholeNumber("page", 1_000_000_000, "page must be 1 or more").optional(),
     limit: wholeNumber("limit", ARTICLES_MAX_LIMIT, limitMessage("limit")).optional(),
@@ -42,8 +42,8 @@ const articlesQuery = z
     category: q.category && q.category !== "all" ? q.category : null,
   }));
 
-const feedId = recordIdSchema("Feed id is required");
-const exportQuery = z.object({ month: oneLineString("month").trim().optional() });
+export const feedId = recordIdSchema("Feed id is required");
+export const exportQuery = z.object({ month: oneLineString("month").trim().optional() });
 
 /** Blank query values count as absent (`?category=&page=`). */
 function queryOf(q: Record<string, unknown>): Record<string, unknown> {

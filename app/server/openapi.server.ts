@@ -1,0 +1,235 @@
+import { z } from "zod";
+import { loginSchema } from "~/features/auth/contract";
+import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
+import { bulkDeleteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
+import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
+import { articlesQuery, exportQuery, feedId } from "~/features/articles/api.server";
+import {
+  auditQuerySchema,
+  changeRoleSchema,
+  createStaffSchema,
+  memberQuerySchema,
+  memberStatusSchema,
+  resetPasswordSchema,
+} from "~/features/members/contract";
+import { videoInputSchema, videoListQuerySchema, videoOrderSchema } from "~/features/videos/contract";
+import { applicationSchema } from "~/features/applications/contract";
+import { jsonUploadSchema } from "~/features/member-import/contract";
+
+type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token";
+
+interface Endpoint {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** Express path, aliases included. */
+  paths: string[];
+  summary: string;
+  access: Access;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** What the answer is when it is not JSON. */
+  produces?: "text/csv" | "application/rss+xml";
+  /** Also takes a multipart/form-data upload (field csvFile). */
+  multipart?: boolean;
+}
+
+const idBody = z.object({ id: feedId });
+
+/**
+ * Every JSON endpoint, with the zod schemas its router checks its input with (the contracts
+ * themselves, so the description cannot drift from the checks). A test compares this list with
+ * the routes the routers really have.
+ */
+export const API_ENDPOINTS: readonly Endpoint[] = [
+  { method: "get", paths: ["/healthz"], summary: "Health of the server and its database", access: "public" },
+  { method: "get", paths: ["/api/openapi.json"], summary: "This description", access: "public" },
+  {
+    method: "post",
+    paths: ["/api/auth/login", "/.netlify/functions/admin-login"],
+    summary: "Sign in (member: certificate number and MMDDYY birthdate; staff: username and password)",
+    access: "public",
+    body: loginSchema,
+  },
+  { method: "post", paths: ["/api/auth/logout", "/.netlify/functions/logout"], summary: "Sign out", access: "public" },
+  { method: "get", paths: ["/api/auth/me"], summary: "The signed-in user, or null", access: "public" },
+  {
+    method: "post",
+    paths: ["/api/forms", "/api/submit-contact-form"],
+    summary: "Send a contact message",
+    access: "public",
+    body: contactSchema,
+  },
+  { method: "post", paths: ["/api/submit-cpa-request"], summary: "Send a CPA request", access: "public", body: cpaRequestSchema },
+  {
+    method: "post",
+    paths: ["/api/submit-material-request"],
+    summary: "Send a homeowner material request",
+    access: "public",
+    body: materialRequestSchema,
+  },
+  { method: "post", paths: ["/api/cpa-requests"], summary: "Send the CPA request form", access: "public", body: requestFormSchema },
+  {
+    method: "post",
+    paths: ["/api/homeowner-material-requests"],
+    summary: "Send the homeowner material request form",
+    access: "public",
+    body: requestFormSchema,
+  },
+  { method: "get", paths: ["/api/admin/submissions"], summary: "One page of submissions", access: "staff", query: submissionQuerySchema },
+  {
+    method: "get",
+    paths: ["/api/admin/submissions/export"],
+    summary: "The submissions the filters show, as CSV",
+    access: "staff",
+    query: submissionQuerySchema,
+    produces: "text/csv",
+  },
+  { method: "get", paths: ["/api/admin/submissions/{id}"], summary: "One submission (id like contact_12)", access: "staff" },
+  {
+    method: "get",
+    paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],
+    summary: "Every submission (the spec's admin-forms)",
+    access: "staff",
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],
+    summary: "Change a submission's status",
+    access: "staff",
+    body: statusChangeSchema,
+  },
+  {
+    method: "delete",
+    paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],
+    summary: "Delete submissions",
+    access: "staff",
+    body: bulkDeleteSchema,
+  },
+  { method: "get", paths: ["/api/featured-articles"], summary: "The home page's newest articles", access: "public" },
+  { method: "get", paths: ["/api/rss/articles"], summary: "One page of the knowledge center", access: "signed-in", query: articlesQuery },
+  { method: "post", paths: ["/api/rss/ingest"], summary: "Fetch every active feed now", access: "signed-in or ingest token" },
+  { method: "get", paths: ["/api/rss/feeds"], summary: "The feeds", access: "super_admin" },
+  { method: "post", paths: ["/api/rss/feeds"], summary: "Add a feed", access: "super_admin", body: feedInputSchema },
+  { method: "put", paths: ["/api/rss/feeds"], summary: "Change a feed", access: "super_admin", body: feedUpdateSchema },
+  { method: "delete", paths: ["/api/rss/feeds"], summary: "Delete a feed", access: "super_admin", body: idBody },
+  {
+    method: "get",
+    paths: ["/api/rss/export"],
+    summary: "A month's articles as RSS",
+    access: "super_admin",
+    query: exportQuery,
+    produces: "application/rss+xml",
+  },
+  { method: "get", paths: ["/api/rss/health"], summary: "Feed and ingest health", access: "super_admin" },
+  { method: "get", paths: ["/api/admin/members"], summary: "One page of members", access: "staff", query: memberQuerySchema },
+  {
+    method: "get",
+    paths: ["/api/admin/members/export"],
+    summary: "Members as CSV (no birthdates)",
+    access: "staff",
+    query: memberQuerySchema,
+    produces: "text/csv",
+  },
+  {
+    method: "patch",
+    paths: ["/api/admin/members/{id}"],
+    summary: "Activate or deactivate a member",
+    access: "staff",
+    body: memberStatusSchema,
+  },
+  { method: "delete", paths: ["/api/admin/members/{id}"], summary: "Delete a member", access: "staff" },
+  { method: "get", paths: ["/api/admin/staff"], summary: "Staff accounts", access: "super_admin" },
+  { method: "post", paths: ["/api/admin/staff"], summary: "Add a staff account", access: "super_admin", body: createStaffSchema },
+  {
+    method: "patch",
+    paths: ["/api/admin/staff/{id}"],
+    summary: "Change a staff account's role",
+    access: "super_admin",
+    body: changeRoleSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/staff/{id}/password"],
+    summary: "Reset a staff password",
+    access: "super_admin",
+    body: resetPasswordSchema,
+  },
+  { method: "delete", paths: ["/api/admin/staff/{id}"], summary: "Remove a staff account", access: "super_admin" },
+  { method: "get", paths: ["/api/admin/audit"], summary: "The audit log", access: "super_admin", query: auditQuerySchema },
+  { method: "get", paths: ["/api/videos/categories"], summary: "Video categories and counts", access: "signed-in" },
+  { method: "get", paths: ["/api/videos"], summary: "Video tutorials", access: "signed-in", query: videoListQuerySchema },
+  { method: "post", paths: ["/api/videos"], summary: "Add a video", access: "super_admin", body: videoInputSchema },
+  { method: "put", paths: ["/api/videos/order"], summary: "Order a category's videos", access: "super_admin", body: videoOrderSchema },
+  { method: "put", paths: ["/api/videos/{id}"], summary: "Change a video", access: "super_admin", body: videoInputSchema },
+  { method: "delete", paths: ["/api/videos/{id}"], summary: "Delete a video", access: "super_admin" },
+  {
+    method: "post",
+    paths: ["/api/applications", "/.netlify/functions/applications"],
+    summary: "Send a membership application",
+    access: "signed-in",
+    body: applicationSchema,
+  },
+  { method: "get", paths: ["/api/cases/{caseNumber}"], summary: "Look up a case for the application form", access: "signed-in" },
+  {
+    method: "post",
+    paths: ["/api/upload-users"],
+    summary: "Import members from CSV (JSON, or multipart with the file in csvFile)",
+    access: "staff",
+    body: jsonUploadSchema,
+    multipart: true,
+  },
+];
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
+
+const ERROR = {
+  type: "object",
+  required: ["success", "error"],
+  properties: { success: { const: false }, error: { type: "string" }, details: {} },
+};
+
+/** The OpenAPI 3.1 document served at /api/openapi.json. */
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of API_ENDPOINTS) {
+    for (const p of endpoint.paths) {
+      const parameters = [...p.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+        name,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+      }));
+      if (endpoint.query) {
+        const query = jsonSchema(endpoint.query) as { properties?: Record<string, unknown>; required?: string[] };
+        for (const [name, schema] of Object.entries(query.properties ?? {}))
+          parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, schema: schema as { type: string } });
+      }
+      const content: Record<string, unknown> = {};
+      if (endpoint.body) content["application/json"] = { schema: jsonSchema(endpoint.body) };
+      if (endpoint.multipart)
+        content["multipart/form-data"] = { schema: { type: "object", properties: { csvFile: { type: "string", format: "binary" } } } };
+      (paths[p] ??= {})[endpoint.method] = {
+        summary: endpoint.summary,
+        "x-access": endpoint.access,
+        ...(parameters.length ? { parameters } : {}),
+        ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
+        responses: {
+          "200": {
+            description: "Done",
+            content: { [endpoint.produces ?? "application/json"]: endpoint.produces ? { schema: { type: "string" } } : { schema: {} } },
+          },
+          "4XX": { description: "Refused: the caller's mistake or not allowed", content: { "application/json": { schema: ERROR } } },
+        },
+      };
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Homeowners association site API",
+      version: "1",
+      description:
+        "Every JSON endpoint. Sign-in sets an HttpOnly session cookie; x-access says who may call each. State-changing calls from a browser must be same-origin.",
+    },
+    paths,
+  };
+}
