@@ -179,16 +179,22 @@ export class IngestCoordinator {
       const holder = crypto.randomUUID();
       const deadline = Date.now() + settings.maxWaitMs;
       let awaitedRun: number | null = null;
+      // The last run finished when we first found the lease held by someone else. The holder
+      // names its run only once it has started it, so a run that finishes while we wait is
+      // recognised by finishing after that one (one run at a time: they finish in order).
+      let finishedBeforeWaiting: number | null = null;
       for (;;) {
         if (await runs.acquireLease(holder, settings.leaseTtlMs)) {
           // Someone else's run may have finished between our look and our lease: reuse it.
-          const justFinished = awaitedRun !== null ? await runs.find(awaitedRun) : null;
-          if (justFinished?.finished_at) {
+          const justFinished =
+            awaitedRun !== null ? await runs.find(awaitedRun) : finishedBeforeWaiting !== null ? await runs.lastFinished() : null;
+          if (justFinished?.finished_at && (awaitedRun !== null || justFinished.id > (finishedBeforeWaiting ?? Infinity))) {
             await runs.releaseLease(holder);
             return resultFromRun(justFinished, true);
           }
           return await this.runHoldingLease(holder, reason);
         }
+        finishedBeforeWaiting ??= (await runs.lastFinished())?.id ?? 0;
         const lease = await runs.lease();
         if (lease?.run_id) awaitedRun = Number(lease.run_id);
         if (awaitedRun !== null) {

@@ -306,6 +306,34 @@ describeEachDatabase("RSS ingest", (dialect) => {
     }
   });
 
+  it("a caller that found the lease taken before its holder named the run answers that run, not a second one", async () => {
+    await addFeed("/feeds/bom.xml");
+    const db = ctx.services.database.db;
+    // Another instance holds the lease and has not started its run row yet.
+    await db
+      .updateTable("ingest_leases")
+      .set({ holder: "other-instance", run_id: null, expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .execute();
+    const other = newIngest({ ingest: { waitPollMs: 20 } });
+    try {
+      const waiting = other.ingestAll();
+      await new Promise((r) => setTimeout(r, 100));
+      // Its run starts and finishes, and it lets go of the lease, without our caller ever seeing the run's id.
+      const now = new Date().toISOString();
+      const run = await db
+        .insertInto("ingest_runs")
+        .values({ started_at: now, finished_at: now, status: "success", reason: "other", articles_added: 4, feeds_total: 1 })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.updateTable("ingest_leases").set({ holder: null, run_id: null, expires_at: null }).execute();
+      const result = await waiting;
+      expect(result.run).toMatchObject({ id: run.id, reused: true });
+      expect(feeds.hits("/feeds/bom.xml")).toHaveLength(0);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("stopping (shutdown) aborts the run in flight without holding it against the feed", async () => {
     const feed = await addFeed("/slow?ms=3000");
     const other = newIngest();
