@@ -4,7 +4,10 @@ import type { Database, IngestRunsTable } from "~/platform/schema";
 
 export type IngestRunRow = Selectable<IngestRunsTable>;
 
-export type RunStatus = "running" | "success" | "failed";
+/** `interrupted`: the process running it died (a crash, SIGKILL) before it could finish. */
+export type RunStatus = "running" | "success" | "failed" | "interrupted";
+
+export const INTERRUPTED_RUN = "The server running this ingest stopped before it finished.";
 
 export interface RunTotals {
   articlesAdded: number;
@@ -30,7 +33,31 @@ export class IngestRunsRepo {
     return Number(row.id);
   }
 
-  async finish(id: number, status: Exclude<RunStatus, "running">, totals: RunTotals, error: string | null, at = nowIso()) {
+  /**
+   * Runs still marked running that no live lease names: their process is gone. Marked
+   * interrupted (at start, and by the next holder of the lease), so none stays running forever.
+   */
+  async markInterrupted(at = nowIso()): Promise<number> {
+    const res = await this.db
+      .updateTable("ingest_runs")
+      .set({ status: "interrupted", finished_at: at, error: INTERRUPTED_RUN })
+      .where("status", "=", "running")
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("ingest_leases")
+              .select("name")
+              .whereRef("ingest_leases.run_id", "=", "ingest_runs.id")
+              .where("ingest_leases.holder", "is not", null)
+              .where("ingest_leases.expires_at", ">", at),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  async finish(id: number, status: Exclude<RunStatus, "running" | "interrupted">, totals: RunTotals, error: string | null, at = nowIso()) {
     await this.db
       .updateTable("ingest_runs")
       .set({

@@ -81,8 +81,13 @@ export class IngestService {
     });
   }
 
-  /** Server start: seeds the default feeds once and starts the scheduler (0 minutes = off). */
+  /**
+   * Server start: marks runs a stopped server left running as interrupted, seeds the default
+   * feeds once and starts the scheduler (0 minutes = off).
+   */
   async start() {
+    const interrupted = await this.runs.markInterrupted();
+    if (interrupted) this.logger.warn({ runs: interrupted }, "marked ingest runs of a stopped server as interrupted");
     const seeded = await this.seedDefaultFeeds();
     if (seeded) this.logger.info({ feeds: seeded }, "seeded the default RSS feeds (inactive)");
     const minutes = this.options.intervalMinutes;

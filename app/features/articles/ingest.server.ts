@@ -35,7 +35,8 @@ export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   backoffBaseMs: 5 * 60_000,
   backoffMaxMs: 24 * 60 * 60_000,
   reuseWindowMs: 60_000,
-  leaseTtlMs: 2 * 60_000,
+  // Short, and renewed every third of it while the run lives: a holder that died is noticed within seconds.
+  leaseTtlMs: 20_000,
   waitPollMs: 500,
   maxWaitMs: 10 * 60_000,
 };
@@ -235,6 +236,9 @@ export class IngestCoordinator {
     );
     heartbeat.unref?.();
     try {
+      // Holding the lease, no other run is alive: any still marked running died with its process.
+      const interrupted = await runs.markInterrupted();
+      if (interrupted) logger.warn({ runs: interrupted }, "marked ingest runs of a stopped server as interrupted");
       runId = await runs.start(reason, startedAt);
       await runs.renewLease(holder, settings.leaseTtlMs, runId);
       const totals: RunTotals = {

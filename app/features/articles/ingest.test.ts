@@ -7,7 +7,8 @@ import { createTestContext, describeEachDatabase, type TestContext } from "../..
 import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
-import { backoffUntil, RSS_REFRESH_FAILED } from "./ingest.server";
+import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
+import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import { FeedsRepo } from "./feeds-repo.server";
@@ -332,6 +333,49 @@ describeEachDatabase("RSS ingest", (dialect) => {
     } finally {
       await other.stop();
     }
+  });
+
+  it("a run left running by a dead process is marked interrupted at start and by the next run; a live one is not", async () => {
+    await addFeed("/feeds/bom.xml");
+    const db = ctx.services.database.db;
+    const now = new Date().toISOString();
+    const orphan = await db
+      .insertInto("ingest_runs")
+      .values({ started_at: now, status: "running", reason: "killed" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const live = await db
+      .insertInto("ingest_runs")
+      .values({ started_at: now, status: "running", reason: "elsewhere" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable("ingest_leases")
+      .set({ holder: "live-instance", run_id: live.id, expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .execute();
+    const statusOf = async (id: number) =>
+      await db.selectFrom("ingest_runs").select(["status", "error"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const restarted = newIngest();
+    try {
+      await restarted.start();
+      expect(await statusOf(orphan.id)).toEqual({ status: "interrupted", error: INTERRUPTED_RUN });
+      expect((await statusOf(live.id)).status).toBe("running");
+      // The live instance dies too: its lease runs out, and the next run marks its run.
+      await db
+        .updateTable("ingest_leases")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
+      const next = await restarted.ingestAll();
+      expect(next.success).toBe(true);
+      expect((await statusOf(live.id)).status).toBe("interrupted");
+      expect((await statusOf(next.run.id!)).status).toBe("success");
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("a lease is short and renewed while its run lives, so a holder that died is noticed within seconds", () => {
+    expect(DEFAULT_INGEST_SETTINGS.leaseTtlMs).toBeLessThanOrEqual(30_000);
   });
 
   it("stopping (shutdown) aborts the run in flight without holding it against the feed", async () => {
