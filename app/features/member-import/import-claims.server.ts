@@ -11,10 +11,12 @@ import type { Database } from "~/platform/schema";
 export const REPEAT_WINDOW_MS = 30_000;
 
 /**
- * A claim whose import never answered (its process died) is given up after this long: the
- * spec's processing limit of 15 minutes and a margin. Until then a repeat waits for it.
+ * A claim is renewed every RENEW_MS while its import runs; one not renewed for
+ * ABANDONED_AFTER_MS belongs to a process that died (a crash, SIGKILL) and is given up, so a
+ * retry of the same file imports it. Until then a repeat waits for the import's answer.
  */
-export const ABANDONED_AFTER_MS = 16 * 60_000;
+export const RENEW_MS = 5_000;
+export const ABANDONED_AFTER_MS = 30_000;
 
 /** How often a repeat looks whether the first import has answered. */
 export const POLL_MS = 150;
@@ -46,22 +48,55 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * import.
  */
 export class ImportClaims {
+  private options: { windowMs: number; abandonedAfterMs: number; pollMs: number; renewMs: number; now: () => number };
+
   constructor(
     private db: Kysely<Database>,
-    private options: { windowMs: number; abandonedAfterMs: number; pollMs: number } = {
+    options: Partial<ImportClaims["options"]> = {},
+  ) {
+    this.options = {
       windowMs: REPEAT_WINDOW_MS,
       abandonedAfterMs: ABANDONED_AFTER_MS,
       pollMs: POLL_MS,
-    },
-  ) {}
+      renewMs: RENEW_MS,
+      now: Date.now,
+      ...options,
+    };
+  }
+
+  /** Renews the claim while its import runs; call the returned function when it is done. */
+  keepAlive(claim: HeldClaim): () => void {
+    const timer = setInterval(() => void this.renew(claim).catch(() => undefined), this.options.renewMs);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  }
+
+  /** Marks the claim as still being worked on. */
+  async renew(claim: HeldClaim): Promise<void> {
+    await this.db
+      .updateTable("member_import_claims")
+      .set({ claimed_at: new Date(this.options.now()).toISOString() })
+      .where("actor_id", "=", claim.actorId)
+      .where("content_digest", "=", claim.digest)
+      .where("token", "=", claim.token)
+      .where("finished_at", "is", null)
+      .execute();
+  }
 
   async claim(actorId: number, digest: string): Promise<Claim> {
     for (;;) {
-      await this.forgetExpired(Date.now());
+      await this.forgetExpired(this.options.now());
       const token = crypto.randomUUID();
       const inserted = await this.db
         .insertInto("member_import_claims")
-        .values({ actor_id: actorId, content_digest: digest, token, claimed_at: new Date().toISOString(), finished_at: null, answer: null })
+        .values({
+          actor_id: actorId,
+          content_digest: digest,
+          token,
+          claimed_at: new Date(this.options.now()).toISOString(),
+          finished_at: null,
+          answer: null,
+        })
         .onConflict((oc) => oc.columns(["actor_id", "content_digest"]).doNothing())
         .returning("token")
         .executeTakeFirst();
@@ -88,7 +123,7 @@ export class ImportClaims {
     if (answer.status >= 500) return this.release(claim);
     await this.db
       .updateTable("member_import_claims")
-      .set({ answer: JSON.stringify(answer), finished_at: new Date().toISOString() })
+      .set({ answer: JSON.stringify(answer), finished_at: new Date(this.options.now()).toISOString() })
       .where("actor_id", "=", claim.actorId)
       .where("content_digest", "=", claim.digest)
       .where("token", "=", claim.token)

@@ -53,10 +53,12 @@ export class MemberImportService {
       return claim.answer as ImportAnswer;
     }
     let answer: ImportAnswer | undefined;
+    const stopRenewing = this.claims.keepAlive(claim);
     try {
       answer = await this.runImport(input);
       return answer;
     } finally {
+      stopRenewing();
       // A thrown import leaves no answer: the claim is released so a retry runs again.
       await (answer ? this.claims.finish(claim, answer) : this.claims.release(claim)).catch((err: unknown) =>
         this.logger.error({ err, filename: input.filename }, "member upload claim could not be stored"),
