@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { RequestHandler } from "express";
 import { pickEncoding } from "./page-cache.server";
@@ -39,6 +40,8 @@ interface Asset {
   type: string;
   etag: string;
   identity: Buffer;
+  /** Worth compressing: a text type of at least MIN_COMPRESS_BYTES. */
+  compressible: boolean;
   gzip?: Buffer;
   br?: Buffer;
 }
@@ -55,27 +58,39 @@ export function* filesBelow(dir: string, prefix = ""): Generator<[string, string
 function load(file: string): Asset {
   const ext = path.extname(file).toLowerCase();
   const identity = fs.readFileSync(file);
-  const asset: Asset = {
+  return {
     type: TYPES[ext] ?? "application/octet-stream",
     etag: `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`,
     identity,
+    compressible: COMPRESSIBLE.has(ext) && identity.length >= MIN_COMPRESS_BYTES,
   };
-  if (COMPRESSIBLE.has(ext) && identity.length >= MIN_COMPRESS_BYTES) {
-    const gzip = zlib.gzipSync(identity, { level: 9 });
-    const br = zlib.brotliCompressSync(identity, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-    });
-    if (gzip.length < identity.length) asset.gzip = gzip;
-    if (br.length < identity.length) asset.br = br;
-  }
-  return asset;
 }
 
-/** Serves the files below `dir` at `/<name>` of the mount point (`app.use("/assets", hashedAssets(dir))`); anything else passes on. */
-export function hashedAssets(dir: string): RequestHandler {
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** Brotli at its best and gzip, on libuv's threads: the server listens meanwhile (files go out uncompressed until then). */
+async function compress(asset: Asset): Promise<void> {
+  if (!asset.compressible) return;
+  const [gz, br] = await Promise.all([
+    gzip(asset.identity, { level: 9 }),
+    brotli(asset.identity, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.identity.length },
+    }),
+  ]);
+  if (gz.length < asset.identity.length) asset.gzip = gz;
+  if (br.length < asset.identity.length) asset.br = br;
+}
+
+/**
+ * Serves the files below `dir` at `/<name>` of the mount point (`app.use("/assets", hashedAssets(dir))`); anything else passes on.
+ * `compressed` settles when every file's compressed forms are ready.
+ */
+export function hashedAssets(dir: string): RequestHandler & { compressed: Promise<void> } {
   const assets = new Map<string, Asset>();
   if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, load(file));
-  return (req, res, next) => {
+  const compressed = Promise.all([...assets.values()].map(compress)).then(() => undefined);
+  const serve: RequestHandler = (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const asset = assets.get(req.path);
     if (!asset) return next();
@@ -84,7 +99,7 @@ export function hashedAssets(dir: string): RequestHandler {
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     res.setHeader("ETag", asset.etag);
-    if (asset.gzip || asset.br) res.setHeader("Vary", "Accept-Encoding");
+    if (asset.compressible) res.setHeader("Vary", "Accept-Encoding");
     if (req.headers["if-none-match"] === asset.etag) {
       res.status(304).end();
       return;
@@ -96,4 +111,5 @@ export function hashedAssets(dir: string): RequestHandler {
     if (req.method === "HEAD") res.end();
     else res.end(body);
   };
+  return Object.assign(serve, { compressed });
 }

@@ -32,7 +32,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dir, "img"));
   fs.writeFileSync(path.join(dir, "img", "logo-9f.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   const app = express();
-  app.use("/assets", hashedAssets(dir));
+  const assets = hashedAssets(dir);
+  await assets.compressed;
+  app.use("/assets", assets);
   app.use((_req, res) => res.status(404).send("not here"));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));

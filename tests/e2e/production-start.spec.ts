@@ -22,7 +22,7 @@ test("the production start loads React's production build even when NODE_ENV say
   });
   try {
     const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("the server did not start within 30 s")), 30_000);
+      const timer = setTimeout(() => reject(new Error("the server did not start within 60 s")), 60_000);
       child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)));
       readline.createInterface({ input: child.stdout! }).on("line", (line) => {
         if (!line.startsWith("{")) return;
