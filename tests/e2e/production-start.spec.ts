@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
 import readline from "node:readline";
 import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
@@ -45,10 +46,10 @@ test("the production start loads React's production build even when NODE_ENV say
 });
 
 /** The built server on its own port and data directory, with its log lines as they come. */
-async function startLoggedServer(env: Record<string, string> = {}) {
-  const port = await freePort();
-  const dataDir = `${E2E_DATA_DIR}-shutdown-${port}`;
-  fs.rmSync(dataDir, { recursive: true, force: true });
+async function startLoggedServer(env: Record<string, string> = {}, again?: { port: number; dataDir: string }) {
+  const port = again?.port ?? (await freePort());
+  const dataDir = again?.dataDir ?? `${E2E_DATA_DIR}-shutdown-${port}`;
+  if (!again) fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ["server.js"], {
     env: { ...process.env, ...E2E_ENV, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "inherit"],
@@ -149,6 +150,74 @@ test.describe("stopping (SIGTERM)", () => {
     } finally {
       site.child.kill("SIGKILL");
       fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe("killed (SIGKILL) in the middle of an ingest", () => {
+  test("the restarted server marks the run interrupted, its database is whole, and the next ingest runs at once", async () => {
+    let fetched: () => void;
+    const feedAsked = new Promise<void>((resolve) => (fetched = resolve));
+    let answerFeeds = false;
+    const feeds = http.createServer((_req, res) => {
+      fetched();
+      // The first fetch never answers: the server is killed while it waits.
+      if (!answerFeeds) return;
+      res.writeHead(200, { "Content-Type": "application/rss+xml" });
+      res.end(
+        `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>https://news.example.org/</link><description>d</description><item><title>After the crash</title><link>https://news.example.org/a</link><guid>after-the-crash</guid></item></channel></rss>`,
+      );
+    });
+    await new Promise<void>((resolve) => feeds.listen(0, "127.0.0.1", resolve));
+    const feedUrl = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}/feed.xml`;
+    const admin = { ADMIN_USERNAME: "kill-admin", ADMIN_PASSWORD: "correct horse battery" };
+    let site = await startLoggedServer(admin);
+    const { port, dataDir } = site;
+    const base = `http://127.0.0.1:${port}`;
+    const signIn = async () => {
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username: admin.ADMIN_USERNAME, password: admin.ADMIN_PASSWORD, kind: "staff" }),
+      });
+      return res.headers.getSetCookie()[0].split(";")[0];
+    };
+    const call = (path: string, cookie: string, json?: unknown) =>
+      fetch(`${base}${path}`, {
+        method: json === undefined ? "GET" : "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+    try {
+      let cookie = await signIn();
+      expect(
+        (await call("/api/rss/feeds", cookie, { name: "Killed feed", url: feedUrl, category: "general", is_active: true })).status,
+      ).toBe(201);
+      void call("/api/rss/ingest", cookie, {}).catch(() => undefined);
+      await feedAsked;
+      site.child.kill("SIGKILL");
+      await site.exited;
+
+      site = await startLoggedServer(admin, { port, dataDir });
+      const db = new SQLite(`${dataDir}/app.db`, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        expect(db.prepare("select status from ingest_runs order by id").all()).toEqual([{ status: "interrupted" }]);
+      } finally {
+        db.close();
+      }
+      cookie = await signIn();
+      answerFeeds = true;
+      const next = await call("/api/rss/ingest", cookie, {});
+      expect(next.status).toBe(200);
+      expect(((await next.json()) as { success: boolean }).success).toBe(true);
+      const articles = (await (await call("/api/rss/articles", cookie)).json()) as { articles: Array<{ title: string }> };
+      expect(articles.articles.map((a) => a.title)).toContain("After the crash");
+    } finally {
+      site.child.kill("SIGKILL");
+      feeds.closeAllConnections();
+      feeds.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

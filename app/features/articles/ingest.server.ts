@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import type { Logger } from "~/platform/logger.server";
 import { nowIso } from "~/platform/db.server";
 import type { ArticlesRepo } from "./articles-repo.server";
 import { decodeFeedBody } from "./decode-feed.server";
 import type { FeedRow, FeedsRepo } from "./feeds-repo.server";
-import type { IngestRunRow, IngestRunsRepo, RunTotals } from "./ingest-runs-repo.server";
+import { newLeaseHolder, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
 import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
 import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
 import { FeedFetchError, type SafeFetcher } from "~/platform/safe-fetch.server";
@@ -177,7 +176,7 @@ export class IngestCoordinator {
     try {
       const recent = coalesce ? await this.recentResult() : null;
       if (recent) return recent;
-      const holder = crypto.randomUUID();
+      const holder = newLeaseHolder();
       const deadline = Date.now() + settings.maxWaitMs;
       let awaitedRun: number | null = null;
       // The last run finished when we first found the lease held by someone else. The holder
