@@ -7,6 +7,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: {
     assetsInlineLimit: 0,
+    // The client's manifest (build/client/.vite/manifest.json, never served: dot folders are
+    // skipped) is what scripts/js-budget.ts measures each page's first-load JavaScript from.
+    manifest: !isSsrBuild,
     // The server build's entry is the whole server (Express app, services, pages): one module graph.
     ...(isSsrBuild ? { rollupOptions: { input: "./app/server/main.ts" } } : {}),
   },

@@ -35,7 +35,7 @@ const MIN_COMPRESS_BYTES = 1024;
 
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
-interface Asset {
+export interface Asset {
   type: string;
   etag: string;
   identity: Buffer;
@@ -51,7 +51,8 @@ function* filesBelow(dir: string, prefix = ""): Generator<[string, string]> {
   }
 }
 
-function load(file: string): Asset {
+/** One file as it is served: its bytes, and its gzip and brotli forms when they are smaller (scripts/js-budget.ts counts these). */
+export function loadAsset(file: string): Asset {
   const ext = path.extname(file).toLowerCase();
   const identity = fs.readFileSync(file);
   const asset: Asset = {
@@ -73,7 +74,7 @@ function load(file: string): Asset {
 /** Serves the files below `dir` at `/<name>` of the mount point (`app.use("/assets", hashedAssets(dir))`); anything else passes on. */
 export function hashedAssets(dir: string): RequestHandler {
   const assets = new Map<string, Asset>();
-  if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, load(file));
+  if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, loadAsset(file));
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const asset = assets.get(req.path);
