@@ -30,8 +30,12 @@ const TYPES: Record<string, string> = {
   ".woff": "font/woff",
 };
 const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".json", ".map", ".svg", ".txt"]);
-/** Below this, compression saves less than its headers cost. */
-const MIN_COMPRESS_BYTES = 1024;
+/**
+ * A compressed form is kept only when it saves more than the headers it adds
+ * (`Content-Encoding` and `Vary`). Files are compressed once, at start, so even a few hundred
+ * bytes (the build's small chunks: an icon, a helper) are worth it.
+ */
+const ENCODING_HEADER_BYTES = 48;
 
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
@@ -60,13 +64,13 @@ export function loadAsset(file: string): Asset {
     etag: `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`,
     identity,
   };
-  if (COMPRESSIBLE.has(ext) && identity.length >= MIN_COMPRESS_BYTES) {
+  if (COMPRESSIBLE.has(ext) && identity.length > ENCODING_HEADER_BYTES) {
     const gzip = zlib.gzipSync(identity, { level: 9 });
     const br = zlib.brotliCompressSync(identity, {
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
     });
-    if (gzip.length < identity.length) asset.gzip = gzip;
-    if (br.length < identity.length) asset.br = br;
+    if (gzip.length + ENCODING_HEADER_BYTES < identity.length) asset.gzip = gzip;
+    if (br.length + ENCODING_HEADER_BYTES < identity.length) asset.br = br;
   }
   return asset;
 }
