@@ -1,23 +1,21 @@
-import { Suspense, lazy, useState, type ComponentType } from "react";
+import type { ComponentType } from "react";
+import { useOnDemand } from "./useOnDemand";
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
 
 /**
- * A dialog whose code (Radix Dialog and the dialog's own content) is downloaded the first time
- * it opens, not with the page: most visits never open it. Once opened it stays mounted, so it
- * closes, and gives focus back to its opener, exactly as a dialog loaded with the page.
+ * A dialog whose code (Radix Dialog and the dialog's own content) is fetched the first time it
+ * opens, not with the page: most visits never open it. Once there it stays mounted, so it
+ * closes, and gives focus back to its opener, as a dialog loaded with the page does. When the
+ * fetch fails the dialog stays closed, and the next opening fetches it again.
  */
-export function lazyDialog<P extends { open: boolean }>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const Dialog = lazy(async () => ({ default: await load() }));
+export function lazyDialog<P extends DialogProps>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   function OnDemandDialog(props: P) {
-    const [opened, setOpened] = useState(props.open);
-    // Remembered during render (React's pattern for state that follows a prop): the first
-    // render with open=true already mounts the dialog.
-    if (props.open && !opened) setOpened(true);
-    if (!opened && !props.open) return null;
-    return (
-      <Suspense fallback={null}>
-        <Dialog {...props} />
-      </Suspense>
-    );
+    const Dialog = useOnDemand(load, props.open, () => props.onOpenChange(false));
+    return Dialog ? <Dialog {...props} /> : null;
   }
   return OnDemandDialog;
 }

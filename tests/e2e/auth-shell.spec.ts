@@ -384,6 +384,21 @@ test.describe("shell", () => {
     await expect(page).toHaveURL(/\/contact-us$/);
   });
 
+  test("a dialog whose code could not be fetched stays closed, and opens at the next try", async ({ page }) => {
+    let refused = 0;
+    await page.route(/\/assets\/ApplyNowDialog-[\w-]+\.js$/, (route) => (refused++ === 0 ? route.abort() : route.continue()));
+    await page.goto("/");
+    const opener = page.getByRole("banner").getByRole("button", { name: "Apply Now" });
+    const failed = page.waitForEvent("requestfailed", (r) => r.url().includes("/assets/ApplyNowDialog-"));
+    await opener.click();
+    await failed;
+    const dialog = page.getByRole("dialog", { name: "Apply Now" });
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("American Homeowners Association");
+    await opener.click();
+    await expect(dialog).toBeVisible();
+  });
+
   test("'Leaving Our Site' continues to the payment portal in a new tab", async ({ page, signIn, context }) => {
     await signIn("member");
     await page.goto("/");
