@@ -25,22 +25,24 @@ import { loadAsset } from "../app/server/hashed-assets.server";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Brotli bytes a first visit may download, per public page. The issue's goal is 120 KB for the
- * home page; the others sit a little above what they need today, so that a library pulled
- * into the shared code, the root or a page shows up as a failure, not as a slow drift.
+ * Brotli bytes a first visit may download, per public page. 120 KB is the issue's goal for the
+ * home page and the calculator; the others sit about 3% above what they need today (pages
+ * with a form carry zod and Conform, some 35 KB), so that a library pulled into the shared
+ * code, the root or a page shows up as a failure, not as a slow drift. Raise one on purpose,
+ * in the commit that needs it, saying why.
  */
 export const JS_BUDGETS: Record<string, number> = {
   "/": 120_000,
-  "/login": 120_000,
-  "/about-us": 120_000,
-  "/membership-benefits": 120_000,
-  "/members-only": 120_000,
-  "/privacy-policy": 120_000,
-  "/contact-us": 120_000,
-  "/form-requests": 120_000,
-  "/make-payment": 120_000,
+  "/login": 158_000,
+  "/about-us": 113_000,
+  "/membership-benefits": 112_000,
+  "/members-only": 111_000,
+  "/privacy-policy": 110_000,
+  "/contact-us": 152_000,
+  "/form-requests": 152_000,
+  "/make-payment": 152_000,
   "/mortgage-calculator": 120_000,
-  "/mortgage-calculator/print": 120_000,
+  "/mortgage-calculator/print": 116_000,
 };
 
 interface ManifestChunk {
