@@ -1,7 +1,8 @@
 /**
  * `npm test`: unit and integration tests (Vitest, SQLite and, with TEST_DATABASE_URL,
  * PostgreSQL), then the browser tests (Playwright on the system Chromium) against a fresh
- * build. Without a Chromium the browser tests are skipped loudly; REQUIRE_E2E=1 makes
+ * build, with them the JavaScript budget of the public pages (tests/e2e/js-budget.spec.ts,
+ * from that build's manifest). Without a Chromium the browser tests are skipped loudly; REQUIRE_E2E=1 makes
  * that a failure. Ends with one "passed, failed" line.
  */
 import { spawnSync } from "node:child_process";

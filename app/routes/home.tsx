@@ -2,10 +2,10 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { ArrowRight, BookOpen, Handshake, Home as HomeIcon, KeyRound, PhoneCall, Signpost, Users } from "lucide-react";
 import type { Route } from "./+types/home";
+import { lazyDialog } from "~/components/lazyDialog";
 import { pageMeta } from "~/components/seo";
 import { ABOUT_SECTION_ID, useAboutUs } from "~/components/useAboutUs";
 import { FeaturedArticles } from "~/features/articles/FeaturedArticles";
-import { BecomeMemberDialog } from "~/features/marketing/BecomeMemberDialog";
 import { CheckList } from "~/features/marketing/FeatureCard";
 import { Illustration, SectionHeading } from "~/features/marketing/Section";
 import { StatsBand } from "~/features/marketing/StatsBand";
@@ -14,6 +14,9 @@ import { PUBLIC_PAGE } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
 export const handle = PUBLIC_PAGE;
+
+/** Its code is downloaded when a visitor first opens it. */
+const BecomeMemberDialog = lazyDialog(() => import("~/features/marketing/BecomeMemberDialog").then((m) => m.BecomeMemberDialog));
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

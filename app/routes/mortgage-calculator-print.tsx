@@ -4,9 +4,8 @@ import { ArrowLeft, Printer } from "lucide-react";
 import type { Route } from "./+types/mortgage-calculator-print";
 import { pageMeta } from "~/components/seo";
 import { MortgagePrintReport } from "~/features/mortgage/MortgagePrintReport";
-import { CALCULATOR_PATH, calculatorHref } from "~/features/mortgage/MortgageCalculator";
 import { calculateMortgage } from "~/features/mortgage/amortization";
-import { parseInputs } from "~/features/mortgage/inputs";
+import { CALCULATOR_PATH, calculatorHref, parseInputs } from "~/features/mortgage/inputs";
 import { PUBLIC_PAGE } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */

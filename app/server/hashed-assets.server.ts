@@ -8,7 +8,7 @@ import { pickEncoding } from "./page-cache.server";
 
 /**
  * The build's hashed files (`build/client/assets`), served before any other middleware: read
- * and compressed once at start, then answered from memory with `immutable` and a year. Their
+ * at start and compressed once just after it, then answered from memory with `immutable` and a year. Their
  * names change whenever their content does, so nothing ever needs to ask again.
  */
 
@@ -31,16 +31,20 @@ const TYPES: Record<string, string> = {
   ".woff": "font/woff",
 };
 const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".json", ".map", ".svg", ".txt"]);
-/** Below this, compression saves less than its headers cost. */
-const MIN_COMPRESS_BYTES = 1024;
+/**
+ * A compressed form is kept only when it saves more than the headers it adds
+ * (`Content-Encoding` and `Vary`). Files are compressed once, at start, so even a few hundred
+ * bytes (the build's small chunks: an icon, a helper) are worth it.
+ */
+const ENCODING_HEADER_BYTES = 48;
 
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
-interface Asset {
+export interface Asset {
   type: string;
   etag: string;
   identity: Buffer;
-  /** Worth compressing: a text type of at least MIN_COMPRESS_BYTES. */
+  /** Worth compressing: a text type larger than the headers compression adds. */
   compressible: boolean;
   gzip?: Buffer;
   br?: Buffer;
@@ -55,31 +59,46 @@ export function* filesBelow(dir: string, prefix = ""): Generator<[string, string
   }
 }
 
-function load(file: string): Asset {
+/** One file as it is served: its bytes; compressAsset (or compressAssetSync) adds its gzip and brotli forms. */
+export function loadAsset(file: string): Asset {
   const ext = path.extname(file).toLowerCase();
   const identity = fs.readFileSync(file);
   return {
     type: TYPES[ext] ?? "application/octet-stream",
     etag: `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`,
     identity,
-    compressible: COMPRESSIBLE.has(ext) && identity.length >= MIN_COMPRESS_BYTES,
+    compressible: COMPRESSIBLE.has(ext) && identity.length > ENCODING_HEADER_BYTES,
   };
 }
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
+const BROTLI_BEST = (bytes: number) => ({
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes },
+});
+
+/** Keeps each compressed form that saves more than the headers it adds. */
+function keep(asset: Asset, gz: Buffer, br: Buffer): Asset {
+  if (gz.length + ENCODING_HEADER_BYTES < asset.identity.length) asset.gzip = gz;
+  if (br.length + ENCODING_HEADER_BYTES < asset.identity.length) asset.br = br;
+  return asset;
+}
 
 /** Brotli at its best and gzip, on libuv's threads: the server listens meanwhile (files go out uncompressed until then). */
-async function compress(asset: Asset): Promise<void> {
+async function compressAsset(asset: Asset): Promise<void> {
   if (!asset.compressible) return;
-  const [gz, br] = await Promise.all([
-    gzip(asset.identity, { level: 9 }),
-    brotli(asset.identity, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.identity.length },
-    }),
-  ]);
-  if (gz.length < asset.identity.length) asset.gzip = gz;
-  if (br.length < asset.identity.length) asset.br = br;
+  const [gz, br] = await Promise.all([gzip(asset.identity, { level: 9 }), brotli(asset.identity, BROTLI_BEST(asset.identity.length))]);
+  keep(asset, gz, br);
+}
+
+/** The same forms at once, for scripts that measure what the server sends (scripts/js-budget.ts). */
+export function compressAssetSync(asset: Asset): Asset {
+  if (!asset.compressible) return asset;
+  return keep(
+    asset,
+    zlib.gzipSync(asset.identity, { level: 9 }),
+    zlib.brotliCompressSync(asset.identity, BROTLI_BEST(asset.identity.length)),
+  );
 }
 
 /**
@@ -88,8 +107,8 @@ async function compress(asset: Asset): Promise<void> {
  */
 export function hashedAssets(dir: string): RequestHandler & { compressed: Promise<void> } {
   const assets = new Map<string, Asset>();
-  if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, load(file));
-  const compressed = Promise.all([...assets.values()].map(compress)).then(() => undefined);
+  if (fs.existsSync(dir)) for (const [urlPath, file] of filesBelow(dir)) assets.set(urlPath, loadAsset(file));
+  const compressed = Promise.all([...assets.values()].map(compressAsset)).then(() => undefined);
   const serve: RequestHandler = (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const asset = assets.get(req.path);

@@ -12,6 +12,8 @@ let server: http.Server;
 let base: string;
 let dir: string;
 const script = `export const plan = ${JSON.stringify("home protection ".repeat(300))};\n`;
+/** A chunk of a few hundred bytes, like one of the build's icons. */
+const icon = `import{c as a}from"./createLucideIcon-x.js";const e=[["path",{d:"M15 21v-8a1 1 0 0 0-1-1h-4a1 1 0 0 0-1 1v8",key:"5wwlr5"}],["path",{d:"M3 10a2 2 0 0 1 .709-1.528l7-6a2 2 0 0 1 2.582 0l7 6A2 2 0 0 1 21 10v9a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z",key:"r6nss1"}]],o=a("house",e);export{o as H};\n`;
 
 function get(url: string, headers: Record<string, string> = {}, method = "GET") {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-assets-"));
   fs.writeFileSync(path.join(dir, "entry-AbC123.js"), script);
   fs.writeFileSync(path.join(dir, "tiny-x1.css"), "a{color:red}");
+  fs.writeFileSync(path.join(dir, "house-Q7.js"), icon);
   fs.mkdirSync(path.join(dir, "img"));
   fs.writeFileSync(path.join(dir, "img", "logo-9f.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   const app = express();
@@ -65,6 +68,14 @@ describe("hashed build files", () => {
     const plain = await get(`${base}/assets/entry-AbC123.js`);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body.toString()).toBe(script);
+  });
+
+  it("compresses a chunk of a few hundred bytes too: compressed once, it saves more than its headers", async () => {
+    expect(icon.length).toBeLessThan(1024);
+    const br = await get(`${base}/assets/house-Q7.js`, { "accept-encoding": "br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.body.length).toBeLessThan(icon.length - 48);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(icon);
   });
 
   it("sends a file too small to gain from compression as it is, and files in folders", async () => {

@@ -354,9 +354,12 @@ test.describe("shell", () => {
     await expect(mobileNav).toBeHidden();
   });
 
-  test("Apply Now closes on Escape and on the backdrop, and keeps focus inside", async ({ page }) => {
+  test("Apply Now closes on Escape and on the backdrop, keeps focus inside and gives it back", async ({ page }) => {
     await page.goto("/");
-    await page.getByRole("button", { name: "Apply Now" }).first().click();
+    // Opened from the keyboard: its code is fetched on this first opening (shell/SiteDialogs).
+    const opener = page.getByRole("banner").getByRole("button", { name: "Apply Now" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Apply Now" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Online applications are coming soon.");
@@ -366,6 +369,7 @@ test.describe("shell", () => {
     }
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
 
     await page.getByRole("button", { name: "Apply Now" }).first().click();
     await expect(dialog).toBeVisible();
@@ -378,6 +382,21 @@ test.describe("shell", () => {
     await page.getByRole("button", { name: "Apply Now" }).first().click();
     await dialog.getByRole("link", { name: "Contact Us" }).click();
     await expect(page).toHaveURL(/\/contact-us$/);
+  });
+
+  test("a dialog whose code could not be fetched stays closed, and opens at the next try", async ({ page }) => {
+    let refused = 0;
+    await page.route(/\/assets\/ApplyNowDialog-[\w-]+\.js$/, (route) => (refused++ === 0 ? route.abort() : route.continue()));
+    await page.goto("/");
+    const opener = page.getByRole("banner").getByRole("button", { name: "Apply Now" });
+    const failed = page.waitForEvent("requestfailed", (r) => r.url().includes("/assets/ApplyNowDialog-"));
+    await opener.click();
+    await failed;
+    const dialog = page.getByRole("dialog", { name: "Apply Now" });
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("American Homeowners Association");
+    await opener.click();
+    await expect(dialog).toBeVisible();
   });
 
   test("'Leaving Our Site' continues to the payment portal in a new tab", async ({ page, signIn, context }) => {

@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { readManifest } from "../../scripts/js-budget";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /** Fails the test on any browser console error or uncaught exception (hydration mismatches included). */
@@ -19,6 +21,14 @@ async function stubPrint(page: Page) {
       (window as unknown as { printCalls: number }).printCalls++;
     };
   });
+}
+
+/** The path of the chunk that draws the charts, from the build's manifest. */
+async function chartChunk(): Promise<string> {
+  const manifest = readManifest(path.resolve(process.env.BUILD_DIR ?? "build"));
+  const chunk = Object.entries(manifest).find(([key]) => key.startsWith("app/features/mortgage/ChartDrawings."));
+  expect(chunk, "the charts are a chunk of their own").toBeDefined();
+  return `/${chunk![1].file}`;
 }
 
 /** A plain $200,000 loan at 6% for 30 years: no PMI, taxes, insurance or dues. */
@@ -241,6 +251,7 @@ test.describe("mortgage calculator", () => {
   test("axe finds no violation on the calculator with results, table and charts shown", async ({ page }) => {
     test.slow(); // axe checks every cell of the 120-row table
     await page.goto("/mortgage-calculator?showAmortization=1&extraPaymentAmount=200&lumpSumAmount=5000");
+    await page.getByTestId("charts").scrollIntoViewIfNeeded();
     await expect(page.getByTestId("charts").locator(".recharts-wrapper")).toHaveCount(2);
     await expectNoAxeViolations(page);
   });
@@ -261,6 +272,7 @@ test.describe("mortgage calculator", () => {
     test.slow();
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/mortgage-calculator?showAmortization=1&extraPaymentAmount=200");
+    await page.getByTestId("charts").scrollIntoViewIfNeeded();
     await expect(page.getByTestId("charts").locator(".recharts-wrapper")).toHaveCount(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectNoAxeViolations(page);
@@ -299,6 +311,46 @@ test.describe("mortgage calculator", () => {
       if (process.env.SCREENSHOTS) await region.screenshot({ path: `.tmp/shots/amortization-${width}.png` });
     }
     await expectNoAxeViolations(page);
+  });
+
+  test("the charts' code is fetched when they come into view, into boxes that keep their size", async ({ page }) => {
+    const errors = watchErrors(page);
+    const fetched: string[] = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+    const chartCode = await chartChunk();
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await page.goto("/mortgage-calculator?extraPaymentAmount=100&extraPaymentStartYear=2025");
+    const charts = page.getByTestId("charts");
+    const boxes = charts.locator("figure > div");
+    const heights = () => boxes.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    const before = await heights();
+    expect(before).toEqual([256, 256]);
+    // The page runs (a typed value updates the result) and the charts, far below, are not fetched.
+    await page.getByLabel("Home Price").fill("250000");
+    await expect(page.getByTestId("monthly-total")).not.toHaveText("$2,950.44");
+    expect(await charts.evaluate((el) => el.getBoundingClientRect().top - window.innerHeight)).toBeGreaterThan(400);
+    expect(fetched).not.toContain(chartCode);
+    await expect(charts.locator(".recharts-wrapper")).toHaveCount(0);
+
+    await charts.scrollIntoViewIfNeeded();
+    await expect(charts.locator(".recharts-wrapper")).toHaveCount(2);
+    expect(fetched).toContain(chartCode);
+    expect(await heights()).toEqual(before);
+    await expect(charts.getByText("With extra payments")).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test("when the charts' code cannot be fetched, the page goes on without the drawings", async ({ page }) => {
+    const chartCode = await chartChunk();
+    await page.route(`**${chartCode}`, (route) => route.abort());
+    const failed = page.waitForEvent("requestfailed", (r) => r.url().endsWith(chartCode));
+    await page.goto("/mortgage-calculator");
+    await page.getByTestId("charts").scrollIntoViewIfNeeded();
+    await failed;
+    await expect(page.getByTestId("charts")).toContainText("The balance falls from $360,000 to $0 by 2054.");
+    await page.getByLabel("Home Price").fill("250000");
+    await expect(page.getByTestId("charts")).toContainText("The balance falls from $210,000 to $0 by 2054.");
+    await expect(page.getByRole("heading", { level: 1, name: "Mortgage Calculator" })).toBeVisible();
   });
 
   test("the sitemap lists the calculator", async ({ request }) => {

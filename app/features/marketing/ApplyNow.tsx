@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
-import { Link } from "react-router";
-import { JoiningNote } from "~/components/JoiningNote";
-import { Modal } from "~/components/Modal";
+import { lazyDialog } from "~/components/lazyDialog";
+
+/** Its code is downloaded when it first opens. */
+const ApplyNowDialog = lazyDialog(() => import("./ApplyNowDialog").then((m) => m.ApplyNowDialog));
 
 const ApplyNowContext = createContext<(() => void) | null>(null);
 
@@ -20,28 +21,5 @@ export function ApplyNowProvider({ children }: { children: ReactNode }) {
       {children}
       <ApplyNowDialog open={open} onOpenChange={setOpen} />
     </ApplyNowContext.Provider>
-  );
-}
-
-export function ApplyNowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
-  return (
-    <Modal
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Apply Now"
-      description="Online applications are coming soon."
-      footer={
-        <>
-          <button type="button" className="btn-ghost" onClick={() => onOpenChange(false)}>
-            Close
-          </button>
-          <Link to="/contact-us" className="btn-primary" onClick={() => onOpenChange(false)}>
-            Contact Us
-          </Link>
-        </>
-      }
-    >
-      <JoiningNote />
-    </Modal>
   );
 }

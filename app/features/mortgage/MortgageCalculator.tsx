@@ -1,21 +1,24 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { AlertCircle, Calculator, Link2, Printer, RotateCcw } from "lucide-react";
 import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
-import { DEFAULT_INPUTS, FREQUENCIES, loanAmountOf, toSearchParams, type MortgageInputs, type NumericField } from "./inputs";
+import {
+  CALCULATOR_PATH,
+  DEFAULT_INPUTS,
+  FREQUENCIES,
+  PRINT_PATH,
+  calculatorHref,
+  loanAmountOf,
+  type MortgageInputs,
+  type NumericField,
+} from "./inputs";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 import { MONTH_NAMES } from "~/platform/dates";
 import { formatMoney } from "./format";
 import { MortgageResults } from "./MortgageResults";
 
-export const CALCULATOR_PATH = "/mortgage-calculator";
-export const PRINT_PATH = "/mortgage-calculator/print";
-
-/** The page URL for a set of inputs (what the address bar, the share link and the print view use). */
-export function calculatorHref(path: string, inputs: MortgageInputs): string {
-  const query = toSearchParams(inputs).toString();
-  return query ? `${path}?${query}` : path;
-}
+/** Rendered again only when the results it shows change, not on each key (see useDeferredValue below). */
+const Results = memo(MortgageResults);
 
 /**
  * Keeps the address bar on the current inputs without a router navigation (which would
@@ -34,8 +37,13 @@ function useAddressBar(href: string | null) {
 export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
   const [values, setValues] = useState<FormValues>(() => valuesFromInputs(initial));
   const { inputs, errors, valid } = useMemo(() => readForm(values), [values]);
-  const result = useMemo(() => (valid ? calculateMortgage(inputs) : null), [valid, inputs]);
   const href = valid ? calculatorHref(CALCULATOR_PATH, inputs) : null;
+  // The fields answer every key at once; the results (schedule, table, charts) follow at low
+  // priority: React renders them in the background and drops that work when the next key
+  // comes. At hydration the deferred values are the values, so the page hydrates as rendered.
+  const shownValues = useDeferredValue(values);
+  const shown = useMemo(() => readForm(shownValues), [shownValues]);
+  const result = useMemo(() => (shown.valid ? calculateMortgage(shown.inputs) : null), [shown]);
   useAddressBar(href);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
@@ -215,7 +223,7 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
                 <Link2 className="h-4 w-4" aria-hidden />
                 Copy link
               </button>
-              <a href={calculatorHref(PRINT_PATH, inputs)} className="btn-primary">
+              <a href={calculatorHref(PRINT_PATH, shown.inputs)} className="btn-primary">
                 <Printer className="h-4 w-4" aria-hidden />
                 Print / Save as PDF
               </a>
@@ -230,12 +238,12 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
               : ""}
         </p>
         {result ? (
-          <MortgageResults inputs={inputs} result={result} />
+          <Results inputs={shown.inputs} result={result} />
         ) : (
           <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950" data-testid="no-result">
             <AlertCircle className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" aria-hidden />
             <p>
-              {valid
+              {shown.valid
                 ? "Enter a home price above the down payment, an interest rate above 0 and a loan term to see your payment."
                 : "Please correct the highlighted fields to see your payment."}
             </p>

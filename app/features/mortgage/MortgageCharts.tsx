@@ -1,18 +1,53 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { useHydrated } from "~/components/useHydrated";
+import { startTransition, useEffect, useRef, useState } from "react";
+import { useOnDemand } from "~/components/useOnDemand";
 import { yearlySummary, type MortgageResult } from "./amortization";
-import { formatMoney, formatMoneyWhole } from "./format";
+import { formatMoneyWhole } from "./format";
 
-const BRAND = "#174780";
-const ACCENT = "#e39a17";
-const PLAIN = "#94a3b8";
+/** Recharts is most of the calculator's JavaScript: fetched when the charts come near the screen, not with the page. */
+const loadDrawings = () => import("./ChartDrawings");
 
-const compactMoney = (n: number) => (n >= 1000 ? `$${Math.round(n / 1000)}k` : `$${Math.round(n)}`);
-const tooltipMoney = (value: unknown) => formatMoney(Number(value));
+/** How far below the screen the charts start loading, so they are usually drawn when scrolled to. */
+const LOAD_MARGIN = "400px";
 
-/** Balance over time (with and without extra payments) and principal vs interest per year. */
+/**
+ * True once the element has come within LOAD_MARGIN of the screen (and from then on). False on
+ * the server and at hydration, so the page hydrates as it was rendered.
+ */
+function useNearScreen<T extends Element>() {
+  const ref = useRef<T>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    if (typeof IntersectionObserver === "undefined") {
+      startTransition(() => setNear(true));
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        // Drawing the charts is work the visitor did not ask for: it gives way to typing.
+        startTransition(() => setNear(true));
+      },
+      { rootMargin: LOAD_MARGIN },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near] as const;
+}
+
+/**
+ * Balance over time (with and without extra payments) and principal vs interest per year. The
+ * captions and their summaries in words are rendered with the page; the drawings (hidden from
+ * screen readers, which read the summaries) fill their fixed-height boxes once loaded, so
+ * nothing moves.
+ */
 export function MortgageCharts({ result }: { result: MortgageResult }) {
-  const hydrated = useHydrated();
+  const [ref, near] = useNearScreen<HTMLDivElement>();
+  // Until it arrives (or if it cannot be fetched) the boxes stay empty, at their size.
+  const drawings = useOnDemand(loadDrawings, near);
   const years = yearlySummary(result.schedule, result.plainSchedule);
   const hasExtras = result.totalExtraPaid > 0;
   const first = years[0];
@@ -25,61 +60,19 @@ export function MortgageCharts({ result }: { result: MortgageResult }) {
     : "";
 
   return (
-    <div className="grid gap-6 xl:grid-cols-2" data-testid="charts">
+    <div ref={ref} className="grid gap-6 xl:grid-cols-2" data-testid="charts">
       <figure className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
         <figcaption className="mb-1 font-semibold text-brand-900">Loan balance over time</figcaption>
         <p className="mb-3 text-sm text-slate-600">{balanceSummary}</p>
         <div className="h-64" aria-hidden>
-          {hydrated ? (
-            <ResponsiveContainer width="100%" height="100%">
-              <AreaChart data={years} margin={{ top: 5, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-                <XAxis dataKey="year" tick={{ fontSize: 12 }} minTickGap={16} />
-                <YAxis tickFormatter={compactMoney} tick={{ fontSize: 12 }} width={56} />
-                <Tooltip formatter={tooltipMoney} />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                {hasExtras ? (
-                  <Area
-                    type="monotone"
-                    dataKey="plainBalance"
-                    name="Without extra payments"
-                    stroke={PLAIN}
-                    fill={PLAIN}
-                    fillOpacity={0.15}
-                    isAnimationActive={false}
-                  />
-                ) : null}
-                <Area
-                  type="monotone"
-                  dataKey="balance"
-                  name={hasExtras ? "With extra payments" : "Balance"}
-                  stroke={BRAND}
-                  fill={BRAND}
-                  fillOpacity={0.25}
-                  isAnimationActive={false}
-                />
-              </AreaChart>
-            </ResponsiveContainer>
-          ) : null}
+          {drawings ? <drawings.BalanceChart years={years} hasExtras={hasExtras} /> : null}
         </div>
       </figure>
       <figure className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
         <figcaption className="mb-1 font-semibold text-brand-900">Principal vs interest by year</figcaption>
         <p className="mb-3 text-sm text-slate-600">{splitSummary}</p>
         <div className="h-64" aria-hidden>
-          {hydrated ? (
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={years} margin={{ top: 5, right: 10, bottom: 0, left: 0 }} accessibilityLayer={false}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-                <XAxis dataKey="year" tick={{ fontSize: 12 }} minTickGap={16} />
-                <YAxis tickFormatter={compactMoney} tick={{ fontSize: 12 }} width={56} />
-                <Tooltip formatter={tooltipMoney} />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                <Bar dataKey="principal" name="Principal" stackId="paid" fill={BRAND} isAnimationActive={false} />
-                <Bar dataKey="interest" name="Interest" stackId="paid" fill={ACCENT} isAnimationActive={false} />
-              </BarChart>
-            </ResponsiveContainer>
-          ) : null}
+          {drawings ? <drawings.SplitChart years={years} /> : null}
         </div>
       </figure>
     </div>

@@ -152,6 +152,15 @@ export function toSearchParams(inputs: MortgageInputs): URLSearchParams {
   return params;
 }
 
+export const CALCULATOR_PATH = "/mortgage-calculator";
+export const PRINT_PATH = "/mortgage-calculator/print";
+
+/** The page URL for a set of inputs (what the address bar, the share link and the print view use). */
+export function calculatorHref(path: string, inputs: MortgageInputs): string {
+  const query = toSearchParams(inputs).toString();
+  return query ? `${path}?${query}` : path;
+}
+
 /** Home price minus down payment; null (shown blank) when not positive. */
 export function loanAmountOf(inputs: Pick<MortgageInputs, "homePrice" | "downPayment">): number | null {
   const amount = inputs.homePrice - inputs.downPayment;

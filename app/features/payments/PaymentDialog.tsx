@@ -1,8 +1,9 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
-import { ExternalLink } from "lucide-react";
-import { Modal } from "~/components/Modal";
-import { PaymentDetails, portalInstructions } from "./PaymentDetails";
-import { paymentPortalHref, type PaymentSummary } from "./payment";
+import { lazyDialog } from "~/components/lazyDialog";
+import type { PaymentSummary } from "./payment";
+
+/** Its code (with the payment details it shows) is downloaded when it first opens. */
+const PaymentDialog = lazyDialog(() => import("./LeavingOurSiteDialog").then((m) => m.PaymentDialog));
 
 type OpenPayment = (payment?: PaymentSummary) => void;
 
@@ -30,55 +31,5 @@ export function PaymentDialogProvider({ portalUrl, children }: { portalUrl: stri
       {children}
       <PaymentDialog open={open} onOpenChange={setOpen} portalUrl={portalUrl} payment={payment} />
     </PaymentDialogContext.Provider>
-  );
-}
-
-export function PaymentDialog({
-  open,
-  onOpenChange,
-  portalUrl,
-  payment = null,
-}: {
-  open: boolean;
-  onOpenChange: (o: boolean) => void;
-  /** PAYMENT_PORTAL_URL, possibly with {amount}, {memberId} and {option} placeholders. */
-  portalUrl: string;
-  payment?: PaymentSummary | null;
-}) {
-  return (
-    <Modal
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Leaving Our Site"
-      description="You will be redirected to our secure payment portal to complete your payment."
-      footer={
-        <>
-          <button type="button" className="btn-ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <a
-            href={paymentPortalHref(portalUrl, payment)}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="btn-primary"
-            onClick={() => onOpenChange(false)}
-          >
-            Continue to Payment <ExternalLink className="h-4 w-4" aria-hidden />
-          </a>
-        </>
-      }
-    >
-      {payment ? (
-        <div className="space-y-4">
-          <PaymentDetails summary={payment} portalTemplate={portalUrl} />
-          <p>{portalInstructions(payment, portalUrl, true)} We never ask for card details on this site.</p>
-        </div>
-      ) : (
-        <p>
-          Payments are handled by our payment partner on a separate, secure website that opens in a new tab. We never ask for card details
-          on this site.
-        </p>
-      )}
-    </Modal>
   );
 }
