@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createPgSchema } from "../tests/support/pg-schema";
+import { createPgSchema, installPgExtensions } from "../tests/support/pg-schema";
 import { loadConfig, type Config } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../app/platform/db.server";
 import { createLogger } from "../app/platform/logger.server";
@@ -28,6 +28,7 @@ export async function benchServices(
     database = openDatabase({ sqliteFile: path.join(dataDir, "app.db") });
   } else {
     const url = process.env.TEST_DATABASE_URL!;
+    await installPgExtensions(url);
     const created = await createPgSchema(url, "bench");
     database = openDatabase({ url, pgSchema: created.schema, poolSize: 8 });
     drop = created.drop;
