@@ -22,7 +22,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
   let handle: DatabaseHandle;
   let cleanup = async () => {};
   const db = () => handle.db;
-  const queries = () => new SubmissionQueries(db());
+  const queries = () => new SubmissionQueries(db(), dialect);
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-m0012-"));
