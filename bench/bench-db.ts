@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createPgSchema } from "../tests/support/pg-schema";
+import { createPgSchema, installPgExtensions } from "../tests/support/pg-schema";
 import { loadConfig, type Config } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase, type Dialect } from "../app/platform/db.server";
 import { createLogger } from "../app/platform/logger.server";
@@ -28,6 +28,7 @@ export async function benchServices(
     database = openDatabase({ sqliteFile: path.join(dataDir, "app.db") });
   } else {
     const url = process.env.TEST_DATABASE_URL!;
+    await installPgExtensions(url);
     const created = await createPgSchema(url, "bench");
     database = openDatabase({ url, pgSchema: created.schema, poolSize: 8 });
     drop = created.drop;
@@ -52,6 +53,9 @@ export function benchDialects(): Dialect[] {
 
 export const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** The machine's 1-minute load average and cores: p99s on a busy machine include its waits. */
+export const machineLoad = () => ({ loadAverage1m: round(os.loadavg()[0]), cores: os.availableParallelism() });
+
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -63,4 +67,33 @@ export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; 
   const start = process.hrtime.bigint();
   const value = await fn();
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+export interface Timing {
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+/** A timing beside its goal: the goal's p99, the share of it used and whether it is met. */
+export function againstGoal<T extends Timing>(timing: T, goalP99Ms: number): T & { goalP99Ms: number; ofGoal: number; meetsGoal: boolean } {
+  return { ...timing, goalP99Ms, ofGoal: Math.round((timing.p99 / goalP99Ms) * 100) / 100, meetsGoal: timing.p99 < goalP99Ms };
+}
+
+/** The figures of a result (at any depth) that have a goal: how many, and the names of those that miss it. */
+export function goalsMet(result: unknown, prefix = ""): { figures: number; missed: string[] } {
+  const out = { figures: 0, missed: [] as string[] };
+  if (!result || typeof result !== "object") return out;
+  const r = result as Record<string, unknown>;
+  if (typeof r.meetsGoal === "boolean") {
+    out.figures = 1;
+    if (!r.meetsGoal) out.missed.push(prefix);
+    return out;
+  }
+  for (const [key, value] of Object.entries(r)) {
+    const inner = goalsMet(value, prefix ? `${prefix}.${key}` : key);
+    out.figures += inner.figures;
+    out.missed.push(...inner.missed);
+  }
+  return out;
 }

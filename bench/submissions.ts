@@ -1,18 +1,23 @@
 /**
  * `npm run bench:submissions`: the admin submissions list (SubmissionAdminService.list: one
- * page of the UNION ALL of the four tables plus its total) with 100,000 stored submissions,
- * 25,000 per source. Prints one JSON object with p50/p99 unfiltered, searched, filtered and
- * sorted, on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL; beside them the bare
- * page of one table by its submitted_at index, the floor for that query.
+ * page and its total) with 100,000 stored submissions, 25,000 per source. Prints one JSON
+ * object with p50/p99 unfiltered, searched, filtered and sorted, on SQLite and, when
+ * TEST_DATABASE_URL is set, PostgreSQL; beside them the bare page of one table by its
+ * submitted_at index, the floor for that query. Each figure carries its goal (p99 under
+ * 20 ms for any page, sort or filter, under 50 ms for a search), the share of the goal it
+ * uses and whether it meets it; goalsMet lists the figures that miss.
  */
 import { sql } from "kysely";
 import { submissionQuerySchema, SUBMISSION_STATUSES } from "../app/features/submissions/contract";
 import { applicationRow } from "../tests/support/submission-fixtures";
-import { benchDialects, benchServices, percentile, round, timed } from "./bench-db";
+import { againstGoal, benchDialects, benchServices, goalsMet, machineLoad, percentile, round, timed } from "./bench-db";
 
 const TOTAL = 100_000;
 const PER_SOURCE = TOTAL / 4;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
+/** The issue's goals: p99 of any page, sort or filter, and of a search. */
+const LIST_GOAL_MS = 20;
+const SEARCH_GOAL_MS = 50;
 const FIRST = ["Avery", "Jordan", "Casey", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Parker"];
 const LAST = ["Smith", "Johnson", "Garcia", "Nguyen", "Okafor", "Schmidt", "Rossi", "Kowalski", "Tanaka", "Haddad"];
 
@@ -89,7 +94,14 @@ async function seed(services: Services) {
           .execute();
     });
   }
-  await sql`analyze`.execute(db);
+  // Statistics for the planner, as autovacuum keeps them. On PostgreSQL also the visibility
+  // map that autovacuum sets after a load (index-only scans read no table page for rows it
+  // marks visible); the PostgreSQL this is measured on may run with autovacuum off.
+  if (services.database.dialect === "postgres")
+    await sql`vacuum analyze submission_list, submission_counts, contact_messages, cpa_requests, homeowner_material_requests, applications`.execute(
+      db,
+    );
+  else await sql`analyze`.execute(db);
 }
 
 async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number; mean: number }> {
@@ -105,7 +117,14 @@ async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: numb
 }
 
 async function main() {
-  const out: Record<string, unknown> = { benchmark: "admin-submissions-list", submissions: TOTAL, limit: 25, iterations: ITERATIONS };
+  const out: Record<string, unknown> = {
+    benchmark: "admin-submissions-list",
+    submissions: TOTAL,
+    limit: 25,
+    iterations: ITERATIONS,
+    machineAtStart: machineLoad(),
+    goals: { listP99Ms: LIST_GOAL_MS, searchP99Ms: SEARCH_GOAL_MS },
+  };
   for (const dialect of benchDialects()) {
     const { services, close } = await benchServices(dialect);
     try {
@@ -115,26 +134,39 @@ async function main() {
       // Pages spread over the first 40 (where staff look) plus, every 20th call, a deep one.
       const page = (i: number, pages: number) => String(i % 20 === 19 ? pages : 1 + ((i * 7) % Math.min(40, pages)));
       const totalOf = async (q: Record<string, string>) => (await list(q)).pagination.totalPages;
+      const listed = async (fn: (i: number) => Promise<unknown>) => againstGoal(await measure(fn), LIST_GOAL_MS);
+      const searched = async (fn: (i: number) => Promise<unknown>) => againstGoal(await measure(fn), SEARCH_GOAL_MS);
 
       const all = await totalOf({});
       const result: Record<string, unknown> = { seedMs: round(seeded.ms) };
-      result.unfilteredFirstPage = await measure(() => list({}));
-      result.unfiltered = await measure((i) => list({ page: page(i, all) }));
+      result.unfilteredFirstPage = await listed(() => list({}));
+      result.unfiltered = await listed((i) => list({ page: page(i, all) }));
+      // The pages farthest from both ends: half the rows lie before them either way.
+      result.unfilteredMiddlePages = await listed((i) => list({ page: String(Math.floor(all / 2) + (i % 3) - 1) }));
       const searches = ["okafor1234", "garcia", "@example.net", "maple avenue", "ledger partners 17", "no-such-person"];
-      result.searched = await measure((i) => list({ search: searches[i % searches.length] }));
+      result.searched = await searched((i) => list({ search: searches[i % searches.length] }));
       const perSearch: Record<string, unknown> = {};
       for (const s of searches)
-        perSearch[s] = { total: (await list({ search: s })).pagination.total, ...(await measure(() => list({ search: s }))) };
+        perSearch[s] = { total: (await list({ search: s })).pagination.total, ...(await searched(() => list({ search: s }))) };
       result.searchedEach = perSearch;
-      result.filteredStatus = await measure((i) => list({ status: SUBMISSION_STATUSES[i % 5] }));
-      result.filteredType = await measure((i) => list({ type: ["contact-form", "form-request", "membership-application"][i % 3] }));
-      result.filteredTypeAndStatus = await measure((i) =>
+      // Under three characters no trigram index helps: every row's search text is read.
+      result.searchedTwoCharacters = await searched((i) => list({ search: ["ab", "17", "@e"][i % 3] }));
+      result.filteredStatus = await listed((i) => list({ status: SUBMISSION_STATUSES[i % 5] }));
+      result.filteredType = await listed((i) => list({ type: ["contact-form", "form-request", "membership-application"][i % 3] }));
+      result.filteredTypeAndStatus = await listed((i) =>
         list({ type: "membership-application", status: SUBMISSION_STATUSES[1 + (i % 4)] }),
       );
-      result.sortedByName = await measure((i) => list({ sort: i % 2 ? "name_asc" : "name_desc" }));
-      result.sortedByDateAsc = await measure((i) => list({ sort: "date_asc", page: page(i, all) }));
-      result.sortedByStatus = await measure(() => list({ sort: "status_asc" }));
-      result.searchedFilteredSorted = await measure(() => list({ search: "garcia", status: "pending", sort: "name_asc" }));
+      result.sortedByName = await listed((i) => list({ sort: i % 2 ? "name_asc" : "name_desc" }));
+      result.sortedByNameMiddlePages = await listed((i) =>
+        list({ sort: i % 2 ? "name_asc" : "name_desc", page: String(Math.floor(all / 2) + (i % 3) - 1) }),
+      );
+      result.sortedByDateAsc = await listed((i) => list({ sort: "date_asc", page: page(i, all) }));
+      result.sortedByStatus = await listed(() => list({ sort: "status_asc" }));
+      const rejected = await totalOf({ status: "rejected" });
+      result.filteredAndSortedDeep = await listed((i) =>
+        list({ status: "rejected", sort: i % 2 ? "email_desc" : "name_asc", page: String(1 + ((i * 37) % rejected)) }),
+      );
+      result.searchedFilteredSorted = await searched(() => list({ search: "garcia", status: "pending", sort: "name_asc" }));
       const { db } = services.database;
       result.oneTablePageIndexOnly = await measure(() =>
         db
@@ -144,11 +176,13 @@ async function main() {
           .limit(25)
           .execute(),
       );
+      result.goalsMet = goalsMet(result);
       out[dialect] = result;
     } finally {
       await close();
     }
   }
+  out.machineAtEnd = machineLoad();
   out.node = process.version;
   console.log(JSON.stringify(out));
 }

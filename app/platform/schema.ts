@@ -84,6 +84,19 @@ export interface ArticleCategoryCountsTable {
   n: number;
 }
 
+/** Articles per day (the first ten characters of published_at), kept by triggers (migration 0012). */
+export interface ArticleDayCountsTable {
+  day: string;
+  n: number;
+}
+
+/** Articles per category and day, kept by triggers (migration 0012). */
+export interface ArticleCategoryDayCountsTable {
+  category: string;
+  day: string;
+  n: number;
+}
+
 export interface IngestRunsTable {
   id: Generated<number>;
   started_at: Timestamp;
@@ -236,6 +249,36 @@ export interface ApplicationsTable extends SubmissionColumns {
   submitted_by: number | null;
 }
 
+/**
+ * Migration 0012: one row per submission of the four tables, kept by triggers, with what the
+ * admin list sorts, filters and searches by (its sort keys as the list computes them).
+ */
+export interface SubmissionListTable {
+  id: Generated<number>;
+  /** The table the submission is stored in. */
+  source: string;
+  row_id: number;
+  status: string;
+  /** 1-5 in the workflow's order (an unknown status is 1, pending). */
+  status_rank: number;
+  /** 1-4: contact, CPA, material request, application. */
+  type_rank: number;
+  submitted_at: Timestamp;
+  name_key: string;
+  email_key: string;
+  /** Lower-case name, e-mail and details, one per line. */
+  search_text: string;
+  /** An application's amount of coverage, lower case; null for the other sources. */
+  coverage: string | null;
+}
+
+/** Submissions per source and status, kept by triggers (migration 0012). */
+export interface SubmissionCountsTable {
+  source: string;
+  status: string;
+  n: number;
+}
+
 /** Migration 0007: a case record the application's case lookup answers from (admin CLI import-cases). */
 export interface CasesTable {
   id: Generated<number>;
@@ -278,6 +321,8 @@ export interface Database {
   rss_feeds: RssFeedsTable;
   articles: ArticlesTable;
   article_category_counts: ArticleCategoryCountsTable;
+  article_day_counts: ArticleDayCountsTable;
+  article_category_day_counts: ArticleCategoryDayCountsTable;
   ingest_runs: IngestRunsTable;
   ingest_leases: IngestLeasesTable;
   rss_meta: RssMetaTable;
@@ -290,6 +335,8 @@ export interface Database {
   applications: ApplicationsTable;
   cases: CasesTable;
   member_import_claims: MemberImportClaimsTable;
+  submission_list: SubmissionListTable;
+  submission_counts: SubmissionCountsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -23,6 +23,8 @@ export const ALL_TABLES: readonly TableName[] = [
   "rss_feeds",
   "articles",
   "article_category_counts",
+  "article_day_counts",
+  "article_category_day_counts",
   "ingest_runs",
   "ingest_leases",
   "rss_meta",
@@ -34,6 +36,9 @@ export const ALL_TABLES: readonly TableName[] = [
   "app_flags",
   "applications",
   "cases",
+  "member_import_claims",
+  "submission_list",
+  "submission_counts",
 ];
 
 /** The columns that name a row, for the tables without an id column. */
@@ -41,6 +46,10 @@ const KEY_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   sessions: ["id_hash"],
   rate_limits: ["key"],
   article_category_counts: ["category"],
+  article_day_counts: ["day"],
+  article_category_day_counts: ["category", "day"],
+  submission_counts: ["source", "status"],
+  member_import_claims: ["actor_id", "content_digest"],
   ingest_leases: ["name"],
   rss_meta: ["key"],
   app_flags: ["key"],

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
 import type { ArticlesTable, Database } from "~/platform/schema";
 import type { ArticleJson } from "./contract";
@@ -50,11 +50,49 @@ const LOOKUP_CHUNK = 500;
 export class ArticlesRepo {
   constructor(private db: Kysely<Database>) {}
 
-  /** One page, newest first; `categories` empty means every category. */
+  /**
+   * One page, newest first (ties: highest id first), of one category or of all. A deep page
+   * starts from its day instead of skipping every newer article: the trigger-kept counts per
+   * day (migration 0012) tell which day holds the page's first article and how many newer
+   * ones there are, and the page is read from the start of that day, a few rows in. Every
+   * published_at is an ISO-8601 instant, so its first ten characters order the articles as
+   * the whole value does. A write between the two statements shifts the page by the rows it
+   * wrote, as it shifts offset pages between two requests.
+   */
   async page(opts: { offset: number; limit: number; category?: string }) {
     let q = this.db.selectFrom("articles").select(LIST_COLUMNS);
     if (opts.category) q = q.where("category", "=", opts.category);
-    return q.orderBy("published_at", "desc").orderBy("id", "desc").limit(opts.limit).offset(opts.offset).execute();
+    q = q.orderBy("published_at", "desc").orderBy("id", "desc").limit(opts.limit);
+    if (opts.offset === 0) return q.execute();
+    const start = await this.pageStart(opts.offset, opts.category);
+    if (!start) return [];
+    if (start.newerDay !== null) q = q.where("published_at", "<", start.newerDay);
+    return q.offset(opts.offset - start.newer).execute();
+  }
+
+  /**
+   * The day that holds the article at `offset` (newest first): how many articles are newer
+   * than that day, and the next newer day that has any (null when it is the newest). Null
+   * when there are not that many articles.
+   */
+  private async pageStart(offset: number, category?: string): Promise<{ newer: number; newerDay: string | null } | null> {
+    const columns = [
+      sql<string>`day`.as("day"),
+      sql<number>`n`.as("n"),
+      sql<number>`sum(n) over (order by day desc rows between unbounded preceding and current row)`.as("upto"),
+      sql<string | null>`lag(day) over (order by day desc)`.as("newer_day"),
+    ];
+    const running = category
+      ? this.db.selectFrom("article_category_day_counts").select(columns).where("category", "=", category).where("n", ">", 0)
+      : this.db.selectFrom("article_day_counts").select(columns).where("n", ">", 0);
+    const row = await this.db
+      .selectFrom(running.as("d"))
+      .select(["n", "upto", "newer_day"])
+      .where("upto", ">", offset)
+      .orderBy("day", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { newer: Number(row.upto) - Number(row.n), newerDay: row.newer_day } : null;
   }
 
   async count(category?: string): Promise<number> {

@@ -711,7 +711,19 @@ describeEachDatabase("admin submissions API", (dialect) => {
   });
 
   describe("rows a change must not touch", () => {
-    const GUARDED = [...SUBMISSION_TABLES, "audit_log"] as const;
+    const GUARDED = [...SUBMISSION_TABLES, "submission_list", "audit_log"] as const;
+    /** The list row (migration 0012) of a stored submission. */
+    const listId = async (table: SubmissionTable, id: number) =>
+      Number(
+        (
+          await db()
+            .selectFrom("submission_list")
+            .select("id")
+            .where("source", "=", table)
+            .where("row_id", "=", id)
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
 
     /** Two more rows in each of the four tables, so a change that reaches too far has neighbours to spoil. */
     async function twoRowsInEachTable(label: string): Promise<Record<SubmissionTable, number[]>> {
@@ -753,6 +765,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
         expect(res.status, table).toBe(200);
         const changes = await guard.expectChanges({
           [table]: { changed: [target], columns: ["status", "updated_at"] },
+          submission_list: { changed: [await listId(table, target)], columns: ["status", "status_rank"] },
           audit_log: { added: 1 },
         });
         expect(changes[table].changed[0].after.status).toBe("rejected");
@@ -762,6 +775,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
 
     it("a bulk delete removes exactly the listed rows of each table and appends one audit entry", async () => {
       const rows = await twoRowsInEachTable("Delete Guard");
+      const listed = [await listId("applications", rows.applications[0]), await listId("contact_messages", rows.contact_messages[1])];
       const guard = await guardRows(db(), GUARDED);
       const res = await req("/api/admin/forms", {
         method: "DELETE",
@@ -772,6 +786,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       await guard.expectChanges({
         applications: { removed: [rows.applications[0]] },
         contact_messages: { removed: [rows.contact_messages[1]] },
+        submission_list: { removed: listed },
         audit_log: { added: 1 },
       });
     });

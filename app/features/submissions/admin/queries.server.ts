@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
-import { containsAny } from "~/platform/db.server";
+import { containsAny, containsPattern, type Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
 import {
   SOURCES,
@@ -13,10 +13,13 @@ import {
 import { formatCoverage, parseDollars } from "~/features/applications/contract";
 
 /*
- * The unified submissions list as one SQL query: a UNION ALL of the four tables, each arm
- * projecting the same columns (source, id, status, date, name, email, phone, details text,
- * coverage) and carrying its own filters, so the database searches, filters, sorts and pages
- * 100,000 rows and only one page comes back. Plain SQL that SQLite and PostgreSQL read alike:
+ * The unified submissions list. Which rows make a page is read from submission_list
+ * (migration 0012: one row per submission of the four tables, kept by triggers, with the sort
+ * keys, status, date and search text), each sort off an index in its own order, the total from
+ * the trigger-kept counts and a search from a trigram index (decision 008). The page's rows
+ * are then read from their own tables: a UNION ALL of the four tables, each arm projecting
+ * the same columns (source, id, status, date, name, email, phone, details text, coverage).
+ * The CSV export still reads the union whole. Plain SQL that SQLite and PostgreSQL read alike:
  * `||`, coalesce, nullif, concat_ws, lower(...) like ... escape.
  */
 
@@ -129,8 +132,40 @@ function sortKey(table: SubmissionTable, column: string): RawBuilder<unknown> | 
   }
 }
 
+/** The list's order as submission_list's columns: the sort key, then newest first, then source and id. */
+function listOrder(sort: SubmissionFilters["sort"]): ListOrder {
+  const { column, dir, dateDir } = sortPlan(sort);
+  const key = LIST_SORT_KEYS[column];
+  return [
+    ...(key ? [[key, dir] as [ListColumn, "asc" | "desc"]] : []),
+    ["submitted_at", dateDir],
+    ["source", dateDir],
+    ["row_id", dateDir],
+  ];
+}
+
+type ListOrder = Array<[ListColumn, "asc" | "desc"]>;
+type ListColumn = "name_key" | "email_key" | "type_rank" | "status_rank" | "submitted_at" | "source" | "row_id";
+
+/** submission_list's column for each sort key (the same expressions as sortKey, stored by its triggers). */
+const LIST_SORT_KEYS: Record<string, ListColumn | undefined> = {
+  name: "name_key",
+  email: "email_key",
+  type: "type_rank",
+  status: "status_rank",
+};
+
+const flip = (dir: "asc" | "desc") => (dir === "asc" ? "desc" : "asc");
+const toKey = (r: { source: string; row_id: number }) => ({ source: r.source as SubmissionTable, id: Number(r.row_id) });
+
+/** An FTS5 phrase that matches `text` itself (inside double quotes only " is special). */
+const ftsPhrase = (text: string) => `"${text.toLowerCase().replace(/"/g, '""')}"`;
+
 export class SubmissionQueries {
-  constructor(private db: Kysely<Database>) {}
+  constructor(
+    private db: Kysely<Database>,
+    private dialect: Dialect,
+  ) {}
 
   private get anyDb(): AnyDb {
     return this.db as unknown as AnyDb;
@@ -189,56 +224,6 @@ export class SubmissionQueries {
     return q.orderBy("id", dateDir);
   }
 
-  /**
-   * Phase 1: which rows make the page. Each arm yields only (source, id, date, sort key) and,
-   * without a search, only its own first offset+limit rows in the page's order (read off the
-   * submitted_at or status+submitted_at index), so the union sorts at most 4 x (offset+limit)
-   * narrow rows. With a search every row is read anyway: the total comes from the same scan.
-   */
-  private async pageKeys(
-    filters: SubmissionFilters,
-    offset: number,
-    limit: number,
-  ): Promise<{ keys: Array<{ source: SubmissionTable; id: number }>; total: number | null }> {
-    const tables = this.tablesOf(filters);
-    const { column, dir, dateDir } = sortPlan(filters.sort);
-    const arms = tables.map((table) => {
-      const key = sortKey(table, column);
-      let q = this.anyDb.selectFrom(table).select([sql.lit(table).as("source"), "id", "submitted_at"]) as unknown as AnySelect;
-      if (key) q = q.select(key.as("sort_key"));
-      q = this.filtered(q, table, filters);
-      if (!filters.search) {
-        q = this.ordered(q, column, dir, dateDir, key, false).limit(offset + limit);
-        // A limited arm of a compound query must be a subquery on both databases.
-        q = this.anyDb.selectFrom(q.as(`k_${table}`)).selectAll() as unknown as AnySelect;
-      }
-      return q;
-    });
-    const union = arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]);
-    let outer = this.anyDb.selectFrom(union.as("u")).select(["source", "id"]) as unknown as AnySelect;
-    if (filters.search) outer = outer.select(sql<number>`count(*) over ()`.as("total"));
-    outer = this.ordered(outer, column, dir, dateDir, sortKey(tables[0], column), true).limit(limit).offset(offset);
-    const rows = (await outer.execute()) as Array<{ source: SubmissionTable; id: number; total?: number }>;
-    return {
-      keys: rows.map((r) => ({ source: r.source, id: Number(r.id) })),
-      total: filters.search ? (rows.length ? Number(rows[0].total) : null) : null,
-    };
-  }
-
-  /** How many rows match: the sum of each source's count (each an index count without a search). */
-  private async count(filters: SubmissionFilters): Promise<number> {
-    const tables = this.tablesOf(filters);
-    const counts = tables.map((table) =>
-      this.filtered(this.anyDb.selectFrom(table).select((eb) => eb.fn.countAll().as("n")) as unknown as AnySelect, table, filters),
-    );
-    const union = counts.slice(1).reduce((u, q) => u.unionAll(q), counts[0]);
-    const row = await this.anyDb
-      .selectFrom(union.as("c"))
-      .select(sql<number>`sum(n)`.as("n"))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   /** Phase 2: the page's rows with every column, in the order phase 1 found. */
   private async rowsFor(keys: Array<{ source: SubmissionTable; id: number }>): Promise<UnifiedRow[]> {
     if (!keys.length) return [];
@@ -254,12 +239,168 @@ export class SubmissionQueries {
     return keys.map((k) => found.get(`${k.source}:${k.id}`)).filter((r): r is UnifiedRow => !!r);
   }
 
+  /** One page of the list and the total the pager shows. */
   async page(filters: SubmissionFilters, page: number, limit: number): Promise<{ rows: UnifiedRow[]; total: number }> {
-    if (!this.tablesOf(filters).length) return { rows: [], total: 0 };
+    const tables = this.tablesOf(filters);
+    if (!tables.length) return { rows: [], total: 0 };
     const offset = (page - 1) * limit;
-    const { keys, total } = await this.pageKeys(filters, offset, limit);
-    const [rows, counted] = await Promise.all([this.rowsFor(keys), total ?? (filters.search && offset === 0 ? 0 : this.count(filters))]);
-    return { rows, total: counted };
+    const { keys, total } = filters.search
+      ? await this.searchedKeys(filters, tables, offset, limit)
+      : await this.listedKeys(filters, tables, offset, limit);
+    return { rows: await this.rowsFor(keys), total };
+  }
+
+  /** submission_list narrowed to the type's sources and the status. */
+  private listed(tables: SubmissionTable[], status: SubmissionFilters["status"]) {
+    let q = this.db.selectFrom("submission_list");
+    if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
+    if (status !== "all") q = q.where("status", "=", status);
+    return q;
+  }
+
+  /** How many submissions the type and status filters leave: a sum of trigger-kept counts. */
+  private async listedCount(tables: SubmissionTable[], status: SubmissionFilters["status"]): Promise<number> {
+    let q = this.db.selectFrom("submission_counts").select(sql<number | null>`sum(n)`.as("n"));
+    if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
+    if (status !== "all") q = q.where("status", "=", status);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+
+  /**
+   * The rows at [offset, offset + limit) of `total` in the list's order, read from whichever
+   * end of the order is nearer: no page skips more than half of them. With `walk`, only the
+   * first `walk` rows from that end are read and those matching `match` counted; null when
+   * they do not hold the whole page.
+   */
+  private async slice(
+    q: AnySelect,
+    match: RawBuilder<boolean> | null,
+    order: ListOrder,
+    offset: number,
+    limit: number,
+    total: number,
+    walk?: number,
+  ): Promise<Array<{ source: SubmissionTable; id: number }> | null> {
+    const fromEnd = total - offset - limit < offset;
+    const take = Math.min(limit, total - offset);
+    const ordered = (s: AnySelect) => order.reduce<AnySelect>((o, [column, dir]) => o.orderBy(column, fromEnd ? flip(dir) : dir), s);
+    const from = walk === undefined ? q : (this.anyDb.selectFrom(ordered(q).limit(walk).as("walked")) as unknown as AnySelect);
+    let page = from.select(["source", "row_id"]);
+    if (match) page = page.where(match);
+    const rows = (await ordered(page)
+      .limit(take)
+      .offset(fromEnd ? total - offset - take : offset)
+      .execute()) as Array<{ source: string; row_id: number }>;
+    if (rows.length < take) return null;
+    if (fromEnd) rows.reverse();
+    return rows.map(toKey);
+  }
+
+  /**
+   * Without a search: the total from the counts, the page off the sort's index, which holds
+   * the filter columns too, so it skips index entries only. A write between the two
+   * statements shifts the page by the rows it wrote, as it shifts offset pages between two
+   * requests.
+   */
+  private async listedKeys(filters: SubmissionFilters, tables: SubmissionTable[], offset: number, limit: number) {
+    const total = await this.listedCount(tables, filters.status);
+    if (offset >= total) return { keys: [], total };
+    const keys = await this.slice(
+      this.listed(tables, filters.status) as unknown as AnySelect,
+      null,
+      listOrder(filters.sort),
+      offset,
+      limit,
+      total,
+    );
+    return { keys: keys ?? [], total };
+  }
+
+  /**
+   * With a search: the rows whose search text (lower name, e-mail and details, one per line)
+   * or an application's coverage contains the text, case-insensitively, its %, _ and \ taken
+   * literally: the same rows as lower(name/email/details) like ... escape on the four tables.
+   *
+   * They are counted through a trigram index. PostgreSQL's pg_trgm indexes give the rows
+   * that may match, each checked with that like. SQLite's FTS5 table (lower-case trigrams,
+   * case kept) finds the rows that hold the text exactly, which needs three characters or
+   * more: without a type or status filter its count is the total; with one, each row it
+   * finds is read, checked with the filters and the like, and sorted in the same pass.
+   * Shorter texts are looked for in every row.
+   *
+   * Then the page: when the matches are many, it lies among the first rows of the sort's
+   * order, so twice as many rows as the matches' share predicts are read off the sort's
+   * index and tested; if they hold the whole page, that is it. Otherwise (few matches, or
+   * matches bunched elsewhere in the order, like one surname under one first name) every
+   * match is gathered through the index and sorted.
+   */
+  private async searchedKeys(filters: SubmissionFilters, tables: SubmissionTable[], offset: number, limit: number) {
+    const text = filters.search;
+    const amount = tables.includes("applications") ? parseDollars(text) : null;
+    const match = sql<boolean>`(search_text like ${containsPattern(text)} escape '\\'${
+      amount !== null ? sql` or coverage like ${containsPattern(String(amount))} escape '\\'` : sql``
+    })`;
+    const phrases = [`search_text : ${ftsPhrase(text)}`, ...(amount !== null ? [`coverage : ${ftsPhrase(String(amount))}`] : [])].join(
+      " OR ",
+    );
+    const indexed = this.dialect === "sqlite" && [text, ...(amount !== null ? [String(amount)] : [])].every((t) => [...t].length >= 3);
+    const unfiltered = tables.length === SUBMISSION_TABLES.length && filters.status === "all";
+    const gathered = () => {
+      const q = this.listed(tables, filters.status).where(match);
+      return indexed ? q.where(sql<boolean>`id in (select rowid from submission_search where submission_search match ${phrases})`) : q;
+    };
+
+    const order = listOrder(filters.sort);
+    // Every match, gathered through the search index (materialized: not found by walking the
+    // sort's index with the search as a filter) and sorted; with `counted`, also counted.
+    const gather = async (counted: boolean) =>
+      this.db
+        .with(
+          (cte) => cte("matches").materialized(),
+          () => gathered().select(order.map(([column]) => column)),
+        )
+        .selectFrom("matches")
+        .select(["source", "row_id", ...(counted ? [sql<number>`count(*) over ()`.as("total")] : [])])
+        .$call((q) => order.reduce((o, [column, dir]) => o.orderBy(column, dir), q))
+        .limit(limit)
+        .offset(offset)
+        .execute() as Promise<Array<{ source: string; row_id: number; total?: number }>>;
+    const countMatches = async () =>
+      Number(
+        indexed && unfiltered
+          ? (
+              await sql<{ n: number }>`select count(*) as n from submission_search where submission_search match ${phrases}`.execute(
+                this.db,
+              )
+            ).rows[0].n
+          : (
+              await gathered()
+                .select(sql<number>`count(*)`.as("n"))
+                .executeTakeFirstOrThrow()
+            ).n,
+      );
+
+    if (indexed && !unfiltered) {
+      // SQLite reads the list row of every match the FTS index finds to filter it: counting
+      // them and sorting them is then one pass.
+      const rows = await gather(true);
+      const total = rows.length ? Number(rows[0].total) : offset > 0 ? await countMatches() : 0;
+      return { keys: rows.map(toKey), total };
+    }
+
+    const total = await countMatches();
+    if (offset >= total) return { keys: [], total };
+    const take = Math.min(limit, total - offset);
+    const before = Math.min(offset, total - offset - take);
+    const walk = Math.ceil((2 * (before + take) * (await this.listedCount(tables, filters.status))) / total);
+    if (walk < total) {
+      const walked = this.listed(tables, filters.status).select([
+        ...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const),
+      ]);
+      const keys = await this.slice(walked, match, order, offset, limit, total, walk);
+      if (keys) return { keys, total };
+    }
+    return { keys: (await gather(false)).map(toKey), total };
   }
 
   /** Every row matching the filters, in the list's order (the CSV export). */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import Papa from "papaparse";
-import { nowIso } from "~/platform/db.server";
+import { nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
@@ -94,9 +94,10 @@ export class SubmissionAdminService {
 
   constructor(
     private db: Kysely<Database>,
+    dialect: Dialect,
     private audit: AuditRecorder,
   ) {
-    this.queries = new SubmissionQueries(db);
+    this.queries = new SubmissionQueries(db, dialect);
   }
 
   async list(query: SubmissionQuery): Promise<Omit<SubmissionsPage, "success">> {
