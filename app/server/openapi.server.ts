@@ -3,7 +3,7 @@ import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
 import { bulkDeleteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
 import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
-import { articlesQuery, exportQuery, feedId } from "~/features/articles/api.server";
+import { articlesQuery, ingestStatusQuery, exportQuery, feedId } from "~/features/articles/api.server";
 import {
   auditQuerySchema,
   changeRoleSchema,
@@ -106,7 +106,19 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   },
   { method: "get", paths: ["/api/featured-articles"], summary: "The home page's newest articles", access: "public" },
   { method: "get", paths: ["/api/rss/articles"], summary: "One page of the knowledge center", access: "signed-in", query: articlesQuery },
-  { method: "post", paths: ["/api/rss/ingest"], summary: "Fetch every active feed now", access: "signed-in or ingest token" },
+  {
+    method: "post",
+    paths: ["/api/rss/ingest"],
+    summary: "Fetch every active feed now (202 while another server's run is in progress)",
+    access: "signed-in or ingest token",
+  },
+  {
+    method: "get",
+    paths: ["/api/rss/ingest/status"],
+    summary: "Where an ingest run stands (202 while in progress)",
+    access: "signed-in or ingest token",
+    query: ingestStatusQuery,
+  },
   { method: "get", paths: ["/api/rss/feeds"], summary: "The feeds", access: "super_admin" },
   { method: "post", paths: ["/api/rss/feeds"], summary: "Add a feed", access: "super_admin", body: feedInputSchema },
   { method: "put", paths: ["/api/rss/feeds"], summary: "Change a feed", access: "super_admin", body: feedUpdateSchema },

@@ -186,6 +186,54 @@ test.describe("admin RSS feed management", () => {
     });
   });
 
+  test("'Ingest all' while another server is ingesting is answered at once and follows that run to its end", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    await signIn("super_admin");
+    await withArticlesLock(async () => {
+      const db = services.database.db;
+      const run = await db
+        .insertInto("ingest_runs")
+        .values({ started_at: new Date().toISOString(), status: "running", reason: "schedule" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      // Another server holds the lease and runs; it renews the lease as long as the test needs.
+      await db
+        .updateTable("ingest_leases")
+        .set({ holder: "other-server/1/e2e", run_id: run.id, expires_at: new Date(Date.now() + 10 * 60_000).toISOString() })
+        .execute();
+      try {
+        await page.goto("/admin/dashboard");
+        const answered = page.waitForResponse((r) => r.url().endsWith("/api/rss/ingest") && r.request().method() === "POST");
+        const following = page.waitForResponse((r) => r.url().includes(`/api/rss/ingest/status?run=${run.id}`));
+        await panel(page).getByRole("button", { name: "Ingest all" }).click();
+        expect((await answered).status()).toBe(202);
+        expect((await following).status()).toBe(202);
+        await expect(panel(page).getByRole("button", { name: "Ingesting..." })).toBeDisabled();
+        await expect(message(page)).toHaveCount(0);
+
+        await db
+          .updateTable("ingest_runs")
+          .set({ status: "success", finished_at: new Date().toISOString(), feeds_total: 1 })
+          .where("id", "=", run.id)
+          .execute();
+        await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+        await expect(message(page)).toHaveText("Ingestion completed! Processed feeds successfully.");
+        await expect(panel(page).getByRole("button", { name: "Ingest all" })).toBeEnabled();
+      } finally {
+        await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+        await db
+          .updateTable("ingest_runs")
+          .set({ status: "failed", finished_at: new Date().toISOString() })
+          .where("id", "=", run.id)
+          .where("status", "=", "running")
+          .execute();
+      }
+    });
+  });
+
   test("'Ingest all' with a feed that fails says how many failed, as a warning", async ({ page, signIn, services }) => {
     const tag = uniq();
     const feedServer = await startFeedServer(() => rssDocument(`Working ${tag}`, []));

@@ -113,7 +113,7 @@ test.beforeAll(async () => {
       res.end(
         `<?xml version="1.0"?><rss version="2.0"><channel><title>Shared</title><link>https://news.example.org/</link><description>d</description>${items}</channel></rss>`,
       );
-    }, 300);
+    }, 1500);
   });
   await new Promise<void>((resolve) => feedServer.listen(0, "127.0.0.1", resolve));
   feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.xml`;
@@ -178,8 +178,17 @@ test("two ingests started at once on both instances run once, and what one chang
     a.request("/api/rss/ingest", { method: "POST", cookie, json: {} }),
     b.request("/api/rss/ingest", { method: "POST", cookie, json: {} }),
   ]);
-  expect([onA.status, onB.status].every((s) => s < 500)).toBe(true);
+  // One runs; the other is answered at once (202) that the run is in progress, and follows it.
+  expect([onA.status, onB.status].sort()).toEqual([200, 202]);
   expect(feedRequests).toBe(1);
+  const [ran, told] = onA.status === 200 ? [onA, onB] : [onB, onA];
+  const ranBody = (await ran.json()) as { run: { id: number }; counts: unknown };
+  const toldBody = (await told.json()) as { inProgress?: boolean; run: { id: number | null } };
+  expect(toldBody.inProgress).toBe(true);
+  const follower = told === onA ? a : b;
+  const followed = await follower.request(`/api/rss/ingest/status?run=${ranBody.run.id}`, { cookie });
+  expect(followed.status).toBe(200);
+  expect(await followed.json()).toMatchObject({ success: true, counts: ranBody.counts, run: { id: ranBody.run.id, status: "success" } });
 
   // The ingested article is in B's knowledge center and its home page block at once.
   const articles = (await (await b.request("/api/rss/articles", { cookie })).json()) as { articles: Array<{ title: string }> };

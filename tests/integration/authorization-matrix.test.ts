@@ -56,6 +56,8 @@ const API: Record<string, Row> = {
   "GET /api/rss/articles": signedIn(200),
   // Any signed-in user may refresh the knowledge center (DESIGN.md, auth rule 8).
   "POST /api/rss/ingest": signedIn(200),
+  // Following a run: the latest run here (the row above made one).
+  "GET /api/rss/ingest/status": signedIn(200),
   "GET /api/rss/feeds": superAdmin(200),
   "POST /api/rss/feeds": superAdmin(400),
   "PUT /api/rss/feeds": superAdmin(400),

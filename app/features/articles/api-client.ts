@@ -4,7 +4,7 @@
  * non-ok status (spec: admin-side section 7), else 'Unknown error'.
  */
 import { jsonClient } from "~/platform/json-client";
-import type { ArticlesPage, FeaturedArticle, FeedInput, IngestCounts, RssFeed } from "./contract";
+import type { ArticlesPage, FeaturedArticle, FeedInput, IngestCounts, IngestResult, RssFeed } from "./contract";
 
 export { errorReason } from "~/platform/json-client";
 
@@ -25,13 +25,23 @@ export const rssApi = {
   updateFeed: (id: number, feed: FeedInput) =>
     call<{ feed: RssFeed }>("/api/rss/feeds", { method: "PUT", json: { id, ...feed } }).then((b) => b.feed),
   deleteFeed: (id: number) => call("/api/rss/feeds", { method: "DELETE", json: { id } }).then(() => undefined),
-  ingest: () =>
-    call<{ counts?: Partial<IngestCounts> }>("/api/rss/ingest", { method: "POST", json: {} }).then((b) => ({
-      articles: Number(b.counts?.articles ?? 0),
-      feeds: Number(b.counts?.feeds ?? 0),
-      failed: Number(b.counts?.failed ?? 0),
-    })),
+  /** Runs an ingest; when another server is running one, follows that run to its end. */
+  ingest: async (): Promise<IngestCounts> => {
+    let answer = await call<Partial<IngestResult>>("/api/rss/ingest", { method: "POST", json: {} });
+    for (let runId = answer.run?.id ?? null; answer.inProgress; runId ??= answer.run?.id ?? null) {
+      await new Promise((resolve) => setTimeout(resolve, INGEST_FOLLOW_MS));
+      answer = await call<Partial<IngestResult>>(`/api/rss/ingest/status${runId === null ? "" : `?run=${runId}`}`);
+    }
+    return {
+      articles: Number(answer.counts?.articles ?? 0),
+      feeds: Number(answer.counts?.feeds ?? 0),
+      failed: Number(answer.counts?.failed ?? 0),
+    };
+  },
 };
+
+/** How often a run another server is running is looked at again. */
+const INGEST_FOLLOW_MS = 1000;
 
 /**
  * GET /api/featured-articles, answered as the home block reads it: a server error still

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { oneLineString } from "~/platform/text-fields";
 import { recordIdSchema } from "~/platform/ids";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
-import { handler, HttpError, jsonBody, noStore, unauthorized } from "~/platform/http.server";
+import { handler, HttpError, jsonBody, noStore, notFound, unauthorized } from "~/platform/http.server";
 import { parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { ArticleQueries } from "./article-queries.server";
@@ -44,6 +44,8 @@ export const articlesQuery = z
 
 export const feedId = recordIdSchema("Feed id is required");
 export const exportQuery = z.object({ month: oneLineString("month").trim().optional() });
+export const ingestStatusQuery = z.object({ run: wholeNumber("run", 1_000_000_000, "run must be 1 or more").optional() });
+export const NO_INGEST_RUN = "No such ingest run";
 
 /** Blank query values count as absent (`?category=&page=`). */
 function queryOf(q: Record<string, unknown>): Record<string, unknown> {
@@ -133,7 +135,20 @@ export function articlesRouter({
         { reason, userId: res.locals.user?.id, runId: result.run.id, reused: result.run.reused, coalesced: !!result.coalesced },
         "RSS ingest requested",
       );
-      res.json(result);
+      res.status(result.inProgress ? 202 : 200).json(result);
+    }),
+  );
+
+  // Following a run another server was running when POST /api/rss/ingest was called.
+  router.get(
+    "/api/rss/ingest/status",
+    noStore,
+    ingestAuth,
+    handler(async (req, res) => {
+      const { run } = parseInput(ingestStatusQuery, queryOf(req.query as Record<string, unknown>));
+      const result = await ingest.status(run ?? null);
+      if (!result) throw notFound(NO_INGEST_RUN);
+      res.status(result.inProgress ? 202 : 200).json(result);
     }),
   );
 

@@ -3,7 +3,7 @@ import { startFeedServer, type FeedServer } from "../../../tests/support/feed-se
 import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
-import { INVALID_INGEST_TOKEN } from "./api.server";
+import { INVALID_INGEST_TOKEN, NO_INGEST_RUN } from "./api.server";
 import { FEATURED_SLOTS } from "./categories";
 import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./feeds.server";
 import { FEED_MESSAGES } from "./contract";
@@ -690,6 +690,64 @@ describeEachDatabase("ingest API", (dialect) => {
       await windowed.services.ingest.stop();
       await windowed.close();
     }
+  });
+
+  it("while another server holds the ingest, answers 202 at once with its run, which the status call follows", async () => {
+    const db = server.services.database.db;
+    const now = new Date().toISOString();
+    const run = await db
+      .insertInto("ingest_runs")
+      .values({ started_at: now, status: "running", reason: "schedule" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const runId = Number(run.id);
+    await db
+      .updateTable("ingest_leases")
+      .set({ holder: "other-server/1/x", run_id: runId, expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .execute();
+    try {
+      for (const init of [{ cookie: member }, { cookie: superAdmin }, { headers: { Authorization: `Bearer ${INGEST_TOKEN}` } }]) {
+        const res = await ingest(init);
+        expect(res.status).toBe(202);
+        expect(await res.json()).toMatchObject({
+          success: true,
+          inProgress: true,
+          run: { id: runId, status: "running", reason: "schedule" },
+        });
+      }
+      const following = await server.request(`/api/rss/ingest/status?run=${runId}`, { cookie: member });
+      expect(following.status).toBe(202);
+      expect(following.headers.get("cache-control")).toContain("no-store");
+      expect(await following.json()).toMatchObject({ inProgress: true, run: { id: runId } });
+
+      await db
+        .updateTable("ingest_runs")
+        .set({ status: "success", finished_at: new Date().toISOString(), articles_added: 7, feeds_total: 2 })
+        .where("id", "=", runId)
+        .execute();
+      await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+      const done = await server.request(`/api/rss/ingest/status?run=${runId}`, { cookie: member });
+      expect(done.status).toBe(200);
+      const body = await done.json();
+      expect(body).toMatchObject({ success: true, counts: { articles: 7, feeds: 2, failed: 0 }, run: { id: runId, status: "success" } });
+      expect(body.inProgress).toBeUndefined();
+    } finally {
+      await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+    }
+  });
+
+  it("the status call checks who calls and what it is asked", async () => {
+    expect((await server.request("/api/rss/ingest/status")).status).toBe(401);
+    const byToken = await server.request("/api/rss/ingest/status", { headers: { Authorization: `Bearer ${INGEST_TOKEN}` } });
+    expect(byToken.status).toBe(200);
+    for (const bad of ["abc", "0", "-1", "1e3", "0x10", "1.5"]) {
+      const res = await server.request(`/api/rss/ingest/status?run=${bad}`, { cookie: member });
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).success).toBe(false);
+    }
+    const unknown = await server.request("/api/rss/ingest/status?run=999999999", { cookie: member });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toBe(NO_INGEST_RUN);
   });
 });
 

@@ -157,9 +157,13 @@ export interface RssFeed {
   updated_at: string;
 }
 
-/** POST /api/rss/ingest. */
+/**
+ * POST /api/rss/ingest, and GET /api/rss/ingest/status (where a run stands). `inProgress`
+ * (answered 202): another server is running an ingest; follow `run.id` with the status call.
+ */
 export interface IngestResult {
   success: boolean;
+  inProgress?: true;
   counts: IngestCounts;
   error?: string;
   run: {

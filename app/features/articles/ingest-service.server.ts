@@ -53,6 +53,11 @@ export class IngestService {
     return this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false });
   }
 
+  /** Where a run stands (see IngestCoordinator.status); null when there is no such run. */
+  status(runId: number | null): Promise<IngestResult | null> {
+    return this.coordinator.status(runId);
+  }
+
   /**
    * On the first start ever, adds the default feeds (inactive). Recorded in rss_meta, so feeds
    * an admin deleted never come back.

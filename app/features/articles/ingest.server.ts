@@ -3,7 +3,7 @@ import { nowIso } from "~/platform/db.server";
 import type { ArticlesRepo } from "./articles-repo.server";
 import { decodeFeedBody } from "./decode-feed.server";
 import type { FeedRow, FeedsRepo } from "./feeds-repo.server";
-import { newLeaseHolder, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN, newLeaseHolder, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
 import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
 import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
 import { FeedFetchError, type SafeFetcher } from "~/platform/safe-fetch.server";
@@ -23,10 +23,6 @@ export interface IngestSettings {
   reuseWindowMs: number;
   /** Lease lifetime; a running ingest renews it at a third of this. */
   leaseTtlMs: number;
-  /** How often a caller waiting on another instance's run looks again. */
-  waitPollMs: number;
-  /** The longest a caller waits for another instance's run. */
-  maxWaitMs: number;
 }
 
 export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
@@ -36,8 +32,6 @@ export const DEFAULT_INGEST_SETTINGS: IngestSettings = {
   reuseWindowMs: 60_000,
   // Short, and renewed every third of it while the run lives: a holder that died is noticed within seconds.
   leaseTtlMs: 20_000,
-  waitPollMs: 500,
-  maxWaitMs: 10 * 60_000,
 };
 
 export type FeedOutcome =
@@ -128,9 +122,10 @@ export interface IngestRequest {
 
 /**
  * One ingest at a time across every instance: a caller takes the lease row and runs, a caller
- * in the same process joins the run in flight, a caller on another instance waits for that
- * run and answers its result, and a coalescing caller may be answered with a run finished
- * within reuseWindowMs.
+ * in the same process joins the run in flight, a caller that finds another process holding
+ * the lease is answered at once that its run is in progress (and follows it with `status`),
+ * and a coalescing caller may be answered with a run finished within reuseWindowMs. No caller
+ * ever waits on another process: a holder that died cannot hold anyone up.
  */
 export class IngestCoordinator {
   /** The call in flight in this process; `coalesced` once it is known to answer with a finished run. */
@@ -165,6 +160,31 @@ export class IngestCoordinator {
     return promise;
   }
 
+  /**
+   * Where a run stands, for a caller following one it was told is in progress: its result once
+   * finished; in progress while a live lease names it; interrupted when it is still marked
+   * running but no live lease names it (its process died). Without a run id: the run of the
+   * live lease, else the latest run. Null when there is no such run.
+   */
+  async status(runId: number | null): Promise<IngestResult | null> {
+    const { runs } = this.deps;
+    const lease = await runs.lease();
+    const liveRunOf = lease?.holder && lease.expires_at && lease.expires_at > nowIso() ? lease : null;
+    if (runId === null) {
+      if (liveRunOf) {
+        const named = liveRunOf.run_id === null ? null : await runs.find(Number(liveRunOf.run_id));
+        return named?.finished_at ? resultFromRun(named, true) : inProgressResult(named ?? null, "manual");
+      }
+      const latest = await runs.latest();
+      return latest ? settledResult(latest) : null;
+    }
+    const run = await runs.find(runId);
+    if (!run) return null;
+    if (run.finished_at) return resultFromRun(run, true);
+    if (liveRunOf && Number(liveRunOf.run_id) === runId) return inProgressResult(run, run.reason);
+    return settledResult(run);
+  }
+
   /** Aborts the fetches of a run in flight and waits for it to record itself. */
   async stop() {
     this.stopping.abort();
@@ -177,34 +197,12 @@ export class IngestCoordinator {
       const recent = coalesce ? await this.recentResult() : null;
       if (recent) return recent;
       const holder = newLeaseHolder();
-      const deadline = Date.now() + settings.maxWaitMs;
-      let awaitedRun: number | null = null;
-      // The last run finished when we first found the lease held by someone else. The holder
-      // names its run only once it has started it, so a run that finishes while we wait is
-      // recognised by finishing after that one (one run at a time: they finish in order).
-      let finishedBeforeWaiting: number | null = null;
-      for (;;) {
-        if (await runs.acquireLease(holder, settings.leaseTtlMs)) {
-          // Someone else's run may have finished between our look and our lease: reuse it.
-          const justFinished =
-            awaitedRun !== null ? await runs.find(awaitedRun) : finishedBeforeWaiting !== null ? await runs.lastFinished() : null;
-          if (justFinished?.finished_at && (awaitedRun !== null || justFinished.id > (finishedBeforeWaiting ?? Infinity))) {
-            await runs.releaseLease(holder);
-            return resultFromRun(justFinished, true);
-          }
-          return await this.runHoldingLease(holder, reason);
-        }
-        finishedBeforeWaiting ??= (await runs.lastFinished())?.id ?? 0;
-        const lease = await runs.lease();
-        if (lease?.run_id) awaitedRun = Number(lease.run_id);
-        if (awaitedRun !== null) {
-          const run = await runs.find(awaitedRun);
-          if (run?.finished_at) return resultFromRun(run, true);
-        }
-        if (Date.now() > deadline) throw new Error("timed out waiting for another instance's ingest");
-        await sleep(settings.waitPollMs, this.stopping.signal);
-        if (this.stopping.signal.aborted) throw new Error("stopped");
-      }
+      if (await runs.acquireLease(holder, settings.leaseTtlMs)) return await this.runHoldingLease(holder, reason);
+      // Another process runs: its run's answer if it has just finished, else "in progress".
+      const lease = await runs.lease();
+      const run = lease?.run_id != null ? await runs.find(Number(lease.run_id)) : null;
+      if (run?.finished_at) return resultFromRun(run, true);
+      return inProgressResult(run ?? null, reason);
     } catch (err) {
       logger.error({ err }, "RSS ingest failed");
       return failedResult(reason);
@@ -303,6 +301,32 @@ export function resultFromRun(run: IngestRunRow, reused: boolean): IngestResult 
   };
 }
 
+/** Another process's run, not finished yet: the caller follows it (GET /api/rss/ingest/status). */
+function inProgressResult(run: IngestRunRow | null, reason: string): IngestResult {
+  return {
+    success: true,
+    inProgress: true,
+    counts: { articles: 0, feeds: 0, failed: 0 },
+    run: {
+      id: run ? Number(run.id) : null,
+      status: "running",
+      reason: run?.reason ?? reason,
+      started_at: run?.started_at ?? null,
+      finished_at: null,
+      updated: 0,
+      not_modified: 0,
+      skipped: 0,
+      reused: true,
+    },
+  };
+}
+
+/** A run no live lease names: its result, or (still marked running) interrupted, as the next holder will mark it. */
+function settledResult(run: IngestRunRow): IngestResult {
+  if (run.finished_at) return resultFromRun(run, true);
+  return resultFromRun({ ...run, status: "interrupted", error: INTERRUPTED_RUN }, true);
+}
+
 function failedResult(reason: string): IngestResult {
   return {
     success: false,
@@ -320,11 +344,4 @@ function failedResult(reason: string): IngestResult {
       reused: false,
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
 }

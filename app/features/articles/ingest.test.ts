@@ -40,7 +40,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
     return new IngestService(ctx.services.database.db, createLogger("silent"), {
       intervalMinutes: 0,
       fetch: { allowPrivateHosts: true, timeoutMs: 1000, maxBytes: 1024 * 1024, ...opts.fetch },
-      ingest: { reuseWindowMs: 0, backoffBaseMs: 60_000, waitPollMs: 25, ...opts.ingest },
+      ingest: { reuseWindowMs: 0, backoffBaseMs: 60_000, ...opts.ingest },
     });
   }
   async function useIngest(opts: Pick<IngestServiceOptions, "fetch" | "ingest"> = {}) {
@@ -289,39 +289,90 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(feeds.hits("/slow")).toHaveLength(1);
   });
 
-  it("another instance waits for the run in flight (lease in the database) and answers its result", async () => {
-    await addFeed("/slow?ms=300");
-    const other = newIngest({ ingest: { waitPollMs: 20 } });
+  it("another instance is answered at once that the run is in progress, and follows it to its result", async () => {
+    await addFeed("/slow?ms=400");
+    const other = newIngest();
     try {
       const first = ingest!.ingestAll();
-      await new Promise((r) => setTimeout(r, 100));
-      const lease = await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
-      expect(lease.holder).not.toBeNull();
+      const db = ctx.services.database.db;
+      // Wait until the holder has named its run in the lease.
+      await expect
+        .poll(async () => {
+          const lease = await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+          return lease.holder !== null && lease.run_id !== null;
+        })
+        .toBe(true);
       const second = await other.ingestAll();
+      expect(second).toMatchObject({ success: true, inProgress: true, run: { status: "running", reused: true, finished_at: null } });
+      expect(await other.status(second.run.id)).toMatchObject({ inProgress: true, run: { id: second.run.id } });
+      expect(await other.status(null)).toMatchObject({ inProgress: true, run: { id: second.run.id } });
       const firstResult = await first;
-      expect(second.run).toMatchObject({ id: firstResult.run.id, reused: true });
-      expect(second.counts).toEqual(firstResult.counts);
+      expect(second.run.id).toBe(firstResult.run.id);
+      const followed = await other.status(second.run.id);
+      expect(followed?.inProgress).toBeUndefined();
+      expect(followed).toMatchObject({ success: true, counts: firstResult.counts, run: { id: firstResult.run.id, status: "success" } });
       expect(feeds.hits("/slow")).toHaveLength(1);
-      const released = await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+      const released = await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
       expect(released.holder).toBeNull();
+      expect(await other.status(null)).toMatchObject({ run: { id: firstResult.run.id, status: "success" } });
+      expect(await other.status(firstResult.run.id! + 1000)).toBeNull();
     } finally {
       await other.stop();
     }
   });
 
-  it("a caller that found the lease taken before its holder named the run answers that run, not a second one", async () => {
+  it("a caller never waits on a lease held by another process, even one that died; the run it left is reported interrupted", async () => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
-    // Another instance holds the lease and has not started its run row yet.
+    const now = new Date().toISOString();
+    const run = await db
+      .insertInto("ingest_runs")
+      .values({ started_at: now, status: "running", reason: "other" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    // Another machine's process holds the lease for a minute and names its run; then it dies.
+    await db
+      .updateTable("ingest_leases")
+      .set({ holder: "elsewhere/1/x", run_id: run.id, expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .execute();
+    const other = newIngest();
+    try {
+      const answer = await other.ingestAll();
+      expect(answer).toMatchObject({ inProgress: true, run: { id: Number(run.id), status: "running" } });
+      expect(feeds.hits("/feeds/bom.xml")).toHaveLength(0);
+      // The lease runs out without being renewed: a follower is told the run was interrupted.
+      await db
+        .updateTable("ingest_leases")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
+      expect(await other.status(Number(run.id))).toMatchObject({
+        success: false,
+        error: RSS_REFRESH_FAILED,
+        run: { id: Number(run.id), status: "interrupted" },
+      });
+      // The next ingest takes the lease, marks the run interrupted and runs.
+      const next = await other.ingestAll();
+      expect(next).toMatchObject({ success: true, run: { reused: false } });
+      expect(feeds.hits("/feeds/bom.xml")).toHaveLength(1);
+      const left = await db.selectFrom("ingest_runs").select("status").where("id", "=", run.id).executeTakeFirstOrThrow();
+      expect(left.status).toBe("interrupted");
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("a caller that finds the lease taken before its holder named the run is told a run is in progress, and follows the lease", async () => {
+    await addFeed("/feeds/bom.xml");
+    const db = ctx.services.database.db;
     await db
       .updateTable("ingest_leases")
       .set({ holder: "other-instance", run_id: null, expires_at: new Date(Date.now() + 60_000).toISOString() })
       .execute();
-    const other = newIngest({ ingest: { waitPollMs: 20 } });
+    const other = newIngest();
     try {
-      const waiting = other.ingestAll();
-      await new Promise((r) => setTimeout(r, 100));
-      // Its run starts and finishes, and it lets go of the lease, without our caller ever seeing the run's id.
+      const answer = await other.ingestAll();
+      expect(answer).toMatchObject({ inProgress: true, run: { id: null, status: "running" } });
+      // Its run starts and finishes, and it lets go of the lease.
       const now = new Date().toISOString();
       const run = await db
         .insertInto("ingest_runs")
@@ -329,8 +380,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
         .returning("id")
         .executeTakeFirstOrThrow();
       await db.updateTable("ingest_leases").set({ holder: null, run_id: null, expires_at: null }).execute();
-      const result = await waiting;
-      expect(result.run).toMatchObject({ id: run.id, reused: true });
+      expect(await other.status(null)).toMatchObject({ success: true, counts: { articles: 4 }, run: { id: Number(run.id) } });
       expect(feeds.hits("/feeds/bom.xml")).toHaveLength(0);
     } finally {
       await other.stop();
