@@ -221,3 +221,79 @@ test.describe("killed (SIGKILL) in the middle of an ingest", () => {
     }
   });
 });
+
+test.describe("killed (SIGKILL) in the middle of a member import", () => {
+  test("the restarted server's database is whole, the import wholly there or wholly absent, and the same upload then imports at once", async () => {
+    // 100,000 rows are imported twice on a machine that may be busy.
+    test.setTimeout(240_000);
+    const ROWS = 100_000;
+    const csv =
+      "certificate_number,birthdate,first_name,last_name,email\r\n" +
+      Array.from(
+        { length: ROWS },
+        (_, i) => `KILL${String(i).padStart(7, "0")},${1940 + (i % 60)}-0${1 + (i % 9)}-1${i % 10},First${i},Last${i},\r\n`,
+      ).join("");
+    const admin = { ADMIN_USERNAME: "import-kill-admin", ADMIN_PASSWORD: "correct horse battery" };
+    let site = await startLoggedServer(admin);
+    const { port, dataDir } = site;
+    const base = `http://127.0.0.1:${port}`;
+    const signIn = async () => {
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username: admin.ADMIN_USERNAME, password: admin.ADMIN_PASSWORD, kind: "staff" }),
+      });
+      return res.headers.getSetCookie()[0].split(";")[0];
+    };
+    const upload = (cookie: string) => {
+      const form = new FormData();
+      form.append("csvFile", new Blob([csv], { type: "text/csv" }), "members.csv");
+      return fetch(`${base}/api/upload-users`, { method: "POST", headers: { Cookie: cookie }, body: form });
+    };
+    const walBytes = () => fs.statSync(`${dataDir}/app.db-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    const members = () => {
+      const db = new SQLite(`${dataDir}/app.db`, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        const { n } = db.prepare("select count(*) as n from users where certificate_number like 'KILL%'").get() as { n: number };
+        const { logged } = db.prepare("select count(*) as logged from audit_log where action like '%import%'").get() as { logged: number };
+        return { n, logged };
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const before = walBytes();
+      const answered = upload(await signIn()).then(
+        (res) => `answered ${res.status}`,
+        () => "cut off",
+      );
+      // Killed once the import's one write transaction has put megabytes of rows into the
+      // write-ahead log, and before it answered.
+      for (;;) {
+        const settled = await Promise.race([answered, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
+        if (settled !== null) throw new Error(`the import ${settled} before it could be killed`);
+        if (walBytes() > before + 4 * 1024 * 1024) break;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      site.child.kill("SIGKILL");
+      await site.exited;
+      expect(await answered).toBe("cut off");
+
+      site = await startLoggedServer(admin, { port, dataDir });
+      const afterCrash = members();
+      // Wholly absent (killed before its commit), or wholly there with its audit entry.
+      expect([0, ROWS]).toContain(afterCrash.n);
+      expect(afterCrash.logged).toBe(afterCrash.n === 0 ? 0 : 1);
+
+      // The same file again: the claim of the killed process does not hold it up.
+      const retry = await upload(await signIn());
+      expect(retry.status).toBe(200);
+      expect(((await retry.json()) as { success: boolean }).success).toBe(true);
+      expect(members()).toEqual({ n: ROWS, logged: afterCrash.n === 0 ? 1 : 2 });
+    } finally {
+      site.child.kill("SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

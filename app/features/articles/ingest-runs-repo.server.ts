@@ -1,7 +1,6 @@
-import crypto from "node:crypto";
-import os from "node:os";
 import type { Kysely, Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
+import { isGoneLocalHolder } from "~/platform/process-holder.server";
 import type { Database, IngestRunsTable } from "~/platform/schema";
 
 export type IngestRunRow = Selectable<IngestRunsTable>;
@@ -21,30 +20,6 @@ export interface RunTotals {
 }
 
 export const LEASE_NAME = "rss_ingest";
-
-/**
- * A lease holder names its machine and process ("host/pid/random"), so a server restarted on
- * the same machine can tell that the holder it finds is dead (its process is gone, or it had
- * the pid this new process has) and take the lease back at once instead of waiting it out.
- */
-export function newLeaseHolder(): string {
-  return `${os.hostname()}/${process.pid}/${crypto.randomUUID()}`;
-}
-
-/** Whether a holder is a process of this machine that no longer runs (never true for another machine's). */
-export function isDeadLocalHolder(holder: string): boolean {
-  const [host, pidText] = holder.split("/");
-  const pid = Number(pidText);
-  if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    // EPERM: a process of another user has that pid now; it is not ours, so ours is gone.
-    return (err as NodeJS.ErrnoException).code === "ESRCH" || (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The record of ingest runs, and the lease row that lets one run at a time across instances. */
 export class IngestRunsRepo {
@@ -161,10 +136,14 @@ export class IngestRunsRepo {
     return this.db.selectFrom("ingest_leases").selectAll().where("name", "=", LEASE_NAME).executeTakeFirst();
   }
 
-  /** Frees the lease when its holder was a process of this machine that died (see isDeadLocalHolder). */
+  /**
+   * Frees the lease when its holder was a process of this machine that died (see
+   * isGoneLocalHolder): a server restarted on the same machine takes it back at once instead of
+   * waiting it out.
+   */
   async freeLeaseOfDeadLocalHolder(): Promise<boolean> {
     const lease = await this.lease();
-    if (!lease?.holder || !isDeadLocalHolder(lease.holder)) return false;
+    if (!lease?.holder || !isGoneLocalHolder(lease.holder)) return false;
     await this.db
       .updateTable("ingest_leases")
       .set({ holder: null, run_id: null, expires_at: null })

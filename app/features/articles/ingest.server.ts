@@ -1,9 +1,10 @@
 import type { Logger } from "~/platform/logger.server";
 import { nowIso } from "~/platform/db.server";
+import { newHolderId } from "~/platform/process-holder.server";
 import type { ArticlesRepo } from "./articles-repo.server";
 import { decodeFeedBody } from "./decode-feed.server";
 import type { FeedRow, FeedsRepo } from "./feeds-repo.server";
-import { INTERRUPTED_RUN, newLeaseHolder, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
 import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
 import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
 import { FeedFetchError, type SafeFetcher } from "~/platform/safe-fetch.server";
@@ -196,7 +197,7 @@ export class IngestCoordinator {
     try {
       const recent = coalesce ? await this.recentResult() : null;
       if (recent) return recent;
-      const holder = newLeaseHolder();
+      const holder = newHolderId();
       if (await runs.acquireLease(holder, settings.leaseTtlMs)) return await this.runHoldingLease(holder, reason);
       // Another process runs: its run's answer if it has just finished, else "in progress".
       const lease = await runs.lease();

@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURES_DIR, startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
@@ -10,7 +8,7 @@ import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
-import { INTERRUPTED_RUN, isDeadLocalHolder, newLeaseHolder } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import { FeedsRepo } from "./feeds-repo.server";
@@ -424,16 +422,6 @@ describeEachDatabase("RSS ingest", (dialect) => {
     } finally {
       await restarted.stop();
     }
-  });
-
-  it("a restarted server on the same machine tells a dead lease holder from a live one", async () => {
-    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
-    expect(isDeadLocalHolder(`${os.hostname()}/${gone}/x`)).toBe(true);
-    expect(isDeadLocalHolder(`${os.hostname()}/${process.pid}/x`)).toBe(true);
-    expect(isDeadLocalHolder(`${os.hostname()}/${process.ppid}/x`)).toBe(false);
-    expect(isDeadLocalHolder(`another-machine/${gone}/x`)).toBe(false);
-    expect(isDeadLocalHolder("a-holder-of-an-older-version")).toBe(false);
-    expect(newLeaseHolder()).toMatch(new RegExp(`^${os.hostname()}/${process.pid}/[0-9a-f-]{36}$`));
   });
 
   it("a lease is short and renewed while its run lives, so a holder that died is noticed within seconds", () => {

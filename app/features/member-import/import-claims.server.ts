@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import { isGoneLocalHolder, newHolderId } from "~/platform/process-holder.server";
 import type { Database } from "~/platform/schema";
 
 /**
@@ -13,7 +14,8 @@ export const REPEAT_WINDOW_MS = 30_000;
 /**
  * A claim is renewed every RENEW_MS while its import runs; one not renewed for
  * ABANDONED_AFTER_MS belongs to a process that died (a crash, SIGKILL) and is given up, so a
- * retry of the same file imports it. Until then a repeat waits for the import's answer.
+ * retry of the same file imports it. Until then a repeat waits for the import's answer, unless
+ * the claim names a process of this machine that is gone (newHolderId): then it is given up at once.
  */
 export const RENEW_MS = 5_000;
 export const ABANDONED_AFTER_MS = 30_000;
@@ -86,7 +88,7 @@ export class ImportClaims {
   async claim(actorId: number, digest: string): Promise<Claim> {
     for (;;) {
       await this.forgetExpired(this.options.now());
-      const token = crypto.randomUUID();
+      const token = newHolderId();
       const inserted = await this.db
         .insertInto("member_import_claims")
         .values({
@@ -104,13 +106,24 @@ export class ImportClaims {
 
       const row = await this.db
         .selectFrom("member_import_claims")
-        .select(["answer"])
+        .select(["answer", "token"])
         .where("actor_id", "=", actorId)
         .where("content_digest", "=", digest)
         .executeTakeFirst();
       // Gone meanwhile (released after a failure, or expired): try to claim it again.
       if (!row) continue;
       if (row.answer !== null) return { kind: "repeat", answer: JSON.parse(row.answer) as StoredAnswer };
+      // Its process died on this machine (a server restarted after a crash): give it up at once.
+      if (isGoneLocalHolder(row.token)) {
+        await this.db
+          .deleteFrom("member_import_claims")
+          .where("actor_id", "=", actorId)
+          .where("content_digest", "=", digest)
+          .where("token", "=", row.token)
+          .where("finished_at", "is", null)
+          .execute();
+        continue;
+      }
       await sleep(this.options.pollMs);
     }
   }

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import os from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { ABANDONED_AFTER_MS, ImportClaims, type HeldClaim } from "./import-claims.server";
@@ -35,6 +37,37 @@ describeEachDatabase("member upload claims", (dialect) => {
     const retry = await claims.claim(actorId, "digest-of-a-big-file");
     expect(retry.kind).toBe("first");
     expect((retry as HeldClaim).token).not.toBe(held.token);
+  });
+
+  it("a claim of a process of this machine that is gone is given up at once; one of this process waits for its answer", async () => {
+    const db = ctx.services.database.db;
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    await db
+      .insertInto("member_import_claims")
+      .values({
+        actor_id: actorId,
+        content_digest: "digest-of-a-killed-import",
+        token: `${os.hostname()}/${gone}/p/x`,
+        claimed_at: new Date().toISOString(),
+        finished_at: null,
+        answer: null,
+      })
+      .execute();
+    // The retry after the restart imports at once (the poll would otherwise wait ABANDONED_AFTER_MS).
+    const claims = new ImportClaims(db, { pollMs: 60_000 });
+    const retry = await claims.claim(actorId, "digest-of-a-killed-import");
+    expect(retry.kind).toBe("first");
+    expect((retry as HeldClaim).token).toMatch(new RegExp(`^${os.hostname()}/${process.pid}/`));
+
+    // A repeat of an upload this process is importing waits for its answer.
+    const repeat = new ImportClaims(db, { pollMs: 10 }).claim(actorId, "digest-of-a-killed-import");
+    let settled = false;
+    void repeat.then(() => (settled = true));
+    // Several of its looks later it is still waiting.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
+    await claims.finish(retry as HeldClaim, { status: 200, body: { success: true } });
+    expect(await repeat).toEqual({ kind: "repeat", answer: { status: 200, body: { success: true } } });
   });
 
   it("gives a dead process's claim up within seconds, not minutes", () => {
