@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { DomainError, parseInput } from "./errors";
 import { expectedError, HttpError, toErrorResponse } from "./http.server";
 

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "~/platform/zod";
 
 /**
  * What a rule refused, in words safe to show the caller. Services throw these and know

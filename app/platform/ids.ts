@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 
 /** The largest id a 32-bit integer column holds (PostgreSQL `integer`). */
 export const MAX_RECORD_ID = 2_147_483_647;

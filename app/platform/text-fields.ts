@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 
 /**
  * Rules for text typed by people, shared by every schema (browser and server alike), and for

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
 import { bulkDeleteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import type { DefaultValue } from "@conform-to/react";
 import { CircleAlert, LoaderCircle } from "lucide-react";
-import type { z } from "zod";
+import type { z } from "~/platform/zod";
 import { Modal } from "~/components/Modal";
 import type { FormSchema } from "~/components/forms/parse-form";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";

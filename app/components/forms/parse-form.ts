@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import type { z } from "~/platform/zod";
 
 /** A form's zod schema: an object of named fields (what a form posts). */
 export type FormSchema = z.ZodType<unknown, Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { getFormProps, useForm, type DefaultValue, type Submission } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import type { z } from "~/platform/zod";
 import { focusAndReveal } from "./focus";
 import { parseForm, type FormResult, type FormSchema } from "./parse-form";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { digitsOnly, formatPhone, GENDER_OPTIONS, LIMITS, parseDollars, type CaseApplicant, type Gender } from "./contract";
 import { stripControlChars } from "~/platform/text-fields";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
 import { isOneLine } from "~/platform/text-fields";
 import { isIsoDate } from "~/platform/dates";

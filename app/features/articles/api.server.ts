@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { Router, type RequestHandler } from "express";
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { oneLineString } from "~/platform/text-fields";
 import { recordIdSchema } from "~/platform/ids";
 import { apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";

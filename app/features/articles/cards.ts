@@ -16,7 +16,8 @@ export interface ArticleCardView {
   excerpt: string;
 }
 
-const httpUrl = (value: string | null | undefined) => (value && /^https?:\/\//i.test(value.trim()) ? value.trim() : null);
+/** An http(s) address as stored, trimmed; anything else (javascript:, data:, relative) is null. */
+export const httpUrl = (value: string | null | undefined) => (value && /^https?:\/\//i.test(value.trim()) ? value.trim() : null);
 
 export function toArticleCard(article: ArticleJson): ArticleCardView {
   return {

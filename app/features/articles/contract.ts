@@ -5,7 +5,7 @@
  * these types; nothing else describes them.
  */
 import { recordIdSchema } from "~/platform/ids";
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { oneLineString } from "~/platform/text-fields";
 import { ARTICLE_CATEGORIES, DEFAULT_CATEGORY, type ArticleCategory } from "./categories";
 

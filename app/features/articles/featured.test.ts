@@ -60,6 +60,14 @@ describe("featuredImageCandidates", () => {
     ]);
     expect(featuredImageCandidates(item({ image_url: "", category: "green_living" }))[0]).toBe("/images/articles/green-living.svg");
     expect(featuredImageCandidates(item({ image_url: null, category: "insurance" }))).toEqual([FEATURED_PLACEHOLDER_IMAGE]);
+    for (const unusable of [
+      "javascript:alert(1)",
+      " JavaScript:alert(1)",
+      "data:image/svg+xml,<svg onload=alert(1)>",
+      "/relative.jpg",
+      "//cdn.example.org/a.jpg",
+    ])
+      expect(featuredImageCandidates(item({ image_url: unusable, category: "insurance" })), unusable).toEqual([FEATURED_PLACEHOLDER_IMAGE]);
   });
 });
 

@@ -1,5 +1,6 @@
 /** Rules of the home block 'Latest from Our Knowledge Center' (spec: public-side sections 2, 8, 9). */
 import { FEATURED_SLOTS } from "./categories";
+import { httpUrl } from "./cards";
 import type { FeaturedArticle } from "./contract";
 import { truncate } from "./truncate";
 
@@ -43,11 +44,11 @@ export function featuredButton(item: Pick<FeaturedArticle, "is_error" | "is_plac
 
 /**
  * The images to try in order: the item's own, the category default, then the placeholder.
- * Duplicates and empty values are left out.
+ * Duplicates, empty values and addresses that are not http(s) (a feed's javascript: or data:) are left out.
  */
 export function featuredImageCandidates(item: Pick<FeaturedArticle, "image_url" | "category">): string[] {
   const slot = featuredSlotOf(item.category);
-  const list = [item.image_url?.trim() || null, slot ? SLOT_DEFAULT_IMAGES[slot.key] : null, FEATURED_PLACEHOLDER_IMAGE];
+  const list = [httpUrl(item.image_url), slot ? SLOT_DEFAULT_IMAGES[slot.key] : null, FEATURED_PLACEHOLDER_IMAGE];
   return list.filter((src, i): src is string => !!src && list.indexOf(src) === i);
 }
 

@@ -2,7 +2,7 @@
  * What crosses the wire for the member CSV import (POST /api/upload-users), shared by the
  * two upload pages and the server.
  */
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { oneLineString } from "~/platform/text-fields";
 
 export const UPLOAD_PATH = "/api/upload-users";

@@ -5,7 +5,7 @@
  */
 import { recordIdSchema } from "~/platform/ids";
 import type { Kysely } from "kysely";
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination } from "~/platform/paging";
 import type { Database } from "~/platform/schema";

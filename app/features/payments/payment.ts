@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { optionalMemberId, optionalText } from "~/features/submissions/intake/fields";
 
 /** Public-side spec, section 2: the payment options and their amounts. */

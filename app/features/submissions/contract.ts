@@ -4,7 +4,7 @@
  * answer types the browser reads, the spec's messages and the export's columns. Imported by
  * server and browser code alike; how the screen shows a value is in `display.ts`.
  */
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 

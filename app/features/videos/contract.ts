@@ -1,5 +1,5 @@
 import { recordIdSchema } from "~/platform/ids";
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/features/articles/categories";
 import { isOneLine, stripControlChars } from "~/platform/text-fields";
 

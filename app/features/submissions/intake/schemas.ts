@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/zod";
 import { optionalMemberId, optionalPhone, optionalStateCode, optionalText, optionalZip, requiredEmail, requiredText } from "./fields";
 
 /**
