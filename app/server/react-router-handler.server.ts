@@ -81,6 +81,8 @@ export function reactRouterHandler(
         res.setHeader(CSP, opts.csp.forPage([`'nonce-${context.cspNonce}'`]));
       }
       const response = await handle(toFetchRequest(req, res), context);
+      // A resource route's file (robots.txt, a calendar) or a redirect is not a page: no script runs in it.
+      if (context.cspNonce && !response.headers.get("content-type")?.startsWith("text/html")) res.setHeader(CSP, opts.csp.forAnyAnswer);
       await sendFetchResponse(res, response);
     } catch (err) {
       next(err);
