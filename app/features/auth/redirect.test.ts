@@ -29,10 +29,17 @@ describe("safeRedirectPath", () => {
     "",
     "/login",
     "/LOGOUT",
+    "/login/next",
+    "/Login?next=/application",
+    "/logout/now",
   ];
   it.each(hostile)("refuses %j", (value) => {
     expect(safeRedirectPath(value, "https://aha.example")).toBeNull();
     expect(safeRedirectPath(value)).toBeNull();
+  });
+
+  it("refuses everything when the site's own origin is not a URL", () => {
+    expect(safeRedirectPath("/application", "not a url")).toBeNull();
   });
 
   it("keeps a plain path with its query and fragment, percent-encoded so it is a valid Location", () => {
