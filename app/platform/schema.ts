@@ -51,6 +51,8 @@ export interface RssFeedsTable {
   is_active: Bool;
   last_ingested_at: Timestamp | null;
   last_error: string | null;
+  /** When last_error happened (migration 0014); cleared with it by the next successful fetch. */
+  last_error_at: Timestamp | null;
   consecutive_failures: Generated<number>;
   /** Backoff: a failing feed is skipped until then. */
   next_attempt_at: Timestamp | null;

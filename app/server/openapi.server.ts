@@ -124,6 +124,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   { method: "put", paths: ["/api/rss/feeds"], summary: "Change a feed", access: "super_admin", body: feedUpdateSchema },
   { method: "delete", paths: ["/api/rss/feeds"], summary: "Delete a feed", access: "super_admin", body: idBody },
   {
+    method: "post",
+    paths: ["/api/rss/feeds/retry"],
+    summary: "Fetch one failing feed now, whatever its backoff",
+    access: "super_admin",
+    body: idBody,
+  },
+  {
     method: "get",
     paths: ["/api/rss/export"],
     summary: "A month's articles as RSS",

@@ -82,6 +82,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       intervalMinutes: config.RSS_INGEST_INTERVAL_MINUTES,
       fetch: { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS, ...options.ingest?.fetch },
       ingest: options.ingest?.ingest,
+      audit,
     }),
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),

@@ -158,6 +158,89 @@ test.describe("admin RSS feed management", () => {
     await expect(row(page, `Vanishing B ${tag}`)).toHaveCount(0);
   });
 
+  test("feed health: a failing feed is highlighted with its error, when, how often and the next try; 'Retry now' fetches it at once", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    let up = false;
+    const feedServer = await startFeedServer(() =>
+      up ? rssDocument(`Flaky ${tag}`, [{ title: `Back online ${tag}`, guid: `back-${tag}` }]) : "<html>not a feed</html>",
+    );
+    await signIn("super_admin");
+    await withArticlesLock(async () => {
+      const feed = await seedFeed(services, { name: `Flaky ${tag}`, url: feedServer.url, is_active: true, category: "news" });
+      const healthy = await seedFeed(services, {
+        name: `Steady ${tag}`,
+        is_active: true,
+        category: "news",
+        last_ingested_at: new Date().toISOString(),
+      });
+      await services.database.db
+        .updateTable("rss_feeds")
+        .set({
+          last_error: "The document is not an RSS or Atom feed",
+          last_error_at: "2026-11-20T08:15:00.000Z",
+          consecutive_failures: 3,
+          next_attempt_at: new Date(Date.now() + 40 * 60_000).toISOString(),
+        })
+        .where("id", "=", feed.id)
+        .execute();
+      try {
+        await page.goto("/admin/dashboard");
+        const failing = row(page, `Flaky ${tag}`);
+        await expect(failing).toHaveAttribute("data-failing", "true");
+        await expect(failing).toContainText("Failing");
+        await expect(failing).toContainText("The document is not an RSS or Atom feed");
+        await expect(failing).toContainText("2026");
+        await expect(failing).toContainText(/3 failures in a row; next try .+/);
+        await expect(row(page, `Steady ${tag}`)).not.toHaveAttribute("data-failing");
+        await expect(row(page, `Steady ${tag}`).getByRole("button", { name: /^Retry/ })).toHaveCount(0);
+        await expectNoAxeViolations(page);
+        await page.screenshot({
+          path: ".tmp/screens/rss-feed-health-desktop.png",
+          fullPage: true,
+          style: "header { position: static !important; }",
+        });
+
+        // Still failing: said as a warning, the count goes up.
+        await failing.getByRole("button", { name: `Retry Flaky ${tag} now` }).click();
+        await expect(message(page)).toHaveText(`Flaky ${tag} still fails: The URL returned a web page, not a feed`);
+        await expect(message(page)).toHaveAttribute("data-kind", "warning");
+        await expect(failing).toContainText("4 failures in a row");
+
+        // Back: fetched at once, its article counted, the row healthy again.
+        up = true;
+        await failing.getByRole("button", { name: `Retry Flaky ${tag} now` }).click();
+        await expect(message(page)).toHaveText(`Flaky ${tag} fetched: 1 new article.`);
+        await expect(failing).not.toHaveAttribute("data-failing");
+        await expect(failing).toContainText("None");
+        await expect(failing.getByRole("button", { name: /^Retry/ })).toHaveCount(0);
+
+        // On a phone the same, as cards.
+        await services.database.db
+          .updateTable("rss_feeds")
+          .set({ last_error: "HTTP 503 Service Unavailable", last_error_at: new Date().toISOString(), consecutive_failures: 1 })
+          .where("id", "=", feed.id)
+          .execute();
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.reload();
+        const card = page.getByTestId("feed-card").filter({ hasText: `Flaky ${tag}` });
+        await expect(card).toHaveAttribute("data-failing", "true");
+        await expect(card).toContainText("1 failure in a row");
+        await expect(card.getByRole("button", { name: `Retry Flaky ${tag} now` })).toBeVisible();
+        await expectNoAxeViolations(page);
+        await card.screenshot({ path: ".tmp/screens/rss-feed-health-phone.png" });
+      } finally {
+        await deleteFeed(services, feed.id);
+        await deleteFeed(services, healthy.id);
+        await services.database.db.deleteFrom("articles").where("title", "=", `Back online ${tag}`).execute();
+        await feedServer.close();
+      }
+    });
+  });
+
   test("'Ingest all' reads 'Ingesting...', reports success and refreshes the list", async ({ page, signIn, services }) => {
     const tag = uniq();
     const feedServer = await startFeedServer(() => rssDocument(`Ingest check ${tag}`, []));

@@ -63,6 +63,8 @@ const API: Record<string, Row> = {
   "PUT /api/rss/feeds": superAdmin(400),
   "DELETE /api/rss/feeds": superAdmin(400),
   "OTHER /api/rss/feeds": everyone(405),
+  "POST /api/rss/feeds/retry": superAdmin(400),
+  "OTHER /api/rss/feeds/retry": everyone(405),
   "GET /api/rss/export": superAdmin(200),
   "GET /api/rss/health": superAdmin(200),
   "GET /api/admin/members": staff(200),

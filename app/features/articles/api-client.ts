@@ -4,7 +4,7 @@
  * non-ok status (spec: admin-side section 7), else 'Unknown error'.
  */
 import { jsonClient } from "~/platform/json-client";
-import type { ArticlesPage, FeaturedArticle, FeedInput, IngestCounts, IngestResult, RssFeed } from "./contract";
+import type { ArticlesPage, FeaturedArticle, FeedInput, FeedRetryResult, IngestCounts, IngestResult, RssFeed } from "./contract";
 
 export { errorReason } from "~/platform/json-client";
 
@@ -24,6 +24,10 @@ export const rssApi = {
   addFeed: (feed: FeedInput) => call<{ feed: RssFeed }>("/api/rss/feeds", { method: "POST", json: feed }).then((b) => b.feed),
   updateFeed: (id: number, feed: FeedInput) =>
     call<{ feed: RssFeed }>("/api/rss/feeds", { method: "PUT", json: { id, ...feed } }).then((b) => b.feed),
+  retryFeed: (id: number) =>
+    call<FeedRetryResult & { success: true }>("/api/rss/feeds/retry", { method: "POST", json: { id } }).then(
+      ({ feed, outcome }): FeedRetryResult => ({ feed, outcome }),
+    ),
   deleteFeed: (id: number) => call("/api/rss/feeds", { method: "DELETE", json: { id } }).then(() => undefined),
   /** Runs an ingest; when another server is running one, follows that run to its end. */
   ingest: async (): Promise<IngestCounts> => {

@@ -10,7 +10,7 @@ import type { Logger } from "~/platform/logger.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import type { IngestService } from "./ingest-service.server";
-import { isSuperAdmin } from "~/features/auth/user";
+import { isSuperAdmin, type PublicUser } from "~/features/auth/user";
 import { isArticleCategory } from "./categories";
 import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./article-queries.server";
 
@@ -200,6 +200,21 @@ export function articlesRouter({
       res.json({ success: true });
     }),
   );
+
+  router.post(
+    "/api/rss/feeds/retry",
+    noStore,
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;
+      const id = parseInput(feedId, body.id);
+      const result = await ingest.retryFeed((res.locals.user as PublicUser).id, id);
+      logger.info({ feedId: id, userId: res.locals.user?.id, status: result.outcome.status }, "RSS feed retried");
+      res.json({ success: true, ...result });
+    }),
+  );
+  router.all("/api/rss/feeds/retry", (_req, _res, next) => next(new HttpError(405, "Method not allowed")));
 
   router.get(
     "/api/rss/export",

@@ -4,6 +4,7 @@ import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
 import { INVALID_INGEST_TOKEN, NO_INGEST_RUN } from "./api.server";
+import { FEED_INACTIVE } from "./ingest-service.server";
 import { FEATURED_SLOTS } from "./categories";
 import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./feeds.server";
 import { FEED_MESSAGES } from "./contract";
@@ -117,6 +118,7 @@ describeEachDatabase("articles API", (dialect) => {
         is_active: true,
         last_ingested_at: null,
         last_error: null,
+        last_error_at: null,
         consecutive_failures: 0,
         next_attempt_at: null,
         created_at: expect.any(String),
@@ -557,6 +559,12 @@ describeEachDatabase("featured articles with no articles", (dialect) => {
   });
 });
 
+/** A small RSS document of the given items. */
+const rss = (items: Array<{ guid: string; title: string }>) =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>Dynamic</title><link>https://dyn.example.com/</link>${items
+    .map((i) => `<item><title>${i.title}</title><link>https://dyn.example.com/${i.guid}</link><guid>${i.guid}</guid></item>`)
+    .join("")}</channel></rss>`;
+
 describeEachDatabase("ingest API", (dialect) => {
   let server: TestServer;
   let feeds: FeedServer;
@@ -633,6 +641,8 @@ describeEachDatabase("ingest API", (dialect) => {
           name: "Down",
           url: `${feeds.url}/status/500`,
           last_error: "HTTP 500 Internal Server Error",
+          last_error_at: expect.any(String),
+          last_ingested_at: null,
           consecutive_failures: 1,
           next_attempt_at: expect.any(String),
         },
@@ -647,6 +657,92 @@ describeEachDatabase("ingest API", (dialect) => {
         error: null,
       },
     });
+  });
+
+  it("feed health: a failing feed says when it failed and how often, backs off, and 'Retry now' fetches it at once", async () => {
+    const db = server.services.database.db;
+    const name = "Flaky";
+    const created = await server.request("/api/rss/feeds", {
+      method: "POST",
+      cookie: superAdmin,
+      json: { name, url: `${feeds.url}/dynamic/flaky.xml`, category: "news", is_active: true },
+    });
+    const feedId = (await created.json()).feed.id as number;
+    const feedOf = async () =>
+      ((await (await server.request("/api/rss/feeds", { cookie: superAdmin })).json()).feeds as Array<Record<string, unknown>>).find(
+        (f) => f.id === feedId,
+      )!;
+    const retry = (id: unknown, cookie = superAdmin) => server.request("/api/rss/feeds/retry", { method: "POST", cookie, json: { id } });
+
+    // Not there yet: the run records the failure, when, and a backoff.
+    const before = Date.now();
+    await ingest({ cookie: superAdmin });
+    const failed = await feedOf();
+    expect(failed).toMatchObject({ last_error: "HTTP 404 Not Found", consecutive_failures: 1, last_ingested_at: null });
+    expect(Date.parse(failed.last_error_at as string)).toBeGreaterThanOrEqual(before - 1000);
+    const firstBackoff = Date.parse(failed.next_attempt_at as string);
+    expect(firstBackoff).toBeGreaterThan(Date.now());
+
+    // Retry now, still failing: fetched despite the backoff, which doubles.
+    const hits = feeds.hits("/dynamic/flaky.xml").length;
+    const still = await retry(feedId);
+    expect(still.status).toBe(200);
+    const stillBody = await still.json();
+    expect(stillBody).toMatchObject({
+      success: true,
+      outcome: { status: "failed", error: "HTTP 404 Not Found" },
+      feed: { consecutive_failures: 2 },
+    });
+    expect(feeds.hits("/dynamic/flaky.xml")).toHaveLength(hits + 1);
+    expect(Date.parse(stillBody.feed.next_attempt_at) - Date.now()).toBeGreaterThan(firstBackoff - before);
+
+    // The feed is back: Retry now fetches it, and the feed is healthy again.
+    feeds.setDynamic("flaky.xml", rss([{ guid: "flaky-1", title: "Back again" }]));
+    const ok = await (await retry(String(feedId))).json();
+    expect(ok).toMatchObject({
+      success: true,
+      outcome: { status: "ok", added: 1, items: 1 },
+      feed: { last_error: null, last_error_at: null, consecutive_failures: 0, next_attempt_at: null },
+    });
+    expect(ok.feed.last_ingested_at).toEqual(expect.any(String));
+    // The validators it sent back are stored and sent with the next fetch.
+    const stored = await db.selectFrom("rss_feeds").select(["etag", "last_modified"]).where("id", "=", feedId).executeTakeFirstOrThrow();
+    expect(stored.etag).toMatch(/^"/);
+    expect(stored.last_modified).toEqual(expect.any(String));
+    expect((await (await retry(feedId)).json()).outcome).toEqual({ status: "not-modified" });
+    const conditional = feeds.hits("/dynamic/flaky.xml").at(-1)!;
+    expect(conditional).toMatchObject({ ifNoneMatch: stored.etag, ifModifiedSince: stored.last_modified, status: 304 });
+
+    // Each retry is in the audit log, with who, which feed and how it went.
+    const audit = await db
+      .selectFrom("audit_log")
+      .select(["action", "target_type", "target_id", "target_label", "details"])
+      .where("action", "=", "feeds.retry")
+      .where("target_id", "=", feedId)
+      .orderBy("id")
+      .execute();
+    expect(audit.map((a) => [a.target_type, a.target_label, JSON.parse(a.details ?? "{}").status])).toEqual([
+      ["feed", name, "failed"],
+      ["feed", name, "ok"],
+      ["feed", name, "not-modified"],
+    ]);
+
+    // Who may, and what: super_admin only; a known, enabled feed.
+    expect((await retry(feedId, member)).status).toBe(403);
+    expect((await server.request("/api/rss/feeds/retry", { method: "POST", json: { id: feedId } })).status).toBe(401);
+    for (const bad of [undefined, "abc", -1, 1.5, null]) expect((await retry(bad)).status, String(bad)).toBe(400);
+    const missing = await retry(999_999);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error).toBe("Feed not found");
+    await server.request("/api/rss/feeds", {
+      method: "PUT",
+      cookie: superAdmin,
+      json: { id: feedId, name, url: `${feeds.url}/dynamic/flaky.xml`, category: "news", is_active: false },
+    });
+    const disabled = await retry(feedId);
+    expect(disabled.status).toBe(409);
+    expect((await disabled.json()).error).toBe(FEED_INACTIVE);
+    expect((await server.request("/api/rss/feeds/retry", { method: "GET", cookie: superAdmin })).status).toBe(405);
   });
 
   it("a super_admin's ingest and the scheduler's always run; only a member's Refresh is coalesced, and says so", async () => {

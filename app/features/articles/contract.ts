@@ -151,7 +151,10 @@ export interface RssFeed {
   is_active: boolean;
   last_ingested_at: string | null;
   last_error: string | null;
+  /** When last_error happened; null while the feed is healthy. */
+  last_error_at: string | null;
   consecutive_failures: number;
+  /** While failing: the next scheduled attempt (capped exponential backoff). */
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
@@ -193,6 +196,13 @@ export interface IngestCounts {
   failed: number;
 }
 
+/** POST /api/rss/feeds/retry: the feed as stored after its fetch, and how the fetch went. */
+export interface FeedRetryResult {
+  feed: RssFeed;
+  outcome:
+    { status: "ok"; added: number; updated: number; items: number } | { status: "not-modified" } | { status: "failed"; error: string };
+}
+
 /** GET /api/rss/health. */
 export interface FeedsHealth {
   success: true;
@@ -202,6 +212,8 @@ export interface FeedsHealth {
     name: string;
     url: string;
     last_error: string | null;
+    last_error_at: string | null;
+    last_ingested_at: string | null;
     consecutive_failures: number;
     next_attempt_at: string | null;
   }>;

@@ -14,6 +14,7 @@ export function toFeedJson(row: FeedRow): RssFeed {
     is_active: toBool(row.is_active),
     last_ingested_at: row.last_ingested_at,
     last_error: row.last_error,
+    last_error_at: row.last_error_at ?? null,
     consecutive_failures: Number(row.consecutive_failures),
     next_attempt_at: row.next_attempt_at,
     created_at: row.created_at,
@@ -96,6 +97,7 @@ export class FeedsRepo {
       .set({
         last_ingested_at: at,
         last_error: null,
+        last_error_at: null,
         consecutive_failures: 0,
         next_attempt_at: null,
         etag: validators.etag,
@@ -105,10 +107,10 @@ export class FeedsRepo {
       .execute();
   }
 
-  async markFailed(id: number, error: string, failures: number, nextAttemptAt: string | null) {
+  async markFailed(id: number, error: string, failures: number, nextAttemptAt: string | null, at = nowIso()) {
     await this.db
       .updateTable("rss_feeds")
-      .set({ last_error: error, consecutive_failures: failures, next_attempt_at: nextAttemptAt })
+      .set({ last_error: error, last_error_at: at, consecutive_failures: failures, next_attempt_at: nextAttemptAt })
       .where("id", "=", id)
       .execute();
   }

@@ -96,6 +96,8 @@ export class FeedAdmin {
         name: f.name,
         url: f.url,
         last_error: f.last_error,
+        last_error_at: f.last_error_at ?? null,
+        last_ingested_at: f.last_ingested_at,
         consecutive_failures: Number(f.consecutive_failures),
         next_attempt_at: f.next_attempt_at,
       })),

@@ -1,11 +1,14 @@
 import type { Kysely } from "kysely";
-import { fromBool, nowIso } from "~/platform/db.server";
+import { fromBool, nowIso, toBool } from "~/platform/db.server";
+import { DomainError } from "~/platform/errors";
+import type { AuditRecorder } from "~/features/members/contract";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { ArticlesRepo } from "./articles-repo.server";
-import type { IngestResult } from "./contract";
+import type { FeedRetryResult, IngestResult } from "./contract";
 import { DEFAULT_FEEDS } from "./default-feeds";
-import { FeedsRepo } from "./feeds-repo.server";
+import { FeedsRepo, toFeedJson } from "./feeds-repo.server";
+import { FEED_NOT_FOUND } from "./feeds.server";
 import { DEFAULT_INGEST_SETTINGS, IngestCoordinator, type IngestSettings } from "./ingest.server";
 import { IngestRunsRepo } from "./ingest-runs-repo.server";
 import { DEFAULT_FETCH_LIMITS, SafeFetcher, type SafeFetchLimits } from "~/platform/safe-fetch.server";
@@ -16,7 +19,11 @@ export interface IngestServiceOptions {
   intervalMinutes: number;
   fetch?: Partial<SafeFetchLimits>;
   ingest?: Partial<IngestSettings>;
+  /** Where a super_admin's "Retry now" is recorded. */
+  audit?: AuditRecorder;
 }
+
+export const FEED_INACTIVE = "This feed is disabled: enable it to fetch it";
 
 /**
  * Gathering articles: the ingest coordinator (one run at a time across instances), the
@@ -51,6 +58,29 @@ export class IngestService {
    */
   ingestAll(opts: { reason?: string; coalesce?: boolean } = {}): Promise<IngestResult> {
     return this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false });
+  }
+
+  /**
+   * "Retry now" on one feed (super_admin): fetched at once, its backoff ignored; the outcome is
+   * stored on the feed like a run's, and the retry is recorded in the audit log. A disabled
+   * feed is refused (409): it is not ingested at all.
+   */
+  async retryFeed(actorId: number, id: number): Promise<FeedRetryResult> {
+    const feeds = new FeedsRepo(this.db);
+    const feed = await feeds.find(id);
+    if (!feed) throw DomainError.notFound(FEED_NOT_FOUND);
+    if (!toBool(feed.is_active)) throw DomainError.conflict(FEED_INACTIVE);
+    const outcome = await this.coordinator.retryFeed(feed);
+    const after = await feeds.find(id);
+    if (!after) throw DomainError.notFound(FEED_NOT_FOUND);
+    const { feedId: _id, name: _name, ...result } = outcome;
+    await this.options.audit?.record({
+      actorId,
+      action: "feeds.retry",
+      target: { type: "feed", id, label: feed.name },
+      details: { ...result },
+    });
+    return { feed: toFeedJson(after), outcome: result };
   }
 
   /** Where a run stands (see IngestCoordinator.status); null when there is no such run. */

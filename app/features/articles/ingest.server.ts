@@ -186,6 +186,11 @@ export class IngestCoordinator {
     return settledResult(run);
   }
 
+  /** Fetches one feed now, whatever its backoff (a super_admin's "Retry now"); records the outcome on the feed. */
+  retryFeed(feed: FeedRow): Promise<FeedOutcome> {
+    return ingestFeed(this.deps, feed, this.stopping.signal);
+  }
+
   /** Aborts the fetches of a run in flight and waits for it to record itself. */
   async stop() {
     this.stopping.abort();

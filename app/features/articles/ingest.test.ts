@@ -548,7 +548,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
       rss_feeds: {
         changed: [failing.id],
         mayChange: [a.id, b.id],
-        columns: ["consecutive_failures", "etag", "last_error", "last_ingested_at", "last_modified", "next_attempt_at"],
+        columns: ["consecutive_failures", "etag", "last_error", "last_error_at", "last_ingested_at", "last_modified", "next_attempt_at"],
       },
       ingest_runs: { added: 1 },
       ingest_leases: { mayChange: ["rss_ingest"] },

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "submissions.status",
   "submissions.delete",
   "submissions.export",
+  "feeds.retry",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -51,6 +52,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "submissions.status": "Changed submission status",
   "submissions.delete": "Deleted submissions",
   "submissions.export": "Exported submissions",
+  "feeds.retry": "Retried RSS feed",
 };
 
 export const MESSAGES = {
@@ -208,7 +210,7 @@ export interface AuditRecord {
   /** The staff account acting; null for the system (a CLI run, a scheduler). */
   actorId: number | null;
   action: AuditAction;
-  target?: { type: "member" | "staff" | "submission"; id: number | null; label: string | null };
+  target?: { type: "member" | "staff" | "submission" | "feed"; id: number | null; label: string | null };
   /** How many rows the action touched (an import, an export); omitted for one-row actions. */
   rowCount?: number;
   /** Anything else worth keeping (a filter, a role change). Never a birthdate, digest or password. */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { CircleCheck, Pencil, Plus, RefreshCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
+import { CircleAlert, CircleCheck, Pencil, Plus, RefreshCw, RotateCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { formatDateTime } from "~/platform/dates";
 import { TableState } from "~/components/admin/DataTable";
@@ -32,6 +32,22 @@ export function RssFeedManagement() {
   const { records: feeds, editor, deletion, load } = list;
   const { flash, show, clear } = list.flash;
   const [ingesting, setIngesting] = useState(false);
+  const [retrying, setRetrying] = useState<number | null>(null);
+
+  async function retry(feed: RssFeed) {
+    setRetrying(feed.id);
+    try {
+      const { outcome } = await rssApi.retryFeed(feed.id);
+      if (outcome.status === "ok") show("success", M.retried(feed.name, outcome.added));
+      else if (outcome.status === "not-modified") show("success", M.retriedUnchanged(feed.name));
+      else show("warning", M.retriedStillFailing(feed.name, outcome.error));
+    } catch (err) {
+      show("error", M.retryFailed(errorReason(err)));
+    } finally {
+      setRetrying(null);
+    }
+    await load();
+  }
 
   async function ingest() {
     setIngesting(true);
@@ -81,7 +97,7 @@ export function RssFeedManagement() {
         }
         onRetry={() => void load()}
       >
-        <FeedList feeds={feeds ?? []} onEdit={editor.openEdit} onDelete={deletion.ask} />
+        <FeedList feeds={feeds ?? []} onEdit={editor.openEdit} onDelete={deletion.ask} onRetry={(f) => void retry(f)} retrying={retrying} />
       </TableState>
 
       <FeedFormDialog feed={editor.record} {...editor.dialogProps} />
@@ -104,6 +120,15 @@ export function RssFeedManagement() {
   );
 }
 
+function FailingMark() {
+  return (
+    <span className="mt-1 flex items-center gap-1.5 text-sm font-semibold text-red-800">
+      <CircleAlert className="h-5 w-5 text-red-600" aria-hidden />
+      Failing
+    </span>
+  );
+}
+
 function ActiveMark({ active }: { active: boolean }) {
   return active ? (
     <span className="inline-flex items-center gap-1.5 text-sm font-medium text-green-800">
@@ -118,21 +143,49 @@ function ActiveMark({ active }: { active: boolean }) {
   );
 }
 
+/** A feed that is fetched and whose last fetch failed: highlighted, with a "Retry now". */
+const isFailing = (feed: RssFeed) => feed.is_active && feed.consecutive_failures > 0;
+
 function LastError({ feed }: { feed: RssFeed }) {
   if (!feed.last_error) return <span className="text-slate-500">None</span>;
+  const failures = feed.consecutive_failures;
   return (
     <span className="block break-words text-red-800">
       {feed.last_error}
-      {feed.consecutive_failures > 1 ? (
-        <span className="block text-xs text-red-700">{feed.consecutive_failures} failures in a row</span>
+      {feed.last_error_at ? <span className="block text-xs text-red-700">{formatWhen(feed.last_error_at)}</span> : null}
+      {failures > 0 ? (
+        <span className="block text-xs text-red-700">
+          {failures === 1 ? "1 failure" : `${failures} failures`} in a row
+          {feed.is_active && feed.next_attempt_at ? `; next try ${formatWhen(feed.next_attempt_at)}` : ""}
+        </span>
       ) : null}
     </span>
   );
 }
 
-function RowActions({ feed, onEdit, onDelete }: { feed: RssFeed; onEdit: (f: RssFeed) => void; onDelete: (f: RssFeed) => void }) {
+interface RowHandlers {
+  onEdit: (f: RssFeed) => void;
+  onDelete: (f: RssFeed) => void;
+  onRetry: (f: RssFeed) => void;
+  /** The feed being retried, if any. */
+  retrying: number | null;
+}
+
+function RowActions({ feed, onEdit, onDelete, onRetry, retrying }: RowHandlers & { feed: RssFeed }) {
   return (
-    <div className="flex gap-1">
+    <div className="flex flex-wrap gap-1">
+      {isFailing(feed) ? (
+        <button
+          type="button"
+          className="btn-ghost px-2.5 text-brand-800"
+          onClick={() => onRetry(feed)}
+          disabled={retrying !== null}
+          aria-label={retrying === feed.id ? `Retrying ${feed.name}` : `Retry ${feed.name} now`}
+        >
+          <RotateCw className={`h-4 w-4 ${retrying === feed.id ? "animate-spin" : ""}`} aria-hidden />
+          <span aria-hidden>{retrying === feed.id ? "Retrying..." : "Retry now"}</span>
+        </button>
+      ) : null}
       <button type="button" className="btn-ghost px-2.5" onClick={() => onEdit(feed)} aria-label={`Edit ${feed.name}`}>
         <Pencil className="h-4 w-4" aria-hidden />
         <span aria-hidden>Edit</span>
@@ -151,7 +204,7 @@ function RowActions({ feed, onEdit, onDelete }: { feed: RssFeed; onEdit: (f: Rss
 }
 
 /** A table on wide screens, stacked cards on phones. */
-function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: RssFeed) => void; onDelete: (f: RssFeed) => void }) {
+function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
   return (
     <>
       <div className="hidden overflow-x-auto lg:block">
@@ -181,7 +234,12 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
           </thead>
           <tbody className="divide-y divide-slate-100">
             {feeds.map((feed) => (
-              <tr key={feed.id} data-testid="feed-row" className="align-top">
+              <tr
+                key={feed.id}
+                data-testid="feed-row"
+                data-failing={isFailing(feed) || undefined}
+                className={`align-top ${isFailing(feed) ? "bg-red-50 shadow-[inset_4px_0_0_var(--color-red-600)]" : ""}`}
+              >
                 <th scope="row" className="max-w-xs py-3 pr-4 font-normal">
                   <span className="block font-semibold text-brand-900">{feed.name}</span>
                   <span className="block break-all text-xs text-slate-600">{feed.url}</span>
@@ -189,13 +247,14 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
                 <td className="py-3 pr-4 text-slate-700">{categoryLabel(feed.category)}</td>
                 <td className="py-3 pr-4">
                   <ActiveMark active={feed.is_active} />
+                  {isFailing(feed) ? <FailingMark /> : null}
                 </td>
                 <td className="whitespace-nowrap py-3 pr-4 text-slate-700">{formatWhen(feed.last_ingested_at)}</td>
                 <td className="max-w-xs py-3 pr-4 text-xs">
                   <LastError feed={feed} />
                 </td>
                 <td className="py-2">
-                  <RowActions feed={feed} onEdit={onEdit} onDelete={onDelete} />
+                  <RowActions feed={feed} {...handlers} />
                 </td>
               </tr>
             ))}
@@ -204,13 +263,21 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
       </div>
       <ul className="space-y-3 lg:hidden" aria-label="RSS feeds">
         {feeds.map((feed) => (
-          <li key={feed.id} data-testid="feed-card" className="rounded-lg border border-slate-200 p-4">
+          <li
+            key={feed.id}
+            data-testid="feed-card"
+            data-failing={isFailing(feed) || undefined}
+            className={`rounded-lg border p-4 ${isFailing(feed) ? "border-red-300 bg-red-50" : "border-slate-200"}`}
+          >
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">
                 <p className="font-semibold text-brand-900">{feed.name}</p>
                 <p className="break-all text-xs text-slate-600">{feed.url}</p>
               </div>
-              <ActiveMark active={feed.is_active} />
+              <div className="shrink-0 text-right">
+                <ActiveMark active={feed.is_active} />
+                {isFailing(feed) ? <FailingMark /> : null}
+              </div>
             </div>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
               <dt className="text-slate-600">Category</dt>
@@ -223,7 +290,7 @@ function FeedList({ feeds, onEdit, onDelete }: { feeds: RssFeed[]; onEdit: (f: R
               </dd>
             </dl>
             <div className="mt-3 border-t border-slate-100 pt-2">
-              <RowActions feed={feed} onEdit={onEdit} onDelete={onDelete} />
+              <RowActions feed={feed} {...handlers} />
             </div>
           </li>
         ))}

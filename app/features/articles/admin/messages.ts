@@ -13,4 +13,9 @@ export const FEED_ADMIN_MESSAGES = {
   updated: "Feed updated successfully!",
   deleted: "Feed deleted successfully!",
   confirmDelete: "Are you sure you want to delete this feed?",
+  /** Feed health: "Retry now" on a failing feed (not in the spec; same tone). */
+  retried: (name: string, added: number) => `${name} fetched: ${added} new ${added === 1 ? "article" : "articles"}.`,
+  retriedUnchanged: (name: string) => `${name} fetched: nothing new since the last fetch.`,
+  retriedStillFailing: (name: string, error: string) => `${name} still fails: ${error}`,
+  retryFailed: (reason: string) => `Failed to retry feed: ${reason}`,
 } as const;
