@@ -189,6 +189,18 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** A staff member's internal note on a submission (migration 0015). */
+export interface SubmissionNotesTable {
+  id: Generated<number>;
+  submission_table: string;
+  submission_id: number;
+  author_id: number | null;
+  /** The author's username when the note was written. */
+  author_label: string | null;
+  body: string;
+  created_at: Timestamp;
+}
+
 export interface VideosTable {
   id: Generated<number>;
   /** An article category value (features/articles/categories.ts). */
@@ -332,6 +344,7 @@ export interface Database {
   cpa_requests: CpaRequestsTable;
   homeowner_material_requests: HomeownerMaterialRequestsTable;
   audit_log: AuditLogTable;
+  submission_notes: SubmissionNotesTable;
   videos: VideosTable;
   app_flags: AppFlagsTable;
   applications: ApplicationsTable;

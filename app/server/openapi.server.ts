@@ -1,7 +1,7 @@
 import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
-import { bulkDeleteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
+import { bulkDeleteSchema, noteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
 import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
 import { articlesQuery, ingestStatusQuery, exportQuery, feedId } from "~/features/articles/api.server";
 import {
@@ -83,7 +83,19 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     query: submissionQuerySchema,
     produces: "text/csv",
   },
-  { method: "get", paths: ["/api/admin/submissions/{id}"], summary: "One submission (id like contact_12)", access: "staff" },
+  {
+    method: "get",
+    paths: ["/api/admin/submissions/{id}"],
+    summary: "One submission (id like contact_12), with its notes and status history",
+    access: "staff",
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/submissions/{id}/notes"],
+    summary: "Add an internal note to a submission",
+    access: "staff",
+    body: noteSchema,
+  },
   {
     method: "get",
     paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],

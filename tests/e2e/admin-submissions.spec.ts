@@ -184,6 +184,60 @@ test.describe("admin submissions", () => {
     await expect(message(page)).toBeHidden({ timeout: 8_000 });
   });
 
+  test("the detail dialog keeps the status history and staff's internal notes, on desktop and phone", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    const [id] = await contactMessages(services, `notes${tag}`, 1);
+    const account = await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `notes${tag}`);
+    await expect(rows(page)).toHaveCount(1);
+    await rows(page)
+      .first()
+      .getByRole("button", { name: /^View / })
+      .click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Status history" })).toBeVisible();
+    await expect(dialog).toContainText("No status changes yet.");
+    await expect(dialog).toContainText("No notes yet.");
+
+    // A status change made in the dialog shows in its history, with who and when.
+    await dialog.getByRole("combobox", { name: "Submission status" }).selectOption("in-review");
+    await expect(dialog.getByTestId("status-history")).toContainText("Pending → In Review");
+    await expect(dialog.getByTestId("status-history")).toContainText(account.username!);
+
+    // An empty note is refused beside its field; a note is kept with its author and time.
+    await dialog.getByRole("button", { name: "Add note" }).click();
+    await expect(dialog.getByText("Write a note first")).toBeVisible();
+    await dialog.getByLabel("Add a note").fill("Called back on Tuesday.\nWill send the brochure.");
+    await dialog.getByRole("button", { name: "Add note" }).click();
+    const notes = dialog.getByTestId("submission-notes");
+    await expect(notes).toContainText("Called back on Tuesday.");
+    await expect(notes).toContainText(account.username!);
+    await expect(dialog.getByLabel("Add a note")).toHaveValue("");
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("heading", { name: "Internal notes" }).scrollIntoViewIfNeeded();
+    await shot(page, "desktop-notes", false);
+
+    // Kept: open again after a reload, on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await search(page, `notes${tag}`);
+    await page
+      .getByRole("button", { name: /^View / })
+      .first()
+      .click();
+    await expect(page.getByRole("dialog").getByTestId("submission-notes")).toContainText("Will send the brochure.");
+    await expect(page.getByRole("dialog").getByTestId("status-history")).toContainText("Pending → In Review");
+    await expectNoAxeViolations(page);
+    await page.getByRole("dialog").getByRole("heading", { name: "Internal notes" }).scrollIntoViewIfNeeded();
+    await shot(page, "phone-notes", false);
+    await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+  });
+
   test("bulk delete needs a selection and a confirmation; a filter change clears the selection", async ({ page, signIn, services }) => {
     test.setTimeout(60_000);
     const tag = uniq();

@@ -46,6 +46,7 @@ const API: Record<string, Row> = {
   "GET /api/admin/submissions": staff(200),
   "GET /api/admin/submissions/export": staff(200),
   "GET /api/admin/submissions/:id": staff(404),
+  "POST /api/admin/submissions/:id/notes": staff(400),
   "GET /api/admin/forms": staff(200),
   "GET /.netlify/functions/admin-forms": staff(200),
   "PUT /api/admin/forms": staff(400),

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "submissions.status",
   "submissions.delete",
   "submissions.export",
+  "submissions.note",
   "feeds.retry",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -52,6 +53,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "submissions.status": "Changed submission status",
   "submissions.delete": "Deleted submissions",
   "submissions.export": "Exported submissions",
+  "submissions.note": "Added a note to a submission",
   "feeds.retry": "Retried RSS feed",
 };
 

@@ -7,6 +7,7 @@
 import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
+import { multiLineString } from "~/platform/text-fields";
 
 export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -232,10 +233,51 @@ export interface SignatureImage {
   dataUrl: string;
 }
 
-/** GET /api/admin/submissions/:id: every stored field and the signature images. */
+/** A staff member's internal note on a submission; never shown to the sender. */
+export interface SubmissionNote {
+  id: number;
+  author: string | null;
+  body: string;
+  createdAt: string;
+}
+
+/** One status change of a submission, from the audit log. */
+export interface StatusChange {
+  from: SubmissionStatus;
+  to: SubmissionStatus;
+  by: string | null;
+  at: string;
+}
+
+/** GET /api/admin/submissions/:id: every stored field, the signature images, the notes and the status history. */
 export interface SubmissionDetail extends SubmissionSummary {
   fields: SubmissionField[];
   signatures: SignatureImage[];
+  /** Oldest first. */
+  notes: SubmissionNote[];
+  /** Oldest first. */
+  history: StatusChange[];
+}
+
+export const MAX_NOTE_LENGTH = 4000;
+export const NOTE_MESSAGES = {
+  required: "Write a note first",
+  tooLong: `A note can be at most ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters`,
+} as const;
+
+/** POST /api/admin/submissions/:id/notes. */
+export const noteSchema = z.object(
+  {
+    body: multiLineString("Note", NOTE_MESSAGES.required)
+      .transform((v) => v.trim())
+      .pipe(z.string().min(1, NOTE_MESSAGES.required).max(MAX_NOTE_LENGTH, NOTE_MESSAGES.tooLong)),
+  },
+  { error: MESSAGES.badBody },
+);
+
+export interface NoteAnswer {
+  success: true;
+  note: SubmissionNote;
 }
 
 export interface SubmissionDetailAnswer {

@@ -11,6 +11,7 @@ import { m0010_member_import_claims } from "./0010_member_import_claims";
 import { m0011_video_catalogue_placements } from "./0011_video_catalogue_placements";
 import { m0012_list_pages_and_search } from "./0012_list_pages_and_search";
 import { m0014_feed_health } from "./0014_feed_health";
+import { m0015_submission_notes } from "./0015_submission_notes";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, AppMigration> = {
   "0011_video_catalogue_placements": m0011_video_catalogue_placements,
   "0012_list_pages_and_search": m0012_list_pages_and_search,
   "0014_feed_health": m0014_feed_health,
+  "0015_submission_notes": m0015_submission_notes,
 };

@@ -6,6 +6,7 @@ import { displayFieldValue, formatSubmittedAt } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
+import { InternalNotes, StatusHistory } from "./SubmissionActivity";
 
 const EMAIL_COLUMNS = new Set(["email", "co_email", "beneficiary_email"]);
 
@@ -24,6 +25,8 @@ export function SubmissionDetailDialog({
   // What was loaded, for which id: another submission's answer is never shown.
   const [loaded, setLoaded] = useState<{ id: string; detail: SubmissionDetail | null; error: string | null } | null>(null);
   const id = summary?.id ?? null;
+  // Loaded again after a status change, so its history shows the change.
+  const shownStatus = summary?.status ?? null;
 
   useEffect(() => {
     if (!id) return;
@@ -35,7 +38,7 @@ export function SubmissionDetailDialog({
         if (!controller.signal.aborted) setLoaded({ id, detail: null, error: errorText(err) });
       });
     return () => controller.abort();
-  }, [id]);
+  }, [id, shownStatus]);
   const detail = loaded?.id === id ? loaded.detail : null;
   const error = loaded?.id === id ? loaded.error : null;
 
@@ -102,6 +105,16 @@ export function SubmissionDetailDialog({
                   </div>
                 </section>
               ) : null}
+              <StatusHistory history={detail.history} />
+              <InternalNotes
+                submissionId={detail.id}
+                notes={detail.notes}
+                onAdded={(note) =>
+                  setLoaded((l) =>
+                    l?.id === detail.id && l.detail ? { ...l, detail: { ...l.detail, notes: [...l.detail.notes, note] } } : l,
+                  )
+                }
+              />
             </>
           )}
         </div>

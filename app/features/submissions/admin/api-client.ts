@@ -6,6 +6,7 @@ import { jsonClient } from "~/platform/json-client";
 import {
   MESSAGES,
   type BulkDeleteAnswer,
+  type NoteAnswer,
   type IdsByTable,
   type StatusChangeAnswer,
   type SubmissionDetailAnswer,
@@ -19,6 +20,8 @@ export const submissionsApi = {
   list: (query: URLSearchParams, signal?: AbortSignal) => call<SubmissionsPage>(`/api/admin/submissions?${query}`, { signal }),
   detail: (id: string, signal?: AbortSignal) =>
     call<SubmissionDetailAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}`, { signal }).then((b) => b.submission),
+  addNote: (id: string, body: string) =>
+    call<NoteAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/notes`, { method: "POST", json: { body } }).then((b) => b.note),
   exportHref: (query: URLSearchParams) => `/api/admin/submissions/export?${query}`,
   setStatus: (id: string, status: SubmissionStatus) =>
     call<StatusChangeAnswer>("/api/admin/forms", { method: "PUT", json: { id, status } }),

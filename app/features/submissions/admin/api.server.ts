@@ -9,11 +9,13 @@ import {
   SUBMISSION_TABLES,
   bulkDeleteSchema,
   exportFileName,
+  noteSchema,
   statusChangeSchema,
   submissionIdSchema,
   submissionQuerySchema,
   type BulkDeleteAnswer,
   type LegacyFormsAnswer,
+  type NoteAnswer,
   type StatusChangeAnswer,
   type SubmissionDetailAnswer,
   type SubmissionsPage,
@@ -29,7 +31,8 @@ const FORMS_PATHS = ["/api/admin/forms", "/.netlify/functions/admin-forms"];
  * session is required; anonymous 401, members 403, before anything is read):
  * - GET /api/admin/submissions?search=&type=&status=&sort=&page=&limit= (one page of the unified list)
  * - GET /api/admin/submissions/export (the same filters, text/csv)
- * - GET /api/admin/submissions/:id (every stored field and the signature images)
+ * - GET /api/admin/submissions/:id (every stored field, the signature images, the notes and the status history)
+ * - POST /api/admin/submissions/:id/notes {body} (an internal note)
  * - GET, PUT, DELETE /api/admin/forms = /.netlify/functions/admin-forms (the spec's shapes)
  */
 export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminService; logger: Logger }): Router {
@@ -69,6 +72,18 @@ export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminS
       const { table, id } = parseInput(submissionIdSchema, req.params.id);
       const body: SubmissionDetailAnswer = { success: true, submission: await admin.detail(table, id) };
       res.json(body);
+    }),
+  );
+
+  router.post(
+    "/api/admin/submissions/:id/notes",
+    json,
+    handler(async (req, res) => {
+      const { table, id } = parseInput(submissionIdSchema, req.params.id);
+      const { body } = parseInput(noteSchema, req.body ?? {});
+      const user = res.locals.user as PublicUser;
+      const note = await admin.addNote({ id: user.id, label: user.username }, table, id, body);
+      res.status(201).json({ success: true, note } satisfies NoteAnswer);
     }),
   );
 

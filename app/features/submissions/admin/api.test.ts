@@ -564,6 +564,99 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(JSON.stringify(entries)).not.toMatch(/Signed Sam|avery@example\.com/);
     });
 
+    it("the detail shows each status change (from, to, who, when) and the internal notes, oldest first", async () => {
+      const contact = await repo().insert("contact", {
+        name: "History Hal",
+        email: "hal@example.com",
+        phone: null,
+        subject: "Hi",
+        message: "Status?",
+      });
+      const ref = `contact_${contact.id}`;
+      const detail = async () =>
+        (await body(await req(`/api/admin/submissions/${ref}`, { cookie: limited.cookie }))).submission as SubmissionDetail;
+      expect(await detail()).toMatchObject({ history: [], notes: [] });
+
+      for (const [status, who] of [
+        ["in-review", limited],
+        ["approved", boss],
+      ] as const)
+        expect((await req("/api/admin/forms", { method: "PUT", json: { id: ref, status }, cookie: who.cookie })).status).toBe(200);
+      const addNote = (json: unknown, cookie = limited.cookie) =>
+        req(`/api/admin/submissions/${ref}/notes`, { method: "POST", json, cookie });
+      const first = await addNote({ body: "  Called back,\nleft a message.  " });
+      expect(first.status).toBe(201);
+      expect(await body(first)).toEqual({
+        success: true,
+        note: { id: expect.any(Number), author: "limited-subs", body: "Called back,\nleft a message.", createdAt: expect.any(String) },
+      });
+      expect((await addNote({ body: "Approved after the call." }, boss.cookie)).status).toBe(201);
+
+      const shown = await detail();
+      expect(shown.history).toEqual([
+        { from: "pending", to: "in-review", by: "limited-subs", at: expect.any(String) },
+        { from: "in-review", to: "approved", by: "boss-subs", at: expect.any(String) },
+      ]);
+      expect(shown.history[0].at <= shown.history[1].at).toBe(true);
+      expect(shown.notes.map((n) => [n.author, n.body])).toEqual([
+        ["limited-subs", "Called back,\nleft a message."],
+        ["boss-subs", "Approved after the call."],
+      ]);
+      // Another submission's history and notes stay its own.
+      const other = await repo().insert("contact", {
+        name: "Other Olga",
+        email: "olga@example.com",
+        phone: null,
+        subject: "Hi",
+        message: "x",
+      });
+      expect(
+        ((await body(await req(`/api/admin/submissions/contact_${other.id}`, { cookie: limited.cookie }))).submission as SubmissionDetail)
+          .notes,
+      ).toEqual([]);
+      // Each note is in the audit log, without its text.
+      const noted = (await auditEntries("submissions.note")).filter((e) => e.target_label === ref);
+      expect(noted.map((e) => e.actor_id)).toEqual([boss.userId, limited.userId]);
+      expect(JSON.stringify(noted)).not.toContain("Called back");
+
+      // Refused notes: empty, too long, control characters, not text, an unknown submission; members and anonymous.
+      for (const [json, status] of [
+        [{ body: "   " }, 400],
+        [{ body: "x".repeat(4001) }, 400],
+        [{ body: "bell \u0007" }, 400],
+        [{ body: 42 }, 400],
+        [{}, 400],
+        [[], 400],
+      ] as const)
+        expect((await addNote(json)).status, JSON.stringify(json)).toBe(status);
+      expect(
+        (await req(`/api/admin/submissions/contact_999999/notes`, { method: "POST", json: { body: "x" }, cookie: boss.cookie })).status,
+      ).toBe(404);
+      expect((await addNote({ body: "sneaky" }, member.cookie)).status).toBe(403);
+      expect((await req(`/api/admin/submissions/${ref}/notes`, { method: "POST", json: { body: "anon" } })).status).toBe(401);
+      expect((await detail()).notes).toHaveLength(2);
+
+      // Deleting the submission deletes its notes.
+      expect(
+        (
+          await req("/api/admin/forms", {
+            method: "DELETE",
+            json: { idsByTable: { contact_messages: [contact.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
+            cookie: boss.cookie,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        await db()
+          .selectFrom("submission_notes")
+          .select("id")
+          .where("submission_id", "=", contact.id)
+          .where("submission_table", "=", "contact_messages")
+          .execute(),
+      ).toEqual([]);
+      await db().deleteFrom("contact_messages").where("id", "=", other.id).execute();
+    });
+
     it("deletes by idsByTable across tables, counts what was really deleted, and audits ids and counts", async () => {
       const a2 = await insertApplication(db(), { applicant_name: "Delete Me Too" });
       const cpa = (

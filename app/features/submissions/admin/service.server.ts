@@ -15,7 +15,9 @@ import {
   type IdsByTable,
   type LegacyFormsAnswer,
   type SignatureImage,
+  type StatusChange,
   type SubmissionDetail,
+  type SubmissionNote,
   type SubmissionField,
   type SubmissionQuery,
   type SubmissionsPage,
@@ -111,6 +113,8 @@ export class SubmissionAdminService {
   async detail(table: SubmissionTable, id: number): Promise<SubmissionDetail> {
     const [summary, row] = await Promise.all([this.queries.summary(table, id), this.queries.find(table, id)]);
     if (!summary || !row) throw DomainError.notFound(MESSAGES.notFound);
+    const submittedAt = String(row.submitted_at ?? "");
+    const [notes, history] = await Promise.all([this.notes(table, id), this.history(table, id, submittedAt)]);
     const fields: SubmissionField[] = [];
     const signatures: SignatureImage[] = [];
     for (const [key, value] of Object.entries(plainRow(row))) {
@@ -120,7 +124,56 @@ export class SubmissionAdminService {
       }
       fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
     }
-    return { ...toSummary(summary), fields, signatures };
+    return { ...toSummary(summary), fields, signatures, notes, history };
+  }
+
+  /** A staff member's note on a submission, kept with the author's name and recorded in the audit log. */
+  async addNote(actor: Actor & { label: string | null }, table: SubmissionTable, id: number, body: string): Promise<SubmissionNote> {
+    const ref = `${SOURCES[table].prefix}${id}`;
+    return this.db.transaction().execute(async (trx) => {
+      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      if (!(await anyTrx.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()))
+        throw DomainError.notFound(MESSAGES.notFound);
+      const createdAt = nowIso();
+      const row = await trx
+        .insertInto("submission_notes")
+        .values({ submission_table: table, submission_id: id, author_id: actor.id, author_label: actor.label, body, created_at: createdAt })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await this.audit.record({ actorId: actor.id, action: "submissions.note", target: { type: "submission", id, label: ref } }, trx);
+      return { id: Number(row.id), author: actor.label, body, createdAt };
+    });
+  }
+
+  private async notes(table: SubmissionTable, id: number): Promise<SubmissionNote[]> {
+    const rows = await this.db
+      .selectFrom("submission_notes")
+      .select(["id", "author_label", "body", "created_at"])
+      .where("submission_table", "=", table)
+      .where("submission_id", "=", id)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), author: r.author_label, body: r.body, createdAt: r.created_at }));
+  }
+
+  /**
+   * The status changes recorded for this submission since it was submitted (an id the
+   * database gave again after a deletion does not inherit the old row's history).
+   */
+  private async history(table: SubmissionTable, id: number, submittedAt: string): Promise<StatusChange[]> {
+    const rows = await this.db
+      .selectFrom("audit_log")
+      .select(["actor_label", "created_at", "details"])
+      .where("target_type", "=", "submission")
+      .where("target_label", "=", `${SOURCES[table].prefix}${id}`)
+      .where("action", "=", "submissions.status")
+      .where("created_at", ">=", submittedAt)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => {
+      const details = JSON.parse(r.details ?? "{}") as { from?: unknown; to?: unknown };
+      return { from: normalizeStatus(details.from), to: normalizeStatus(details.to), by: r.actor_label, at: r.created_at };
+    });
   }
 
   async setStatus(
@@ -158,6 +211,7 @@ export class SubmissionAdminService {
         const ids = [...new Set(idsByTable[table])];
         if (!ids.length) continue;
         const result = await anyTrx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
+        await trx.deleteFrom("submission_notes").where("submission_table", "=", table).where("submission_id", "in", ids).execute();
         const n = Number(result.numDeletedRows);
         byTable[table] = n;
         deleted += n;

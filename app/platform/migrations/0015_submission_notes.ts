@@ -1,0 +1,28 @@
+import type { AppMigration } from "./types";
+import { idType } from "./types";
+
+/**
+ * The submissions inbox: staff's internal notes on a submission (author and time kept as
+ * written, like the audit log, so a note outlives its author's account), and an index that
+ * reads one submission's status history out of the audit log.
+ */
+export const m0015_submission_notes: AppMigration = {
+  async up(db, dialect) {
+    await db.schema
+      .createTable("submission_notes")
+      .addColumn("id", idType(dialect), (c) => (dialect === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      .addColumn("submission_table", "text", (c) => c.notNull())
+      .addColumn("submission_id", "integer", (c) => c.notNull())
+      .addColumn("author_id", "integer")
+      .addColumn("author_label", "text")
+      .addColumn("body", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex("submission_notes_submission_idx")
+      .on("submission_notes")
+      .columns(["submission_table", "submission_id", "id"])
+      .execute();
+    await db.schema.createIndex("audit_log_target_idx").on("audit_log").columns(["target_type", "target_label", "id"]).execute();
+  },
+};
