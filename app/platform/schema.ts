@@ -197,6 +197,9 @@ export interface SubmissionNotesTable {
   author_id: number | null;
   /** The author's username when the note was written. */
   author_label: string | null;
+  /** "note" (internal) or "reply" (an e-mail sent to the sender, with its subject). */
+  kind: Generated<string>;
+  subject: string | null;
   body: string;
   created_at: Timestamp;
 }

@@ -1,7 +1,7 @@
 import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
-import { bulkDeleteSchema, noteSchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
+import { bulkDeleteSchema, noteSchema, replySchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
 import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
 import { articlesQuery, ingestStatusQuery, exportQuery, feedId } from "~/features/articles/api.server";
 import {
@@ -95,6 +95,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Add an internal note to a submission",
     access: "staff",
     body: noteSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/submissions/{id}/reply"],
+    summary: "E-mail the sender of a submission (409 when mail is not set up)",
+    access: "staff",
+    body: replySchema,
   },
   {
     method: "get",

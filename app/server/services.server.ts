@@ -6,6 +6,7 @@ import { RateLimits } from "~/platform/rate-limit.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/intake/notify.server";
+import { ReplyMailer } from "~/features/submissions/admin/reply-mail.server";
 import { SubmissionService } from "~/features/submissions/intake/service.server";
 import { SubmissionAdminService } from "~/features/submissions/admin/service.server";
 import { ArticleQueries } from "~/features/articles/article-queries.server";
@@ -75,7 +76,18 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
-    submissionAdmin: new SubmissionAdminService(database.db, database.dialect, audit),
+    submissionAdmin: new SubmissionAdminService(
+      database.db,
+      database.dialect,
+      audit,
+      new ReplyMailer({
+        smtpUrl: config.SMTP_URL,
+        mailFrom: config.MAIL_FROM,
+        contactEmail: config.CONTACT_EMAIL,
+        orgName: config.ORG_NAME,
+      }),
+      logger,
+    ),
     articles: new ArticleQueries(database.db, logger, { orgName: config.ORG_NAME }),
     feeds: new FeedAdmin(database.db, { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS }),
     ingest: new IngestService(database.db, logger, {

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 import { insertApplication } from "../support/submission-fixtures";
+import { decodeBody, startSmtp } from "../support/smtp";
+import { startSecondSite } from "./second-site";
 import type { Services } from "../../app/server/services.server";
 
 const uniq = () => crypto.randomBytes(3).toString("hex").toLowerCase();
@@ -236,6 +238,57 @@ test.describe("admin submissions", () => {
     await page.getByRole("dialog").getByRole("heading", { name: "Internal notes" }).scrollIntoViewIfNeeded();
     await shot(page, "phone-notes", false);
     await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+  });
+
+  test("where the site can send mail, staff reply to the sender from the dialog, and the reply is kept with the notes", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    const [id] = await contactMessages(services, `reply${tag}`, 1);
+    await signIn("limited_admin");
+    // Without SMTP_URL (the browser tests' site) there is no reply form.
+    await openTab(page);
+    await search(page, `reply${tag}`);
+    await page
+      .getByRole("button", { name: /^View / })
+      .first()
+      .click();
+    await expect(page.getByRole("dialog").getByRole("heading", { name: "Internal notes" })).toBeVisible();
+    await expect(page.getByRole("dialog").getByRole("heading", { name: "Reply by e-mail" })).toHaveCount(0);
+
+    const smtp = await startSmtp();
+    const site = await startSecondSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+    try {
+      await page.goto(`${site.url}/admin/dashboard?tab=submissions`);
+      await search(page, `reply${tag}`);
+      await page
+        .getByRole("button", { name: /^View / })
+        .first()
+        .click();
+      const dialog = page.getByRole("dialog");
+      const email = `bulk1.reply${tag}@example.com`;
+      await expect(dialog.getByRole("heading", { name: "Reply by e-mail" })).toBeVisible();
+      await expect(dialog).toContainText(`To ${email}.`);
+      await expect(dialog.getByLabel("Subject")).toHaveValue("Re: your contact form");
+      await dialog.getByRole("button", { name: "Send e-mail" }).click();
+      await expect(dialog.getByText("Write a message first")).toBeVisible();
+      await dialog.getByLabel("Message").fill("Thank you for writing.\nYour plan covers it.");
+      await dialog.getByRole("button", { name: "Send e-mail" }).click();
+      await expect(dialog.getByRole("status").filter({ hasText: "E-mail sent" })).toHaveText(`E-mail sent to ${email}.`);
+      await expect(dialog.getByTestId("submission-notes")).toContainText(`E-mail to ${email}: Re: your contact form`);
+      await expect(dialog.getByLabel("Message")).toHaveValue("");
+      expect(smtp.received.map((m) => m.to)).toEqual([[email]]);
+      expect(decodeBody(smtp.received[0].raw)).toContain("Your plan covers it.");
+      await expectNoAxeViolations(page);
+      await dialog.getByRole("heading", { name: "Reply by e-mail" }).scrollIntoViewIfNeeded();
+      await shot(page, "desktop-reply", false);
+    } finally {
+      await site.close();
+      await smtp.close();
+      await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+    }
   });
 
   test("bulk delete needs a selection and a confirmation; a filter change clears the selection", async ({ page, signIn, services }) => {

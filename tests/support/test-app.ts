@@ -91,15 +91,20 @@ export async function startTestServer(
  * A second instance of the application on the same database as `of` (its own connection or
  * pool, its own services and HTTP server), as when several instances serve one site.
  */
-export async function startSiblingServer(of: TestServer, options: ServiceOptions = {}): Promise<TestServer> {
+export async function startSiblingServer(
+  of: TestServer,
+  options: ServiceOptions = {},
+  config: Partial<TestServer["config"]> = {},
+): Promise<TestServer> {
   const { openDatabase, createServices, createLogger } = vitestModules;
   const { database } = of.services;
   const sibling =
     database.dialect === "sqlite"
       ? openDatabase({ sqliteFile: path.join(of.dataDir, "app.db") })
       : openDatabase({ url: process.env.TEST_DATABASE_URL!, pgSchema: database.schema, poolSize: 4 });
-  const services = createServices(of.config, sibling, createLogger("silent"), options);
-  return listen({ services, config: of.config, dataDir: of.dataDir, close: () => sibling.close() });
+  const siblingConfig = { ...of.config, ...config };
+  const services = createServices(siblingConfig, sibling, createLogger("silent"), options);
+  return listen({ services, config: siblingConfig, dataDir: of.dataDir, close: () => sibling.close() });
 }
 
 async function listen(ctx: TestContext): Promise<TestServer> {

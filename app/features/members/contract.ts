@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   "submissions.delete",
   "submissions.export",
   "submissions.note",
+  "submissions.reply",
   "feeds.retry",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -54,6 +55,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "submissions.delete": "Deleted submissions",
   "submissions.export": "Exported submissions",
   "submissions.note": "Added a note to a submission",
+  "submissions.reply": "Replied to a submission by e-mail",
   "feeds.retry": "Retried RSS feed",
 };
 

@@ -7,7 +7,7 @@
 import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
-import { multiLineString } from "~/platform/text-fields";
+import { multiLineString, oneLineString } from "~/platform/text-fields";
 
 export const SUBMISSION_STATUSES = ["pending", "in-review", "approved", "rejected", "completed"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -233,10 +233,17 @@ export interface SignatureImage {
   dataUrl: string;
 }
 
-/** A staff member's internal note on a submission; never shown to the sender. */
+/**
+ * What staff wrote about a submission: an internal note (never shown to the sender), or an
+ * e-mail reply sent to the sender from the detail dialog, with its subject and address.
+ */
 export interface SubmissionNote {
   id: number;
+  kind: "note" | "reply";
   author: string | null;
+  /** A reply's subject ("To: address" is in `to`); null for a note. */
+  subject: string | null;
+  to: string | null;
   body: string;
   createdAt: string;
 }
@@ -257,6 +264,8 @@ export interface SubmissionDetail extends SubmissionSummary {
   notes: SubmissionNote[];
   /** Oldest first. */
   history: StatusChange[];
+  /** Where a reply goes: the sender's e-mail when the site can send mail, else null (no reply form). */
+  replyTo: string | null;
 }
 
 export const MAX_NOTE_LENGTH = 4000;
@@ -271,6 +280,31 @@ export const noteSchema = z.object(
     body: multiLineString("Note", NOTE_MESSAGES.required)
       .transform((v) => v.trim())
       .pipe(z.string().min(1, NOTE_MESSAGES.required).max(MAX_NOTE_LENGTH, NOTE_MESSAGES.tooLong)),
+  },
+  { error: MESSAGES.badBody },
+);
+
+export const MAX_REPLY_SUBJECT = 200;
+export const MAX_REPLY_LENGTH = 10_000;
+export const REPLY_MESSAGES = {
+  subjectRequired: "Subject is required",
+  subjectTooLong: `Subject can be at most ${MAX_REPLY_SUBJECT} characters`,
+  messageRequired: "Write a message first",
+  messageTooLong: `A message can be at most ${MAX_REPLY_LENGTH.toLocaleString("en-US")} characters`,
+  mailOff: "E-mail is not set up on this site",
+  noAddress: "This submission has no e-mail address to reply to",
+  notSent: "The e-mail could not be sent. Please try again later.",
+} as const;
+
+/** POST /api/admin/submissions/:id/reply. */
+export const replySchema = z.object(
+  {
+    subject: oneLineString("Subject", REPLY_MESSAGES.subjectRequired)
+      .transform((v) => v.trim())
+      .pipe(z.string().min(1, REPLY_MESSAGES.subjectRequired).max(MAX_REPLY_SUBJECT, REPLY_MESSAGES.subjectTooLong)),
+    message: multiLineString("Message", REPLY_MESSAGES.messageRequired)
+      .transform((v) => v.trim())
+      .pipe(z.string().min(1, REPLY_MESSAGES.messageRequired).max(MAX_REPLY_LENGTH, REPLY_MESSAGES.messageTooLong)),
   },
   { error: MESSAGES.badBody },
 );

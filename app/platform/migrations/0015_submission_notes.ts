@@ -2,9 +2,9 @@ import type { AppMigration } from "./types";
 import { idType } from "./types";
 
 /**
- * The submissions inbox: staff's internal notes on a submission (author and time kept as
- * written, like the audit log, so a note outlives its author's account), and an index that
- * reads one submission's status history out of the audit log.
+ * The submissions inbox: staff's internal notes on a submission and the e-mail replies sent to
+ * its sender (author and time kept as written, like the audit log, so they outlive the author's
+ * account), and an index that reads one submission's status history out of the audit log.
  */
 export const m0015_submission_notes: AppMigration = {
   async up(db, dialect) {
@@ -15,6 +15,9 @@ export const m0015_submission_notes: AppMigration = {
       .addColumn("submission_id", "integer", (c) => c.notNull())
       .addColumn("author_id", "integer")
       .addColumn("author_label", "text")
+      // "note", or "reply": an e-mail sent to the sender from the detail dialog (its subject kept too).
+      .addColumn("kind", "text", (c) => c.notNull().defaultTo("note"))
+      .addColumn("subject", "text")
       .addColumn("body", "text", (c) => c.notNull())
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();

@@ -1,9 +1,17 @@
-import { LoaderCircle, MessageSquarePlus } from "lucide-react";
+import { LoaderCircle, Mail, MessageSquarePlus, Send } from "lucide-react";
 import { useState } from "react";
-import { Field, textareaProps } from "~/components/forms/FormParts";
+import { Field, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime } from "~/platform/dates";
-import { MAX_NOTE_LENGTH, STATUS_LABELS, noteSchema, type StatusChange, type SubmissionNote } from "../contract";
+import {
+  MAX_NOTE_LENGTH,
+  MAX_REPLY_SUBJECT,
+  STATUS_LABELS,
+  noteSchema,
+  replySchema,
+  type StatusChange,
+  type SubmissionNote,
+} from "../contract";
 import { errorText, submissionsApi } from "./api-client";
 
 const when = (iso: string) => formatDateTime(iso) ?? iso;
@@ -36,7 +44,99 @@ export function StatusHistory({ history }: { history: StatusChange[] }) {
   );
 }
 
-/** Staff's internal notes on a submission, and a form to add one. Never shown to the sender. */
+/** One note, or one e-mail reply with its subject and address. */
+function NoteItem({ note }: { note: SubmissionNote }) {
+  return (
+    <li
+      className={`rounded-lg border px-3 py-2 text-sm ${note.kind === "reply" ? "border-brand-200 bg-brand-50" : "border-slate-200 bg-slate-50"}`}
+      data-kind={note.kind}
+    >
+      {note.kind === "reply" ? (
+        <p className="mb-1 flex items-center gap-1.5 font-semibold text-brand-900">
+          <Mail className="h-4 w-4 shrink-0" aria-hidden />
+          <span className="min-w-0 break-words">
+            E-mail to {note.to ?? "the sender"}: {note.subject}
+          </span>
+        </p>
+      ) : null}
+      <p className="whitespace-pre-wrap break-words text-slate-900">{note.body}</p>
+      <p className="mt-1 text-xs text-slate-600">
+        {note.author ?? "A removed account"}, {when(note.createdAt)}
+      </p>
+    </li>
+  );
+}
+
+/** The e-mail reply to the sender, shown only when the site can send mail and the submission has an address. */
+export function ReplyForm({
+  submissionId,
+  to,
+  defaultSubject,
+  onSent,
+}: {
+  submissionId: string;
+  to: string;
+  defaultSubject: string;
+  onSent: (note: SubmissionNote) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { fields, formProps, reset } = useSchemaForm({
+    id: "submission-reply",
+    schema: replySchema,
+    defaultValue: { subject: defaultSubject },
+    onValid: (data) => {
+      if (busy) return;
+      setBusy(true);
+      setError(null);
+      setSentTo(null);
+      submissionsApi
+        .reply(submissionId, data)
+        .then((note) => {
+          onSent(note);
+          reset();
+          setSentTo(note.to);
+        })
+        .catch((err) => setError(errorText(err)))
+        .finally(() => setBusy(false));
+    },
+  });
+  return (
+    <section aria-labelledby="submission-reply-heading">
+      <h3 id="submission-reply-heading" className="mb-1 font-semibold text-brand-900">
+        Reply by e-mail
+      </h3>
+      <p className="mb-3 text-sm text-slate-600">
+        To <span className="font-medium text-slate-800">{to}</span>. The reply is kept with the notes.
+      </p>
+      <form {...formProps} className="space-y-3">
+        <Field meta={fields.subject} label="Subject">
+          <input {...inputProps(fields.subject, { type: "text" })} maxLength={MAX_REPLY_SUBJECT} className="field-input" disabled={busy} />
+        </Field>
+        <Field meta={fields.message} label="Message">
+          <textarea {...textareaProps(fields.message)} rows={5} className="field-input" disabled={busy} />
+        </Field>
+        {error ? (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+            {error}
+          </p>
+        ) : null}
+        {sentTo ? (
+          <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
+            E-mail sent to {sentTo}.
+          </p>
+        ) : null}
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
+          {busy ? "Sending..." : "Send e-mail"}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** Staff's internal notes on a submission (and the replies sent), and a form to add a note. Never shown to the sender. */
 export function InternalNotes({
   submissionId,
   notes,
@@ -74,12 +174,7 @@ export function InternalNotes({
       {notes.length ? (
         <ul className="mb-4 space-y-3" data-testid="submission-notes">
           {notes.map((n) => (
-            <li key={n.id} className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
-              <p className="whitespace-pre-wrap break-words text-slate-900">{n.body}</p>
-              <p className="mt-1 text-xs text-slate-600">
-                {n.author ?? "A removed account"}, {when(n.createdAt)}
-              </p>
-            </li>
+            <NoteItem key={`${n.kind}-${n.id}`} note={n} />
           ))}
         </ul>
       ) : (

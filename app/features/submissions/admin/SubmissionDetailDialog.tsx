@@ -1,16 +1,19 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/Modal";
-import { type SubmissionDetail, type SubmissionStatus, type SubmissionSummary } from "../contract";
+import { type SubmissionDetail, type SubmissionNote, type SubmissionStatus, type SubmissionSummary } from "../contract";
 import { displayFieldValue, formatSubmittedAt } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
-import { InternalNotes, StatusHistory } from "./SubmissionActivity";
+import { InternalNotes, ReplyForm, StatusHistory } from "./SubmissionActivity";
 
 const EMAIL_COLUMNS = new Set(["email", "co_email", "beneficiary_email"]);
 
-/** One submission: every stored field and, for an application, its signature images. */
+/**
+ * One submission: every stored field and, for an application, its signature images; its
+ * status history, staff's notes and, when the site can send mail, a reply to the sender.
+ */
 export function SubmissionDetailDialog({
   summary,
   onClose,
@@ -40,6 +43,8 @@ export function SubmissionDetailDialog({
     return () => controller.abort();
   }, [id, shownStatus]);
   const detail = loaded?.id === id ? loaded.detail : null;
+  const addNote = (note: SubmissionNote) =>
+    setLoaded((l) => (l?.id === id && l.detail ? { ...l, detail: { ...l.detail, notes: [...l.detail.notes, note] } } : l));
   const error = loaded?.id === id ? loaded.error : null;
 
   const status = summary?.status ?? "pending";
@@ -106,15 +111,15 @@ export function SubmissionDetailDialog({
                 </section>
               ) : null}
               <StatusHistory history={detail.history} />
-              <InternalNotes
-                submissionId={detail.id}
-                notes={detail.notes}
-                onAdded={(note) =>
-                  setLoaded((l) =>
-                    l?.id === detail.id && l.detail ? { ...l, detail: { ...l.detail, notes: [...l.detail.notes, note] } } : l,
-                  )
-                }
-              />
+              <InternalNotes submissionId={detail.id} notes={detail.notes} onAdded={addNote} />
+              {detail.replyTo ? (
+                <ReplyForm
+                  submissionId={detail.id}
+                  to={detail.replyTo}
+                  defaultSubject={`Re: your ${detail.formType.toLowerCase()}`}
+                  onSent={addNote}
+                />
+              ) : null}
             </>
           )}
         </div>

@@ -22,6 +22,8 @@ export const submissionsApi = {
     call<SubmissionDetailAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}`, { signal }).then((b) => b.submission),
   addNote: (id: string, body: string) =>
     call<NoteAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/notes`, { method: "POST", json: { body } }).then((b) => b.note),
+  reply: (id: string, mail: { subject: string; message: string }) =>
+    call<NoteAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/reply`, { method: "POST", json: mail }).then((b) => b.note),
   exportHref: (query: URLSearchParams) => `/api/admin/submissions/export?${query}`,
   setStatus: (id: string, status: SubmissionStatus) =>
     call<StatusChangeAnswer>("/api/admin/forms", { method: "PUT", json: { id, status } }),

@@ -10,6 +10,7 @@ import {
   bulkDeleteSchema,
   exportFileName,
   noteSchema,
+  replySchema,
   statusChangeSchema,
   submissionIdSchema,
   submissionQuerySchema,
@@ -33,6 +34,7 @@ const FORMS_PATHS = ["/api/admin/forms", "/.netlify/functions/admin-forms"];
  * - GET /api/admin/submissions/export (the same filters, text/csv)
  * - GET /api/admin/submissions/:id (every stored field, the signature images, the notes and the status history)
  * - POST /api/admin/submissions/:id/notes {body} (an internal note)
+ * - POST /api/admin/submissions/:id/reply {subject, message} (an e-mail to the sender, when mail is set up)
  * - GET, PUT, DELETE /api/admin/forms = /.netlify/functions/admin-forms (the spec's shapes)
  */
 export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminService; logger: Logger }): Router {
@@ -83,6 +85,18 @@ export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminS
       const { body } = parseInput(noteSchema, req.body ?? {});
       const user = res.locals.user as PublicUser;
       const note = await admin.addNote({ id: user.id, label: user.username }, table, id, body);
+      res.status(201).json({ success: true, note } satisfies NoteAnswer);
+    }),
+  );
+
+  router.post(
+    "/api/admin/submissions/:id/reply",
+    json,
+    handler(async (req, res) => {
+      const { table, id } = parseInput(submissionIdSchema, req.params.id);
+      const mail = parseInput(replySchema, req.body ?? {});
+      const user = res.locals.user as PublicUser;
+      const note = await admin.reply({ id: user.id, label: user.username }, table, id, mail);
       res.status(201).json({ success: true, note } satisfies NoteAnswer);
     }),
   );

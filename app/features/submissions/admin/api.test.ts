@@ -1,12 +1,14 @@
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
+import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
+import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
 import { applicationRow, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
 import { guardRows } from "../../../../tests/support/row-guard";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
+  REPLY_MESSAGES,
   SOURCES,
   SUBMISSION_TABLES,
   type SubmissionDetail,
@@ -588,7 +590,15 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(first.status).toBe(201);
       expect(await body(first)).toEqual({
         success: true,
-        note: { id: expect.any(Number), author: "limited-subs", body: "Called back,\nleft a message.", createdAt: expect.any(String) },
+        note: {
+          id: expect.any(Number),
+          kind: "note",
+          author: "limited-subs",
+          subject: null,
+          to: null,
+          body: "Called back,\nleft a message.",
+          createdAt: expect.any(String),
+        },
       });
       expect((await addNote({ body: "Approved after the call." }, boss.cookie)).status).toBe(201);
 
@@ -901,5 +911,139 @@ describeEachDatabase("admin submissions API", (dialect) => {
       const changes = await guard.expectChanges({ audit_log: { added: 1 } });
       expect(changes.audit_log.added[0]).toMatchObject({ action: "submissions.delete", row_count: 0 });
     });
+  });
+});
+
+describeEachDatabase("replying to a submission by e-mail", (dialect) => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let server: TestServer;
+  let staff: Who;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(dialect, {
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      CONTACT_EMAIL: "help@aha.example",
+      ORG_NAME: "AHA Test",
+    });
+    staff = await loginAs(server, "limited_admin", { username: "replier" });
+  });
+  afterAll(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  it("sends the reply to the sender, keeps it with the notes and in the audit log; refuses what it cannot send", async () => {
+    const row = await server.services.submissions.repository.insert("contact", {
+      name: "Reply Rita",
+      email: "rita@example.com",
+      phone: null,
+      subject: "Claims",
+      message: "Is my roof covered?",
+    });
+    const ref = `contact_${row.id}`;
+    const detail = async () =>
+      (await (await server.request(`/api/admin/submissions/${ref}`, { cookie: staff.cookie })).json()).submission as SubmissionDetail;
+    expect((await detail()).replyTo).toBe("rita@example.com");
+    const reply = (json: unknown, cookie = staff.cookie) =>
+      server.request(`/api/admin/submissions/${ref}/reply`, { method: "POST", json, cookie });
+
+    const sent = await reply({ subject: " Your roof claim ", message: "Hello Rita,\nyes, it is covered.\n\nAHA" });
+    expect(sent.status).toBe(201);
+    expect((await sent.json()).note).toMatchObject({
+      kind: "reply",
+      author: "replier",
+      subject: "Your roof claim",
+      to: "rita@example.com",
+    });
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0].to).toEqual(["rita@example.com"]);
+    const raw = decodeBody(smtp.received[0].raw);
+    expect(raw).toMatch(/^From: AHA Test <help@aha\.example>$/m);
+    expect(raw).toMatch(/^Reply-To: help@aha\.example$/m);
+    expect(raw).toMatch(/^Subject: Your roof claim$/m);
+    expect(raw).toContain("yes, it is covered.");
+
+    const shown = await detail();
+    expect(shown.notes).toEqual([
+      {
+        id: expect.any(Number),
+        kind: "reply",
+        author: "replier",
+        subject: "Your roof claim",
+        to: "rita@example.com",
+        body: "Hello Rita,\nyes, it is covered.\n\nAHA",
+        createdAt: expect.any(String),
+      },
+    ]);
+    const audit = await server.services.database.db.selectFrom("audit_log").selectAll().where("action", "=", "submissions.reply").execute();
+    expect(audit.map((a) => a.target_label)).toEqual([ref]);
+    expect(JSON.stringify(audit)).not.toContain("covered");
+
+    // A header cannot be smuggled in, empty or oversized mail is refused, members and anonymous are refused.
+    for (const json of [
+      { subject: "Hi\r\nBcc: victim@example.com", message: "x" },
+      { subject: "", message: "x" },
+      { subject: "Hi", message: "   " },
+      { subject: "x".repeat(201), message: "x" },
+      { subject: "Hi", message: "x".repeat(10_001) },
+      { subject: "Hi" },
+      [],
+    ])
+      expect((await reply(json)).status, JSON.stringify(json)).toBe(400);
+    expect((await reply({ subject: "Hi", message: "x" }, (await loginAs(server, "member")).cookie)).status).toBe(403);
+    expect(
+      (await server.request(`/api/admin/submissions/${ref}/reply`, { method: "POST", json: { subject: "Hi", message: "x" } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await server.request(`/api/admin/submissions/contact_999999/reply`, {
+          method: "POST",
+          json: { subject: "Hi", message: "x" },
+          cookie: staff.cookie,
+        })
+      ).status,
+    ).toBe(404);
+    expect(smtp.received).toHaveLength(1);
+    expect((await detail()).notes).toHaveLength(1);
+  });
+
+  it("a mail server that refuses answers 502 and keeps nothing; without SMTP_URL there is no reply", async () => {
+    const down = await startSiblingServer(server, {}, { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
+    const off = await startSiblingServer(server, {}, { SMTP_URL: undefined });
+    try {
+      const row = await server.services.submissions.repository.insert("contact", {
+        name: "Down Dan",
+        email: "dan@example.com",
+        phone: null,
+        subject: "x",
+        message: "y",
+      });
+      const ref = `contact_${row.id}`;
+      const failed = await down.request(`/api/admin/submissions/${ref}/reply`, {
+        method: "POST",
+        json: { subject: "Hi", message: "x" },
+        cookie: staff.cookie,
+      });
+      expect(failed.status).toBe(502);
+      expect((await failed.json()).error).toBe(REPLY_MESSAGES.notSent);
+      expect(
+        await server.services.database.db.selectFrom("submission_notes").select("id").where("submission_id", "=", row.id).execute(),
+      ).toEqual([]);
+
+      expect(
+        ((await (await off.request(`/api/admin/submissions/${ref}`, { cookie: staff.cookie })).json()).submission as SubmissionDetail)
+          .replyTo,
+      ).toBeNull();
+      const refused = await off.request(`/api/admin/submissions/${ref}/reply`, {
+        method: "POST",
+        json: { subject: "Hi", message: "x" },
+        cookie: staff.cookie,
+      });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error).toBe(REPLY_MESSAGES.mailOff);
+    } finally {
+      await down.close();
+      await off.close();
+    }
   });
 });

@@ -5,10 +5,13 @@ import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
 import type { AuditRecorder } from "~/features/members/contract";
+import type { Logger } from "~/platform/logger.server";
+import type { ReplyMailer } from "./reply-mail.server";
 import { SubmissionQueries, toSummary } from "./queries.server";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
+  REPLY_MESSAGES,
   SOURCES,
   SUBMISSION_TABLES,
   normalizeStatus,
@@ -98,6 +101,8 @@ export class SubmissionAdminService {
     private db: Kysely<Database>,
     dialect: Dialect,
     private audit: AuditRecorder,
+    private mailer: ReplyMailer | null = null,
+    private logger: Logger | null = null,
   ) {
     this.queries = new SubmissionQueries(db, dialect);
   }
@@ -114,7 +119,8 @@ export class SubmissionAdminService {
     const [summary, row] = await Promise.all([this.queries.summary(table, id), this.queries.find(table, id)]);
     if (!summary || !row) throw DomainError.notFound(MESSAGES.notFound);
     const submittedAt = String(row.submitted_at ?? "");
-    const [notes, history] = await Promise.all([this.notes(table, id), this.history(table, id, submittedAt)]);
+    const email = typeof row.email === "string" && row.email.trim() ? row.email.trim() : null;
+    const [notes, history] = await Promise.all([this.notes(table, id, email), this.history(table, id, submittedAt)]);
     const fields: SubmissionField[] = [];
     const signatures: SignatureImage[] = [];
     for (const [key, value] of Object.entries(plainRow(row))) {
@@ -124,7 +130,54 @@ export class SubmissionAdminService {
       }
       fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
     }
-    return { ...toSummary(summary), fields, signatures, notes, history };
+    return { ...toSummary(summary), fields, signatures, notes, history, replyTo: this.mailer?.enabled ? email : null };
+  }
+
+  /**
+   * Staff's e-mail reply to the sender, sent at once; once the mail server took it, it is kept
+   * with the notes (subject, text, address) and recorded in the audit log (without its text).
+   */
+  async reply(actor: Actor & { label: string | null }, table: SubmissionTable, id: number, mail: { subject: string; message: string }) {
+    if (!this.mailer?.enabled) throw DomainError.conflict(REPLY_MESSAGES.mailOff);
+    const row = await this.queries.find(table, id);
+    if (!row) throw DomainError.notFound(MESSAGES.notFound);
+    const to = typeof row.email === "string" ? row.email.trim() : "";
+    if (!to) throw DomainError.conflict(REPLY_MESSAGES.noAddress);
+    const ref = `${SOURCES[table].prefix}${id}`;
+    try {
+      await this.mailer.send(to, mail.subject, mail.message);
+    } catch (err) {
+      // The error text only: the SMTP URL (with its password) stays out of the log.
+      this.logger?.error({ submission: ref, error: (err as Error)?.message }, "reply to a submission could not be sent");
+      throw DomainError.unavailable(REPLY_MESSAGES.notSent);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const createdAt = nowIso();
+      const note = await trx
+        .insertInto("submission_notes")
+        .values({
+          submission_table: table,
+          submission_id: id,
+          author_id: actor.id,
+          author_label: actor.label,
+          kind: "reply",
+          subject: mail.subject,
+          body: mail.message,
+          created_at: createdAt,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await this.audit.record({ actorId: actor.id, action: "submissions.reply", target: { type: "submission", id, label: ref } }, trx);
+      return {
+        id: Number(note.id),
+        kind: "reply",
+        author: actor.label,
+        subject: mail.subject,
+        to,
+        body: mail.message,
+        createdAt,
+      } satisfies SubmissionNote;
+    });
   }
 
   /** A staff member's note on a submission, kept with the author's name and recorded in the audit log. */
@@ -141,19 +194,27 @@ export class SubmissionAdminService {
         .returning("id")
         .executeTakeFirstOrThrow();
       await this.audit.record({ actorId: actor.id, action: "submissions.note", target: { type: "submission", id, label: ref } }, trx);
-      return { id: Number(row.id), author: actor.label, body, createdAt };
+      return { id: Number(row.id), kind: "note", author: actor.label, subject: null, to: null, body, createdAt } satisfies SubmissionNote;
     });
   }
 
-  private async notes(table: SubmissionTable, id: number): Promise<SubmissionNote[]> {
+  private async notes(table: SubmissionTable, id: number, email: string | null): Promise<SubmissionNote[]> {
     const rows = await this.db
       .selectFrom("submission_notes")
-      .select(["id", "author_label", "body", "created_at"])
+      .select(["id", "kind", "author_label", "subject", "body", "created_at"])
       .where("submission_table", "=", table)
       .where("submission_id", "=", id)
       .orderBy("id")
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), author: r.author_label, body: r.body, createdAt: r.created_at }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind === "reply" ? "reply" : "note",
+      author: r.author_label,
+      subject: r.subject,
+      to: r.kind === "reply" ? email : null,
+      body: r.body,
+      createdAt: r.created_at,
+    }));
   }
 
   /**

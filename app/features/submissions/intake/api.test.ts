@@ -1,7 +1,6 @@
-import net, { type AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
+import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
 import { SUBMISSION_RATE_LIMIT, SUBMISSION_REJECTED } from "./service.server";
 
 const contact = {
@@ -296,45 +295,6 @@ describeEachDatabase("public forms rate limit under a concurrent burst", (dialec
     expect(other.status).toBe(201);
   });
 });
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on an ephemeral port that keeps what it receives. */
-async function startSmtp() {
-  const received: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return { received, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
-
-/** Quoted-printable soft breaks and escapes undone, enough to read a plain-text mail. */
-function decodeBody(raw: string) {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 describeEachDatabase("staff notification", (dialect) => {
   describe("with a working mail server", () => {
