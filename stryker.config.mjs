@@ -8,7 +8,7 @@
 export default {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  vitest: { configFile: "vitest.config.ts" },
+  vitest: { configFile: "vitest.mutation.config.ts" },
   coverageAnalysis: "perTest",
   mutate: [
     // auth, sessions, guards
@@ -31,7 +31,7 @@ export default {
   timeoutMS: 30_000,
   timeoutFactor: 3,
   reporters: ["clear-text", "progress", "json", "html"],
-  jsonReporter: { fileName: ".tmp/mutation/report.json" },
+  jsonReporter: { fileName: `.tmp/mutation/${process.env.MUTATION_REPORT ?? "report"}.json` },
   htmlReporter: { fileName: ".tmp/mutation/report.html" },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   thresholds: { high: 90, low: 85, break: null },

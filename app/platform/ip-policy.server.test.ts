@@ -71,7 +71,16 @@ describe("classifyAddress", () => {
   });
 
   it("refuses things that are not IP addresses at all", () => {
-    for (const v of ["example.com", "", "999.1.1.1", "1.2.3", "localhost"]) expect(classifyAddress(v).allowed, v).toBe(false);
+    for (const v of ["example.com", "", "999.1.1.1", "1.2.3", "localhost"])
+      expect(classifyAddress(v), v).toEqual({ allowed: false, reason: "not an IP address" });
+  });
+
+  it("names each reason exactly, the range where it has no name of its own", () => {
+    expect(classifyAddress("4000::1")).toEqual({ allowed: false, reason: "a special-purpose address" });
+    expect(classifyAddress("c000::1")).toEqual({ allowed: false, reason: "a special-purpose address" });
+    expect(classifyAddress("192.31.196.1")).toEqual({ allowed: false, reason: "a special-purpose address (as112)" });
+    expect(classifyAddress("100::1")).toEqual({ allowed: false, reason: "a special-purpose address (discard)" });
+    expect(classifyAddress("[fe80::1%eth0]")).toEqual({ allowed: false, reason: "a link-local address" });
   });
 });
 
