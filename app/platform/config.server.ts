@@ -45,6 +45,14 @@ const envSchema = z.object({
   CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: bool.default(false),
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(10),
+  /**
+   * Certificate numbers of members made from applications: letters, digits and dashes around
+   * one run of zeros in braces, the number's width ("AHA{0000000}" gives AHA0000001).
+   */
+  CERTIFICATE_FORMAT: z
+    .string()
+    .regex(/^[A-Z0-9-]{0,20}\{0{3,12}\}[A-Z0-9-]{0,20}$/, "CERTIFICATE_FORMAT must look like AHA{0000000}")
+    .default("AHA{0000000}"),
 });
 
 export type Config = ReturnType<typeof loadConfig>;

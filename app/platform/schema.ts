@@ -21,6 +21,10 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** Set at each successful sign-in (migration 0006). */
   last_login_at: Timestamp | null;
+  /** The application this member was made from or linked to (migration 0016). */
+  application_id: number | null;
+  /** A member's e-mail address (migration 0016). */
+  email: string | null;
 }
 
 export interface SessionsTable {
@@ -189,6 +193,12 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Hands out certificate numbers for members made from applications (migration 0016). */
+export interface CertificateCounterTable {
+  name: string;
+  last_value: number;
+}
+
 /** A staff member's internal note on a submission (migration 0015). */
 export interface SubmissionNotesTable {
   id: Generated<number>;
@@ -227,6 +237,10 @@ export interface AppFlagsTable {
 
 /** Migration 0007: a membership application; signatures are PNG data URLs (data:image/png;base64,...). */
 export interface ApplicationsTable extends SubmissionColumns {
+  /** The member made from (or linked to) this application once approved (migration 0016). */
+  member_user_id: number | null;
+  /** When the welcome e-mail was claimed for sending; set once (migration 0016). */
+  welcome_sent_at: Timestamp | null;
   case_number: string | null;
   /** Decimal dollars with 2 places, e.g. "250000.00". */
   amount_of_coverage: string;
@@ -348,6 +362,7 @@ export interface Database {
   homeowner_material_requests: HomeownerMaterialRequestsTable;
   audit_log: AuditLogTable;
   submission_notes: SubmissionNotesTable;
+  certificate_counter: CertificateCounterTable;
   videos: VideosTable;
   app_flags: AppFlagsTable;
   applications: ApplicationsTable;

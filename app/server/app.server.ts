@@ -102,7 +102,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
-  api.use(applicationsRouter({ applications: services.applications }));
+  api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));
   app.use(api);
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));

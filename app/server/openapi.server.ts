@@ -104,6 +104,12 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     body: replySchema,
   },
   {
+    method: "post",
+    paths: ["/api/admin/applications/{id}/member"],
+    summary: "Make an approved application a member (201), or link it to the member it already is (200)",
+    access: "staff",
+  },
+  {
     method: "get",
     paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],
     summary: "Every submission (the spec's admin-forms)",

@@ -3,10 +3,11 @@ import { publicConfig, type PublicConfig } from "~/platform/config.server";
 import type { DatabaseHandle } from "~/platform/db.server";
 import type { Logger } from "~/platform/logger.server";
 import { RateLimits } from "~/platform/rate-limit.server";
-import { loadAuthSecret } from "~/features/auth/credentials.server";
+import { birthdateDigest, loadAuthSecret } from "~/features/auth/credentials.server";
+import { normalizeBirthdate } from "~/features/auth/normalize";
 import { AuthService } from "~/features/auth/auth.server";
 import { StaffNotifier } from "~/features/submissions/intake/notify.server";
-import { ReplyMailer } from "~/features/submissions/admin/reply-mail.server";
+import { Mailer } from "~/platform/mailer.server";
 import { SubmissionService } from "~/features/submissions/intake/service.server";
 import { SubmissionAdminService } from "~/features/submissions/admin/service.server";
 import { ArticleQueries } from "~/features/articles/article-queries.server";
@@ -16,6 +17,7 @@ import { AuditLog } from "~/features/members/audit-log.server";
 import { MemberAdminService } from "~/features/members/member-admin.server";
 import { VideosService } from "~/features/videos/service.server";
 import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
+import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -47,6 +49,8 @@ export interface Services {
   videos: VideosService;
   /** Membership applications and the case lookup behind the form. */
   applications: ApplicationsService;
+  /** An approved application made a member (or linked to one), with its welcome e-mail. */
+  membership: MembershipFromApplications;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -61,6 +65,12 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const rateLimits = new RateLimits(database);
   const audit = new AuditLog(database.db);
+  const mailer = new Mailer({
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    contactEmail: config.CONTACT_EMAIL,
+    orgName: config.ORG_NAME,
+  });
   return {
     config,
     publicConfig: publicConfig(config),
@@ -76,18 +86,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
-    submissionAdmin: new SubmissionAdminService(
-      database.db,
-      database.dialect,
-      audit,
-      new ReplyMailer({
-        smtpUrl: config.SMTP_URL,
-        mailFrom: config.MAIL_FROM,
-        contactEmail: config.CONTACT_EMAIL,
-        orgName: config.ORG_NAME,
-      }),
-      logger,
-    ),
+    submissionAdmin: new SubmissionAdminService(database.db, database.dialect, audit, mailer, logger),
     articles: new ArticleQueries(database.db, logger, { orgName: config.ORG_NAME }),
     feeds: new FeedAdmin(database.db, { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS }),
     ingest: new IngestService(database.db, logger, {
@@ -100,6 +99,16 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
+    membership: new MembershipFromApplications({
+      db: database.db,
+      audit,
+      mailer,
+      logger,
+      digestBirthdate: (birthdate) => birthdateDigest(secret, normalizeBirthdate(birthdate)),
+      certificateFormat: config.CERTIFICATE_FORMAT,
+      orgName: config.ORG_NAME,
+      publicUrl: config.PUBLIC_URL ?? null,
+    }),
     memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit),
   };
 }

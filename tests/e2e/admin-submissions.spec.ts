@@ -291,6 +291,44 @@ test.describe("admin submissions", () => {
     }
   });
 
+  test("an approved application becomes a member in one step, and the member links back to it", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    const appId = await insertApplication(services.database.db, {
+      applicant_name: `Morgan Member${tag}`,
+      dob: "1979-05-06",
+      email: `morgan.${tag}@example.com`,
+    });
+    await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `Morgan Member${tag}`);
+    await page.getByRole("button", { name: `View Morgan Member${tag}` }).click();
+    const dialog = page.getByRole("dialog");
+    const membership = dialog.getByTestId("membership");
+    await expect(membership).toContainText("Approve the application to make the applicant a member.");
+    await expect(membership.getByRole("button", { name: "Create member" })).toHaveCount(0);
+
+    await dialog.getByRole("combobox", { name: "Submission status" }).selectOption("approved");
+    await membership.getByRole("button", { name: "Create member" }).click();
+    await expect(membership.getByRole("status")).toContainText(/^Member [A-Z0-9-]+ created\. E-mail is not set up on this site/);
+    const certificate = (await membership.getByRole("status").innerText()).split(" ")[1];
+    await expect(membership).toContainText(`Member ${certificate}`);
+    await expectNoAxeViolations(page);
+    await membership.scrollIntoViewIfNeeded();
+    await shot(page, "desktop-membership", false);
+
+    const user = await services.database.db
+      .selectFrom("users")
+      .selectAll()
+      .where("certificate_number", "=", certificate)
+      .executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ first_name: "Morgan", last_name: `Member${tag}`, application_id: appId });
+    await membership.getByRole("link", { name: "Open in member administration" }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/members\\?q=${certificate}`));
+    await expect(page.getByText(certificate).first()).toBeVisible();
+    await services.database.db.deleteFrom("users").where("id", "=", user.id).execute();
+    await services.database.db.deleteFrom("applications").where("id", "=", appId).execute();
+  });
+
   test("bulk delete needs a selection and a confirmation; a filter change clears the selection", async ({ page, signIn, services }) => {
     test.setTimeout(60_000);
     const tag = uniq();

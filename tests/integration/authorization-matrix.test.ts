@@ -90,6 +90,7 @@ const API: Record<string, Row> = {
   "DELETE /api/videos/:id": superAdmin(404),
   "OTHER /api/videos/:id": everyone(405),
   "POST /api/applications": signedIn(400),
+  "POST /api/admin/applications/:id/member": staff(404),
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),

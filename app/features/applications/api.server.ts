@@ -1,5 +1,8 @@
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
-import { apiRequireUser } from "~/features/auth/guards.server";
+import { apiRequireAdmin, apiRequireUser } from "~/features/auth/guards.server";
+import { recordIdSchema } from "~/platform/ids";
+import { parseInput } from "~/platform/errors";
+import type { MembershipFromApplications } from "./membership.server";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { ApplicationCreated, ApplicationRejected, CaseFound } from "./contract";
@@ -9,15 +12,34 @@ import { ApplicationInvalid, type ApplicationsService } from "./service.server";
 export const APPLICATION_BODY_LIMIT = "4mb";
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
+export const applicationIdSchema = recordIdSchema("Application id is required");
 
 /**
  * POST /api/applications (= /.netlify/functions/applications) and GET /api/cases/:caseNumber.
  * Signed-in users only: the user is checked and counted against the limit before the body
  * is read, so a stranger cannot make the server parse 4 MB.
  */
-export function applicationsRouter({ applications: service }: { applications: ApplicationsService }): Router {
+export function applicationsRouter({
+  applications: service,
+  membership,
+}: {
+  applications: ApplicationsService;
+  membership: MembershipFromApplications;
+}): Router {
   const router = Router();
   const applications = () => service;
+
+  // Staff: an approved application becomes a member (or is linked to the member it already is).
+  router.post(
+    "/api/admin/applications/:id/member",
+    noStore,
+    apiRequireAdmin,
+    handler(async (req: Request, res: Response) => {
+      const id = parseInput(applicationIdSchema, req.params.id);
+      const result = await membership.createMember(userOf(res).id, id);
+      res.status(result.created ? 201 : 200).json({ success: true, ...result });
+    }),
+  );
 
   router.post(
     ["/api/applications", "/.netlify/functions/applications"],

@@ -473,3 +473,20 @@ export interface CaseFound {
   applicant: CaseApplicant;
 }
 export const CASE_NOT_FOUND = "Case not found";
+
+// ---- from approved application to member ---------------------------------------------------
+
+export const MEMBERSHIP_MESSAGES = {
+  notFound: "Application not found",
+  notApproved: "Only an approved application can become a member.",
+  inProgress: "A member is being created from this application; try again in a moment.",
+  noNumber: "No free certificate number was found; check CERTIFICATE_FORMAT.",
+} as const;
+
+/** POST /api/admin/applications/:id/member. */
+export interface ApplicationMembership {
+  member: { id: number; certificate: string };
+  /** True for a new member; false for a link to a member who already existed. */
+  created: boolean;
+  welcome: "sent" | "failed" | "already-sent" | "not-sent" | "mail-off";
+}

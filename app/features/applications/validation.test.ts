@@ -96,11 +96,7 @@ describe("application validation, rule by rule", () => {
       { beneficiaryPhone: "Beneficiary Phone must be a phone number, like (555) 123-4567." },
     ],
     ["today's date that does not exist", { todaysDate: "2025-13-01" }, { todaysDate: "Today's Date must be a real date." }],
-    [
-      "a card process date that does not exist",
-      { ccProcessDate: "2025-02-29" },
-      { ccProcessDate: "Process Date must be a real date." },
-    ],
+    ["a card process date that does not exist", { ccProcessDate: "2025-02-29" }, { ccProcessDate: "Process Date must be a real date." }],
     ["a state of one letter", { state: "C" }, { state: "State must be 2 letters, like CT." }],
     ["a state with a digit", { state: "C1" }, { state: "State must be 2 letters, like CT." }],
     ["a ZIP of 4 digits", { zip: "0690" }, { zip: "ZIP Code must be 5 digits, or 5+4 like 06905-1234." }],

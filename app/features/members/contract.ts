@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   "submissions.note",
   "submissions.reply",
   "feeds.retry",
+  "applications.member_created",
+  "applications.member_linked",
+  "applications.welcome_sent",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -57,6 +60,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "submissions.note": "Added a note to a submission",
   "submissions.reply": "Replied to a submission by e-mail",
   "feeds.retry": "Retried RSS feed",
+  "applications.member_created": "Created a member from an application",
+  "applications.member_linked": "Linked an application to a member",
+  "applications.welcome_sent": "Sent a new member's welcome e-mail",
 };
 
 export const MESSAGES = {

@@ -266,6 +266,8 @@ export interface SubmissionDetail extends SubmissionSummary {
   history: StatusChange[];
   /** Where a reply goes: the sender's e-mail when the site can send mail, else null (no reply form). */
   replyTo: string | null;
+  /** Applications only: the member it became (or was linked to), and when the welcome e-mail went out. */
+  membership?: { member: { id: number; certificate: string } | null; welcomeSentAt: string | null };
 }
 
 export const MAX_NOTE_LENGTH = 4000;

@@ -7,6 +7,7 @@ import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
 import { InternalNotes, ReplyForm, StatusHistory } from "./SubmissionActivity";
+import { MembershipSection } from "./MembershipSection";
 
 const EMAIL_COLUMNS = new Set(["email", "co_email", "beneficiary_email"]);
 
@@ -109,6 +110,16 @@ export function SubmissionDetailDialog({
                     ))}
                   </div>
                 </section>
+              ) : null}
+              {detail.membership ? (
+                <MembershipSection
+                  applicationId={detail.rowId}
+                  status={status}
+                  membership={detail.membership}
+                  onChanged={(membership) =>
+                    setLoaded((l) => (l?.id === id && l.detail ? { ...l, detail: { ...l.detail, membership } } : l))
+                  }
+                />
               ) : null}
               <StatusHistory history={detail.history} />
               <InternalNotes submissionId={detail.id} notes={detail.notes} onAdded={addNote} />

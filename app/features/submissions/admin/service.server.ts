@@ -6,7 +6,7 @@ import type { Database } from "~/platform/schema";
 import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
 import type { AuditRecorder } from "~/features/members/contract";
 import type { Logger } from "~/platform/logger.server";
-import type { ReplyMailer } from "./reply-mail.server";
+import type { Mailer } from "~/platform/mailer.server";
 import { SubmissionQueries, toSummary } from "./queries.server";
 import {
   EXPORT_COLUMNS,
@@ -101,7 +101,7 @@ export class SubmissionAdminService {
     private db: Kysely<Database>,
     dialect: Dialect,
     private audit: AuditRecorder,
-    private mailer: ReplyMailer | null = null,
+    private mailer: Mailer | null = null,
     private logger: Logger | null = null,
   ) {
     this.queries = new SubmissionQueries(db, dialect);
@@ -124,13 +124,27 @@ export class SubmissionAdminService {
     const fields: SubmissionField[] = [];
     const signatures: SignatureImage[] = [];
     for (const [key, value] of Object.entries(plainRow(row))) {
+      // The membership section shows these.
+      if (key === "member_user_id" || key === "welcome_sent_at") continue;
       if (key in SIGNATURE_LABELS) {
         if (typeof value === "string" && PNG_DATA_URL.test(value)) signatures.push({ key, label: SIGNATURE_LABELS[key], dataUrl: value });
         continue;
       }
       fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
     }
-    return { ...toSummary(summary), fields, signatures, notes, history, replyTo: this.mailer?.enabled ? email : null };
+    const membership = table === "applications" ? await this.membershipOf(row) : undefined;
+    return { ...toSummary(summary), fields, signatures, notes, history, replyTo: this.mailer?.enabled ? email : null, membership };
+  }
+
+  /** The member an application became (or was linked to), and whether the welcome e-mail went out. */
+  private async membershipOf(row: Record<string, unknown>): Promise<SubmissionDetail["membership"]> {
+    const memberId = row.member_user_id === null || row.member_user_id === undefined ? null : Number(row.member_user_id);
+    if (memberId === null || memberId < 0) return { member: null, welcomeSentAt: null };
+    const user = await this.db.selectFrom("users").select(["id", "certificate_number"]).where("id", "=", memberId).executeTakeFirst();
+    return {
+      member: user ? { id: Number(user.id), certificate: user.certificate_number ?? "" } : null,
+      welcomeSentAt: typeof row.welcome_sent_at === "string" ? row.welcome_sent_at : null,
+    };
   }
 
   /**

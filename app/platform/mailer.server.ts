@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 
-export interface ReplyMailConfig {
-  /** SMTP_URL; without it the site sends no replies and the dialog shows no reply form. */
+export interface MailConfig {
+  /** SMTP_URL; without it the site sends no mail of its own (replies, welcome messages). */
   smtpUrl?: string;
   mailFrom?: string;
   /** The association's address: the sender when MAIL_FROM is unset, and where answers go. */
@@ -9,11 +9,15 @@ export interface ReplyMailConfig {
   orgName: string;
 }
 
-/** Staff's e-mail reply to the sender of a submission, from the detail dialog. */
-export class ReplyMailer {
+/**
+ * The site's own mail to one person (a reply to a submission's sender, a new member's
+ * welcome), from the association, answers going to its contact address. Sent at once: the
+ * caller learns whether the mail server took it.
+ */
+export class Mailer {
   private transport: Transporter | null;
 
-  constructor(private config: ReplyMailConfig) {
+  constructor(private config: MailConfig) {
     this.transport = config.smtpUrl
       ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
       : null;
