@@ -29,6 +29,7 @@ export default [
     route("knowledge-center", "routes/knowledge-center.tsx", { id: "knowledge-center" }),
     route("knowledge", "routes/knowledge-center.tsx", { id: "knowledge" }),
     route("application", "routes/application.tsx"),
+    route("account", "routes/account.tsx"),
   ]),
 
   // Staff (limited_admin, super_admin).

@@ -25,6 +25,13 @@ export interface UsersTable {
   application_id: number | null;
   /** A member's e-mail address (migration 0016). */
   email: string | null;
+  /** A member's phone and postal address, which they keep up to date themselves (migration 0017). */
+  phone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
 }
 
 export interface SessionsTable {
@@ -140,6 +147,8 @@ interface SubmissionColumns {
   status: Generated<SubmissionStatus>;
   submitted_at: Timestamp;
   updated_at: Timestamp;
+  /** The member who sent it while signed in, else null (contact and request forms: migration 0017). */
+  submitted_by: number | null;
 }
 
 export interface ContactMessagesTable extends SubmissionColumns {
@@ -276,8 +285,6 @@ export interface ApplicationsTable extends SubmissionColumns {
   co_applicant_signature: string | null;
   ach_applicant_signature: string | null;
   ach_co_applicant_signature: string | null;
-  /** The signed-in user who sent it; null once that account is deleted. */
-  submitted_by: number | null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { memberIdOf } from "~/features/auth/user";
 import type { Route } from "./+types/contact-us";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
@@ -26,7 +27,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const posted = await readPostedForm(request);
   return submitPostedForm(posted, contactSchema, context.services.logger, (input) =>
-    context.services.submissions.submitContact(input, context.ip),
+    context.services.submissions.submitContact(input, context.ip, memberIdOf(context.user)),
   );
 }
 

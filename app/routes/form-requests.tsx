@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { memberIdOf } from "~/features/auth/user";
 import type { Route } from "./+types/form-requests";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<FormActionData>({ status: "failed", result, message: INVALID_FORM_SELECTION }, { status: 400 });
   }
   return submitPostedForm(posted, requestFormSchema, context.services.logger, (input) =>
-    context.services.submissions.submitRequestForm(kind, input, context.ip),
+    context.services.submissions.submitRequestForm(kind, input, context.ip, memberIdOf(context.user)),
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
+import { contactDetailsSchema } from "~/features/account/contract";
 import { bulkDeleteSchema, noteSchema, replySchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
 import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
 import { articlesQuery, ingestStatusQuery, exportQuery, feedId } from "~/features/articles/api.server";
@@ -108,6 +109,19 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     paths: ["/api/admin/applications/{id}/member"],
     summary: "Make an approved application a member (201), or link it to the member it already is (200)",
     access: "staff",
+  },
+  {
+    method: "get",
+    paths: ["/api/account"],
+    summary: "The signed-in member's account: membership, submissions, contact details",
+    access: "signed-in",
+  },
+  {
+    method: "put",
+    paths: ["/api/account/contact"],
+    summary: "Replace the signed-in member's contact details",
+    access: "signed-in",
+    body: contactDetailsSchema,
   },
   {
     method: "get",

@@ -18,6 +18,7 @@ import { MemberAdminService } from "~/features/members/member-admin.server";
 import { VideosService } from "~/features/videos/service.server";
 import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
 import { MembershipFromApplications } from "~/features/applications/membership.server";
+import { AccountService } from "~/features/account/service.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -51,6 +52,8 @@ export interface Services {
   applications: ApplicationsService;
   /** An approved application made a member (or linked to one), with its welcome e-mail. */
   membership: MembershipFromApplications;
+  /** A member's own account page: membership, what they sent, contact details. */
+  account: AccountService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -99,6 +102,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
+    account: new AccountService(database.db, audit),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

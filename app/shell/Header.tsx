@@ -100,9 +100,16 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
           <div className="flex flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
             {user ? (
               <>
-                <span className="font-medium text-white" data-testid="welcome-line">
-                  Welcome, {displayName(user)}
-                </span>
+                {isAdmin(user) ? (
+                  <span className="font-medium text-white" data-testid="welcome-line">
+                    Welcome, {displayName(user)}
+                  </span>
+                ) : (
+                  // A member's welcome line leads to their own account page.
+                  <Link to="/account" className="font-medium text-white underline-offset-2 hover:underline" data-testid="welcome-line">
+                    Welcome, {displayName(user)}
+                  </Link>
+                )}
                 {isAdmin(user) ? (
                   <Link to="/admin/dashboard" className="inline-flex items-center gap-1 hover:text-white">
                     <Shield className="h-3.5 w-3.5" aria-hidden /> Admin Panel

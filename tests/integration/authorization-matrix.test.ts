@@ -91,6 +91,9 @@ const API: Record<string, Row> = {
   "OTHER /api/videos/:id": everyone(405),
   "POST /api/applications": signedIn(400),
   "POST /api/admin/applications/:id/member": staff(404),
+  // A member's own account; staff have no membership (403).
+  "GET /api/account": [401, 200, 401, 403, 403],
+  "PUT /api/account/contact": [401, 200, 401, 403, 403],
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),
@@ -120,6 +123,7 @@ const PAGES: Record<string, Row> = {
   "GET /knowledge-center": signedIn(200, signInScreen),
   "GET /knowledge": signedIn(200, signInScreen),
   "GET /application": signedIn(200, signInScreen),
+  "GET /account": [signInScreen, 200, signInScreen, "302 /admin/dashboard", "302 /admin/dashboard"],
   "GET /admin": [signInScreen, "302 /", signInScreen, 200, 200],
   "GET /admin/dashboard": [signInScreen, "302 /", signInScreen, 200, 200],
   "GET /admin/rss": [signInScreen, "302 /", signInScreen, "302 /admin/dashboard", 200],

@@ -22,3 +22,6 @@ export function displayName(user: PublicUser): string {
   const name = [user.first_name, user.last_name].filter(Boolean).join(" ").trim();
   return name || user.username || user.certificate_number || "Member";
 }
+
+/** A signed-in member's id, kept with what they send (their account page lists it); staff and visitors: null. */
+export const memberIdOf = (user: PublicUser | null | undefined) => (user && user.role === "user" ? user.id : null);

@@ -130,7 +130,23 @@ describeEachDatabase("member administration API", (dialect) => {
       const beyond = await list("q=LIST-&pageSize=10&page=9");
       expect(beyond.members).toEqual([]);
       expect(Object.keys(first.members[0]).sort()).toEqual(
-        ["certificate_number", "created_at", "first_name", "id", "is_active", "last_login_at", "last_name"].sort(),
+        [
+          "certificate_number",
+          "created_at",
+          "first_name",
+          "id",
+          "is_active",
+          "last_login_at",
+          "last_name",
+          "email",
+          "phone",
+          "address1",
+          "address2",
+          "city",
+          "state",
+          "zip",
+          "application_id",
+        ].sort(),
       );
       expect(JSON.stringify(first)).not.toMatch(/digest|1980|011580/);
     });

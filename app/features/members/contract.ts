@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   "applications.member_created",
   "applications.member_linked",
   "applications.welcome_sent",
+  "account.contact_update",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -63,6 +64,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "applications.member_created": "Created a member from an application",
   "applications.member_linked": "Linked an application to a member",
   "applications.welcome_sent": "Sent a new member's welcome e-mail",
+  "account.contact_update": "A member updated their contact details",
 };
 
 export const MESSAGES = {
@@ -159,6 +161,16 @@ export interface MemberRow {
   is_active: boolean;
   last_login_at: string | null;
   created_at: string;
+  /** Contact details the member keeps on their account page. */
+  email: string | null;
+  phone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  /** The application this member was made from or linked to. */
+  application_id: number | null;
 }
 
 export interface StaffRow {

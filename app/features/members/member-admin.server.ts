@@ -23,9 +23,7 @@ export interface Actor {
 
 type UsersQuery = SelectQueryBuilder<Database, "users", object>;
 
-function toMemberRow(
-  row: Pick<UserRow, "id" | "certificate_number" | "first_name" | "last_name" | "is_active" | "last_login_at" | "created_at">,
-): MemberRow {
+function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>): MemberRow {
   return {
     id: row.id,
     certificate_number: row.certificate_number ?? "",
@@ -34,6 +32,14 @@ function toMemberRow(
     is_active: toBool(row.is_active),
     last_login_at: row.last_login_at,
     created_at: row.created_at,
+    email: row.email,
+    phone: row.phone,
+    address1: row.address1,
+    address2: row.address2,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    application_id: row.application_id === null ? null : Number(row.application_id),
   };
 }
 
@@ -51,7 +57,24 @@ function toStaffRow(
   };
 }
 
-const MEMBER_COLUMNS = ["id", "certificate_number", "first_name", "last_name", "is_active", "last_login_at", "created_at"] as const;
+const MEMBER_COLUMNS = [
+  "id",
+  "certificate_number",
+  "first_name",
+  "last_name",
+  "is_active",
+  "last_login_at",
+  "created_at",
+  // The member's own contact details (My account) and the application they came from.
+  "email",
+  "phone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+  "application_id",
+] as const;
 const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at"] as const;
 
 /**

@@ -107,6 +107,12 @@ export function MembersPanel() {
         cell: (c) => c.getValue() || <span className="text-slate-500">No name</span>,
       },
       {
+        id: "contact",
+        enableSorting: false,
+        meta: { label: "Contact" },
+        cell: ({ row: { original: m } }) => <MemberContact member={m} />,
+      },
+      {
         id: "status",
         accessorKey: "is_active",
         enableSorting: false,
@@ -256,5 +262,19 @@ function MemberFilters({ q, status, onChange }: { q: string; status: string; onC
         Search
       </button>
     </ListSearchForm>
+  );
+}
+
+/** What the member keeps on their account page, and the application they came from. */
+function MemberContact({ member: m }: { member: MemberRow }) {
+  const address = [m.address1, m.address2, [m.city, [m.state, m.zip].filter(Boolean).join(" ")].filter(Boolean).join(", ")].filter(Boolean);
+  if (!m.email && !m.phone && !address.length && m.application_id === null) return <span className="text-slate-500">None given</span>;
+  return (
+    <div className="space-y-0.5 text-sm">
+      {m.email ? <p className="break-all">{m.email}</p> : null}
+      {m.phone ? <p>{m.phone}</p> : null}
+      {address.length ? <p className="text-slate-600">{address.join(", ")}</p> : null}
+      {m.application_id !== null ? <p className="text-xs text-slate-600">From application_{m.application_id}</p> : null}
+    </div>
   );
 }

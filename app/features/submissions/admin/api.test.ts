@@ -457,6 +457,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
         "status",
         "subject",
         "submitted_at",
+        "submitted_by",
         "updated_at",
       ]);
       expect(contact.signatures).toEqual([]);

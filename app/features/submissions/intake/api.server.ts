@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { clientIp, handler, jsonBody } from "~/platform/http.server";
 import type { SubmissionService } from "./service.server";
+import { memberIdOf } from "~/features/auth/user";
 
 /** The answer every public form gets on success (spec: "success is success or ok, with an optional submission.id"). */
 export function submissionCreated(res: Response, id: number) {
@@ -12,20 +13,20 @@ export function submissionsRouter({ submissions }: { submissions: SubmissionServ
   const router = Router();
   const json = jsonBody();
 
-  const route = (paths: string | string[], submit: (body: unknown, ip: string) => Promise<{ id: number }>) =>
+  const route = (paths: string | string[], submit: (body: unknown, ip: string, memberId: number | null) => Promise<{ id: number }>) =>
     router.post(
       paths,
       json,
       handler(async (req: Request, res: Response) => {
-        const row = await submit(req.body, clientIp(req));
+        const row = await submit(req.body, clientIp(req), memberIdOf(res.locals.user));
         submissionCreated(res, row.id);
       }),
     );
 
-  route(["/api/forms", "/api/submit-contact-form"], (body, ip) => submissions.submitContact(body, ip));
-  route("/api/submit-cpa-request", (body, ip) => submissions.submitCpaRequest(body, ip));
-  route("/api/submit-material-request", (body, ip) => submissions.submitMaterialRequest(body, ip));
-  route("/api/cpa-requests", (body, ip) => submissions.submitRequestForm("cpa", body, ip));
-  route("/api/homeowner-material-requests", (body, ip) => submissions.submitRequestForm("homeowner", body, ip));
+  route(["/api/forms", "/api/submit-contact-form"], (body, ip, member) => submissions.submitContact(body, ip, member));
+  route("/api/submit-cpa-request", (body, ip, member) => submissions.submitCpaRequest(body, ip, member));
+  route("/api/submit-material-request", (body, ip, member) => submissions.submitMaterialRequest(body, ip, member));
+  route("/api/cpa-requests", (body, ip, member) => submissions.submitRequestForm("cpa", body, ip, member));
+  route("/api/homeowner-material-requests", (body, ip, member) => submissions.submitRequestForm("homeowner", body, ip, member));
   return router;
 }

@@ -31,10 +31,15 @@ export class SubmissionsRepository {
   }
 
   /** Stores a new submission as pending and returns the stored row. */
-  async insert<K extends SubmissionKind>(kind: K, values: SubmissionValues<K>, now = nowIso()): Promise<SubmissionRow<K>> {
+  async insert<K extends SubmissionKind>(
+    kind: K,
+    values: SubmissionValues<K>,
+    now = nowIso(),
+    submittedBy: number | null = null,
+  ): Promise<SubmissionRow<K>> {
     const row = await this.anyDb
       .insertInto(SUBMISSION_KINDS[kind].table)
-      .values({ ...values, status: "pending", submitted_at: now, updated_at: now })
+      .values({ ...values, status: "pending", submitted_at: now, updated_at: now, submitted_by: submittedBy })
       .returningAll()
       .executeTakeFirstOrThrow();
     return row as unknown as SubmissionRow<K>;

@@ -51,24 +51,24 @@ export class SubmissionService {
   }
 
   /** name, email, phone, subject, message. */
-  submitContact(raw: unknown, ip: string) {
-    return this.accept("contact", raw, ip, (input) => parseInput(contactSchema, input));
+  submitContact(raw: unknown, ip: string, memberId: number | null = null) {
+    return this.accept("contact", raw, ip, (input) => parseInput(contactSchema, input), memberId);
   }
 
   /** first_name, last_name, email, phone, firm_name, city, state, zip, notes (and member_id). */
-  submitCpaRequest(raw: unknown, ip: string) {
-    return this.accept("cpa", raw, ip, (input) => parseInput(cpaRequestSchema, input));
+  submitCpaRequest(raw: unknown, ip: string, memberId: number | null = null) {
+    return this.accept("cpa", raw, ip, (input) => parseInput(cpaRequestSchema, input), memberId);
   }
 
   /** first_name ... materials_requested, notes (and member_id). */
-  submitMaterialRequest(raw: unknown, ip: string) {
-    return this.accept("homeowner", raw, ip, (input) => parseInput(materialRequestSchema, input));
+  submitMaterialRequest(raw: unknown, ip: string, memberId: number | null = null) {
+    return this.accept("homeowner", raw, ip, (input) => parseInput(materialRequestSchema, input), memberId);
   }
 
   /** The request form's own fields (fullName, email, phone, memberId, notes, materials_requested). */
-  submitRequestForm(form: RequestFormKind, raw: unknown, ip: string) {
-    if (form === "cpa") return this.accept("cpa", raw, ip, (input) => toCpaRequest(parseInput(requestFormSchema, input)));
-    return this.accept("homeowner", raw, ip, (input) => toMaterialRequest(parseInput(requestFormSchema, input)));
+  submitRequestForm(form: RequestFormKind, raw: unknown, ip: string, memberId: number | null = null) {
+    if (form === "cpa") return this.accept("cpa", raw, ip, (input) => toCpaRequest(parseInput(requestFormSchema, input)), memberId);
+    return this.accept("homeowner", raw, ip, (input) => toMaterialRequest(parseInput(requestFormSchema, input)), memberId);
   }
 
   private async accept<K extends SubmissionKind>(
@@ -76,6 +76,8 @@ export class SubmissionService {
     raw: unknown,
     ip: string,
     validate: (raw: unknown) => SubmissionValues<K>,
+    /** The signed-in member sending it (shown on their account page), else null. */
+    memberId: number | null,
   ): Promise<SubmissionRow<K>> {
     if (isHoneypotFilled(raw)) {
       this.logger.info({ kind, ip }, "submission refused: bot trap filled");
@@ -92,7 +94,7 @@ export class SubmissionService {
     }
     let row: SubmissionRow<K>;
     try {
-      row = await this.repository.insert(kind, values);
+      row = await this.repository.insert(kind, values, undefined, memberId);
     } catch (err) {
       // Nothing was stored: the visitor keeps the allowance.
       await limiter.reward(ip);

@@ -1,0 +1,27 @@
+import { Router, type Response } from "express";
+import { apiRequireUser } from "~/features/auth/guards.server";
+import type { PublicUser } from "~/features/auth/user";
+import { handler, jsonBody, noStore } from "~/platform/http.server";
+import type { AccountService } from "./service.server";
+
+const userOf = (res: Response) => res.locals.user as PublicUser;
+
+/** GET /api/account and PUT /api/account/contact: the signed-in member's own account (staff: 403). */
+export function accountRouter({ account }: { account: AccountService }): Router {
+  const router = Router();
+  router.use("/api/account", noStore, apiRequireUser);
+  router.get(
+    "/api/account",
+    handler(async (_req, res) => {
+      res.json({ success: true, ...(await account.overview(userOf(res).id)) });
+    }),
+  );
+  router.put(
+    "/api/account/contact",
+    jsonBody(),
+    handler(async (req, res) => {
+      res.json({ success: true, contact: await account.updateContact(userOf(res).id, req.body) });
+    }),
+  );
+  return router;
+}

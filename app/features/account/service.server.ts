@@ -1,0 +1,110 @@
+import type { Kysely } from "kysely";
+import { nowIso, toBool } from "~/platform/db.server";
+import { DomainError, parseInput } from "~/platform/errors";
+import type { Database } from "~/platform/schema";
+import type { AuditRecorder } from "~/features/members/contract";
+import { SOURCES, STATUS_LABELS, SUBMISSION_TABLES, normalizeStatus } from "~/features/submissions/contract";
+import { ACCOUNT_MESSAGES, contactDetailsSchema, type AccountOverview, type AccountSubmission, type ContactDetails } from "./contract";
+
+const CONTACT_COLUMNS = ["email", "phone", "address1", "address2", "city", "state", "zip"] as const;
+
+/** A member's own account: what the account page shows, and the contact details they keep. */
+export class AccountService {
+  constructor(
+    private db: Kysely<Database>,
+    private audit: AuditRecorder,
+  ) {}
+
+  async overview(userId: number): Promise<AccountOverview> {
+    const user = await this.member(userId);
+    return {
+      membership: {
+        certificate: user.certificate_number ?? "",
+        firstName: user.first_name,
+        lastName: user.last_name,
+        active: toBool(user.is_active),
+        memberSince: user.created_at,
+      },
+      contact: contactOf(user),
+      submissions: await this.submissions(userId),
+    };
+  }
+
+  /** The member's new contact details; recorded in the audit log by field name, never by value. */
+  async updateContact(userId: number, input: unknown): Promise<ContactDetails> {
+    const contact = parseInput(contactDetailsSchema, input ?? {});
+    const before = contactOf(await this.member(userId));
+    const changed = CONTACT_COLUMNS.filter((c) => before[c] !== contact[c]);
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("users")
+        .set({ ...contact, updated_at: nowIso() })
+        .where("id", "=", userId)
+        .execute();
+      if (changed.length)
+        await this.audit.record(
+          {
+            actorId: userId,
+            action: "account.contact_update",
+            target: { type: "member", id: userId, label: null },
+            details: { fields: changed },
+          },
+          trx,
+        );
+    });
+    return contact;
+  }
+
+  private async member(userId: number) {
+    const user = await this.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+    if (!user || user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
+    return user;
+  }
+
+  private async submissions(userId: number): Promise<AccountSubmission[]> {
+    const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const rows = (
+      await Promise.all(
+        SUBMISSION_TABLES.map(async (table) =>
+          (await anyDb.selectFrom(table).select(["id", "submitted_at", "status"]).where("submitted_by", "=", userId).execute()).map(
+            (r) => ({
+              ref: `${SOURCES[table].prefix}${Number(r.id)}`,
+              formType: SOURCES[table].formType,
+              submittedAt: String(r.submitted_at),
+              status: normalizeStatus(r.status),
+            }),
+          ),
+        ),
+      )
+    ).flat();
+    if (!rows.length) return [];
+    const changes = await this.db
+      .selectFrom("audit_log")
+      .select(["target_label", "created_at", "details"])
+      .where("target_type", "=", "submission")
+      .where("action", "=", "submissions.status")
+      .where(
+        "target_label",
+        "in",
+        rows.map((r) => r.ref),
+      )
+      .orderBy("id")
+      .execute();
+    return rows
+      .map((r) => ({
+        ...r,
+        statusLabel: STATUS_LABELS[r.status],
+        changes: changes
+          .filter((c) => c.target_label === r.ref && c.created_at >= r.submittedAt)
+          .map((c) => ({
+            toLabel: STATUS_LABELS[normalizeStatus((JSON.parse(c.details ?? "{}") as { to?: unknown }).to)],
+            at: c.created_at,
+          })),
+      }))
+      .sort((a, b) => (a.submittedAt < b.submittedAt ? 1 : a.submittedAt > b.submittedAt ? -1 : 0));
+  }
+}
+
+function contactOf(user: Record<(typeof CONTACT_COLUMNS)[number], string | null>): ContactDetails {
+  return Object.fromEntries(CONTACT_COLUMNS.map((c) => [c, user[c] ?? null])) as ContactDetails;
+}

@@ -1,0 +1,65 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `.tmp/screens/account-${name}.png`, fullPage: true, style: "header { position: static !important; }" });
+
+test.describe("my account", () => {
+  test("a member reaches their page from the welcome line, sees what they sent and its status, and keeps their contact details", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    await services.database.db.deleteFrom("rate_limits").where("key", "like", "submit_%").execute();
+    const account = await signIn("member", { firstName: "Robin" });
+    await page.goto("/");
+    await page.getByTestId("welcome-line").click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole("heading", { name: "Hello, Robin Member", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("membership-details")).toContainText(account.certificate!);
+    await expect(page.getByTestId("membership-details")).toContainText("Active");
+    await expect(page.getByText("Nothing yet.")).toBeVisible();
+
+    // A message sent while signed in shows, with each status change staff make.
+    const sent = await page.request.post("/api/forms", {
+      data: { name: "Robin Member", email: "robin@example.com", phone: "", subject: "warranty", message: "Is my boiler covered?" },
+    });
+    expect(sent.status()).toBe(201);
+    const id = (await sent.json()).id as number;
+    await services.submissionAdmin.setStatus({ id: 1 }, "contact_messages", id, "in-review");
+    await page.reload();
+    const item = page.getByTestId("account-submission");
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText("Contact Form");
+    await expect(item).toContainText("In Review");
+    await expect(item.getByRole("listitem")).toHaveText(/^In Review: /);
+
+    // Contact details: a wrong one is refused beside its field; good ones are kept.
+    await page.getByLabel("E-mail").fill("robin@");
+    await page.getByRole("button", { name: "Save contact details" }).click();
+    await expect(page.getByText("Enter an e-mail address like name@example.com.").first()).toBeVisible();
+    await page.getByLabel("E-mail").fill("robin@example.com");
+    await page.getByLabel("Phone").fill("(203) 555-0199");
+    await page.getByLabel("Address line 1").fill("12 Elm Street");
+    await page.getByLabel("City").fill("Stamford");
+    await page.getByLabel("State").fill("ct");
+    await page.getByLabel("ZIP Code").fill("06905");
+    await page.getByRole("button", { name: "Save contact details" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "saved" })).toHaveText("Your contact details were saved.");
+    await page.reload();
+    await expect(page.getByLabel("State")).toHaveValue("CT");
+    await expect(page.getByLabel("Phone")).toHaveValue("(203) 555-0199");
+    await expectNoAxeViolations(page);
+    await shot(page, "desktop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page);
+    await shot(page, "phone");
+    await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+  });
+
+  test("staff have no account page: the address takes them to their dashboard", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  });
+});
