@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { mapUnique, nowIso, UniqueViolationError } from "~/platform/db.server";
+import { nowIso, UniqueViolationError } from "~/platform/db.server";
+import { UsersRepo } from "~/features/auth/users.server";
 import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
@@ -133,29 +134,19 @@ export class MembershipFromApplications {
       const certificate = formatCertificate(this.deps.certificateFormat, Number(next.last_value));
       const taken = await trx.selectFrom("users").select("id").where("certificate_number", "=", certificate).executeTakeFirst();
       if (taken) continue;
-      const now = nowIso();
-      const row = await mapUnique(() =>
-        trx
-          .insertInto("users")
-          .values({
-            certificate_number: certificate,
-            birthdate_digest: input.digest,
-            first_name: input.name.first,
-            last_name: input.name.last,
-            email: input.email,
-            application_id: input.applicationId,
-            role: "user",
-            is_active: 1,
-            is_core_admin: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow(),
-      ).catch((err) => {
-        if (err instanceof UniqueViolationError) return null;
-        throw err;
-      });
+      const row = await new UsersRepo(trx)
+        .createMember({
+          certificate,
+          birthdateDigest: input.digest,
+          firstName: input.name.first,
+          lastName: input.name.last,
+          email: input.email,
+          applicationId: input.applicationId,
+        })
+        .catch((err) => {
+          if (err instanceof UniqueViolationError) return null;
+          throw err;
+        });
       if (row) return { id: Number(row.id), certificate };
     }
     throw DomainError.conflict(MEMBERSHIP_MESSAGES.noNumber);

@@ -72,7 +72,14 @@ export class UsersRepo {
     );
   }
 
-  async createMember(input: { certificate: string; birthdateDigest: string; firstName?: string | null; lastName?: string | null }) {
+  async createMember(input: {
+    certificate: string;
+    birthdateDigest: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    email?: string | null;
+    applicationId?: number | null;
+  }) {
     const now = nowIso();
     return mapUnique(() =>
       this.db
@@ -82,6 +89,8 @@ export class UsersRepo {
           birthdate_digest: input.birthdateDigest,
           first_name: input.firstName ?? null,
           last_name: input.lastName ?? null,
+          email: input.email ?? null,
+          application_id: input.applicationId ?? null,
           role: "user",
           is_active: 1,
           is_core_admin: 0,
