@@ -156,7 +156,7 @@ describeEachDatabase("member CSV import API", (dialect) => {
         `${t.toLowerCase()}1,1981-01-01,Dup,Licate,`, // 9
         `${t}STAFF,1980-01-01,Staff,Account,`, // 10
         `"${t}${"9".repeat(70)}",1980-01-01,Long,Cert,`, // 11
-        `"${t}12","1980-01-01",Multi,Line,"two\nlines",extra`, // 12-13
+        `"${t}12","1980-01-01",Multi,Line,multi@example.com,"two\nlines"`, // 12-13
         `${t}14,1980-13-01,Bad,Month,`, // 14
       ].join("\n");
       const { status, body } = await uploadJson(csv);

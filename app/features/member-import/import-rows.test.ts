@@ -110,6 +110,38 @@ describeEachDatabase("member import: the rows it touches", (dialect) => {
     expect(await member(`${tag}A`)).toMatchObject({ first_name: "Ann", last_name: "Lee-Park" });
   });
 
+  it("fills the members' e-mail from the email column; a blank or missing one keeps the stored address", async () => {
+    const tag = "RW5X";
+    await bystanders(tag);
+    const withEmail = `${HEADER},email`;
+    const first = await upload(`${withEmail}\n${tag}A,1980-01-15,Ann,Lee,ann@example.com\n${tag}B,1981-02-16,Bo,Ng,\n`);
+    expect(first.body.message).toBe("Imported 2 users (2 new, 0 updated, 0 unchanged).");
+    expect(await member(`${tag}A`)).toMatchObject({ email: "ann@example.com" });
+    expect(await member(`${tag}B`)).toMatchObject({ email: null });
+    await ageClaims();
+
+    // A new address alone is a change; a blank cell and a file without the column keep A's.
+    const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
+    const second = await upload(`${withEmail}\n${tag}A,1980-01-15,Ann,Lee,\n${tag}B,1981-02-16,Bo,Ng, bo@example.org \n`);
+    expect(second.body.message).toBe("Imported 2 users (0 new, 1 updated, 1 unchanged).");
+    const b = await member(`${tag}B`);
+    const changes = await guard.expectChanges({
+      users: { changed: [b.id], columns: ["email", "updated_at"] },
+      audit_log: { added: 1 },
+      sessions: { mayChange: [sessionKey(admin)] },
+    });
+    expect(changes.users.changed[0].columns).toEqual(["email", "updated_at"]);
+    expect(b.email).toBe("bo@example.org");
+    expect((await upload(`certificate_number,birthdate\n${tag}A,1980-01-16\n`)).status).toBe(200);
+    expect(await member(`${tag}A`)).toMatchObject({ email: "ann@example.com" });
+
+    // An address that is not one makes its row an error; the rest of the file imports.
+    const bad = await upload(`${withEmail}\n${tag}C,1982-03-17,Cy,Ruiz,not-an-address\n${tag}D,1983-04-18,Di,Po,di@example.com\n`);
+    expect(bad.body.message).toBe("Imported 1 user (1 new, 0 updated, 0 unchanged); 1 row had errors and was skipped.");
+    expect(bad.body.details).toEqual(['Line 2: email "not-an-address" is not an e-mail address like name@example.com']);
+    expect(await db().selectFrom("users").select("id").where("certificate_number", "=", `${tag}C`).executeTakeFirst()).toBeUndefined();
+  });
+
   it("never writes a staff account, even one that gains an imported certificate number while the import runs", async () => {
     const tag = "RW4X";
     await bystanders(tag);
@@ -139,8 +171,8 @@ describeEachDatabase("member import: the rows it touches", (dialect) => {
     };
 
     const rows: MemberWrite[] = [
-      { line: 2, certificate: `${tag}NEW`, digest: "a".repeat(64), firstName: "New", lastName: "Member" },
-      { line: 3, certificate: late, digest: "b".repeat(64), firstName: "Taken", lastName: "Over" },
+      { line: 2, certificate: `${tag}NEW`, digest: "a".repeat(64), firstName: "New", lastName: "Member", email: "new@example.com" },
+      { line: 3, certificate: late, digest: "b".repeat(64), firstName: "Taken", lastName: "Over", email: "taken@example.com" },
     ];
     const guard = await guardRows(db(), ["users", "sessions", "audit_log"]);
     const outcome = await db()
@@ -152,6 +184,6 @@ describeEachDatabase("member import: the rows it touches", (dialect) => {
     // The staff row changed only by the certificate number it took; nothing the file says reached it.
     const changes = await guard.expectChanges({ users: { added: 1, changed: [staffId], columns: ["certificate_number"] } });
     expect(changes.users.added[0]).toMatchObject({ certificate_number: `${tag}NEW`, role: "user" });
-    expect(await member(late)).toMatchObject({ id: staffId, role: "limited_admin", birthdate_digest: null, first_name: null });
+    expect(await member(late)).toMatchObject({ id: staffId, role: "limited_admin", birthdate_digest: null, first_name: null, email: null });
   });
 });

@@ -8,6 +8,7 @@ export interface MemberWrite {
   digest: string;
   firstName: string | null;
   lastName: string | null;
+  email: string | null;
 }
 
 export interface WriteOutcome {
@@ -24,13 +25,13 @@ export const WRITE_CHUNK = 2000;
 /**
  * Writes member rows in chunks inside the caller's transaction, one upsert statement per
  * chunk. A new certificate number becomes a member; an existing member gets the new birthdate
- * digest and any name the file gives (a blank name keeps the stored one). The upsert's WHERE
+ * digest and any name or e-mail the file gives (a blank one keeps what is stored). The upsert's WHERE
  * skips rows that would change nothing, so re-importing a file writes nothing and updated_at
  * only moves when something did, and it never touches a staff account, even one that gained
  * the certificate number after the staff lookup below.
  *
  * Rows travel as arrays (PostgreSQL unnest) or one JSON text (SQLite json_each): a statement
- * of 2,000 rows has 3 to 6 parameters, which keeps query building off the profile.
+ * of 2,000 rows has 3 to 7 parameters, which keeps query building off the profile.
  */
 export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows: MemberWrite[], now: string): Promise<WriteOutcome> {
   const staffCertificates = new Set(
@@ -65,29 +66,32 @@ const ON_CONFLICT = sql`
     birthdate_digest = excluded.birthdate_digest,
     first_name = coalesce(excluded.first_name, users.first_name),
     last_name = coalesce(excluded.last_name, users.last_name),
+    email = coalesce(excluded.email, users.email),
     updated_at = excluded.updated_at
   where users.role = 'user' and (
     users.birthdate_digest is distinct from excluded.birthdate_digest
     or (excluded.first_name is not null and users.first_name is distinct from excluded.first_name)
-    or (excluded.last_name is not null and users.last_name is distinct from excluded.last_name))
+    or (excluded.last_name is not null and users.last_name is distinct from excluded.last_name)
+    or (excluded.email is not null and users.email is distinct from excluded.email))
   returning created_at`;
 
 async function upsertPostgres(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
   const { rows: written } = await sql<{ created_at: string }>`
-    insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at)
-    select c, d, f, l, 'user', 1, 0, ${now}, ${now}
+    insert into users (certificate_number, birthdate_digest, first_name, last_name, email, role, is_active, is_core_admin, created_at, updated_at)
+    select c, d, f, l, e, 'user', 1, 0, ${now}, ${now}
     from unnest(${rows.map((r) => r.certificate)}::text[], ${rows.map((r) => r.digest)}::text[],
-                ${rows.map((r) => r.firstName)}::text[], ${rows.map((r) => r.lastName)}::text[]) as t(c, d, f, l)
+                ${rows.map((r) => r.firstName)}::text[], ${rows.map((r) => r.lastName)}::text[],
+                ${rows.map((r) => r.email)}::text[]) as t(c, d, f, l, e)
     ${ON_CONFLICT}`.execute(trx);
   return written;
 }
 
 async function upsertSqlite(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
-  const json = JSON.stringify(rows.map((r) => [r.certificate, r.digest, r.firstName, r.lastName]));
+  const json = JSON.stringify(rows.map((r) => [r.certificate, r.digest, r.firstName, r.lastName, r.email]));
   // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
   const { rows: written } = await sql<{ created_at: string }>`
-    insert into users (certificate_number, birthdate_digest, first_name, last_name, role, is_active, is_core_admin, created_at, updated_at)
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, 'user', 1, 0, ${now}, ${now}
+    insert into users (certificate_number, birthdate_digest, first_name, last_name, email, role, is_active, is_core_admin, created_at, updated_at)
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, 'user', 1, 0, ${now}, ${now}
     from json_each(${json}) where true
     ${ON_CONFLICT}`.execute(trx);
   return written;

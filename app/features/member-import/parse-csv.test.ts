@@ -20,8 +20,8 @@ describe("parseMemberCsv", () => {
       "a-102,1975/13/01,Bad,Date\r\n";
     const r = ok(text);
     expect(r.records).toEqual([
-      { line: 2, certificate: "A-100", mmddyy: "011580", digest: "", firstName: "Smith, Jr.", lastName: "Doe" },
-      { line: 6, certificate: "A-101", mmddyy: "020375", digest: "", firstName: "Ann", lastName: null },
+      { line: 2, certificate: "A-100", mmddyy: "011580", digest: "", firstName: "Smith, Jr.", lastName: "Doe", email: null },
+      { line: 6, certificate: "A-101", mmddyy: "020375", digest: "", firstName: "Ann", lastName: null, email: null },
     ]);
     expect(r.rowErrors).toEqual([{ line: 7, message: 'Line 7: birthdate "1975/13/01" is not a real date' }]);
     expect(r.totalRows).toBe(3);
@@ -66,6 +66,32 @@ describe("parseMemberCsv", () => {
       "Line 3: certificate_number contains control characters",
       "Line 4: first_name is longer than 100 characters",
     ]);
+  });
+
+  it("reads the email column, trimmed; a blank cell is no address and a wrong one is the row's error", () => {
+    const long = `${"a".repeat(64)}@${"b".repeat(186)}.com`;
+    const r = ok(
+      "certificate_number,birthdate,E-Mail\n" +
+        "A,1980-01-01, ann@example.com \n" +
+        "B,1980-01-01,\n" +
+        "C,1980-01-01,no-at-sign\n" +
+        `D,1980-01-01,${long}\n` +
+        `E,1980-01-01,${long.slice(1)}\n` +
+        "F,1980-01-01,two@@example.com\n",
+    );
+    expect(r.hasEmailColumn).toBe(true);
+    expect(long).toHaveLength(255);
+    expect(r.records.map((x) => [x.certificate, x.email])).toEqual([
+      ["A", "ann@example.com"],
+      ["B", null],
+      ["E", long.slice(1)],
+    ]);
+    expect(r.rowErrors.map((e) => e.message)).toEqual([
+      'Line 4: email "no-at-sign" is not an e-mail address like name@example.com',
+      `Line 5: email ${JSON.stringify(long.slice(0, 60))} is not an e-mail address like name@example.com`,
+      'Line 7: email "two@@example.com" is not an e-mail address like name@example.com',
+    ]);
+    expect(ok("certificate_number,birthdate\nA,1980-01-01\n").hasEmailColumn).toBe(false);
   });
 
   it("previews the first rows as written, each with the reason the import will refuse it", () => {

@@ -3,9 +3,13 @@ import { normalizeCertificate } from "~/features/auth/normalize";
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
 import { isOneLine } from "~/platform/text-fields";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
+import { z } from "~/platform/zod";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
+/** As in the member's own contact details (RFC 5321's limit on a path). */
+export const MAX_EMAIL_LENGTH = 254;
+const emailAddress = z.email();
 const CHUNK_BYTES = 1 << 20;
 
 /** One valid row, ready to write. The birthdate is kept only as MMDDYY, to be digested. */
@@ -17,6 +21,8 @@ export interface MemberRecord {
   digest: string;
   firstName: string | null;
   lastName: string | null;
+  /** Null when the file has no e-mail for the row: an existing member keeps theirs. */
+  email: string | null;
 }
 
 export interface RowError {
@@ -38,6 +44,7 @@ export type ParseResult =
       rowErrors: RowError[];
       totalRows: number;
       hasNameColumns: { first: boolean; last: boolean };
+      hasEmailColumn: boolean;
       /** The header cells as written and the first `preview` rows (option), for a page to show. */
       headerCells: string[];
       preview: PreviewRow[];
@@ -55,7 +62,7 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
   if (!input.trim()) return { ok: false, error: MESSAGES.emptyFile };
 
   let header: string[] | null = null;
-  let col = { cert: -1, birth: -1, first: -1, last: -1 };
+  let col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1 };
   const records: MemberRecord[] = [];
   const rowErrors: RowError[] = [];
   const seen = new Map<string, number>();
@@ -106,6 +113,7 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
             birth: names.indexOf("birthdate"),
             first: names.indexOf("first_name"),
             last: names.indexOf("last_name"),
+            email: names.findIndex((n) => n === "email" || n === "e_mail"),
           };
           if (col.cert < 0 || col.birth < 0) {
             done = true;
@@ -130,6 +138,7 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
     rowErrors,
     totalRows,
     hasNameColumns: { first: col.first >= 0, last: col.last >= 0 },
+    hasEmailColumn: col.email >= 0,
     headerCells,
     preview,
   };
@@ -156,8 +165,17 @@ function embeddedBreaks(row: string[]): number {
   return n;
 }
 
+/** Where each known column sits in a row (-1: the file has no such column). */
+interface Columns {
+  cert: number;
+  birth: number;
+  first: number;
+  last: number;
+  email: number;
+}
+
 /** A row's values, or the reason it cannot be imported. */
-function checkRow(row: string[], col: { cert: number; birth: number; first: number; last: number }, today: string): MemberRecord | string {
+function checkRow(row: string[], col: Columns, today: string): MemberRecord | string {
   const certificate = normalizeCertificate(row[col.cert] ?? "");
   if (!certificate) return "certificate_number is missing";
   if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;
@@ -183,7 +201,19 @@ function checkRow(row: string[], col: { cert: number; birth: number; first: numb
   const lastName = name(row, col.last);
   if (firstName instanceof Error) return `first_name ${firstName.message}`;
   if (lastName instanceof Error) return `last_name ${lastName.message}`;
-  return { line: 0, certificate, mmddyy: toMmddyy(date.year, date.month, date.day), digest: "", firstName, lastName };
+  const email = col.email < 0 ? "" : (row[col.email] ?? "").trim();
+  if (email && (email.length > MAX_EMAIL_LENGTH || !emailAddress.safeParse(email).success)) {
+    return `email ${JSON.stringify(email.slice(0, 60))} is not an e-mail address like name@example.com`;
+  }
+  return {
+    line: 0,
+    certificate,
+    mmddyy: toMmddyy(date.year, date.month, date.day),
+    digest: "",
+    firstName,
+    lastName,
+    email: email || null,
+  };
 }
 
 function name(row: string[], index: number): string | null | Error {
