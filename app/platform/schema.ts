@@ -223,6 +223,15 @@ export interface SubmissionNotesTable {
   created_at: Timestamp;
 }
 
+/** Migration 0018: the staff member a submission is assigned to. */
+export interface SubmissionAssignmentsTable {
+  submission_table: string;
+  submission_id: number;
+  user_id: number;
+  assigned_by: number | null;
+  assigned_at: Timestamp;
+}
+
 export interface VideosTable {
   id: Generated<number>;
   /** An article category value (features/articles/categories.ts). */
@@ -369,6 +378,7 @@ export interface Database {
   homeowner_material_requests: HomeownerMaterialRequestsTable;
   audit_log: AuditLogTable;
   submission_notes: SubmissionNotesTable;
+  submission_assignments: SubmissionAssignmentsTable;
   certificate_counter: CertificateCounterTable;
   videos: VideosTable;
   app_flags: AppFlagsTable;

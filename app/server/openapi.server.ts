@@ -2,7 +2,14 @@ import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
 import { contactDetailsSchema } from "~/features/account/contract";
-import { bulkDeleteSchema, noteSchema, replySchema, statusChangeSchema, submissionQuerySchema } from "~/features/submissions/contract";
+import {
+  bulkDeleteSchema,
+  noteSchema,
+  assignSchema,
+  replySchema,
+  statusChangeSchema,
+  submissionQuerySchema,
+} from "~/features/submissions/contract";
 import { feedInputSchema, feedUpdateSchema } from "~/features/articles/contract";
 import { articlesQuery, ingestStatusQuery, exportQuery, feedId } from "~/features/articles/api.server";
 import {
@@ -103,6 +110,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "E-mail the sender of a submission (409 when mail is not set up)",
     access: "staff",
     body: replySchema,
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/submissions/{id}/assignee"],
+    summary: "Assign a submission to an active staff member, or to nobody (userId null)",
+    access: "staff",
+    body: assignSchema,
   },
   {
     method: "post",

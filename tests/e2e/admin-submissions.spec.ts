@@ -240,6 +240,59 @@ test.describe("admin submissions", () => {
     await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
   });
 
+  test("staff assign a submission in its dialog and find it under 'Assigned to me', on desktop and phone", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    const [mine, other] = await contactMessages(services, `assign${tag}`, 2);
+    const account = await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `assign${tag}`);
+    await expect(rows(page)).toHaveCount(2);
+
+    // Assigned to oneself in the dialog: the row says so at once.
+    await rows(page)
+      .filter({ hasText: `contact_${mine}` })
+      .getByRole("button", { name: /^View / })
+      .click();
+    const dialog = page.getByRole("dialog");
+    const assignee = dialog.getByRole("combobox", { name: "Assigned to" });
+    await expect(assignee).toHaveValue("");
+    await assignee.selectOption({ label: account.username! });
+    await expect(rows(page).filter({ hasText: `contact_${mine}` })).toContainText(`Assigned to ${account.username}`);
+    await expectNoAxeViolations(page);
+    await shot(page, "desktop-assign", false);
+    await page.keyboard.press("Escape");
+
+    // The filter keeps only this person's, is in the address, and survives a reload.
+    await page.getByRole("checkbox", { name: "Assigned to me" }).check();
+    await expect(page).toHaveURL(/assigned=me/);
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText(`contact_${mine}`);
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: "Assigned to me" })).toBeChecked();
+    await expect(rows(page)).toHaveCount(1);
+    await shot(page, "desktop-assigned-to-me", false);
+
+    // On a phone: unassigned from the dialog, it leaves the filtered list.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page
+      .getByRole("button", { name: /^View / })
+      .first()
+      .click();
+    await expect(page.getByRole("dialog").getByRole("combobox", { name: "Assigned to" })).toHaveValue(String(account.userId));
+    await shot(page, "phone-assign", false);
+    await page.getByRole("dialog").getByRole("combobox", { name: "Assigned to" }).selectOption({ label: "Nobody" });
+    await page.keyboard.press("Escape");
+    await expect(page.getByText("No submissions found")).toBeVisible();
+    await expect(
+      services.database.db.selectFrom("submission_assignments").select("user_id").where("submission_id", "in", [mine, other]).execute(),
+    ).resolves.toEqual([]);
+    await services.database.db.deleteFrom("contact_messages").where("id", "in", [mine, other]).execute();
+  });
+
   test("where the site can send mail, staff reply to the sender from the dialog, and the reply is kept with the notes", async ({
     page,
     signIn,

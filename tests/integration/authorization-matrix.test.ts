@@ -48,6 +48,7 @@ const API: Record<string, Row> = {
   "GET /api/admin/submissions/:id": staff(404),
   "POST /api/admin/submissions/:id/notes": staff(400),
   "POST /api/admin/submissions/:id/reply": staff(400),
+  "PUT /api/admin/submissions/:id/assignee": staff(400),
   "GET /api/admin/forms": staff(200),
   "GET /.netlify/functions/admin-forms": staff(200),
   "PUT /api/admin/forms": staff(400),

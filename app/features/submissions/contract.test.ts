@@ -30,7 +30,15 @@ describe("submissions contract", () => {
   });
 
   it("defaults the list query", () => {
-    expect(submissionQuerySchema.parse({})).toEqual({ search: "", type: "all", status: "all", sort: "date_desc", page: 1, limit: 25 });
+    expect(submissionQuerySchema.parse({})).toEqual({
+      search: "",
+      type: "all",
+      status: "all",
+      sort: "date_desc",
+      assigned: "all",
+      page: 1,
+      limit: 25,
+    });
     expect(submissionQuerySchema.parse({ search: "  Ann  " }).search).toBe("Ann");
   });
 
@@ -38,6 +46,8 @@ describe("submissions contract", () => {
     const q = submissionQuerySchema.parse({ search: "Ann", status: "approved", page: "3" });
     expect(listSearchParams(q).toString()).toBe("search=Ann&type=all&status=approved&sort=date_desc&page=3&limit=25");
     expect(listSearchParams(q, { paged: false }).toString()).toBe("search=Ann&type=all&status=approved&sort=date_desc");
+    const mine = submissionQuerySchema.parse({ assigned: "me" });
+    expect(listSearchParams(mine, { paged: false }).toString()).toBe("search=&type=all&status=all&sort=date_desc&assigned=me");
     expect(submissionQuerySchema.parse(Object.fromEntries(listSearchParams(q)))).toEqual(q);
   });
 });

@@ -74,6 +74,9 @@ export const MESSAGES = {
   badCharacters: "Search contains characters that are not allowed",
   badBody: "The body must be an object with id and status",
   nothingToDelete: "No submission ids to delete",
+  assignFailed: "Failed to assign submission. Please try again.",
+  badAssignee: "Only an active staff member can be assigned",
+  badAssignBody: "The body must be an object with userId (a staff member's id, or null)",
   tooMany: "At most 1000 submissions can be deleted at once",
 } as const;
 
@@ -120,6 +123,8 @@ export const submissionQuerySchema = z.object({
     .enum(SORTS as unknown as [SubmissionSort, ...SubmissionSort[]], { error: "Unknown sort" })
     .optional()
     .default(DEFAULT_SORT),
+  /** "me": only the submissions assigned to the signed-in staff member. */
+  assigned: z.enum(["all", "me"], { error: "Assigned must be all or me" }).optional().default("all"),
   page: intParam(1, 1_000_000, "Page must be a whole number of at least 1"),
   limit: z
     .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `Limit must be one of ${PAGE_SIZES.join(", ")}` })
@@ -127,9 +132,10 @@ export const submissionQuerySchema = z.object({
     .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
 });
 export type SubmissionQuery = z.infer<typeof submissionQuerySchema>;
-export type SubmissionFilters = Pick<SubmissionQuery, "search" | "type" | "status" | "sort">;
+export type SubmissionFilters = Pick<SubmissionQuery, "search" | "type" | "status" | "sort" | "assigned">;
 
-export const isFiltered = (q: Pick<SubmissionQuery, "search" | "type" | "status">) => !!q.search || q.type !== "all" || q.status !== "all";
+export const isFiltered = (q: Pick<SubmissionQuery, "search" | "type" | "status" | "assigned">) =>
+  !!q.search || q.type !== "all" || q.status !== "all" || q.assigned !== "all";
 
 // ---- ids and bodies -------------------------------------------------------------------
 
@@ -204,6 +210,14 @@ export interface SubmissionSummary {
   /** Full details text; the table shows `shortDetails(details)`. */
   details: string;
   coverageAmount?: string;
+  /** The staff member the submission is assigned to; absent when nobody is. */
+  assignedTo?: Assignee;
+}
+
+/** A staff member, as the inbox names them. */
+export interface Assignee {
+  id: number;
+  name: string;
 }
 
 export interface SubmissionsPagination {
@@ -266,6 +280,8 @@ export interface SubmissionDetail extends SubmissionSummary {
   history: StatusChange[];
   /** Where a reply goes: the sender's e-mail when the site can send mail, else null (no reply form). */
   replyTo: string | null;
+  /** The active staff members it can be assigned to, by name. */
+  assignees: Assignee[];
   /** Applications only: the member it became (or was linked to), and when the welcome e-mail went out. */
   membership?: { member: { id: number; certificate: string } | null; welcomeSentAt: string | null };
 }
@@ -310,6 +326,24 @@ export const replySchema = z.object(
   },
   { error: MESSAGES.badBody },
 );
+
+/** PUT /api/admin/submissions/:id/assignee: a staff member's user id, or null to unassign. */
+export const assignSchema = z.object(
+  {
+    userId: z
+      .number({ error: MESSAGES.badAssignee })
+      .int(MESSAGES.badAssignee)
+      .min(1, MESSAGES.badAssignee)
+      .max(2_147_483_647, MESSAGES.badAssignee)
+      .nullable(),
+  },
+  { error: MESSAGES.badAssignBody },
+);
+
+export interface AssignAnswer {
+  success: true;
+  assignedTo: Assignee | null;
+}
 
 export interface NoteAnswer {
   success: true;
@@ -365,6 +399,7 @@ export function exportFileName(now = new Date()): string {
 /** The list call's query string (GET /api/admin/submissions): every parameter spelled out; the export's without page and limit. */
 export function listSearchParams(q: SubmissionQuery, { paged = true } = {}): URLSearchParams {
   const out = new URLSearchParams({ search: q.search, type: q.type, status: q.status, sort: q.sort });
+  if (q.assigned !== "all") out.set("assigned", q.assigned);
   if (paged) {
     out.set("page", String(q.page));
     out.set("limit", String(q.limit));

@@ -14,6 +14,7 @@ import { m0014_feed_health } from "./0014_feed_health";
 import { m0015_submission_notes } from "./0015_submission_notes";
 import { m0016_application_members } from "./0016_application_members";
 import { m0017_member_accounts } from "./0017_member_accounts";
+import { m0018_submission_assignments } from "./0018_submission_assignments";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, AppMigration> = {
   "0015_submission_notes": m0015_submission_notes,
   "0016_application_members": m0016_application_members,
   "0017_member_accounts": m0017_member_accounts,
+  "0018_submission_assignments": m0018_submission_assignments,
 };

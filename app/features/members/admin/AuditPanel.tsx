@@ -11,6 +11,7 @@ function describeTarget(e: AuditEntry): string {
   const parts: string[] = [];
   if (e.target_label) parts.push(e.target_label);
   if (e.action === "staff.role_change" && details.from && details.to) parts.push(`${String(details.from)} → ${String(details.to)}`);
+  if (e.action === "submissions.assign") parts.push(`${String(details.from ?? "nobody")} → ${String(details.to ?? "nobody")}`);
   if (e.action === "members.export") {
     if (details.q) parts.push(`search "${String(details.q)}"`);
     if (details.status && details.status !== "all") parts.push(String(details.status));

@@ -1,7 +1,14 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/Modal";
-import { type SubmissionDetail, type SubmissionNote, type SubmissionStatus, type SubmissionSummary } from "../contract";
+import {
+  MESSAGES,
+  type Assignee,
+  type SubmissionDetail,
+  type SubmissionNote,
+  type SubmissionStatus,
+  type SubmissionSummary,
+} from "../contract";
 import { displayFieldValue, formatSubmittedAt } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
@@ -20,11 +27,13 @@ export function SubmissionDetailDialog({
   onClose,
   busy,
   onStatus,
+  onAssigned,
 }: {
   summary: SubmissionSummary | null;
   onClose: () => void;
   busy: boolean;
   onStatus: (status: SubmissionStatus) => void;
+  onAssigned: (assignee: Assignee | null) => void;
 }) {
   // What was loaded, for which id: another submission's answer is never shown.
   const [loaded, setLoaded] = useState<{ id: string; detail: SubmissionDetail | null; error: string | null } | null>(null);
@@ -63,6 +72,14 @@ export function SubmissionDetailDialog({
             <span className="text-sm font-semibold text-slate-700">Status</span>
             <StatusSelect value={status} label="Submission status" busy={busy} onChange={onStatus} />
             {busy ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Updating" role="img" /> : null}
+            {detail ? (
+              <AssigneeSelect
+                submissionId={detail.id}
+                assignedTo={summary.assignedTo ?? null}
+                assignees={detail.assignees}
+                onAssigned={onAssigned}
+              />
+            ) : null}
           </div>
           {error ? (
             <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
@@ -136,5 +153,65 @@ export function SubmissionDetailDialog({
         </div>
       ) : null}
     </Modal>
+  );
+}
+
+/**
+ * Who the submission is assigned to: any active staff member, or nobody. A staff member no
+ * longer active stays listed while the submission is theirs.
+ */
+function AssigneeSelect({
+  submissionId,
+  assignedTo,
+  assignees,
+  onAssigned,
+}: {
+  submissionId: string;
+  assignedTo: Assignee | null;
+  assignees: Assignee[];
+  onAssigned: (assignee: Assignee | null) => void;
+}) {
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const options = assignedTo && !assignees.some((a) => a.id === assignedTo.id) ? [assignedTo, ...assignees] : assignees;
+
+  async function change(value: string) {
+    setSaving(true);
+    setError(null);
+    try {
+      onAssigned(await submissionsApi.assign(submissionId, value ? Number(value) : null));
+    } catch (err) {
+      setError(`${MESSAGES.assignFailed} (${errorText(err)})`);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-3 sm:ml-auto">
+      <label htmlFor="submission-assignee" className="text-sm font-semibold text-slate-700">
+        Assigned to
+      </label>
+      <select
+        id="submission-assignee"
+        className="field-input w-auto min-w-40"
+        value={assignedTo ? String(assignedTo.id) : ""}
+        disabled={saving}
+        onChange={(e) => void change(e.target.value)}
+      >
+        <option value="">Nobody</option>
+        {options.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      {saving ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Saving" role="img" /> : null}
+      {error ? (
+        <p role="alert" className="basis-full text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -19,6 +19,7 @@ import {
   isFiltered,
   listSearchParams,
   submissionQuerySchema,
+  type Assignee,
   type SubmissionSort,
   type SubmissionsPage,
   type SubmissionStatus,
@@ -47,7 +48,7 @@ const SORT_LABELS: Record<SubmissionSort, string> = {
 /** The list's query from the page's URL; a bad value falls back to its default. */
 function readQuery(params: URLSearchParams) {
   const raw: Record<string, string> = {};
-  for (const key of ["search", "type", "status", "sort", "page", "limit"]) {
+  for (const key of ["search", "type", "status", "sort", "assigned", "page", "limit"]) {
     const v = params.get(key);
     if (v) raw[key] = v;
   }
@@ -98,7 +99,7 @@ export function SubmissionsPanel() {
   const loading = !failed && loaded?.key !== requestKey;
 
   // Selected rows are cleared whenever the search, type or status filter changes.
-  const filterKey = `${query.search}\u0000${query.type}\u0000${query.status}`;
+  const filterKey = `${query.search}\u0000${query.type}\u0000${query.status}\u0000${query.assigned}`;
   const [lastFilterKey, setLastFilterKey] = useState(filterKey);
   if (lastFilterKey !== filterKey) {
     setLastFilterKey(filterKey);
@@ -134,6 +135,17 @@ export function SubmissionsPanel() {
     } finally {
       setBusy(submission.id, false);
     }
+  }
+
+  /** The dialog changed who the submission is assigned to: the row shows it, and leaves 'Assigned to me' when no longer there. */
+  function assigned(submission: SubmissionSummary, assignee: Assignee | null) {
+    const withAssignee = (s: SubmissionSummary): SubmissionSummary => {
+      const { assignedTo: _previous, ...rest } = s;
+      return assignee ? { ...rest, assignedTo: assignee } : rest;
+    };
+    setData((d) => ({ ...d, submissions: d.submissions.map((s) => (s.id === submission.id ? withAssignee(s) : s)) }));
+    setViewing((v) => (v && v.id === submission.id ? withAssignee(v) : v));
+    if (query.assigned === "me") setReload((n) => n + 1);
   }
 
   const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
@@ -203,6 +215,7 @@ export function SubmissionsPanel() {
           <span className="flex flex-col">
             <span>{s.applicantName || <span className="text-slate-500">No name</span>}</span>
             <span className="text-xs font-normal text-slate-500">{s.id}</span>
+            {s.assignedTo ? <span className="text-xs font-normal text-slate-600">Assigned to {s.assignedTo.name}</span> : null}
           </span>
         ),
       },
@@ -311,7 +324,14 @@ export function SubmissionsPanel() {
       }
     >
       <FlashBanner flash={flash} onDismiss={clear} />
-      <SubmissionFilters search={query.search} type={query.type} status={query.status} sort={query.sort} onChange={update} />
+      <SubmissionFilters
+        search={query.search}
+        type={query.type}
+        status={query.status}
+        sort={query.sort}
+        assignedToMe={query.assigned === "me"}
+        onChange={update}
+      />
       {selectedIds.length ? (
         <p className="mb-3 text-sm text-slate-700" aria-live="polite">
           {selectedIds.length} selected
@@ -361,6 +381,7 @@ export function SubmissionsPanel() {
         onClose={() => setViewing(null)}
         busy={viewing ? busyIds.has(viewing.id) : false}
         onStatus={(status) => viewing && void changeStatus(viewing, status)}
+        onAssigned={(assignee) => viewing && assigned(viewing, assignee)}
       />
     </AdminPanel>
   );
@@ -372,6 +393,7 @@ function SubmissionFilters(props: {
   type: string;
   status: string;
   sort: SubmissionSort;
+  assignedToMe: boolean;
   onChange: (changes: QueryChanges) => void;
 }) {
   const box = useSearchBox(props.search, (search) => props.onChange({ search, page: null }));
@@ -379,7 +401,7 @@ function SubmissionFilters(props: {
   return (
     <ListSearchForm
       box={box}
-      className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end"
+      className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto_auto] lg:items-end"
     >
       <SearchField
         box={box}
@@ -441,6 +463,15 @@ function SubmissionFilters(props: {
           ))}
         </select>
       </div>
+      <label className="flex min-h-11 items-center gap-2 text-sm font-semibold whitespace-nowrap text-slate-700 lg:min-h-10">
+        <input
+          type="checkbox"
+          className="h-4 w-4 accent-brand-700"
+          checked={props.assignedToMe}
+          onChange={(e) => change({ assigned: e.target.checked ? "me" : null })}
+        />
+        Assigned to me
+      </label>
       <button type="submit" className="btn-primary">
         Search
       </button>

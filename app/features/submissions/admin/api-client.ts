@@ -5,6 +5,7 @@
 import { jsonClient } from "~/platform/json-client";
 import {
   MESSAGES,
+  type AssignAnswer,
   type BulkDeleteAnswer,
   type NoteAnswer,
   type IdsByTable,
@@ -24,6 +25,10 @@ export const submissionsApi = {
     call<NoteAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/notes`, { method: "POST", json: { body } }).then((b) => b.note),
   reply: (id: string, mail: { subject: string; message: string }) =>
     call<NoteAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/reply`, { method: "POST", json: mail }).then((b) => b.note),
+  assign: (id: string, userId: number | null) =>
+    call<AssignAnswer>(`/api/admin/submissions/${encodeURIComponent(id)}/assignee`, { method: "PUT", json: { userId } }).then(
+      (b) => b.assignedTo,
+    ),
   exportHref: (query: URLSearchParams) => `/api/admin/submissions/export?${query}`,
   setStatus: (id: string, status: SubmissionStatus) =>
     call<StatusChangeAnswer>("/api/admin/forms", { method: "PUT", json: { id, status } }),

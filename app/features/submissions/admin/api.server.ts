@@ -7,6 +7,7 @@ import type { PublicUser } from "~/features/auth/user";
 import type { SubmissionAdminService } from "./service.server";
 import {
   SUBMISSION_TABLES,
+  assignSchema,
   bulkDeleteSchema,
   exportFileName,
   noteSchema,
@@ -14,6 +15,7 @@ import {
   statusChangeSchema,
   submissionIdSchema,
   submissionQuerySchema,
+  type AssignAnswer,
   type BulkDeleteAnswer,
   type LegacyFormsAnswer,
   type NoteAnswer,
@@ -30,11 +32,12 @@ const FORMS_PATHS = ["/api/admin/forms", "/.netlify/functions/admin-forms"];
 /**
  * The submissions tab's API, for any admin (DESIGN.md, deliberate difference 2: an admin
  * session is required; anonymous 401, members 403, before anything is read):
- * - GET /api/admin/submissions?search=&type=&status=&sort=&page=&limit= (one page of the unified list)
+ * - GET /api/admin/submissions?search=&type=&status=&sort=&assigned=&page=&limit= (one page of the unified list; assigned=me: the caller's)
  * - GET /api/admin/submissions/export (the same filters, text/csv)
  * - GET /api/admin/submissions/:id (every stored field, the signature images, the notes and the status history)
  * - POST /api/admin/submissions/:id/notes {body} (an internal note)
  * - POST /api/admin/submissions/:id/reply {subject, message} (an e-mail to the sender, when mail is set up)
+ * - PUT /api/admin/submissions/:id/assignee {userId} (to an active staff member, or null: nobody)
  * - GET, PUT, DELETE /api/admin/forms = /.netlify/functions/admin-forms (the spec's shapes)
  */
 export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminService; logger: Logger }): Router {
@@ -49,7 +52,7 @@ export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminS
     "/api/admin/submissions",
     handler(async (req, res) => {
       const query = parseInput(submissionQuerySchema, req.query);
-      const body: SubmissionsPage = { success: true, ...(await admin.list(query)) };
+      const body: SubmissionsPage = { success: true, ...(await admin.list(actorOf(res), query)) };
       res.json(body);
     }),
   );
@@ -98,6 +101,17 @@ export function submissionsAdminRouter(deps: { submissionAdmin: SubmissionAdminS
       const user = res.locals.user as PublicUser;
       const note = await admin.reply({ id: user.id, label: user.username }, table, id, mail);
       res.status(201).json({ success: true, note } satisfies NoteAnswer);
+    }),
+  );
+
+  router.put(
+    "/api/admin/submissions/:id/assignee",
+    json,
+    handler(async (req, res) => {
+      const { table, id } = parseInput(submissionIdSchema, req.params.id);
+      const { userId } = parseInput(assignSchema, req.body ?? {});
+      const assignedTo = await admin.assign(actorOf(res), table, id, userId);
+      res.json({ success: true, assignedTo } satisfies AssignAnswer);
     }),
   );
 

@@ -6,6 +6,7 @@ import {
   SUBMISSION_TABLES,
   normalizeStatus,
   sourceInfo,
+  type Assignee,
   type SubmissionFilters,
   type SubmissionSummary,
   type SubmissionTable,
@@ -96,6 +97,12 @@ const NOTHING_GIVEN: Partial<Record<SubmissionTable, string>> = {
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
 
+/**
+ * The list's filters as the queries take them: 'Assigned to me' already turned into the
+ * staff member's id (absent: anyone's and nobody's submissions alike).
+ */
+export type ListFilters = Omit<SubmissionFilters, "assigned"> & { assignedTo?: number };
+
 export interface UnifiedRow {
   source: string;
   id: number;
@@ -106,10 +113,12 @@ export interface UnifiedRow {
   applicant_phone: string | null;
   details: string | null;
   coverage_amount: string | null;
+  /** Filled in from submission_assignments after the rows are read. */
+  assigned_to?: Assignee;
 }
 
 /** How a sort orders rows: the key (absent for the date sort) and the directions. */
-function sortPlan(sort: SubmissionFilters["sort"]) {
+function sortPlan(sort: ListFilters["sort"]) {
   const [column, dir] = sort.split("_") as [string, "asc" | "desc"];
   // Newest first among equals (and the date sort itself); source and id make the order total.
   return { column, dir, dateDir: column === "date" ? dir : ("desc" as const) };
@@ -133,7 +142,7 @@ function sortKey(table: SubmissionTable, column: string): RawBuilder<unknown> | 
 }
 
 /** The list's order as submission_list's columns: the sort key, then newest first, then source and id. */
-function listOrder(sort: SubmissionFilters["sort"]): ListOrder {
+function listOrder(sort: ListFilters["sort"]): ListOrder {
   const { column, dir, dateDir } = sortPlan(sort);
   const key = LIST_SORT_KEYS[column];
   return [
@@ -171,9 +180,20 @@ export class SubmissionQueries {
     return this.db as unknown as AnyDb;
   }
 
-  private filtered(q: AnySelect, table: SubmissionTable, filters: Pick<SubmissionFilters, "search" | "status">): AnySelect {
+  private filtered(q: AnySelect, table: SubmissionTable, filters: Pick<ListFilters, "search" | "status" | "assignedTo">): AnySelect {
     const a = ARMS[table];
     if (filters.status !== "all") q = q.where("status", "=", filters.status);
+    if (filters.assignedTo !== undefined) {
+      q = q.where(
+        "id",
+        "in",
+        this.db
+          .selectFrom("submission_assignments")
+          .select("submission_id")
+          .where("submission_table", "=", table)
+          .where("user_id", "=", filters.assignedTo),
+      );
+    }
     if (filters.search) {
       const amount = table === "applications" ? parseDollars(filters.search) : null;
       q = q.where((eb) =>
@@ -188,7 +208,7 @@ export class SubmissionQueries {
   }
 
   /** One source's rows with every column of the unified list. */
-  private arm(table: SubmissionTable, filters: Pick<SubmissionFilters, "search" | "status">): AnySelect {
+  private arm(table: SubmissionTable, filters: Pick<ListFilters, "search" | "status" | "assignedTo">): AnySelect {
     const a = ARMS[table];
     const q = this.anyDb
       .selectFrom(table)
@@ -206,7 +226,7 @@ export class SubmissionQueries {
     return this.filtered(q, table, filters);
   }
 
-  private tablesOf(filters: Pick<SubmissionFilters, "type">): SubmissionTable[] {
+  private tablesOf(filters: Pick<ListFilters, "type">): SubmissionTable[] {
     return SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
   }
 
@@ -235,23 +255,48 @@ export class SubmissionQueries {
       .reduce((u, q) => u.unionAll(q), arms[0])
       .execute()) as unknown as UnifiedRow[];
     const found = new Map(rows.map((r) => [`${r.source}:${r.id}`, r]));
+    for (const [key, assignee] of await this.assigneesOf(keys)) {
+      const row = found.get(key);
+      if (row) row.assigned_to = assignee;
+    }
     // A row deleted between the two phases is simply left out.
     return keys.map((k) => found.get(`${k.source}:${k.id}`)).filter((r): r is UnifiedRow => !!r);
   }
 
+  /** Who each of these submissions is assigned to, by "source:id" (unassigned ones are absent). */
+  async assigneesOf(keys: Array<{ source: SubmissionTable; id: number }>): Promise<Map<string, Assignee>> {
+    if (!keys.length) return new Map();
+    const byTable = new Map<SubmissionTable, number[]>();
+    for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
+    const rows = await this.db
+      .selectFrom("submission_assignments as a")
+      .innerJoin("users as u", "u.id", "a.user_id")
+      .select(["a.submission_table", "a.submission_id", "a.user_id", "u.username"])
+      .where((eb) =>
+        eb.or([...byTable].map(([table, ids]) => eb.and([eb("a.submission_table", "=", table), eb("a.submission_id", "in", ids)]))),
+      )
+      .execute();
+    return new Map(
+      rows.map((r) => [`${r.submission_table}:${r.submission_id}`, { id: Number(r.user_id), name: r.username ?? `#${r.user_id}` }]),
+    );
+  }
+
   /** One page of the list and the total the pager shows. */
-  async page(filters: SubmissionFilters, page: number, limit: number): Promise<{ rows: UnifiedRow[]; total: number }> {
+  async page(filters: ListFilters, page: number, limit: number): Promise<{ rows: UnifiedRow[]; total: number }> {
     const tables = this.tablesOf(filters);
     if (!tables.length) return { rows: [], total: 0 };
     const offset = (page - 1) * limit;
-    const { keys, total } = filters.search
-      ? await this.searchedKeys(filters, tables, offset, limit)
-      : await this.listedKeys(filters, tables, offset, limit);
+    const { keys, total } =
+      filters.assignedTo !== undefined
+        ? await this.assignedKeys(filters, filters.assignedTo, tables, offset, limit)
+        : filters.search
+          ? await this.searchedKeys(filters, tables, offset, limit)
+          : await this.listedKeys(filters, tables, offset, limit);
     return { rows: await this.rowsFor(keys), total };
   }
 
   /** submission_list narrowed to the type's sources and the status. */
-  private listed(tables: SubmissionTable[], status: SubmissionFilters["status"]) {
+  private listed(tables: SubmissionTable[], status: ListFilters["status"]) {
     let q = this.db.selectFrom("submission_list");
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
     if (status !== "all") q = q.where("status", "=", status);
@@ -259,7 +304,7 @@ export class SubmissionQueries {
   }
 
   /** How many submissions the type and status filters leave: a sum of trigger-kept counts. */
-  private async listedCount(tables: SubmissionTable[], status: SubmissionFilters["status"]): Promise<number> {
+  private async listedCount(tables: SubmissionTable[], status: ListFilters["status"]): Promise<number> {
     let q = this.db.selectFrom("submission_counts").select(sql<number | null>`sum(n)`.as("n"));
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
     if (status !== "all") q = q.where("status", "=", status);
@@ -302,7 +347,7 @@ export class SubmissionQueries {
    * statements shifts the page by the rows it wrote, as it shifts offset pages between two
    * requests.
    */
-  private async listedKeys(filters: SubmissionFilters, tables: SubmissionTable[], offset: number, limit: number) {
+  private async listedKeys(filters: ListFilters, tables: SubmissionTable[], offset: number, limit: number) {
     const total = await this.listedCount(tables, filters.status);
     if (offset >= total) return { keys: [], total };
     const keys = await this.slice(
@@ -334,12 +379,47 @@ export class SubmissionQueries {
    * matches bunched elsewhere in the order, like one surname under one first name) every
    * match is gathered through the index and sorted.
    */
-  private async searchedKeys(filters: SubmissionFilters, tables: SubmissionTable[], offset: number, limit: number) {
-    const text = filters.search;
+  /**
+   * 'Assigned to me': one person's assignments (a few hundred at most in practice), read
+   * through their index, joined to their list rows, filtered, searched, counted and sorted in
+   * one statement.
+   */
+  private async assignedKeys(filters: ListFilters, userId: number, tables: SubmissionTable[], offset: number, limit: number) {
+    let q = this.db
+      .selectFrom("submission_assignments as a")
+      .innerJoin("submission_list as l", (join) =>
+        join.onRef("l.source", "=", "a.submission_table").onRef("l.row_id", "=", "a.submission_id"),
+      )
+      .where("a.user_id", "=", userId);
+    if (tables.length < SUBMISSION_TABLES.length) q = q.where("l.source", "in", tables);
+    if (filters.status !== "all") q = q.where("l.status", "=", filters.status);
+    if (filters.search) q = q.where(this.searchMatch(filters.search, tables));
+    const rows = (await listOrder(filters.sort)
+      .reduce(
+        (o, [column, dir]) => o.orderBy(`l.${column}`, dir),
+        q.select(["l.source", "l.row_id", sql<number>`count(*) over ()`.as("total")]),
+      )
+      .limit(limit)
+      .offset(offset)
+      .execute()) as Array<{ source: string; row_id: number; total: number }>;
+    if (rows.length) return { keys: rows.map(toKey), total: Number(rows[0].total) };
+    // Past the last page: counted apart.
+    const counted = await q.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    return { keys: [], total: Number(counted.n) };
+  }
+
+  /** A list row whose search text (or an application's coverage) contains the text, case-insensitively. */
+  private searchMatch(text: string, tables: SubmissionTable[]) {
     const amount = tables.includes("applications") ? parseDollars(text) : null;
-    const match = sql<boolean>`(search_text like ${containsPattern(text)} escape '\\'${
+    return sql<boolean>`(search_text like ${containsPattern(text)} escape '\\'${
       amount !== null ? sql` or coverage like ${containsPattern(String(amount))} escape '\\'` : sql``
     })`;
+  }
+
+  private async searchedKeys(filters: ListFilters, tables: SubmissionTable[], offset: number, limit: number) {
+    const text = filters.search;
+    const amount = tables.includes("applications") ? parseDollars(text) : null;
+    const match = this.searchMatch(text, tables);
     const phrases = [`search_text : ${ftsPhrase(text)}`, ...(amount !== null ? [`coverage : ${ftsPhrase(String(amount))}`] : [])].join(
       " OR ",
     );
@@ -404,7 +484,7 @@ export class SubmissionQueries {
   }
 
   /** Every row matching the filters, in the list's order (the CSV export). */
-  async all(filters: SubmissionFilters): Promise<UnifiedRow[]> {
+  async all(filters: ListFilters): Promise<UnifiedRow[]> {
     const tables = this.tablesOf(filters);
     if (!tables.length) return [];
     const { column, dir, dateDir } = sortPlan(filters.sort);
@@ -452,5 +532,6 @@ export function toSummary(row: UnifiedRow): SubmissionSummary {
     ...(row.applicant_phone ? { applicantPhone: row.applicant_phone } : {}),
     details,
     ...(row.coverage_amount ? { coverageAmount: row.coverage_amount } : {}),
+    ...(row.assigned_to ? { assignedTo: row.assigned_to } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/application
 import type { AuditRecorder } from "~/features/members/contract";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
-import { SubmissionQueries, toSummary } from "./queries.server";
+import { SubmissionQueries, toSummary, type ListFilters } from "./queries.server";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
@@ -15,6 +15,7 @@ import {
   SOURCES,
   SUBMISSION_TABLES,
   normalizeStatus,
+  type Assignee,
   type IdsByTable,
   type LegacyFormsAnswer,
   type SignatureImage,
@@ -99,7 +100,7 @@ export class SubmissionAdminService {
 
   constructor(
     private db: Kysely<Database>,
-    dialect: Dialect,
+    private dialect: Dialect,
     private audit: AuditRecorder,
     private mailer: Mailer | null = null,
     private logger: Logger | null = null,
@@ -107,8 +108,14 @@ export class SubmissionAdminService {
     this.queries = new SubmissionQueries(db, dialect);
   }
 
-  async list(query: SubmissionQuery): Promise<Omit<SubmissionsPage, "success">> {
-    const { rows, total } = await this.queries.page(query, query.page, query.limit);
+  /** The query's filters for the queries: 'Assigned to me' becomes the viewer's id. */
+  private filtersOf(viewer: Actor, query: SubmissionQuery): ListFilters {
+    const { assigned, ...filters } = query;
+    return assigned === "me" ? { ...filters, assignedTo: viewer.id } : filters;
+  }
+
+  async list(viewer: Actor, query: SubmissionQuery): Promise<Omit<SubmissionsPage, "success">> {
+    const { rows, total } = await this.queries.page(this.filtersOf(viewer, query), query.page, query.limit);
     return {
       submissions: rows.map(toSummary),
       pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },
@@ -116,8 +123,14 @@ export class SubmissionAdminService {
   }
 
   async detail(table: SubmissionTable, id: number): Promise<SubmissionDetail> {
-    const [summary, row] = await Promise.all([this.queries.summary(table, id), this.queries.find(table, id)]);
+    const [summary, row, assigned, assignees] = await Promise.all([
+      this.queries.summary(table, id),
+      this.queries.find(table, id),
+      this.queries.assigneesOf([{ source: table, id }]),
+      this.assignees(),
+    ]);
     if (!summary || !row) throw DomainError.notFound(MESSAGES.notFound);
+    summary.assigned_to = assigned.get(`${table}:${id}`);
     const submittedAt = String(row.submitted_at ?? "");
     const email = typeof row.email === "string" && row.email.trim() ? row.email.trim() : null;
     const [notes, history] = await Promise.all([this.notes(table, id, email), this.history(table, id, submittedAt)]);
@@ -133,7 +146,88 @@ export class SubmissionAdminService {
       fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
     }
     const membership = table === "applications" ? await this.membershipOf(row) : undefined;
-    return { ...toSummary(summary), fields, signatures, notes, history, replyTo: this.mailer?.enabled ? email : null, membership };
+    return {
+      ...toSummary(summary),
+      fields,
+      signatures,
+      notes,
+      history,
+      replyTo: this.mailer?.enabled ? email : null,
+      assignees,
+      membership,
+    };
+  }
+
+  /** The active staff accounts, by name: whom a submission can be assigned to. */
+  private async assignees(): Promise<Assignee[]> {
+    const rows = await this.db
+      .selectFrom("users")
+      .select(["id", "username"])
+      .where("role", "in", ["limited_admin", "super_admin"])
+      .where("is_active", "=", 1)
+      .orderBy("username")
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.username ?? `#${r.id}` }));
+  }
+
+  /**
+   * Assigns a submission to an active staff member, or to nobody (userId null). Assigning it
+   * to whom it is already assigned changes nothing; a change is recorded in the audit log
+   * with both names. On PostgreSQL the submission's row is locked meanwhile, so a deletion
+   * running at the same time cannot leave an assignment behind.
+   */
+  async assign(actor: Actor, table: SubmissionTable, id: number, userId: number | null): Promise<Assignee | null> {
+    const ref = `${SOURCES[table].prefix}${id}`;
+    return this.db.transaction().execute(async (trx) => {
+      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const submission = anyTrx.selectFrom(table).select("id").where("id", "=", id);
+      if (!(await (this.dialect === "postgres" ? submission.forUpdate() : submission).executeTakeFirst()))
+        throw DomainError.notFound(MESSAGES.notFound);
+      let assignee: Assignee | null = null;
+      if (userId !== null) {
+        const staff = trx
+          .selectFrom("users")
+          .select(["id", "username"])
+          .where("id", "=", userId)
+          .where("role", "in", ["limited_admin", "super_admin"])
+          .where("is_active", "=", 1);
+        const user = await (this.dialect === "postgres" ? staff.forShare() : staff).executeTakeFirst();
+        if (!user) throw DomainError.invalid(MESSAGES.badAssignee);
+        assignee = { id: Number(user.id), name: user.username ?? `#${user.id}` };
+      }
+      const before = await trx
+        .selectFrom("submission_assignments as a")
+        .leftJoin("users as u", "u.id", "a.user_id")
+        .select(["a.user_id", "u.username"])
+        .where("a.submission_table", "=", table)
+        .where("a.submission_id", "=", id)
+        .executeTakeFirst();
+      if ((before ? Number(before.user_id) : null) === userId) return assignee;
+      if (assignee) {
+        const values = { submission_table: table, submission_id: id, user_id: assignee.id, assigned_by: actor.id, assigned_at: nowIso() };
+        await trx
+          .insertInto("submission_assignments")
+          .values(values)
+          .onConflict((oc) =>
+            oc
+              .columns(["submission_table", "submission_id"])
+              .doUpdateSet({ user_id: values.user_id, assigned_by: values.assigned_by, assigned_at: values.assigned_at }),
+          )
+          .execute();
+      } else {
+        await trx.deleteFrom("submission_assignments").where("submission_table", "=", table).where("submission_id", "=", id).execute();
+      }
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: "submissions.assign",
+          target: { type: "submission", id, label: ref },
+          details: { table, from: before ? (before.username ?? `#${before.user_id}`) : null, to: assignee?.name ?? null },
+        },
+        trx,
+      );
+      return assignee;
+    });
   }
 
   /** The member an application became (or was linked to), and whether the welcome e-mail went out. */
@@ -287,6 +381,7 @@ export class SubmissionAdminService {
         if (!ids.length) continue;
         const result = await anyTrx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
         await trx.deleteFrom("submission_notes").where("submission_table", "=", table).where("submission_id", "in", ids).execute();
+        await trx.deleteFrom("submission_assignments").where("submission_table", "=", table).where("submission_id", "in", ids).execute();
         const n = Number(result.numDeletedRows);
         byTable[table] = n;
         deleted += n;
@@ -302,7 +397,7 @@ export class SubmissionAdminService {
 
   /** The filtered list as CSV, safe to open in a spreadsheet; the export itself is audited. */
   async exportCsv(actor: Actor, query: SubmissionQuery): Promise<{ csv: string; rows: number }> {
-    const rows = (await this.queries.all(query)).map(toSummary);
+    const rows = (await this.queries.all(this.filtersOf(actor, query))).map(toSummary);
     const csv = Papa.unparse(
       {
         fields: [...EXPORT_COLUMNS],
@@ -315,7 +410,7 @@ export class SubmissionAdminService {
       actorId: actor.id,
       action: "submissions.export",
       rowCount: rows.length,
-      details: { type: query.type, status: query.status, sort: query.sort, searched: !!query.search },
+      details: { type: query.type, status: query.status, sort: query.sort, searched: !!query.search, assigned: query.assigned },
     });
     return { csv: `${csv}\r\n`, rows: rows.length };
   }
