@@ -337,6 +337,13 @@ test.describe("admin submissions", () => {
       await expectNoAxeViolations(page);
       await dialog.getByRole("heading", { name: "Reply by e-mail" }).scrollIntoViewIfNeeded();
       await shot(page, "desktop-reply", false);
+
+      // On a phone the form and the kept reply fit the dialog's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await dialog.getByRole("heading", { name: "Reply by e-mail" }).scrollIntoViewIfNeeded();
+      expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await expectNoAxeViolations(page);
+      await shot(page, "phone-reply", false);
     } finally {
       await site.close();
       await smtp.close();
@@ -368,6 +375,11 @@ test.describe("admin submissions", () => {
     await expectNoAxeViolations(page);
     await membership.scrollIntoViewIfNeeded();
     await shot(page, "desktop-membership", false);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await membership.scrollIntoViewIfNeeded();
+    expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await shot(page, "phone-membership", false);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     const user = await services.database.db
       .selectFrom("users")
