@@ -19,22 +19,16 @@ const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
  * be searched through the ~36,600 possible birthdates.
  */
 export function loadAuthSecret(configured: string | undefined, dataDir: string): Buffer {
-  if (configured) return Buffer.from(configured, "utf8");
+  if (configured) return Buffer.from(configured);
   const file = path.join(dataDir, "auth-secret.key");
-  try {
-    return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
   fs.mkdirSync(dataDir, { recursive: true });
-  const key = crypto.randomBytes(32).toString("base64");
   try {
-    fs.writeFileSync(file, key + "\n", { mode: 0o600, flag: "wx" });
+    // Only written when there is none yet ("wx"); whoever wrote it first, every process reads the same key.
+    fs.writeFileSync(file, crypto.randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
   } catch (err) {
-    // Another process created it first: use theirs.
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
-  return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
+  return Buffer.from(fs.readFileSync(file, "utf8"), "base64");
 }
 
 export function birthdateDigest(secret: Buffer, normalizedBirthdate: string): string {
