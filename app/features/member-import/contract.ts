@@ -71,8 +71,8 @@ export const emptyStats = (): UploadStats => ({ total_processed: 0, successful: 
 
 /** Normalizes a header cell: trimmed, lower case, spaces and dashes as underscores ("Certificate Number" → certificate_number). */
 export function normalizeHeader(cell: string): string {
+  // trim() drops a byte order mark too (U+FEFF counts as white space).
   return cell
-    .replace(/^\uFEFF/, "")
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, "_");

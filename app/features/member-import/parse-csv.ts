@@ -58,8 +58,8 @@ export type ParseResult =
  * file makes the later row an error.
  */
 export function parseMemberCsv(text: string, today: string, options: { preview?: number } = {}): ParseResult {
-  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!input.trim()) return { ok: false, error: MESSAGES.emptyFile };
+  // A leading byte order mark needs no care: trim() counts it as white space, and Papa Parse drops it.
+  if (!text.trim()) return { ok: false, error: MESSAGES.emptyFile };
 
   let header: string[] | null = null;
   let col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1 };
@@ -85,12 +85,12 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
   };
 
   // Without quotes every row is one line; with them a field may hold line breaks.
-  const mayHoldBreaks = input.includes('"');
+  const mayHoldBreaks = text.includes('"');
   let line = 1;
   let done = false;
   // In 1 MB chunks: each chunk's rows are checked and dropped, so only the valid records stay
   // in memory (a per-row callback would cost more than the parse itself).
-  parseInChunks(input, {
+  parseInChunks(text, {
     skipEmptyLines: false,
     chunkSize: CHUNK_BYTES,
     chunk(result, parser) {
