@@ -4,6 +4,7 @@ import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { MortgageCalculator } from "~/features/mortgage/MortgageCalculator";
 import { parseInputs } from "~/features/mortgage/inputs";
+import { parseScenarios } from "~/features/mortgage/scenarios";
 import { PUBLIC_PAGE } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
@@ -30,7 +31,7 @@ export default function MortgageCalculatorPage() {
       </PageHero>
       <div className="container-page py-10 lg:py-14">
         {/* A new navigation (e.g. the header's 'Calculator' link) starts from the URL again. */}
-        <MortgageCalculator key={location.key} initial={parseInputs(searchParams)} />
+        <MortgageCalculator key={location.key} initial={parseInputs(searchParams)} initialScenarios={parseScenarios(searchParams)} />
       </div>
     </>
   );

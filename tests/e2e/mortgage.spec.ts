@@ -112,7 +112,100 @@ test.describe("mortgage calculator", () => {
     await expect(monthly.getByText("PMI (0.6% of loan amount per year)")).toBeVisible();
     await expect(monthly.getByRole("definition").nth(1)).toHaveText("$100.00");
     await expect(page.getByTestId("monthly-total")).toHaveText("$1,774.10");
-    await expect(page.getByTestId("pmi-note")).toContainText("until the balance reaches 78% of the home price ($195,000.00)");
+    await expect(page.getByTestId("pmi-note")).toContainText(
+      "until the balance is scheduled to reach 78% of the home price ($195,000.00) on the original schedule",
+    );
+  });
+
+  test("PMI ends as the Homeowners Protection Act has it: both dates, extras bring the request date forward, asking ends it then", async ({
+    page,
+  }) => {
+    // $300,000 home, 5% down, 6%, 30 years from January 2025: the original schedule reaches
+    // $240,000 (80%) with payment 118 and $234,000 (78%) with payment 129.
+    await page.goto("/mortgage-calculator?homePrice=300000&downPayment=15000&interestRate=6&pmi=0.5");
+    const dates = page.getByTestId("pmi-dates");
+    await expect(dates).toContainText("PMI ends automatically" + "September 2035");
+    await expect(dates).toContainText("PMI can be cancelled on request" + "October 2034");
+    await expect(page.getByTestId("pmi-note")).toContainText("PMI is paid for 129 months, through September 2035");
+
+    const form = page.getByRole("form", { name: "Mortgage calculator inputs" });
+    await form.getByLabel("Extra Payment Amount").fill("500");
+    await form.getByLabel("Extra payments start: year").fill("2025");
+    await expect(dates).toContainText("Your extra payments bring this");
+    await expect(dates).toContainText("PMI ends automatically" + "September 2035");
+    const requestDate = (await dates.getByRole("definition").nth(2).innerText()).trim();
+    expect(requestDate).toMatch(/^[A-Z][a-z]+ 20(2[6-9]|3[0-3])$/);
+
+    await form.getByLabel("I will ask my lender to cancel PMI at 80%").check();
+    await expect(page.getByTestId("pmi-note")).toContainText(`through ${requestDate}, when you ask your lender to cancel it`);
+    await expect(page).toHaveURL(/pmiRequest=1/);
+    await page.reload();
+    await expect(form.getByLabel("I will ask my lender to cancel PMI at 80%")).toBeChecked();
+    await expect(page.getByTestId("pmi-note")).toContainText(`through ${requestDate}`);
+  });
+
+  test("biweekly payments beside monthly, with their savings, kept in the address", async ({ page }) => {
+    await page.goto("/mortgage-calculator");
+    const form = await fillPlainLoan(page);
+    await expect(page.getByTestId("biweekly")).toHaveCount(0);
+    await form.getByLabel("Compare biweekly payments").check();
+    const card = page.getByTestId("biweekly");
+    await expect(card).toContainText("Every two weeks" + "$599.55");
+    await expect(card).toContainText("Monthly: December 2054");
+    const saved = Number((await card.getByTestId("biweekly-interest-saved").innerText()).replace(/[$,]/g, ""));
+    expect(saved).toBeGreaterThan(40_000);
+    expect(saved).toBeLessThan(80_000);
+    await expect(card.getByTestId("biweekly-months-saved")).toHaveText(/^\d{2} months$/);
+    await expect(page).toHaveURL(/biweekly=1/);
+    await form.getByLabel("PMI (% of loan amount per year)").fill("0.5");
+    await form.getByLabel("Down Payment").fill("15000");
+    await expect(page.getByTestId("pmi-dates")).toBeVisible();
+    await expectNoAxeViolations(page);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (process.env.SCREENSHOTS) {
+        await page.getByTestId("monthly-payment").screenshot({ path: `.tmp/shots/pmi-${width}.png` });
+        await card.screenshot({ path: `.tmp/shots/biweekly-${width}.png` });
+      }
+    }
+  });
+
+  test("up to three scenarios side by side, each kept in the address, on desktop and phone", async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto("/mortgage-calculator");
+    await fillPlainLoan(page);
+    const scenarios = page.getByTestId("scenarios");
+    await scenarios.getByRole("button", { name: "Add a scenario" }).click();
+    await scenarios.getByLabel("Scenario 2: Interest rate (%)").fill("5");
+    await scenarios.getByLabel("Scenario 2: Loan term (years)").fill("15");
+    await scenarios.getByRole("button", { name: "Add a scenario" }).click();
+    await expect(scenarios.getByRole("button", { name: "Add a scenario" })).toHaveCount(0);
+    await scenarios.getByLabel("Scenario 3: Extra payment").fill("200");
+    const row = (label: string) => scenarios.getByRole("row", { name: new RegExp(`^${label}`) });
+    // Scenario 1: $200,000 at 6% for 30 years; 2: at 5% for 15 years; 3: scenario 1 with $200 a month extra.
+    await expect(row("Principal & interest")).toContainText("$1,199.10" + "$1,581.59" + "$1,199.10");
+    await expect(row("Payoff date")).toContainText("December 2054" + "December 2039");
+    await expect(page).toHaveURL(/s2=250000%2C50000%2C5%2C15%2C0&s3=250000%2C50000%2C6%2C30%2C200/);
+
+    // A wrong value explains itself and leaves the address alone; the comparison survives a reload.
+    await scenarios.getByLabel("Scenario 3: Loan term (years)").fill("99");
+    await expect(scenarios.getByText("Enter a number from 1 to 50.")).toBeVisible();
+    await scenarios.getByLabel("Scenario 3: Loan term (years)").fill("30");
+    await expect(page).toHaveURL(/s3=/);
+    await page.reload();
+    await expect(row("Principal & interest")).toContainText("$1,199.10" + "$1,581.59" + "$1,199.10");
+    await expectNoAxeViolations(page);
+    await scenarios.scrollIntoViewIfNeeded();
+    if (process.env.SCREENSHOTS) await scenarios.screenshot({ path: ".tmp/shots/scenarios-1280.png" });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    if (process.env.SCREENSHOTS) await scenarios.screenshot({ path: ".tmp/shots/scenarios-390.png" });
+
+    await scenarios.getByRole("button", { name: "Remove scenario 2" }).click();
+    await expect(scenarios.getByLabel("Scenario 2: Extra payment")).toHaveValue("200");
+    await expect(page).toHaveURL(/s2=250000%2C50000%2C6%2C30%2C200(?!.*s3=)/);
+    expect(errors).toEqual([]);
   });
 
   test("inputs live in the URL: they survive a reload, and the server renders the result without JavaScript", async ({ page, browser }) => {
@@ -236,6 +329,8 @@ test.describe("mortgage calculator", () => {
     await page.keyboard.press("Space");
     await expect(checkbox).toBeChecked();
     await expect(page.getByTestId("amortization-note")).toHaveText("Showing first 10 years of payments. Total payments: 180");
+    await page.keyboard.press("Tab");
+    await expect(form.getByLabel("Compare biweekly payments")).toBeFocused();
     await page.keyboard.press("Tab");
     await expect(page.getByRole("button", { name: "Calculate" })).toBeFocused();
     await page.keyboard.press("Tab");

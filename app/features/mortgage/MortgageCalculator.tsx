@@ -16,6 +16,8 @@ import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 import { MONTH_NAMES } from "~/platform/dates";
 import { formatMoney } from "./format";
 import { MortgageResults } from "./MortgageResults";
+import { ScenarioComparison } from "./ScenarioComparison";
+import { comparisonHref, readScenarioText, scenarioText, type Scenario, type ScenarioText } from "./scenarios";
 
 /** Rendered again only when the results it shows change, not on each key (see useDeferredValue below). */
 const Results = memo(MortgageResults);
@@ -34,10 +36,16 @@ function useAddressBar(href: string | null) {
   }, [href, schedule, cancel]);
 }
 
-export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
+export function MortgageCalculator({ initial, initialScenarios = [] }: { initial: MortgageInputs; initialScenarios?: Scenario[] }) {
   const [values, setValues] = useState<FormValues>(() => valuesFromInputs(initial));
+  const [scenarios, setScenarios] = useState<ScenarioText[]>(() => initialScenarios.map(scenarioText));
   const { inputs, errors, valid } = useMemo(() => readForm(values), [values]);
-  const href = valid ? calculatorHref(CALCULATOR_PATH, inputs) : null;
+  // Scenarios with a wrong value stay out of the address until corrected.
+  const validScenarios = useMemo(
+    () => scenarios.map((t) => readScenarioText(t).scenario).filter((s): s is Scenario => s !== null),
+    [scenarios],
+  );
+  const href = valid ? comparisonHref(CALCULATOR_PATH, inputs, validScenarios) : null;
   // The fields answer every key at once; the results (schedule, table, charts) follow at low
   // priority: React renders them in the background and drops that work when the next key
   // comes. At hydration the deferred values are the values, so the page hydrates as rendered.
@@ -132,8 +140,14 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
           {field("pmi", "PMI (% of loan amount per year)", {
             suffix: "%",
             decimal: true,
-            hint: "Private mortgage insurance. It ends once the balance reaches 78% of the home price.",
+            hint: "Private mortgage insurance. It ends automatically when the balance is scheduled to reach 78% of the home price, or on request at 80%.",
           })}
+          <Toggle
+            name="pmiRequest"
+            checked={values.pmiRequest}
+            onChange={(checked) => setValues((v) => ({ ...v, pmiRequest: checked }))}
+            label="I will ask my lender to cancel PMI at 80%"
+          />
           {field("propertyTax", "Property Tax (per year)", { prefix: "$" })}
           {field("homeInsurance", "Home Insurance (per year)", { prefix: "$" })}
           {field("hoaDues", "HOA Dues (per month)", { prefix: "$" })}
@@ -180,27 +194,34 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
           />
         </Fieldset>
 
-        <label className="flex items-center gap-3 rounded-lg bg-slate-50 px-3 py-3 text-sm font-medium text-slate-800">
-          <input
-            type="checkbox"
+        <div className="space-y-2">
+          <Toggle
             name="showAmortization"
-            value="1"
             checked={values.showAmortization}
-            onChange={(e) => {
-              const checked = e.target.checked;
-              setValues((v) => ({ ...v, showAmortization: checked }));
-            }}
-            className="h-5 w-5 rounded border-slate-400 accent-brand-700"
+            onChange={(checked) => setValues((v) => ({ ...v, showAmortization: checked }))}
+            label="Show amortization schedule"
           />
-          Show amortization schedule
-        </label>
+          <Toggle
+            name="biweekly"
+            checked={values.biweekly}
+            onChange={(checked) => setValues((v) => ({ ...v, biweekly: checked }))}
+            label="Compare biweekly payments"
+          />
+        </div>
 
         <div className="flex flex-col gap-3 sm:flex-row">
           <button type="submit" className="btn-primary px-6 py-3 text-base">
             <Calculator className="h-4 w-4" aria-hidden />
             Calculate
           </button>
-          <button type="button" className="btn-outline px-6 py-3 text-base" onClick={() => setValues(valuesFromInputs(DEFAULT_INPUTS))}>
+          <button
+            type="button"
+            className="btn-outline px-6 py-3 text-base"
+            onClick={() => {
+              setValues(valuesFromInputs(DEFAULT_INPUTS));
+              setScenarios([]);
+            }}
+          >
             <RotateCcw className="h-4 w-4" aria-hidden />
             Reset
           </button>
@@ -238,7 +259,18 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
               : ""}
         </p>
         {result ? (
-          <Results inputs={shown.inputs} result={result} />
+          <>
+            <Results inputs={shown.inputs} result={result} />
+            <ScenarioComparison
+              base={shown.inputs}
+              baseResult={result}
+              scenarios={scenarios}
+              onChange={(next) => {
+                setCopied("idle");
+                setScenarios(next);
+              }}
+            />
+          </>
         ) : (
           <div className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950" data-testid="no-result">
             <AlertCircle className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" aria-hidden />
@@ -251,6 +283,32 @@ export function MortgageCalculator({ initial }: { initial: MortgageInputs }) {
         )}
       </section>
     </div>
+  );
+}
+
+function Toggle({
+  name,
+  checked,
+  onChange,
+  label,
+}: {
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+}) {
+  return (
+    <label className="flex items-center gap-3 rounded-lg bg-slate-50 px-3 py-3 text-sm font-medium text-slate-800">
+      <input
+        type="checkbox"
+        name={name}
+        value="1"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="h-5 w-5 rounded border-slate-400 accent-brand-700"
+      />
+      {label}
+    </label>
   );
 }
 

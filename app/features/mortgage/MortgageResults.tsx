@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { CalendarCheck, Info, PiggyBank } from "lucide-react";
-import { addMonths, type MortgageResult } from "./amortization";
+import { CalendarCheck, CalendarRange, Info, PiggyBank } from "lucide-react";
+import { addMonths, monthIndex, PMI_REQUEST_RATIO, type MortgageResult } from "./amortization";
 import { formatDuration, formatMoney, formatMoneyWhole, formatYearMonth } from "./format";
 import type { MortgageInputs } from "./inputs";
 import { AmortizationTable, SCREEN_ROWS } from "./AmortizationTable";
@@ -27,10 +27,14 @@ export function breakdownLines(inputs: MortgageInputs, result: MortgageResult) {
 /** When PMI ends, in words; null without PMI. */
 export function pmiNote(inputs: MortgageInputs, result: MortgageResult): string | null {
   if (!(inputs.pmi > 0)) return null;
-  if (result.monthly.pmi === 0) return "No PMI is charged: the loan starts at or below 78% of the home price.";
+  const end = result.pmiEnd;
+  if (!end) return "No PMI is charged: the loan starts at or below 78% of the home price.";
   const months = result.totals.pmiPayments;
-  const lastPmi = result.schedule[months - 1]?.paymentDate;
-  return `PMI is paid for ${months} ${months === 1 ? "month" : "months"}${lastPmi ? `, through ${formatYearMonth(lastPmi)}` : ""}, until the balance reaches 78% of the home price (${formatMoney(result.pmiCutoffBalance)}).`;
+  const paid = `PMI is paid for ${months} ${months === 1 ? "month" : "months"}, through ${formatYearMonth(end.lastCharged)}`;
+  const requestBalance = formatMoney(inputs.homePrice * PMI_REQUEST_RATIO);
+  if (monthIndex(end.lastCharged) < monthIndex(end.automatic))
+    return `${paid}, when you ask your lender to cancel it: the balance then reaches 80% of the home price (${requestBalance}).`;
+  return `${paid}, until the balance is scheduled to reach 78% of the home price (${formatMoney(result.pmiCutoffBalance)}) on the original schedule.`;
 }
 
 export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; result: MortgageResult }) {
@@ -72,6 +76,24 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
           <p className="mt-3 text-sm text-slate-600" data-testid="pmi-note">
             {note}
           </p>
+        ) : null}
+        {result.pmiEnd ? (
+          <dl className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-4 text-sm sm:grid-cols-2" data-testid="pmi-dates">
+            <div>
+              <dt className="text-slate-600">PMI ends automatically</dt>
+              <dd className="font-semibold text-slate-900">{formatYearMonth(result.pmiEnd.automatic)}</dd>
+              <dd className="text-xs text-slate-600">Balance scheduled to reach 78% of the home price</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">PMI can be cancelled on request</dt>
+              <dd className="font-semibold text-slate-900">{formatYearMonth(result.pmiEnd.request)}</dd>
+              <dd className="text-xs text-slate-600">
+                {result.pmiEnd.requestMonthsSooner > 0
+                  ? `Your extra payments bring this ${result.pmiEnd.requestMonthsSooner} ${result.pmiEnd.requestMonthsSooner === 1 ? "month" : "months"} forward (from ${formatYearMonth(result.pmiEnd.plainRequest)}).`
+                  : "Balance reaches 80% of the home price"}
+              </dd>
+            </div>
+          </dl>
         ) : null}
       </div>
 
@@ -127,6 +149,8 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
         )}
       </div>
 
+      {result.biweekly ? <BiweeklyCard biweekly={result.biweekly} monthlyPayoff={baseline.payoffDate} /> : null}
+
       <p className="flex items-start gap-3 rounded-xl bg-brand-50 p-4 text-sm text-brand-900" data-testid="closing-costs">
         <Info className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden />
         <span>
@@ -170,14 +194,64 @@ function Stat({ label, value, sub, testId }: { label: string; value: string; sub
   );
 }
 
-function SavingsItem({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId?: string }) {
+function SavingsItem({
+  label,
+  value,
+  sub,
+  testId,
+  tone = "green",
+}: {
+  label: string;
+  value: string;
+  sub?: string;
+  testId?: string;
+  tone?: "green" | "sky";
+}) {
   return (
     <div>
       <dt className="text-sm text-slate-700">{label}</dt>
-      <dd className="text-xl font-bold tabular-nums text-green-900" data-testid={testId}>
+      <dd className={`text-xl font-bold tabular-nums ${tone === "green" ? "text-green-900" : "text-sky-950"}`} data-testid={testId}>
         {value}
       </dd>
       {sub ? <dd className="text-xs text-slate-700">{sub}</dd> : null}
+    </div>
+  );
+}
+
+function BiweeklyCard({
+  biweekly,
+  monthlyPayoff,
+}: {
+  biweekly: NonNullable<MortgageResult["biweekly"]>;
+  monthlyPayoff: MortgageResult["baseline"]["payoffDate"];
+}) {
+  return (
+    <div className="rounded-2xl border border-sky-200 bg-sky-50 p-5 sm:p-6" data-testid="biweekly">
+      <h3 className="flex items-center gap-2 text-lg font-semibold text-brand-900">
+        <CalendarRange className="h-5 w-5 text-sky-700" aria-hidden />
+        Biweekly payments
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">
+        Half the monthly principal and interest every two weeks: 26 half payments a year, one monthly payment more than paying monthly.
+        Compared with monthly payments on the same loan, without extra payments.
+      </p>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        <SavingsItem label="Every two weeks" value={formatMoney(biweekly.payment)} tone="sky" />
+        <SavingsItem
+          label="Payoff date"
+          value={formatYearMonth(biweekly.payoffDate)}
+          sub={monthlyPayoff ? `Monthly: ${formatYearMonth(monthlyPayoff)}` : undefined}
+          tone="sky"
+        />
+        <SavingsItem label="Interest saved" value={formatMoney(biweekly.interestSaved)} testId="biweekly-interest-saved" tone="sky" />
+        <SavingsItem
+          label="Paid off sooner by"
+          value={`${biweekly.monthsSaved} ${biweekly.monthsSaved === 1 ? "month" : "months"}`}
+          sub={biweekly.monthsSaved >= 12 ? formatDuration(biweekly.monthsSaved) : undefined}
+          testId="biweekly-months-saved"
+          tone="sky"
+        />
+      </dl>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonths, buildSchedule, calculateMortgage, monthlyPayment, totalsOf, yearlySummary } from "./amortization";
+import { addMonths, buildSchedule, calculateMortgage, monthIndex, monthlyPayment, totalsOf, yearlySummary } from "./amortization";
 import { DEFAULT_INPUTS, type MortgageInputs } from "./inputs";
 
 const cents = (n: number) => Math.round(n * 100) / 100;
@@ -220,25 +220,28 @@ describe("calculateMortgage", () => {
     expect(plain.totals.payoffDate).toEqual({ year: 2054, month: 12 });
     expect(cents(plain.totals.totalInterest)).toBe(231_676.38);
 
-    const extra = calculateMortgage(
-      loan({
-        homePrice: 250_000,
-        downPayment: 50_000,
-        interestRate: 6,
-        pmi: 0.5,
-        extraPaymentAmount: 100,
-        extraPaymentStartMonth: 1,
-        extraPaymentStartYear: 2025,
-      }),
-    )!;
+    const extraInputs = loan({
+      homePrice: 250_000,
+      downPayment: 50_000,
+      interestRate: 6,
+      pmi: 0.5,
+      extraPaymentAmount: 100,
+      extraPaymentStartMonth: 1,
+      extraPaymentStartYear: 2025,
+    });
+    const extra = calculateMortgage(extraInputs)!;
     expect(extra.totals.payments).toBe(295);
     expect(extra.monthsSaved).toBe(65);
     expect(extra.totals.payoffDate).toEqual(addMonths({ year: 2025, month: 1 }, 294));
     expect(extra.interestSaved).toBeCloseTo(extra.baseline.totalInterest - extra.totals.totalInterest, 8);
     expect(extra.interestSaved).toBeGreaterThan(40_000);
     expect(cents(extra.baseline.totalInterest)).toBe(231_676.38);
-    expect(extra.pmiSaved).toBeGreaterThan(0);
-    expect(extra.totals.pmiPayments).toBeLessThan(extra.baseline.pmiPayments);
+    // PMI ends automatically on the original schedule, extras or not (Homeowners Protection Act).
+    expect(extra.pmiSaved).toBe(0);
+    expect(extra.totals.pmiPayments).toBe(extra.baseline.pmiPayments);
+    // The loan starts at 80% of the price: cancellation may be asked for from the first month.
+    const asked = calculateMortgage({ ...extraInputs, pmiRequest: true })!;
+    expect(asked.totals.pmiPayments).toBe(1);
     expect(extra.totalExtraPaid).toBeCloseTo(
       extra.schedule.reduce((s, r) => s + r.extraPayment, 0),
       8,
@@ -302,5 +305,110 @@ describe("lump sum and extra payment at the edges of the loan", () => {
     expect(extraFrom(2024, 1).extraInRange).toBe(true);
     expect(extraFrom(2026, 2).extraInRange).toBe(true);
     expect(extraFrom(2026, 3).extraInRange).toBe(false);
+  });
+});
+
+describe("published reference vectors (numpy-financial)", () => {
+  it("pmt(0.08/12, 60, 15000) = -304.145914", () => {
+    expect(monthlyPayment(15_000, 8, 60)).toBeCloseTo(304.145914, 6);
+  });
+
+  it("ipmt(0.1/12, 1, 24, 2000) = -16.666667: the first month's interest", () => {
+    const [first] = buildSchedule({ loanAmount: 2_000, annualRatePercent: 10, termMonths: 24, start });
+    expect(first.interestPayment).toBeCloseTo(16.666667, 6);
+    expect(first.principalPayment + first.interestPayment).toBeCloseTo(monthlyPayment(2_000, 10, 24), 9);
+  });
+});
+
+describe("PMI under the Homeowners Protection Act", () => {
+  // $300,000 home, 5% down, 6%, 30 years: a loan of $285,000.
+  const hpa = (over: Partial<MortgageInputs> = {}) =>
+    calculateMortgage(loan({ homePrice: 300_000, downPayment: 15_000, interestRate: 6, pmi: 0.5, ...over }))!;
+  const P = 285_000;
+  const A = monthlyPayment(P, 6, 360);
+  /** The payment number whose balance after it first reaches `limit` on the original schedule. */
+  const firstMonthAtOrBelow = (limit: number) => {
+    let k = 0;
+    while (closedFormBalance(P, 0.005, A, k) > limit) k++;
+    return k;
+  };
+
+  it("ends automatically in the month the original schedule reaches 78% of the value, and may be asked for at 80%", () => {
+    const result = hpa();
+    const automatic = firstMonthAtOrBelow(234_000);
+    const request = firstMonthAtOrBelow(240_000);
+    expect([automatic, request]).toEqual([129, 118]);
+    expect(result.pmiEnd).toEqual({
+      automatic: addMonths(start, automatic - 1),
+      request: addMonths(start, request - 1),
+      plainRequest: addMonths(start, request - 1),
+      requestMonthsSooner: 0,
+      lastCharged: addMonths(start, automatic - 1),
+    });
+    expect(result.totals.pmiPayments).toBe(automatic);
+    expect(result.schedule[automatic]!.pmiPayment).toBe(0);
+  });
+
+  it("extra payments bring the request date forward, never the automatic one; asking ends PMI then", () => {
+    const extras = { extraPaymentAmount: 500, extraPaymentStartMonth: 1, extraPaymentStartYear: 2025 };
+    const kept = hpa(extras);
+    const plain = hpa();
+    expect(kept.pmiEnd!.automatic).toEqual(plain.pmiEnd!.automatic);
+    expect(kept.totals.pmiPayments).toBe(129);
+    const sooner = monthIndex(plain.pmiEnd!.request) - monthIndex(kept.pmiEnd!.request);
+    expect(sooner).toBeGreaterThan(40);
+    expect(kept.pmiEnd!.requestMonthsSooner).toBe(sooner);
+    // The request month is the first whose balance, with the extras, is at or below $240,000.
+    const requestRow = kept.schedule.find((r) => r.remainingBalance <= 240_000)!;
+    expect(requestRow.paymentDate).toEqual(kept.pmiEnd!.request);
+    expect(kept.schedule[requestRow.paymentNumber - 2]!.remainingBalance).toBeGreaterThan(240_000);
+
+    const asked = hpa({ ...extras, pmiRequest: true });
+    expect(asked.pmiEnd!.lastCharged).toEqual(asked.pmiEnd!.request);
+    expect(asked.totals.pmiPayments).toBe(requestRow.paymentNumber);
+    expect(asked.totals.totalPmi).toBeCloseTo(requestRow.paymentNumber * ((P * 0.005) / 12), 6);
+    // Asked for without extras: at the 80% month of the original schedule.
+    expect(hpa({ pmiRequest: true }).totals.pmiPayments).toBe(118);
+  });
+
+  it("applies only to a loan above 78% of the value, with a PMI rate", () => {
+    expect(hpa({ downPayment: 66_000 }).pmiEnd).toBeNull();
+    expect(hpa({ pmi: 0 }).pmiEnd).toBeNull();
+    // $235,000 borrowed: $1,000 above 78%, reached within months.
+    const just = hpa({ downPayment: 65_000 });
+    const months = just.schedule.findIndex((r) => r.remainingBalance <= 234_000) + 1;
+    expect(months).toBeGreaterThan(0);
+    expect(months).toBeLessThan(8);
+    expect(just.pmiEnd!.automatic).toEqual(addMonths(start, months - 1));
+    expect(just.totals.pmiPayments).toBe(months);
+  });
+});
+
+describe("biweekly payments", () => {
+  it("half the monthly payment every two weeks repays a 30-year loan years sooner, with less interest", () => {
+    const result = calculateMortgage(loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6, biweekly: true }))!;
+    const b = result.biweekly!;
+    expect(cents(b.payment)).toBe(599.55);
+    // Replayed by hand: APR / 26 per period, the half payment every period.
+    let balance = 200_000;
+    let interest = 0;
+    let n = 0;
+    while (balance > 0.005) {
+      const i = balance * (0.06 / 26);
+      interest += i;
+      balance -= Math.min(b.payment - i, balance);
+      n++;
+    }
+    expect(b.payments).toBe(n);
+    expect(cents(b.totalInterest)).toBe(cents(interest));
+    expect(n).toBeGreaterThan(26 * 24);
+    expect(n).toBeLessThan(26 * 26);
+    const last = new Date(Date.UTC(2025, 0, 1) + (n - 1) * 14 * 86_400_000);
+    expect(b.payoffDate).toEqual({ year: last.getUTCFullYear(), month: last.getUTCMonth() + 1 });
+    expect(b.interestSaved).toBeCloseTo(result.baseline.totalInterest - interest, 6);
+    expect(b.interestSaved).toBeGreaterThan(40_000);
+    expect(b.monthsSaved).toBe(monthIndex(result.baseline.payoffDate!) - monthIndex(b.payoffDate));
+    expect(b.monthsSaved).toBeGreaterThan(48);
+    expect(calculateMortgage(loan({ homePrice: 250_000, downPayment: 50_000, interestRate: 6 }))!.biweekly).toBeNull();
   });
 });

@@ -1,13 +1,18 @@
 /**
  * Fixed-rate mortgage math: the monthly payment, the amortization schedule with extra payments
- * and a lump sum, PMI until the balance reaches 78% of the home price, and the comparison
- * with the plain schedule. Pure functions, shared by the page, its print view and the tests.
- * Amounts are kept unrounded; the page rounds to cents for display.
+ * and a lump sum, PMI as the Homeowners Protection Act ends it, the comparison with the plain
+ * schedule and with biweekly payments. Pure functions, shared by the page, its print view and
+ * the tests. Amounts are kept unrounded; the page rounds to cents for display.
  */
 import { loanAmountOf, type MortgageInputs, type PaymentFrequency } from "./inputs";
 
-/** PMI ends once the balance is at or below this share of the home price. */
+/**
+ * Homeowners Protection Act: PMI ends automatically once the balance is scheduled to reach
+ * 78% of the original value on the original amortization schedule (whatever was prepaid),
+ * and the borrower may ask for it to end once the balance actually reaches 80%.
+ */
 export const PMI_CUTOFF_RATIO = 0.78;
+export const PMI_REQUEST_RATIO = 0.8;
 
 /** Balances below half a cent count as paid off (floating-point leftovers). */
 const PAID_OFF = 0.005;
@@ -159,6 +164,34 @@ export interface MortgageResult {
   /** Whether the lump sum's month falls inside the plain schedule (otherwise it is never paid). */
   lumpSumInRange: boolean;
   extraInRange: boolean;
+  /** When PMI ends; null when the loan starts at or below 78% of the home price or PMI is 0. */
+  pmiEnd: PmiEnd | null;
+  /** Biweekly payments of the same loan (without extras), when asked for. */
+  biweekly: BiweeklyComparison | null;
+}
+
+export interface PmiEnd {
+  /** The last month PMI is charged when it ends automatically: the original schedule reaches 78%. */
+  automatic: YearMonth;
+  /** The month the balance, with extra payments, first reaches 80%: cancellation may be asked for from then on. */
+  request: YearMonth;
+  /** The same on the original schedule (no extras). */
+  plainRequest: YearMonth;
+  /** How many months sooner extra payments let the borrower ask. */
+  requestMonthsSooner: number;
+  /** The last month PMI is charged in the schedule shown (the request month when the borrower asks, else the automatic one). */
+  lastCharged: YearMonth;
+}
+
+/** The first row whose balance after the payment is at or below `limit` (the last row if none). */
+function firstAtOrBelow(rows: readonly AmortizationRow[], limit: number): AmortizationRow | undefined {
+  return rows.find((r) => r.remainingBalance <= limit + PAID_OFF) ?? rows.at(-1);
+}
+
+/** PMI charged in each month up to and including `through`; the rows are otherwise unchanged. */
+function withPmi(rows: AmortizationRow[], pmiMonthly: number, through: YearMonth | null): AmortizationRow[] {
+  const last = through ? monthIndex(through) : -Infinity;
+  return rows.map((r) => ({ ...r, pmiPayment: pmiMonthly > 0 && monthIndex(r.paymentDate) <= last ? pmiMonthly : 0 }));
 }
 
 /**
@@ -172,16 +205,36 @@ export function calculateMortgage(inputs: MortgageInputs): MortgageResult | null
   const start = { year: inputs.startYear, month: inputs.startMonth };
   const pmiMonthly = (loanAmount * inputs.pmi) / 100 / 12;
   const pmiCutoffBalance = inputs.homePrice * PMI_CUTOFF_RATIO;
-  const common = { loanAmount, annualRatePercent: inputs.interestRate, termMonths, start, pmiMonthly, pmiCutoffBalance };
+  const common = { loanAmount, annualRatePercent: inputs.interestRate, termMonths, start };
 
-  const plainRows = buildSchedule(common);
   const extra = {
     amount: inputs.extraPaymentAmount,
     start: { year: inputs.extraPaymentStartYear, month: inputs.extraPaymentStartMonth },
     frequency: inputs.extraPaymentFrequency,
   };
   const lumpSum = { amount: inputs.lumpSumAmount, date: { year: inputs.lumpSumYear, month: inputs.lumpSumMonth } };
-  const schedule = buildSchedule({ ...common, extra, lumpSum });
+  const plainPrincipal = buildSchedule(common);
+  const principal = buildSchedule({ ...common, extra, lumpSum });
+
+  // PMI applies while the loan starts above 78% of the price; it ends on the original
+  // schedule's 78% month, or on the 80% month with extras when the borrower asks.
+  let pmiEnd: PmiEnd | null = null;
+  if (pmiMonthly > 0 && loanAmount > pmiCutoffBalance + PAID_OFF && plainPrincipal.length) {
+    const automatic = firstAtOrBelow(plainPrincipal, pmiCutoffBalance)!.paymentDate;
+    const requestLimit = inputs.homePrice * PMI_REQUEST_RATIO;
+    const request = firstAtOrBelow(principal, requestLimit)!.paymentDate;
+    const plainRequest = firstAtOrBelow(plainPrincipal, requestLimit)!.paymentDate;
+    const asked = inputs.pmiRequest && monthIndex(request) < monthIndex(automatic);
+    pmiEnd = {
+      automatic,
+      request,
+      plainRequest,
+      requestMonthsSooner: Math.max(0, monthIndex(plainRequest) - monthIndex(request)),
+      lastCharged: asked ? request : automatic,
+    };
+  }
+  const plainRows = withPmi(plainPrincipal, pmiMonthly, pmiEnd ? (inputs.pmiRequest ? pmiEnd.plainRequest : pmiEnd.automatic) : null);
+  const schedule = withPmi(principal, pmiMonthly, pmiEnd?.lastCharged ?? null);
 
   const baseline = totalsOf(plainRows);
   const totals = totalsOf(schedule);
@@ -216,6 +269,59 @@ export function calculateMortgage(inputs: MortgageInputs): MortgageResult | null
     totalExtraPaid: schedule.reduce((sum, row) => sum + row.extraPayment, 0),
     lumpSumInRange: lumpIndex >= first && lumpIndex <= last,
     extraInRange: monthIndex(extra.start) <= last,
+    pmiEnd,
+    biweekly: inputs.biweekly ? biweeklyComparison(loanAmount, inputs.interestRate, termMonths, start, baseline) : null,
+  };
+}
+
+export interface BiweeklyComparison {
+  /** Half the monthly principal and interest, paid every two weeks. */
+  payment: number;
+  payments: number;
+  totalInterest: number;
+  payoffDate: YearMonth;
+  /** Against monthly payments of the same loan. */
+  interestSaved: number;
+  monthsSaved: number;
+}
+
+/**
+ * Biweekly payments: half the monthly payment every 14 days from the first payment's month,
+ * 26 a year (13 monthly payments' worth). Interest accrues per 14-day period at APR / 26, as
+ * lenders that really take biweekly payments charge it; the extra half payments each year go
+ * to principal. Compared with monthly payments of the same loan without extras.
+ */
+export function biweeklyComparison(
+  loanAmount: number,
+  annualRatePercent: number,
+  termMonths: number,
+  start: YearMonth,
+  monthly: Pick<ScheduleTotals, "totalInterest" | "payoffDate">,
+): BiweeklyComparison | null {
+  if (!(loanAmount > 0) || !(termMonths > 0) || !monthly.payoffDate) return null;
+  const payment = monthlyPayment(loanAmount, annualRatePercent, termMonths) / 2;
+  const r = annualRatePercent / 100 / 26;
+  let balance = loanAmount;
+  let totalInterest = 0;
+  let payments = 0;
+  // At most as many periods as the monthly term holds: the half payment always covers the period's interest.
+  const maxPeriods = Math.ceil((termMonths * 26) / 12);
+  while (balance > PAID_OFF && payments < maxPeriods) {
+    const interest = balance * r;
+    balance -= Math.min(payment - interest, balance);
+    totalInterest += interest;
+    payments++;
+  }
+  const first = Date.UTC(start.year, start.month - 1, 1);
+  const last = new Date(first + (payments - 1) * 14 * 86_400_000);
+  const payoffDate = { year: last.getUTCFullYear(), month: last.getUTCMonth() + 1 };
+  return {
+    payment,
+    payments,
+    totalInterest,
+    payoffDate,
+    interestSaved: Math.max(0, monthly.totalInterest - totalInterest),
+    monthsSaved: Math.max(0, monthIndex(monthly.payoffDate) - monthIndex(payoffDate)),
   };
 }
 

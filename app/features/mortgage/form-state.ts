@@ -17,6 +17,8 @@ export interface FormValues {
   numbers: Record<NumericField, string>;
   extraPaymentFrequency: string;
   showAmortization: boolean;
+  pmiRequest: boolean;
+  biweekly: boolean;
 }
 
 /** Fields that must hold a value; an empty amount or rate simply counts as 0. */
@@ -33,7 +35,13 @@ const REQUIRED: ReadonlySet<NumericField> = new Set([
 export function valuesFromInputs(inputs: MortgageInputs): FormValues {
   const numbers = {} as Record<NumericField, string>;
   for (const field of NUMERIC_FIELDS) numbers[field] = String(inputs[field]);
-  return { numbers, extraPaymentFrequency: String(inputs.extraPaymentFrequency), showAmortization: inputs.showAmortization };
+  return {
+    numbers,
+    extraPaymentFrequency: String(inputs.extraPaymentFrequency),
+    showAmortization: inputs.showAmortization,
+    pmiRequest: inputs.pmiRequest,
+    biweekly: inputs.biweekly,
+  };
 }
 
 export interface ReadForm {
@@ -58,5 +66,7 @@ export function readForm(values: FormValues): ReadForm {
   }
   inputs.extraPaymentFrequency = readFrequency(values.extraPaymentFrequency) ?? DEFAULT_INPUTS.extraPaymentFrequency;
   inputs.showAmortization = values.showAmortization;
+  inputs.pmiRequest = values.pmiRequest;
+  inputs.biweekly = values.biweekly;
   return { inputs, errors, valid: Object.keys(errors).length === 0 };
 }

@@ -26,9 +26,14 @@ export interface MortgageInputs {
   lumpSumYear: number;
   lumpSumAmount: number;
   showAmortization: boolean;
+  /** The borrower asks the lender to cancel PMI once the balance reaches 80% (Homeowners Protection Act). */
+  pmiRequest: boolean;
+  /** Show biweekly payments (26 half payments a year) beside monthly ones. */
+  biweekly: boolean;
 }
 
-export type NumericField = Exclude<keyof MortgageInputs, "showAmortization" | "extraPaymentFrequency">;
+type FlagField = "showAmortization" | "pmiRequest" | "biweekly";
+export type NumericField = Exclude<keyof MortgageInputs, FlagField | "extraPaymentFrequency">;
 
 /** Spec section 9 fixes term, start dates and frequency; the amounts are a typical purchase. */
 export const DEFAULT_INPUTS: MortgageInputs = {
@@ -50,6 +55,8 @@ export const DEFAULT_INPUTS: MortgageInputs = {
   lumpSumYear: 2027,
   lumpSumAmount: 0,
   showAmortization: false,
+  pmiRequest: false,
+  biweekly: false,
 };
 
 export interface NumericLimit {
@@ -82,6 +89,7 @@ export const LIMITS: Record<NumericField, NumericLimit> = {
 };
 
 export const NUMERIC_FIELDS = Object.keys(LIMITS) as NumericField[];
+export const FLAG_FIELDS: readonly FlagField[] = ["showAmortization", "pmiRequest", "biweekly"];
 
 export const FREQUENCIES: ReadonlyArray<{ value: PaymentFrequency; label: string }> = [
   { value: 12, label: "Monthly" },
@@ -119,7 +127,7 @@ export function readFrequency(raw: string | null | undefined): PaymentFrequency 
   return value === 12 || value === 4 || value === 1 ? value : null;
 }
 
-function readFlag(raw: string | null | undefined): boolean | null {
+export function readFlag(raw: string | null | undefined): boolean | null {
   if (raw == null) return null;
   const v = raw.trim().toLowerCase();
   if (["1", "true", "yes", "on"].includes(v)) return true;
@@ -135,7 +143,7 @@ export function parseInputs(source: { get(name: string): string | null }): Mortg
     inputs[field] = value === null ? DEFAULT_INPUTS[field] : clampToLimit(value, LIMITS[field]);
   }
   inputs.extraPaymentFrequency = readFrequency(source.get("extraPaymentFrequency")) ?? DEFAULT_INPUTS.extraPaymentFrequency;
-  inputs.showAmortization = readFlag(source.get("showAmortization")) ?? DEFAULT_INPUTS.showAmortization;
+  for (const flag of FLAG_FIELDS) inputs[flag] = readFlag(source.get(flag)) ?? DEFAULT_INPUTS[flag];
   return inputs;
 }
 
@@ -148,7 +156,7 @@ export function toSearchParams(inputs: MortgageInputs): URLSearchParams {
   if (inputs.extraPaymentFrequency !== DEFAULT_INPUTS.extraPaymentFrequency) {
     params.set("extraPaymentFrequency", String(inputs.extraPaymentFrequency));
   }
-  if (inputs.showAmortization) params.set("showAmortization", "1");
+  for (const flag of FLAG_FIELDS) if (inputs[flag]) params.set(flag, "1");
   return params;
 }
 
