@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db.server";
-import { RateLimits } from "./rate-limit.server";
+import { PRUNE_EVERY, RateLimits } from "./rate-limit.server";
 
 /*
  * The fixed-window limiter on a real (SQLite) database: what it allows and refuses, what it
@@ -74,12 +74,17 @@ describe("RateLimiter", () => {
   });
 
   it("never counts inside another request's open transaction on SQLite (it waits for it)", async () => {
-    const limiter = limits.limiter({ name: "rl_trx", points: 5, windowMs: 60_000 });
+    // Its own RateLimits: the guard is chosen when one is made.
+    const limiter = new RateLimits(database).limiter({ name: "rl_trx", points: 5, windowMs: 60_000 });
     let consumed: Promise<unknown> | undefined;
     await database.db
       .transaction()
       .execute(async (trx) => {
-        consumed = limiter.consume("k");
+        let settled = false;
+        consumed = limiter.consume("k").finally(() => (settled = true));
+        // Turns of the event loop in which an unguarded consume would write inside this transaction.
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(settled).toBe(false);
         await trx
           .insertInto("rate_limits")
           .values({ key: "rl_trx:rolled-back", points: 1, expire: Date.now() + 60_000 })
@@ -117,5 +122,27 @@ describe("pruning", () => {
     expect(left).toEqual(["rl_prune:now", "rl_prune:open"]);
     await limits.prune(now + 120_000);
     expect((await rows()).filter((r) => r.key.startsWith("rl_prune:"))).toEqual([]);
+  });
+
+  it("happens on every 50th attempt of a process, whether allowed or refused", async () => {
+    const own = new RateLimits(database);
+    const limiter = own.limiter({ name: "rl_every", points: 10, windowMs: 60_000 });
+    const ended = () =>
+      database.db
+        .insertInto("rate_limits")
+        .values({ key: "rl_every:ended", points: 1, expire: Date.now() - 1000 })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ expire: Date.now() - 1000 }))
+        .execute();
+    const present = async () => (await rows()).some((r) => r.key === "rl_every:ended");
+    await ended();
+    for (let i = 1; i < PRUNE_EVERY; i++) await limiter.consume("k");
+    expect(await present()).toBe(true);
+    // The 50th attempt is refused (10 points) and still prunes.
+    expect((await limiter.consume("k")).allowed).toBe(false);
+    expect(await present()).toBe(false);
+    await ended();
+    for (let i = 0; i < PRUNE_EVERY; i++) await limiter.consume("k");
+    expect(await present()).toBe(false);
+    expect(PRUNE_EVERY).toBe(50);
   });
 });

@@ -3,6 +3,8 @@ import type { DatabaseHandle } from "./db.server";
 
 /** The table of migration 0004, in rate-limiter-flexible's layout. */
 const TABLE = "rate_limits";
+/** How often an attempt also deletes the windows that have ended (one in 50: 2%). */
+export const PRUNE_EVERY = 50;
 
 export interface RateLimitRule {
   /** Names the counter family (letters, digits, underscores); stored as the key's prefix. */
@@ -93,7 +95,10 @@ export class RateLimits {
     await this.handle.db.deleteFrom("rate_limits").where("expire", "<", now).execute();
   }
 
+  private consumes = 0;
+
+  /** Every PRUNE_EVERY-th attempt of this process also prunes. */
   private async maybePrune() {
-    if (Math.random() < 0.02) await this.prune();
+    if (++this.consumes % PRUNE_EVERY === 0) await this.prune();
   }
 }
