@@ -47,6 +47,121 @@ describeEachDatabase("member administration API", (dialect) => {
     return (await json(res)).entries;
   }
 
+  it("every answer that succeeds says so, in the shape of its contract", async () => {
+    const id = await addMember("SHAPE-1", { first: "Sha", last: "Pe" });
+    const ok = async (res: Response, status = 200) => {
+      expect(res.status).toBe(status);
+      const body = await json(res);
+      expect(body.success).toBe(true);
+      return body;
+    };
+    const members = await ok(await req("/api/admin/members?q=SHAPE-1", { cookie: limited.cookie }));
+    expect(members.members.map((m: { certificate_number: string }) => m.certificate_number)).toEqual(["SHAPE-1"]);
+    const exported = await req("/api/admin/members/export?q=SHAPE-1", { cookie: limited.cookie });
+    expect(exported.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(exported.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(
+      (await ok(await req(`/api/admin/members/${id}`, { method: "PATCH", json: { is_active: false }, cookie: limited.cookie }))).member,
+    ).toMatchObject({ id, is_active: false });
+    expect(Object.keys(await ok(await req(`/api/admin/members/${id}`, { method: "DELETE", cookie: limited.cookie })))).toEqual(["success"]);
+
+    expect((await ok(await req("/api/admin/staff", { cookie: boss.cookie }))).staff.length).toBeGreaterThan(0);
+    const created = await ok(
+      await req("/api/admin/staff", {
+        method: "POST",
+        json: { username: "shape-staff", role: "limited_admin", password: "a-long-password" },
+        cookie: boss.cookie,
+      }),
+      201,
+    );
+    expect(created.staff).toMatchObject({ username: "shape-staff", role: "limited_admin" });
+    const staffId = created.staff.id;
+    expect(
+      (await ok(await req(`/api/admin/staff/${staffId}`, { method: "PATCH", json: { role: "super_admin" }, cookie: boss.cookie }))).staff,
+    ).toMatchObject({ id: staffId, role: "super_admin" });
+    expect(
+      Object.keys(
+        await ok(
+          await req(`/api/admin/staff/${staffId}/password`, {
+            method: "POST",
+            json: { password: "another-long-password" },
+            cookie: boss.cookie,
+          }),
+        ),
+      ),
+    ).toEqual(["success"]);
+    expect(Object.keys(await ok(await req(`/api/admin/staff/${staffId}`, { method: "DELETE", cookie: boss.cookie })))).toEqual(["success"]);
+    expect((await ok(await req("/api/admin/audit?pageSize=10", { cookie: boss.cookie }))).entries.length).toBeGreaterThan(3);
+  });
+
+  it("filters by status, sorts by last then first name, and exports blank cells for missing names and sign-ins", async () => {
+    const ids = {
+      a: await addMember("STAT-A", { first: "Zoe", last: "Adams" }),
+      b: await addMember("STAT-B", { first: "Amy", last: "Adams" }),
+      c: await addMember("STAT-C"),
+    };
+    await server.services.database.db.updateTable("users").set({ application_id: 77 }).where("id", "=", ids.a).execute();
+    await req(`/api/admin/members/${ids.c}`, { method: "PATCH", json: { is_active: false }, cookie: limited.cookie });
+    const list = async (query: string) =>
+      (
+        (await json(await req(`/api/admin/members?q=STAT-&${query}`, { cookie: limited.cookie }))).members as Array<Record<string, unknown>>
+      ).map((m) => m.certificate_number);
+    expect(await list("status=active&sort=certificate_number")).toEqual(["STAT-A", "STAT-B"]);
+    expect(await list("status=inactive")).toEqual(["STAT-C"]);
+    expect(await list("status=all&sort=name")).toEqual(["STAT-C", "STAT-B", "STAT-A"]);
+    expect(await list("sort=name&dir=desc")).toEqual(["STAT-A", "STAT-B", "STAT-C"]);
+    const rows = (await json(await req(`/api/admin/members?q=STAT-&sort=certificate_number`, { cookie: limited.cookie }))).members;
+    expect(rows.map((m: Record<string, unknown>) => [m.application_id, m.first_name])).toEqual([
+      [77, "Zoe"],
+      [null, "Amy"],
+      [null, null],
+    ]);
+
+    const csv = await (await req("/api/admin/members/export?q=STAT-C", { cookie: limited.cookie })).text();
+    expect(csv.split("\r\n")[1]).toMatch(/^STAT-C,,,inactive,,\d{4}-/);
+
+    // Activating an active member leaves their sessions alone; the audit names the member.
+    const signedIn = sessionCookieFrom(await memberLogin("STAT-A"));
+    await req(`/api/admin/members/${ids.a}`, { method: "PATCH", json: { is_active: true }, cookie: limited.cookie });
+    expect((await whoIs(signedIn))?.certificate_number).toBe("STAT-A");
+    const [entry] = await auditEntries("&action=members.activate");
+    expect(entry).toMatchObject({ target_type: "member", target_id: ids.a, target_label: "STAT-A" });
+    await req(`/api/admin/members/${ids.b}`, { method: "DELETE", cookie: limited.cookie });
+    expect((await auditEntries("&action=members.delete"))[0]).toMatchObject({
+      target_type: "member",
+      target_id: ids.b,
+      target_label: "STAT-B",
+    });
+  });
+
+  it("lists staff without certificate numbers, and audits staff changes against the staff account", async () => {
+    const staff = (await json(await req("/api/admin/staff", { cookie: boss.cookie }))).staff as Array<Record<string, unknown>>;
+    expect(staff.find((s) => s.username === "boss")).toMatchObject({ role: "super_admin", is_active: true, is_core_admin: false });
+    const created = (
+      await json(
+        await req("/api/admin/staff", {
+          method: "POST",
+          json: { username: "Audit-Target", role: "limited_admin", password: "a-long-password" },
+          cookie: boss.cookie,
+        }),
+      )
+    ).staff;
+    expect(created.username).toBe("audit-target");
+    await req(`/api/admin/staff/${created.id}/password`, {
+      method: "POST",
+      json: { password: "another-long-password" },
+      cookie: boss.cookie,
+    });
+    await req(`/api/admin/staff/${created.id}`, { method: "PATCH", json: { role: "super_admin" }, cookie: boss.cookie });
+    await req(`/api/admin/staff/${created.id}`, { method: "DELETE", cookie: boss.cookie });
+    for (const action of ["staff.create", "staff.password_reset", "staff.role_change", "staff.delete"])
+      expect((await auditEntries(`&action=${action}`))[0], action).toMatchObject({
+        target_type: "staff",
+        target_id: created.id,
+        target_label: "audit-target",
+      });
+  });
+
   describe("who may call what", () => {
     const memberEndpoints: Array<[string, string, unknown?]> = [
       ["GET", "/api/admin/members"],
