@@ -472,11 +472,14 @@ export class SubmissionQueries {
     if (offset >= total) return { keys: [], total };
     const take = Math.min(limit, total - offset);
     const before = Math.min(offset, total - offset - take);
-    const walk = Math.ceil((2 * (before + take) * (await this.listedCount(tables, filters.status))) / total);
-    if (walk < total) {
-      const walked = this.listed(tables, filters.status).select([
-        ...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const),
-      ]);
+    const listed = await this.listedCount(tables, filters.status);
+    const walked = this.listed(tables, filters.status).select([
+      ...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const),
+    ]);
+    // Twice the rows the matches' share predicts; when they are bunched further along the
+    // order, eight times that: each only while it reads fewer rows than there are matches.
+    for (const walk of [1, 8].map((times) => Math.ceil((times * 2 * (before + take) * listed) / total))) {
+      if (walk >= total) break;
       const keys = await this.slice(walked, match, order, offset, limit, total, walk);
       if (keys) return { keys, total };
     }
