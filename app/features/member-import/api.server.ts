@@ -33,9 +33,10 @@ export function memberImportRouter({ auth, memberImport }: { auth: AuthService; 
   const router = Router();
   const json = jsonBody(JSON_UPLOAD_LIMIT);
 
-  const run = async (req: Request, res: Response, upload: { csv: string; filename: string; adminPassword?: string }) => {
+  const run = async (req: Request, res: Response, upload: { csv: string | Buffer[]; filename: string; adminPassword?: string }) => {
     const actor = res.locals.user as PublicUser;
-    if (Buffer.byteLength(upload.csv, "utf8") > MAX_UPLOAD_BYTES) throw tooLarge();
+    const bytes = typeof upload.csv === "string" ? Buffer.byteLength(upload.csv, "utf8") : upload.csv.reduce((n, b) => n + b.length, 0);
+    if (bytes > MAX_UPLOAD_BYTES) throw tooLarge();
     if (upload.adminPassword) {
       await auth.confirmStaffPassword(actor.id, upload.adminPassword, clientIp(req), MESSAGES.wrongAdminPassword);
     }
@@ -100,11 +101,12 @@ function detailsList(details: unknown): string[] {
 }
 
 /**
- * Reads the multipart form with busboy: one file field csvFile (at most 10MB, read into
- * memory since the whole file is checked before anything is written) and an optional
+ * Reads the multipart form with busboy: one file field csvFile (at most 10MB, kept as the
+ * buffers it arrived in, outside the JavaScript heap: the upload is claimed by their digest
+ * before the import reads them, piece by piece) and an optional
  * adminPassword field. Anything else is refused.
  */
-function readMultipart(req: Request): Promise<{ csv: string; filename: string; adminPassword?: string }> {
+function readMultipart(req: Request): Promise<{ csv: Buffer[]; filename: string; adminPassword?: string }> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -151,7 +153,7 @@ function readMultipart(req: Request): Promise<{ csv: string; filename: string; a
       if (settled) return;
       settled = true;
       if (filename === null) return reject(new HttpError(400, "No file received: send the CSV in the field csvFile"));
-      resolve({ csv: Buffer.concat(chunks).toString("utf8"), filename, adminPassword });
+      resolve({ csv: chunks, filename, adminPassword });
     });
     req.pipe(bb);
   });

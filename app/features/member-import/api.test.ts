@@ -4,6 +4,7 @@ import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, typ
 import { MAX_UPLOAD_BYTES, MESSAGES, type UploadResponse } from "./contract";
 import { REPEAT_WINDOW_MS } from "./import-claims.server";
 import { WRITE_CHUNK } from "./members-writer.server";
+import { STREAM_CHUNK_BYTES } from "./parse-csv";
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
 
@@ -397,8 +398,12 @@ describeEachDatabase("member CSV import API", (dialect) => {
         await sql.raw(`create trigger poison_${t} before insert on users for each row execute function poison_${t}()`).execute(db());
       }
       try {
+        // More rows than one statement writes and than one streamed chunk of the file holds:
+        // the rows written before the poisoned one are rolled back with it.
         const rows = [HEADER, `${t}0,1999-09-09,Changed,Name,`];
-        for (let i = 1; i <= WRITE_CHUNK + 10; i++) rows.push(`${t}N${i},1980-01-01,,,`);
+        for (let i = 1; i <= 25_000; i++) rows.push(`${t}N${i},1980-01-01,,,`);
+        expect(rows.join("\n").length).toBeGreaterThan(2 * STREAM_CHUNK_BYTES);
+        expect(rows.length).toBeGreaterThan(2 * WRITE_CHUNK);
         rows.push(`${poison},1980-01-01,,,`);
         const { status, body } = await uploadJson(rows.join("\n"));
         expect(status).toBe(500);

@@ -38,7 +38,13 @@ export interface HeldClaim {
 
 export type Claim = HeldClaim | { kind: "repeat"; answer: StoredAnswer };
 
-export const contentDigest = (csv: string) => crypto.createHash("sha256").update(csv, "utf8").digest("hex");
+/** The SHA-256 of the file's UTF-8 bytes: the same for its text and for the buffers it arrived in. */
+export function contentDigest(csv: string | Uint8Array[]): string {
+  const hash = crypto.createHash("sha256");
+  if (typeof csv === "string") hash.update(csv, "utf8");
+  else for (const buffer of csv) hash.update(buffer);
+  return hash.digest("hex");
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

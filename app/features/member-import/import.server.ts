@@ -8,11 +8,12 @@ import type { Database } from "~/platform/schema";
 import { todayUtc } from "~/platform/dates";
 import { MAX_REPORTED_ERRORS, MESSAGES, type UploadResponse } from "./contract";
 import { contentDigest, ImportClaims } from "./import-claims.server";
-import { writeMembers, type MemberWrite } from "./members-writer.server";
-import { parseMemberCsv, type RowError } from "./parse-csv";
+import { membersWriter } from "./members-writer.server";
+import { readMemberCsv, type MemberRecord, type RowError } from "./parse-csv";
 
 export interface ImportInput {
-  csv: string;
+  /** The file's text, or its bytes as they arrived (a multipart upload): never joined into one string. */
+  csv: string | Uint8Array[];
   filename: string;
   actor: PublicUser;
 }
@@ -24,9 +25,9 @@ export interface ImportAnswer {
 }
 
 /**
- * The member CSV import: the whole file is parsed and checked first, then the valid rows are
- * written in one transaction (new members created, existing members' birthdate digest and
- * names updated). Re-importing the same file changes nothing. Birthdates only ever leave
+ * The member CSV import: the file is parsed, checked and its valid rows written in one pass
+ * inside one transaction (new members created, existing members' birthdate digest, names and
+ * e-mail updated). Re-importing the same file changes nothing. Birthdates only ever leave
  * this class as keyed digests.
  *
  * One upload, one import: a repeated post of the same file by the same staff member while the
@@ -70,33 +71,39 @@ export class MemberImportService {
     const started = process.hrtime.bigint();
     const seconds = () => Math.round(Number(process.hrtime.bigint() - started) / 1e7) / 100;
 
-    const parsed = parseMemberCsv(input.csv, todayUtc());
-    if (!parsed.ok) {
-      return {
-        status: 400,
-        body: {
-          success: false,
-          message: parsed.error,
-          error: parsed.error,
-          stats: { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: seconds() },
-        },
-      };
-    }
+    const refused = (message: string): ImportAnswer => ({
+      status: 400,
+      body: {
+        success: false,
+        message,
+        error: message,
+        stats: { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: seconds() },
+      },
+    });
 
-    // About 36,600 birthdates exist: each distinct one is digested once.
+    // The file is read and written in one pass inside one transaction: each chunk's valid
+    // rows are written before the next chunk is parsed, so memory holds one chunk's rows,
+    // and an import is wholly there or wholly absent. About 36,600 birthdates exist: each
+    // distinct one is digested once.
     const digests = new Map<string, string>();
-    for (const r of parsed.records) {
-      let digest = digests.get(r.mmddyy);
-      if (digest === undefined) digests.set(r.mmddyy, (digest = birthdateDigest(this.secret, r.mmddyy)));
-      r.digest = digest;
-    }
-    const rows: MemberWrite[] = parsed.records;
-
+    let records = 0;
     let outcome;
     try {
       outcome = await this.db.transaction().execute(async (trx) => {
-        const written = await writeMembers(trx, this.dialect, rows, nowIso());
-        const successful = rows.length - written.staff.length;
+        const writer = await membersWriter(trx, this.dialect, nowIso());
+        const parsed = await readMemberCsv(input.csv, todayUtc(), async (found: MemberRecord[]) => {
+          for (const r of found) {
+            let digest = digests.get(r.mmddyy);
+            if (digest === undefined) digests.set(r.mmddyy, (digest = birthdateDigest(this.secret, r.mmddyy)));
+            r.digest = digest;
+          }
+          records += found.length;
+          await writer.write(found);
+        });
+        // A file refused as a whole handed on no rows: nothing was written.
+        if (!parsed.ok) return { refused: parsed.error };
+        const written = await writer.finish();
+        const successful = records - written.staff.length;
         await this.audit.record(
           {
             actorId: input.actor.id,
@@ -113,10 +120,10 @@ export class MemberImportService {
           },
           trx,
         );
-        return written;
+        return { refused: undefined, parsed, written };
       });
     } catch (err) {
-      this.logger.error({ err, filename: input.filename, rows: rows.length }, "member import failed; rolled back");
+      this.logger.error({ err, filename: input.filename, rows: records }, "member import failed; rolled back");
       return {
         status: 500,
         body: {
@@ -124,22 +131,25 @@ export class MemberImportService {
           message: MESSAGES.writeFailed,
           error: MESSAGES.writeFailed,
           errors: [MESSAGES.writeFailed],
-          stats: { total_processed: parsed.totalRows, successful: 0, errors: parsed.totalRows, processing_time_seconds: seconds() },
+          // Rows seen before the failure: the file's own count is not known when it stopped early.
+          stats: { total_processed: records, successful: 0, errors: records, processing_time_seconds: seconds() },
         },
       };
     }
+    if (outcome.refused !== undefined) return refused(outcome.refused);
+    const { parsed, written } = outcome;
 
     const rowErrors: RowError[] = [
       ...parsed.rowErrors,
-      ...outcome.staff.map((r) => ({
+      ...written.staff.map((r) => ({
         line: r.line,
         message: `Line ${r.line}: certificate number "${r.certificate}" belongs to a staff account and cannot be imported`,
       })),
     ].sort((a, b) => a.line - b.line);
-    const successful = rows.length - outcome.staff.length;
+    const successful = records - written.staff.length;
     const stats = { total_processed: parsed.totalRows, successful, errors: rowErrors.length, processing_time_seconds: seconds() };
     const details = rowErrors.slice(0, MAX_REPORTED_ERRORS).map((e) => e.message);
-    const split = { created: outcome.created, updated: outcome.updated, unchanged: outcome.unchanged };
+    const split = { created: written.created, updated: written.updated, unchanged: written.unchanged };
     this.logger.info({ filename: input.filename, actor: input.actor.id, ...stats, ...split }, "member import");
 
     if (successful === 0) {
@@ -149,7 +159,7 @@ export class MemberImportService {
       };
     }
     const message =
-      `Imported ${plural(successful, "user")} (${outcome.created} new, ${outcome.updated} updated, ${outcome.unchanged} unchanged)` +
+      `Imported ${plural(successful, "user")} (${written.created} new, ${written.updated} updated, ${written.unchanged} unchanged)` +
       (rowErrors.length ? `; ${plural(rowErrors.length, "row")} had errors and ${rowErrors.length === 1 ? "was" : "were"} skipped.` : ".");
     return { status: 200, body: { success: true, message, ...(details.length ? { details } : {}), stats, ...split } };
   }

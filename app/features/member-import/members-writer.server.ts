@@ -34,6 +34,16 @@ export const WRITE_CHUNK = 2000;
  * of 2,000 rows has 3 to 7 parameters, which keeps query building off the profile.
  */
 export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows: MemberWrite[], now: string): Promise<WriteOutcome> {
+  const writer = await membersWriter(trx, dialect, now);
+  await writer.write(rows);
+  return writer.finish();
+}
+
+/**
+ * The same writes for rows that arrive in parts (a streamed file): each part is written in
+ * full chunks as they fill, the last one by finish(), which returns the outcome.
+ */
+export async function membersWriter(trx: Kysely<Database>, dialect: Dialect, now: string) {
   const staffCertificates = new Set(
     (
       await trx
@@ -45,11 +55,9 @@ export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows
     ).map((r) => r.certificate_number!),
   );
   const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [] };
-  const members = staffCertificates.size ? rows.filter((r) => !staffCertificates.has(r.certificate)) : rows;
-  if (members.length !== rows.length) outcome.staff = rows.filter((r) => staffCertificates.has(r.certificate));
+  let pending: MemberWrite[] = [];
 
-  for (let i = 0; i < members.length; i += WRITE_CHUNK) {
-    const chunk = members.slice(i, i + WRITE_CHUNK);
+  const upsert = async (chunk: MemberWrite[]) => {
     const written = dialect === "postgres" ? await upsertPostgres(trx, chunk, now) : await upsertSqlite(trx, chunk, now);
     // A row the upsert inserted carries this import's timestamp as created_at; an updated one keeps its own.
     for (const w of written) {
@@ -57,8 +65,26 @@ export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows
       else outcome.updated++;
     }
     outcome.unchanged += chunk.length - written.length;
-  }
-  return outcome;
+  };
+
+  return {
+    async write(rows: MemberWrite[]) {
+      for (const r of rows) {
+        if (staffCertificates.has(r.certificate)) outcome.staff.push(r);
+        else pending.push(r);
+      }
+      while (pending.length >= WRITE_CHUNK) {
+        const chunk = pending.slice(0, WRITE_CHUNK);
+        pending = pending.slice(WRITE_CHUNK);
+        await upsert(chunk);
+      }
+    },
+    async finish(): Promise<WriteOutcome> {
+      if (pending.length) await upsert(pending);
+      pending = [];
+      return outcome;
+    },
+  };
 }
 
 const ON_CONFLICT = sql`

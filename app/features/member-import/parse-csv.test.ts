@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "./contract";
-import { parseMemberCsv } from "./parse-csv";
+import Papa from "papaparse";
+import { csvChunks, parseMemberCsv, readMemberCsv, type MemberRecord } from "./parse-csv";
 
 const TODAY = "2024-06-15";
 const ok = (text: string) => {
@@ -111,5 +112,108 @@ describe("parseMemberCsv", () => {
     // The preview and the import agree: every refused preview row is in the row errors.
     expect(r.rowErrors.map((e) => e.line)).toEqual([4, 5, 6]);
     expect(r.preview).toEqual([]);
+  });
+});
+
+describe("readMemberCsv", () => {
+  // Rows with quoted line breaks, repeats, errors and blank lines, so that chunk edges fall
+  // inside quoted fields and between a row and its repeat.
+  const text = [
+    "certificate_number,birthdate,first_name,last_name,email",
+    ...Array.from({ length: 3000 }, (_, i) =>
+      i % 50 === 7
+        ? `M${i},1980-01-0${1 + (i % 9)},"Multi\r\nline ""${i}""",Doe,`
+        : i % 97 === 3
+          ? `M${i - 1},1980-02-02,Repeat,Row,`
+          : i % 89 === 5
+            ? `M${i},1980-02-30,Bad,Date,\r\n`
+            : `M${i},1980-01-0${1 + (i % 9)},First${i},Last${i},m${i}@example.com`,
+    ),
+  ].join("\r\n");
+
+  it("hands on, chunk by chunk and one chunk at a time, the records the whole parse finds, with the same row errors", async () => {
+    const whole = ok(text);
+    const parts: MemberRecord[][] = [];
+    let pending = 0;
+    const read = await readMemberCsv(
+      text,
+      TODAY,
+      async (records) => {
+        expect(pending).toBe(0);
+        pending++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        parts.push(records);
+        pending--;
+      },
+      4096,
+    );
+    // The first part is the 64KB the delimiter is guessed from; then a part per 4KB.
+    expect(parts.length).toBeGreaterThan(20);
+    expect(Math.max(...parts.slice(1).map((p) => p.length))).toBeLessThan(200);
+    expect(parts.flat()).toEqual(whole.records);
+    const { records: _records, ...summary } = whole;
+    expect(read).toEqual(summary);
+  });
+
+  it("stops at the first chunk whose records cannot be stored, and throws that error", async () => {
+    let calls = 0;
+    await expect(
+      readMemberCsv(
+        text,
+        TODAY,
+        async () => {
+          if (++calls === 3) throw new Error("disk full");
+        },
+        4096,
+      ),
+    ).rejects.toThrow("disk full");
+    expect(calls).toBe(3);
+  });
+
+  it("refuses a file as a whole without handing on any row", async () => {
+    const handed: MemberRecord[] = [];
+    const keep = async (records: MemberRecord[]) => void handed.push(...records);
+    expect(await readMemberCsv("cert,birthdate\nA,1980-01-01\n", TODAY, keep)).toEqual({ ok: false, error: MESSAGES.missingColumns });
+    expect(await readMemberCsv(" \r\n", TODAY, keep)).toEqual({ ok: false, error: MESSAGES.emptyFile });
+    expect(await readMemberCsv("certificate_number,birthdate\r\n\r\n", TODAY, keep)).toEqual({ ok: false, error: MESSAGES.noRecords });
+    expect(handed).toEqual([]);
+  });
+});
+
+describe("csvChunks", () => {
+  it("gives the rows Papa Parse gives for the whole text, wherever the pieces cut it (quotes, CRLF, a lone CR, a BOM, semicolons)", () => {
+    // After 64KB of plain rows (the first parse waits for them), the cuts fall anywhere in the rest.
+    const lead = (sep: string, eol: string) => Array.from({ length: 4000 }, (_, i) => `r${i}${sep}${i}${sep}x`).join(eol) + eol;
+    const texts = [
+      "\uFEFF" + lead(",", "\r\n") + '1,"two\r\nlines, and ""quotes""",3\r\n\r\n4,5,6\r\n"unclosed,7',
+      lead(";", "\n") + "x;y\n1;2\n3;4\n",
+      lead(",", "\r") + 'p,q\r1,"a\rb"\r2,3',
+      "only,one,row",
+    ];
+    for (const text of texts) {
+      const whole = Papa.parse<string[]>(text, { skipEmptyLines: false });
+      const cut = Math.min(text.length, 70_000);
+      for (let size = 1; size <= Math.min(60, text.length); size++) {
+        const pieces = [text.slice(0, cut)];
+        for (let i = cut; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+        const rows = [...csvChunks(pieces)].flatMap((c) => c.result.data);
+        expect(rows, `${JSON.stringify(text)} in pieces of ${size}`).toEqual(whole.data);
+      }
+    }
+  });
+
+  it("reads an upload's bytes with characters cut between buffers, and its byte order mark, as the text", async () => {
+    const text = "\uFEFFcertificate_number,birthdate,first_name,last_name\r\nÅ-1,1980-01-01,Zoë,Ångström\r\n😀2,1981-02-03,Émile,Noël\r\n";
+    const bytes = new TextEncoder().encode(text);
+    const byText: MemberRecord[] = [];
+    await readMemberCsv(text, TODAY, async (r) => void byText.push(...r));
+    expect(byText.map((r) => r.lastName)).toEqual(["Ångström", "Noël"]);
+    for (const size of [1, 2, 3, 5, 7]) {
+      const buffers = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+      const byBytes: MemberRecord[] = [];
+      const read = await readMemberCsv(buffers, TODAY, async (r) => void byBytes.push(...r), 4);
+      expect(read).toMatchObject({ ok: true, headerCells: ["certificate_number", "birthdate", "first_name", "last_name"] });
+      expect(byBytes, `buffers of ${size} bytes`).toEqual(byText);
+    }
   });
 });

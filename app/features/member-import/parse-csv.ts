@@ -11,6 +11,8 @@ export const MAX_NAME_LENGTH = 100;
 export const MAX_EMAIL_LENGTH = 254;
 const emailAddress = z.email();
 const CHUNK_BYTES = 1 << 20;
+/** About 6,000 member rows: the most records a streamed read holds at once. */
+export const STREAM_CHUNK_BYTES = 256 * 1024;
 
 /** One valid row, ready to write. The birthdate is kept only as MMDDYY, to be digested. */
 export interface MemberRecord {
@@ -51,6 +53,10 @@ export type ParseResult =
     }
   | { ok: false; error: string };
 
+/** What a file holds besides its valid records: a streamed read hands those on as it goes. */
+export type ReadSummary = { ok: true } & Omit<Extract<ParseResult, { ok: true }>, "ok" | "records">;
+export type ReadResult = ReadSummary | { ok: false; error: string };
+
 /**
  * Parses and checks a whole member CSV. Line numbers are physical lines of the file (the
  * header is line 1): a quoted field spanning lines counts its lines, so later rows keep theirs.
@@ -58,101 +64,195 @@ export type ParseResult =
  * file makes the later row an error.
  */
 export function parseMemberCsv(text: string, today: string, options: { preview?: number } = {}): ParseResult {
-  // A leading byte order mark needs no care: trim() counts it as white space, and Papa Parse drops it.
-  if (!text.trim()) return { ok: false, error: MESSAGES.emptyFile };
-
-  let header: string[] | null = null;
-  let col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1 };
+  const reader = new MemberCsvReader(today, options.preview ?? 0);
   const records: MemberRecord[] = [];
-  const rowErrors: RowError[] = [];
-  const seen = new Map<string, number>();
-  let totalRows = 0;
-  let headerCells: string[] = [];
-  const preview: PreviewRow[] = [];
-  const previewCount = options.preview ?? 0;
-
-  /** Null when the row is imported (it joins the records), else why not. */
-  const rowProblem = (row: string[], index: number, startLine: number, unclosed: Set<number> | null): string | null => {
-    if (unclosed?.has(index)) return "a quoted field is not closed";
-    const outcome = checkRow(row, col, today);
-    if (typeof outcome === "string") return outcome;
-    const earlier = seen.get(outcome.certificate);
-    if (earlier !== undefined) return `certificate number "${outcome.certificate}" repeats line ${earlier}`;
-    seen.set(outcome.certificate, startLine);
-    outcome.line = startLine;
-    records.push(outcome);
-    return null;
-  };
-
-  // Without quotes every row is one line; with them a field may hold line breaks.
-  const mayHoldBreaks = text.includes('"');
-  let line = 1;
-  let done = false;
-  // In 1 MB chunks: each chunk's rows are checked and dropped, so only the valid records stay
-  // in memory (a per-row callback would cost more than the parse itself).
-  parseInChunks(text, {
-    skipEmptyLines: false,
-    chunkSize: CHUNK_BYTES,
-    chunk(result, parser) {
-      if (done) return;
-      const unclosed = result.errors.length
-        ? new Set(result.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!))
-        : null;
-      const rows = result.data;
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
-        const startLine = line;
-        line += mayHoldBreaks ? 1 + embeddedBreaks(row) : 1;
-        if (row.length === 1 && row[0].trim() === "") continue; // blank line
-        if (!header) {
-          headerCells = row;
-          const names = row.map(normalizeHeader);
-          header = names;
-          col = {
-            cert: names.indexOf("certificate_number"),
-            birth: names.indexOf("birthdate"),
-            first: names.indexOf("first_name"),
-            last: names.indexOf("last_name"),
-            email: names.findIndex((n) => n === "email" || n === "e_mail"),
-          };
-          if (col.cert < 0 || col.birth < 0) {
-            done = true;
-            parser.abort();
-            return;
-          }
-          continue;
-        }
-        totalRows++;
-        const problem = rowProblem(row, i, startLine, unclosed);
-        if (totalRows <= previewCount) preview.push({ line: startLine, cells: row, problem });
-        if (problem !== null) rowErrors.push({ line: startLine, message: `Line ${startLine}: ${problem}` });
-      }
-    },
-  });
-
-  if (!header || !REQUIRED_COLUMNS.every((c) => header!.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
-  if (totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
-  return {
-    ok: true,
-    records,
-    rowErrors,
-    totalRows,
-    hasNameColumns: { first: col.first >= 0, last: col.last >= 0 },
-    hasEmailColumn: col.email >= 0,
-    headerCells,
-    preview,
-  };
+  for (const chunk of csvChunks(textPieces(text, CHUNK_BYTES))) {
+    const found = reader.read(chunk);
+    for (let i = 0; i < found.length; i++) records.push(found[i]);
+    if (reader.done) break;
+  }
+  const summary = reader.summary();
+  return summary.ok ? { ...summary, records } : summary;
 }
 
 /**
- * Papa.parse over a string with a chunk callback. Papaparse's string streamer honours
- * chunkSize and calls back synchronously; its type definitions only describe chunk for files.
+ * The same parse and checks, streamed: the file is read in pieces of about chunkBytes
+ * characters (a string, or the bytes of an upload as they arrived, decoded as UTF-8), and
+ * each piece's valid records are handed to onRecords; the next piece is read once they are
+ * stored, so only one piece's text and records are held at a time. If onRecords fails, the
+ * read stops and the error is thrown. A file refused as a whole (empty, without the required
+ * columns, without rows) hands on nothing: its header is its first row.
  */
-function parseInChunks(
-  input: string,
-  config: { skipEmptyLines: false; chunkSize: number; chunk: (result: Papa.ParseResult<string[]>, parser: Papa.Parser) => void },
-) {
-  (Papa.parse as (input: string, config: object) => void)(input, config);
+export async function readMemberCsv(
+  file: string | Iterable<Uint8Array>,
+  today: string,
+  onRecords: (records: MemberRecord[]) => Promise<void>,
+  chunkBytes = STREAM_CHUNK_BYTES,
+): Promise<ReadResult> {
+  const reader = new MemberCsvReader(today, 0);
+  const pieces = typeof file === "string" ? textPieces(file, chunkBytes) : decodedPieces(file, chunkBytes);
+  for (const chunk of csvChunks(pieces)) {
+    const found = reader.read(chunk);
+    if (found.length) await onRecords(found);
+    if (reader.done) break;
+  }
+  return reader.summary();
+}
+
+/** One parsed piece of a file: its complete rows, and whether its text holds a quote, or only white space. */
+export interface CsvChunk {
+  result: Papa.ParseResult<string[]>;
+  quoted: boolean;
+  blank: boolean;
+}
+
+interface PapaHandle {
+  parse(input: string, baseIndex: number, ignoreLastRow: boolean): Papa.ParseResult<string[]>;
+}
+/** Papa Parse's parser that keeps its guesses (delimiter, line break) from one piece to the next: the one its own chunked parse uses. */
+const { ParserHandle } = Papa as unknown as { ParserHandle: new (config: Papa.ParseConfig) => PapaHandle };
+
+/** Text the first parse waits for: Papa guesses the delimiter and line break from it. */
+const GUESS_CHARS = 64 * 1024;
+
+/**
+ * The rows of a file given in pieces, as Papa Parse's own chunked parse reads them: each
+ * piece is parsed after what was left of the one before (a row cut by the piece's end, even
+ * inside quotes), the last one to its end. The first parse waits for GUESS_CHARS of text or
+ * the file's end. A leading byte order mark is dropped, as Papa does.
+ */
+export function* csvChunks(pieces: Iterable<string>): Generator<CsvChunk> {
+  const handle = new ParserHandle({ skipEmptyLines: false });
+  let partial = "";
+  let base = 0;
+  let first = true;
+  let guessed = false;
+  const it = pieces[Symbol.iterator]();
+  let next = it.next();
+  while (!next.done) {
+    let piece = next.value;
+    if (first && piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1);
+    first = false;
+    next = it.next();
+    const last = next.done === true;
+    const text = partial + piece;
+    if (!guessed && !last && text.length < GUESS_CHARS) {
+      partial = text;
+      continue;
+    }
+    guessed = true;
+    const result = handle.parse(text, base, !last);
+    if (!last) {
+      partial = text.substring(result.meta.cursor - base);
+      base = result.meta.cursor;
+    }
+    yield { result, quoted: text.includes('"'), blank: !/\S/.test(text) };
+  }
+}
+
+function* textPieces(text: string, size: number): Generator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+/** Bytes decoded as UTF-8 in pieces of about `size` characters: a character cut between two buffers is decoded whole. */
+function* decodedPieces(buffers: Iterable<Uint8Array>, size: number): Generator<string> {
+  const decoder = new TextDecoder("utf-8");
+  let text = "";
+  for (const buffer of buffers) {
+    text += decoder.decode(buffer, { stream: true });
+    if (text.length >= size) {
+      yield text;
+      text = "";
+    }
+  }
+  text += decoder.decode();
+  if (text) yield text;
+}
+
+/** The rows of a file as they are parsed, piece by piece: the header, then checked rows. */
+class MemberCsvReader {
+  /** Set when the header lacks a required column: nothing after it is read. */
+  done = false;
+  private blank = true;
+  private header: string[] | null = null;
+  private col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1 };
+  private headerCells: string[] = [];
+  private rowErrors: RowError[] = [];
+  private seen = new Map<string, number>();
+  private totalRows = 0;
+  private preview: PreviewRow[] = [];
+  private line = 1;
+
+  constructor(
+    private today: string,
+    private previewCount: number,
+  ) {}
+
+  /** Checks one piece's rows; returns its valid records. */
+  read({ result, quoted, blank }: CsvChunk): MemberRecord[] {
+    const records: MemberRecord[] = [];
+    if (!blank) this.blank = false;
+    const unclosed = result.errors.length
+      ? new Set(result.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!))
+      : null;
+    const rows = result.data;
+    for (let i = 0; i < rows.length && !this.done; i++) {
+      const row = rows[i];
+      const startLine = this.line;
+      // Without quotes every row is one line; with them a field may hold line breaks.
+      this.line += quoted ? 1 + embeddedBreaks(row) : 1;
+      if (row.length === 1 && row[0].trim() === "") continue; // blank line
+      if (!this.header) {
+        this.headerCells = row;
+        const names = row.map(normalizeHeader);
+        this.header = names;
+        this.col = {
+          cert: names.indexOf("certificate_number"),
+          birth: names.indexOf("birthdate"),
+          first: names.indexOf("first_name"),
+          last: names.indexOf("last_name"),
+          email: names.findIndex((n) => n === "email" || n === "e_mail"),
+        };
+        if (this.col.cert < 0 || this.col.birth < 0) this.done = true;
+        continue;
+      }
+      this.totalRows++;
+      const problem = this.rowProblem(row, unclosed?.has(i) ?? false, startLine, records);
+      if (this.totalRows <= this.previewCount) this.preview.push({ line: startLine, cells: row, problem });
+      if (problem !== null) this.rowErrors.push({ line: startLine, message: `Line ${startLine}: ${problem}` });
+    }
+    return records;
+  }
+
+  /** Null when the row is imported (it joins the records), else why not. */
+  private rowProblem(row: string[], unclosed: boolean, startLine: number, records: MemberRecord[]): string | null {
+    if (unclosed) return "a quoted field is not closed";
+    const outcome = checkRow(row, this.col, this.today);
+    if (typeof outcome === "string") return outcome;
+    const earlier = this.seen.get(outcome.certificate);
+    if (earlier !== undefined) return `certificate number "${outcome.certificate}" repeats line ${earlier}`;
+    this.seen.set(outcome.certificate, startLine);
+    outcome.line = startLine;
+    records.push(outcome);
+    return null;
+  }
+
+  summary(): ReadResult {
+    // \S does not match a byte order mark: a file of one and white space is empty.
+    if (this.blank) return { ok: false, error: MESSAGES.emptyFile };
+    const header = this.header;
+    if (!header || !REQUIRED_COLUMNS.every((c) => header.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
+    if (this.totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
+    return {
+      ok: true,
+      rowErrors: this.rowErrors,
+      totalRows: this.totalRows,
+      hasNameColumns: { first: this.col.first >= 0, last: this.col.last >= 0 },
+      hasEmailColumn: this.col.email >= 0,
+      headerCells: this.headerCells,
+      preview: this.preview,
+    };
+  }
 }
 
 /** Line breaks inside a row's (quoted) fields: "\r\n", "\n" or a lone "\r" each start a line. */
