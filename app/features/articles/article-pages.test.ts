@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { expectArticleDaysInStep } from "../../../tests/support/list-index";
-import type { PreparedArticle } from "./articles-repo.server";
+import { INSERT_CHUNK, LOOKUP_CHUNK, type PreparedArticle } from "./articles-repo.server";
 
 /*
  * The knowledge center's pages start from their day (migration 0012, decision 008): every
@@ -74,6 +74,34 @@ describeEachDatabase("knowledge center pages", (dialect) => {
   it("gives every page of every category exactly as an offset over the ordered articles would", async () => {
     await expectArticleDaysInStep(db());
     await expectEveryPageAsOffset();
+  });
+
+  it("stores a feed of more items than one statement inserts or looks up, once, and updates only the changed", async () => {
+    const n = 2 * Math.max(INSERT_CHUNK, LOOKUP_CHUNK) + 7;
+    const feed = await ctx.services.feeds.createFeed({
+      name: "Big",
+      url: "https://big.example.com/rss",
+      category: "news",
+      is_active: false,
+    });
+    const count = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom("articles")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("feed_id", "=", feed.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await repo().saveFeedItems(feed.id, "news", items(9, n), "2024-04-01T00:00:00.000Z")).toEqual({ added: n, updated: 0 });
+    expect(await count()).toBe(n);
+    expect(await repo().saveFeedItems(feed.id, "news", items(9, n), "2024-04-02T00:00:00.000Z")).toEqual({ added: 0, updated: 0 });
+    const changed = items(9, n).map((it, k) => (k % 100 === 99 ? { ...it, content_hash: `b${k}` } : it));
+    expect(await repo().saveFeedItems(feed.id, "news", changed, "2024-04-03T00:00:00.000Z")).toEqual({ added: 0, updated: 10 });
+    expect(await count()).toBe(n);
+    await expectArticleDaysInStep(db());
+    await ctx.services.feeds.deleteFeed(feed.id);
   });
 
   it("keeps the day counts in step with new, changed, moved and deleted articles", async () => {

@@ -43,8 +43,9 @@ export interface PreparedArticle {
 }
 
 const LIST_COLUMNS = ["id", "title", "summary", "content", "link", "category", "image_url", "published_at", "source_name", "guid"] as const;
-const INSERT_CHUNK = 50;
-const LOOKUP_CHUNK = 500;
+/** Rows per insert (14 parameters each, well under both databases' limits) and keys per lookup. */
+export const INSERT_CHUNK = 500;
+export const LOOKUP_CHUNK = 500;
 
 /** Data access for articles. */
 export class ArticlesRepo {
