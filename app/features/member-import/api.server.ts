@@ -35,8 +35,8 @@ export function memberImportRouter({ auth, memberImport }: { auth: AuthService; 
 
   const run = async (req: Request, res: Response, upload: { csv: string | Buffer[]; filename: string; adminPassword?: string }) => {
     const actor = res.locals.user as PublicUser;
-    const bytes = typeof upload.csv === "string" ? Buffer.byteLength(upload.csv, "utf8") : upload.csv.reduce((n, b) => n + b.length, 0);
-    if (bytes > MAX_UPLOAD_BYTES) throw tooLarge();
+    // A multipart file is held to it by busboy's fileSize limit as it arrives.
+    if (typeof upload.csv === "string" && Buffer.byteLength(upload.csv, "utf8") > MAX_UPLOAD_BYTES) throw tooLarge();
     if (upload.adminPassword) {
       await auth.confirmStaffPassword(actor.id, upload.adminPassword, clientIp(req), MESSAGES.wrongAdminPassword);
     }
@@ -94,8 +94,8 @@ const rejectOversized: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** A refusal's details (each field's problem, as parseInput gives them) as lines. */
 function detailsList(details: unknown): string[] {
-  if (Array.isArray(details)) return details.map(String);
   if (details && typeof details === "object") return Object.entries(details).map(([k, v]) => `${k}: ${String(v)}`);
   return [String(details)];
 }
@@ -103,8 +103,8 @@ function detailsList(details: unknown): string[] {
 /**
  * Reads the multipart form with busboy: one file field csvFile (at most 10MB, kept as the
  * buffers it arrived in, outside the JavaScript heap: the upload is claimed by their digest
- * before the import reads them, piece by piece) and an optional
- * adminPassword field. Anything else is refused.
+ * before the import reads them, piece by piece) and an optional adminPassword field. Another
+ * file is refused; other fields (two at most) are ignored.
  */
 function readMultipart(req: Request): Promise<{ csv: Buffer[]; filename: string; adminPassword?: string }> {
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import { MAX_UPLOAD_BYTES, MESSAGES, type UploadResponse } from "./contract";
 import { REPEAT_WINDOW_MS } from "./import-claims.server";
 import { WRITE_CHUNK } from "./members-writer.server";
 import { STREAM_CHUNK_BYTES } from "./parse-csv";
+import { rawRequest } from "../../../tests/support/raw-http";
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
 
@@ -160,9 +161,15 @@ describeEachDatabase("member CSV import API", (dialect) => {
         `"${t}12","1980-01-01",Multi,Line,multi@example.com,"two\nlines"`, // 12-13
         `${t}14,1980-13-01,Bad,Month,`, // 14
       ].join("\n");
-      const { status, body } = await uploadJson(csv);
+      const { status, body } = await uploadJson(csv, { filename: `${t}.csv` });
       expect(status).toBe(200);
       expect(body.stats).toMatchObject({ total_processed: 12, successful: 2, errors: 10 });
+      expect(body.stats.processing_time_seconds).toBeGreaterThanOrEqual(0);
+      expect(body.stats.processing_time_seconds).toBeLessThan(60);
+      // The audit entry counts the staff row among the errors, not among the imported.
+      const [audit] = await importAudits(`${t}.csv`);
+      expect(audit.row_count).toBe(2);
+      expect(JSON.parse(audit.details!)).toMatchObject({ totalProcessed: 12, errors: 10, created: 2 });
       expect(body.message).toBe("Imported 2 users (2 new, 0 updated, 0 unchanged); 10 rows had errors and were skipped.");
       expect(body.details).toEqual([
         "Line 3: certificate_number is missing",
@@ -182,6 +189,16 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(await memberLogin(`${t}STAFF`, "010180")).toBe(401);
       expect(await memberLogin(`${t}1`, "011580")).toBe(200); // the first of the duplicates wins
       expect(await member(`${t}12`)).toMatchObject({ first_name: "Multi", last_name: "Line" });
+    });
+
+    it("lists the first 500 row errors and counts them all", async () => {
+      const t = tag();
+      const rows = Array.from({ length: 503 }, (_, i) => `${t}${i},1980-02-30,,,`);
+      const { status, body } = await uploadJson([HEADER, `${t}OK,1980-01-15,,,`, ...rows].join("\n"));
+      expect(status).toBe(200);
+      expect(body.stats).toMatchObject({ total_processed: 504, successful: 1, errors: 503 });
+      expect(body.details).toHaveLength(500);
+      expect(body.details![499]).toBe(`Line 502: birthdate "1980-02-30" is not a real date`);
     });
 
     it("answers 422 when no row can be imported, and 400 for files that are not member lists", async () => {
@@ -511,6 +528,89 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(status).toBe(200);
       expect(body.stats.successful).toBe(lines.length - 1);
     }, 60_000);
+  });
+
+  describe("multipart forms", () => {
+    /** A multipart body written by hand: each part its headers and content. */
+    const rawForm = async (parts: Array<{ headers: string[]; content: string }>) => {
+      const boundary = "----hand-written-boundary";
+      const body = parts.map((p) => [`--${boundary}`, ...p.headers, "", p.content].join("\r\n")).join("\r\n") + `\r\n--${boundary}--\r\n`;
+      const res = await server.request("/api/upload-users", {
+        method: "POST",
+        cookie: admin,
+        headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      return { status: res.status, body: (await res.json()) as UploadResponse };
+    };
+    const file = (csv: string, disposition = 'form-data; name="csvFile"; filename="members.csv"') => ({
+      headers: [`Content-Disposition: ${disposition}`, "Content-Type: text/csv"],
+      content: csv,
+    });
+    const field = (name: string, value: string) => ({ headers: [`Content-Disposition: form-data; name="${name}"`], content: value });
+
+    it("ignores a field it does not know, refuses a second file, a third field and an over-long admin password", async () => {
+      const t = tag();
+      const csv = `${HEADER}\n${t}1,1980-01-15,,,\n`;
+      expect(await rawForm([file(csv), field("note", "from the spring list")])).toMatchObject({ status: 200, body: { success: true } });
+      expect(await member(`${t}1`)).toBeDefined();
+      const one = { status: 400, body: { success: false, error: "Send one CSV file in the field csvFile", stats: { total_processed: 0 } } };
+      expect(await rawForm([file(`${HEADER}\n${t}2,1980-01-15,,,\n`), file(csv)])).toMatchObject(one);
+      expect(await rawForm([file(`${HEADER}\n${t}3,1980-01-15,,,\n`), field("a", "1"), field("b", "2"), field("c", "3")])).toMatchObject(
+        one,
+      );
+      expect(await rawForm([file(`${HEADER}\n${t}4,1980-01-15,,,\n`), field("adminPassword", "p".repeat(2000))])).toMatchObject({
+        status: 400,
+        body: { error: "adminPassword is too long" },
+      });
+      for (const n of [2, 3, 4]) expect(await member(`${t}${n}`)).toBeUndefined();
+    });
+
+    it("names a file part without a file name upload.csv, and refuses a file name it cannot take, saying why", async () => {
+      const t = tag();
+      // Without a file name a part is a file only as application/octet-stream (busboy's rule).
+      const unnamed = await rawForm([
+        {
+          headers: ['Content-Disposition: form-data; name="csvFile"', "Content-Type: application/octet-stream"],
+          content: `${HEADER}\n${t}0,1980-01-15,,,\n`,
+        },
+      ]);
+      expect(unnamed).toMatchObject({ status: 200, body: { success: true } });
+      expect(await importAudits("upload.csv")).not.toHaveLength(0);
+      const text = await rawForm([file(`${HEADER}\n${t}1,1980-01-15,,,\n`, 'form-data; name="csvFile"; filename=""')]);
+      expect(text).toMatchObject({ status: 400, body: { error: "No file received: send the CSV in the field csvFile" } });
+      // busboy refuses a control character in a part's headers; the name's own rules give details.
+      const bell = await rawForm([file(`${HEADER}\n${t}2,1980-01-15,,,\n`, 'form-data; name="csvFile"; filename="a\u0007b.csv"')]);
+      expect(bell).toMatchObject({ status: 400, body: { error: "Malformed multipart request" } });
+      const long = await rawForm([
+        file(`${HEADER}\n${t}2,1980-01-15,,,\n`, `form-data; name="csvFile"; filename="${"n".repeat(300)}.csv"`),
+      ]);
+      expect(long).toMatchObject({
+        status: 400,
+        body: { success: false, error: "filename is too long", details: ["_: filename is too long"], stats: { total_processed: 0 } },
+      });
+      for (const n of [1, 2]) expect(await member(`${t}${n}`)).toBeUndefined();
+    });
+
+    it("refuses a body declared over the limit at once, without waiting for it", async () => {
+      const boundary = "----declared-too-large";
+      const port = Number(new URL(server.url).port);
+      const res = await rawRequest(
+        port,
+        [
+          "POST /api/upload-users HTTP/1.1",
+          `Host: 127.0.0.1:${port}`,
+          `Cookie: ${admin}`,
+          `Content-Type: multipart/form-data; boundary=${boundary}`,
+          `Content-Length: ${MAX_UPLOAD_BYTES + 128 * 1024}`,
+          "Connection: close",
+          "",
+          `--${boundary}\r\nContent-Disposition: form-data; name="csvFile"; filename="a.csv"\r\n\r\n${HEADER}\n`,
+        ].join("\r\n"),
+      );
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ success: false, error: MESSAGES.tooLarge });
+    });
   });
 
   describe("admin password", () => {

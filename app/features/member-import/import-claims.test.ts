@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
-import { ABANDONED_AFTER_MS, ImportClaims, type HeldClaim } from "./import-claims.server";
+import crypto from "node:crypto";
+import { ABANDONED_AFTER_MS, contentDigest, ImportClaims, type HeldClaim } from "./import-claims.server";
 
 describeEachDatabase("member upload claims", (dialect) => {
   let ctx: TestContext;
@@ -72,5 +73,14 @@ describeEachDatabase("member upload claims", (dialect) => {
 
   it("gives a dead process's claim up within seconds, not minutes", () => {
     expect(ABANDONED_AFTER_MS).toBeLessThanOrEqual(60_000);
+  });
+
+  it("keys an upload by the SHA-256 of its UTF-8 bytes, the same for its text and for the buffers it arrived in", () => {
+    const text = "certificate_number,birthdate\nÅ1,1980-01-01\n";
+    const bytes = Buffer.from(text, "utf8");
+    const expected = crypto.createHash("sha256").update(bytes).digest("hex");
+    expect(contentDigest(text)).toBe(expected);
+    expect(contentDigest([bytes.subarray(0, 30), bytes.subarray(30)])).toBe(expected);
+    expect(contentDigest(text + " ")).not.toBe(expected);
   });
 });

@@ -1,10 +1,11 @@
-import type { KyselyPlugin, QueryId } from "kysely";
+import type { Kysely, KyselyPlugin, QueryId } from "kysely";
+import type { Database } from "~/platform/schema";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
 import type { UploadResponse } from "./contract";
-import { writeMembers, type MemberWrite } from "./members-writer.server";
+import { membersWriter, WRITE_CHUNK, writeMembers, type MemberWrite } from "./members-writer.server";
 import { REPEAT_WINDOW_MS } from "./import-claims.server";
 
 /*
@@ -185,5 +186,44 @@ describeEachDatabase("member import: the rows it touches", (dialect) => {
     const changes = await guard.expectChanges({ users: { added: 1, changed: [staffId], columns: ["certificate_number"] } });
     expect(changes.users.added[0]).toMatchObject({ certificate_number: `${tag}NEW`, role: "user" });
     expect(await member(late)).toMatchObject({ id: staffId, role: "limited_admin", birthdate_digest: null, first_name: null, email: null });
+  });
+
+  it("a streamed import writes each full chunk as its rows arrive, and the rest when it finishes", async () => {
+    const tag = `W${dialect}`;
+    const row = (i: number): MemberWrite => ({
+      line: i + 2,
+      certificate: `${tag}${i}`,
+      digest: "c".repeat(64),
+      firstName: null,
+      lastName: null,
+      email: null,
+    });
+    const stored = async (trx: Kysely<Database>) =>
+      Number(
+        (
+          await trx
+            .selectFrom("users")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("certificate_number", "like", `${tag}%`)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const seen: number[] = [];
+    const outcome = await db()
+      .transaction()
+      .execute(async (trx) => {
+        const writer = await membersWriter(trx, dialect, nowIso());
+        await writer.write(Array.from({ length: WRITE_CHUNK - 1 }, (_, i) => row(i)));
+        seen.push(await stored(trx));
+        await writer.write([row(WRITE_CHUNK - 1)]);
+        seen.push(await stored(trx));
+        await writer.write([row(WRITE_CHUNK), row(WRITE_CHUNK + 1)]);
+        seen.push(await stored(trx));
+        const done = await writer.finish();
+        seen.push(await stored(trx));
+        return done;
+      });
+    expect(seen).toEqual([0, WRITE_CHUNK, WRITE_CHUNK, WRITE_CHUNK + 2]);
+    expect(outcome).toMatchObject({ created: WRITE_CHUNK + 2, updated: 0, unchanged: 0, staff: [] });
   });
 });
