@@ -142,6 +142,16 @@ test.describe("mortgage calculator", () => {
     await page.reload();
     await expect(form.getByLabel("I will ask my lender to cancel PMI at 80%")).toBeChecked();
     await expect(page.getByTestId("pmi-note")).toContainText(`through ${requestDate}`);
+
+    // 3% down at 12%: the middle of the term (payment 180, December 2039) comes before 78%.
+    await page.goto("/mortgage-calculator?homePrice=300000&downPayment=9000&interestRate=12&pmi=0.5");
+    await expect(dates).toContainText("PMI ends automatically" + "December 2039" + "The middle of the loan's term, which comes before 78%");
+    await expect(dates).toContainText(
+      "PMI can be cancelled on request" + "Not needed" + "It ends automatically before the balance reaches 80%",
+    );
+    await expect(page.getByTestId("pmi-note")).toContainText(
+      "PMI is paid for 180 months, through December 2039, the middle of the loan's term",
+    );
   });
 
   test("biweekly payments beside monthly, with their savings, kept in the address", async ({ page }) => {
@@ -176,9 +186,12 @@ test.describe("mortgage calculator", () => {
     await fillPlainLoan(page);
     const scenarios = page.getByTestId("scenarios");
     await scenarios.getByRole("button", { name: "Add a scenario" }).click();
+    // The new scenario's first field takes focus.
+    await expect(scenarios.getByLabel("Scenario 2: Home price")).toBeFocused();
     await scenarios.getByLabel("Scenario 2: Interest rate (%)").fill("5");
     await scenarios.getByLabel("Scenario 2: Loan term (years)").fill("15");
     await scenarios.getByRole("button", { name: "Add a scenario" }).click();
+    await expect(scenarios.getByLabel("Scenario 3: Home price")).toBeFocused();
     await expect(scenarios.getByRole("button", { name: "Add a scenario" })).toHaveCount(0);
     await scenarios.getByLabel("Scenario 3: Extra payment").fill("200");
     const row = (label: string) => scenarios.getByRole("row", { name: new RegExp(`^${label}`) });
@@ -205,6 +218,18 @@ test.describe("mortgage calculator", () => {
     await scenarios.getByRole("button", { name: "Remove scenario 2" }).click();
     await expect(scenarios.getByLabel("Scenario 2: Extra payment")).toHaveValue("200");
     await expect(page).toHaveURL(/s2=250000%2C50000%2C6%2C30%2C200(?!.*s3=)/);
+    // Focus moves to the remove button of the scenario that took its place, then to Add.
+    await expect(scenarios.getByRole("button", { name: "Remove scenario 2" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(scenarios.getByRole("button", { name: "Add a scenario" })).toBeFocused();
+
+    // With biweekly payments compared on the form, every scenario shows its own.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("form", { name: "Mortgage calculator inputs" }).getByLabel("Compare biweekly payments").check();
+    await scenarios.getByRole("button", { name: "Add a scenario" }).click();
+    await scenarios.getByLabel("Scenario 2: Interest rate (%)").fill("5");
+    await expect(row("Every two weeks")).toContainText("$599.55" + "$536.82");
+    await expect(row("Biweekly interest saved")).toBeVisible();
     expect(errors).toEqual([]);
   });
 
@@ -301,6 +326,18 @@ test.describe("mortgage calculator", () => {
     await page.getByRole("link", { name: "Back to calculator" }).click();
     await expect(page).toHaveURL(/\/mortgage-calculator\?.*extraPaymentAmount=100/);
     await expect(page.getByRole("form", { name: "Mortgage calculator inputs" }).getByLabel("Extra Payment Amount")).toHaveValue("100");
+
+    // When PMI ends and what biweekly payments change are in the report too.
+    const section = (name: string) => page.locator("section", { has: page.getByRole("heading", { name, exact: true }) });
+    await page.goto("/mortgage-calculator/print?homePrice=250000&downPayment=50000&interestRate=6&pmi=0.5&biweekly=1");
+    await expect(section("PMI")).toContainText("(78% of the home price)");
+    await expect(section("PMI")).toContainText("(80% of the home price)");
+    await expect(section("Biweekly payments")).toContainText(/Every two weeks\s*\$599\.55/);
+    await page.goto("/mortgage-calculator/print?homePrice=300000&downPayment=9000&interestRate=12&pmi=0.5");
+    await expect(section("PMI")).toContainText("(middle of the term)");
+    await expect(section("PMI")).toContainText("Not needed: it ends automatically first");
+    await expect(section("PMI")).toContainText(/PMI payments\s*180/);
+    await expect(section("Biweekly payments")).toHaveCount(0);
   });
 
   test("works from the keyboard", async ({ page }) => {

@@ -2,7 +2,7 @@ import type { MortgageResult } from "./amortization";
 import { AmortizationTable } from "./AmortizationTable";
 import { formatMoney, formatYearMonth } from "./format";
 import { FREQUENCIES, type MortgageInputs } from "./inputs";
-import { breakdownLines, pmiNote } from "./MortgageResults";
+import { breakdownLines, pmiNote, requestIsMoot } from "./MortgageResults";
 
 function Pairs({ title, pairs }: { title: string; pairs: Array<[string, string]> }) {
   return (
@@ -71,6 +71,37 @@ export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs
             ["Total PMI", formatMoney(totals.totalPmi)],
           ]}
         />
+        {result.pmiEnd ? (
+          <Pairs
+            title="PMI"
+            pairs={[
+              [
+                "Ends automatically",
+                `${formatYearMonth(result.pmiEnd.automatic)} (${result.pmiEnd.automaticBy === "midpoint" ? "middle of the term" : "78% of the home price"})`,
+              ],
+              [
+                "Can be cancelled on request",
+                requestIsMoot(result.pmiEnd)
+                  ? "Not needed: it ends automatically first"
+                  : `${formatYearMonth(result.pmiEnd.request)} (80% of the home price)`,
+              ],
+              ["Last PMI payment", formatYearMonth(result.pmiEnd.lastCharged)],
+              ["PMI payments", String(totals.pmiPayments)],
+            ]}
+          />
+        ) : null}
+        {result.biweekly ? (
+          <Pairs
+            title="Biweekly payments"
+            pairs={[
+              ["Every two weeks", formatMoney(result.biweekly.payment)],
+              ["Payoff date", formatYearMonth(result.biweekly.payoffDate)],
+              ["Total interest", formatMoney(result.biweekly.totalInterest)],
+              ["Interest saved", formatMoney(result.biweekly.interestSaved)],
+              ["Months saved", String(result.biweekly.monthsSaved)],
+            ]}
+          />
+        ) : null}
         {result.totalExtraPaid > 0 ? (
           <Pairs
             title="Extra payment savings"

@@ -24,6 +24,9 @@ export function breakdownLines(inputs: MortgageInputs, result: MortgageResult) {
   ];
 }
 
+/** Whether the balance reaches 80% only after PMI has ended automatically (the middle of the term came first). */
+export const requestIsMoot = (end: NonNullable<MortgageResult["pmiEnd"]>) => monthIndex(end.request) > monthIndex(end.automatic);
+
 /** When PMI ends, in words; null without PMI. */
 export function pmiNote(inputs: MortgageInputs, result: MortgageResult): string | null {
   if (!(inputs.pmi > 0)) return null;
@@ -34,6 +37,8 @@ export function pmiNote(inputs: MortgageInputs, result: MortgageResult): string 
   const requestBalance = formatMoney(inputs.homePrice * PMI_REQUEST_RATIO);
   if (monthIndex(end.lastCharged) < monthIndex(end.automatic))
     return `${paid}, when you ask your lender to cancel it: the balance then reaches 80% of the home price (${requestBalance}).`;
+  if (end.automaticBy === "midpoint")
+    return `${paid}, the middle of the loan's term: the law ends it then even though the balance is still above 78% of the home price (${formatMoney(result.pmiCutoffBalance)}).`;
   return `${paid}, until the balance is scheduled to reach 78% of the home price (${formatMoney(result.pmiCutoffBalance)}) on the original schedule.`;
 }
 
@@ -82,16 +87,31 @@ export function MortgageResults({ inputs, result }: { inputs: MortgageInputs; re
             <div>
               <dt className="text-slate-600">PMI ends automatically</dt>
               <dd className="font-semibold text-slate-900">{formatYearMonth(result.pmiEnd.automatic)}</dd>
-              <dd className="text-xs text-slate-600">Balance scheduled to reach 78% of the home price</dd>
+              <dd className="text-xs text-slate-600">
+                {result.pmiEnd.automaticBy === "midpoint"
+                  ? "The middle of the loan's term, which comes before 78%"
+                  : "Balance scheduled to reach 78% of the home price"}
+              </dd>
             </div>
             <div>
               <dt className="text-slate-600">PMI can be cancelled on request</dt>
-              <dd className="font-semibold text-slate-900">{formatYearMonth(result.pmiEnd.request)}</dd>
-              <dd className="text-xs text-slate-600">
-                {result.pmiEnd.requestMonthsSooner > 0
-                  ? `Your extra payments bring this ${result.pmiEnd.requestMonthsSooner} ${result.pmiEnd.requestMonthsSooner === 1 ? "month" : "months"} forward (from ${formatYearMonth(result.pmiEnd.plainRequest)}).`
-                  : "Balance reaches 80% of the home price"}
-              </dd>
+              {requestIsMoot(result.pmiEnd) ? (
+                <>
+                  <dd className="font-semibold text-slate-900">Not needed</dd>
+                  <dd className="text-xs text-slate-600">
+                    It ends automatically before the balance reaches 80% of the home price ({formatYearMonth(result.pmiEnd.request)})
+                  </dd>
+                </>
+              ) : (
+                <>
+                  <dd className="font-semibold text-slate-900">{formatYearMonth(result.pmiEnd.request)}</dd>
+                  <dd className="text-xs text-slate-600">
+                    {result.pmiEnd.requestMonthsSooner > 0
+                      ? `Your extra payments bring this ${result.pmiEnd.requestMonthsSooner} ${result.pmiEnd.requestMonthsSooner === 1 ? "month" : "months"} forward (from ${formatYearMonth(result.pmiEnd.plainRequest)}).`
+                      : "Balance reaches 80% of the home price"}
+                  </dd>
+                </>
+              )}
             </div>
           </dl>
         ) : null}

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { Columns3, Plus, X } from "lucide-react";
 import { calculateMortgage, type MortgageResult } from "./amortization";
 import { formatMoney, formatYearMonth } from "./format";
@@ -26,6 +26,13 @@ const ROWS: Array<{ label: string; value: (r: MortgageResult) => string }> = [
   { label: "PMI ends", value: (r) => (r.pmiEnd ? formatYearMonth(r.pmiEnd.lastCharged) : "No PMI") },
 ];
 
+/** With biweekly payments compared on the form: each loan's, against its own monthly payments. */
+const BIWEEKLY_ROWS: typeof ROWS = [
+  { label: "Every two weeks", value: (r) => (r.biweekly ? formatMoney(r.biweekly.payment) : "—") },
+  { label: "Biweekly payoff date", value: (r) => (r.biweekly ? formatYearMonth(r.biweekly.payoffDate) : "—") },
+  { label: "Biweekly interest saved", value: (r) => (r.biweekly ? formatMoney(r.biweekly.interestSaved) : "—") },
+];
+
 /**
  * Up to three loans side by side: the form's, and up to two more that differ in price, down
  * payment, rate, term and monthly extra payment (everything else from the form). Each is kept
@@ -50,14 +57,28 @@ export function ScenarioComparison({
       }),
     [scenarios, base],
   );
-  const add = () =>
+  // Where focus goes once the table has changed: the new scenario's first field, or after a
+  // removal the next remove button (else the add button), so keyboard users are not left on <body>.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  }, [scenarios.length]);
+  const add = () => {
+    focusNext.current = `scenario-${scenarios.length + 2}-${SCENARIO_FIELDS[0]}`;
     onChange([
       ...scenarios,
       Object.fromEntries(SCENARIO_FIELDS.map((f) => [f, String(f === "extraPaymentAmount" ? 0 : base[f])])) as ScenarioText,
     ]);
+  };
   const edit = (i: number, field: ScenarioField, value: string) =>
     onChange(scenarios.map((s, j) => (j === i ? { ...s, [field]: value } : s)));
-  const remove = (i: number) => onChange(scenarios.filter((_, j) => j !== i));
+  const remove = (i: number) => {
+    focusNext.current = i < scenarios.length - 1 ? `scenario-${i + 2}-remove` : "scenario-add";
+    onChange(scenarios.filter((_, j) => j !== i));
+  };
+  const rows = base.biweekly ? [...ROWS, ...BIWEEKLY_ROWS] : ROWS;
   const columns = [
     { name: "Scenario 1", result: baseResult as MortgageResult | null },
     ...read.map((r, i) => ({ name: `Scenario ${i + 2}`, result: r.result })),
@@ -75,7 +96,7 @@ export function ScenarioComparison({
           Compare scenarios
         </h3>
         {scenarios.length < MAX_EXTRA_SCENARIOS ? (
-          <button type="button" className="btn-outline" onClick={add}>
+          <button type="button" id="scenario-add" className="btn-outline" onClick={add}>
             <Plus className="h-4 w-4" aria-hidden />
             Add a scenario
           </button>
@@ -100,6 +121,7 @@ export function ScenarioComparison({
                       {i > 0 ? (
                         <button
                           type="button"
+                          id={`scenario-${i + 1}-remove`}
                           className="rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-red-700"
                           onClick={() => remove(i - 1)}
                           aria-label={`Remove scenario ${i + 1}`}
@@ -154,7 +176,7 @@ export function ScenarioComparison({
                   })}
                 </tr>
               ))}
-              {ROWS.map((row) => (
+              {rows.map((row) => (
                 <tr key={row.label} className="border-b border-slate-100 last:border-0">
                   <th scope="row" className="sticky left-0 bg-white py-2 pr-2 text-left font-medium text-slate-700">
                     {row.label}

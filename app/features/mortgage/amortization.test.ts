@@ -340,6 +340,7 @@ describe("PMI under the Homeowners Protection Act", () => {
     expect([automatic, request]).toEqual([129, 118]);
     expect(result.pmiEnd).toEqual({
       automatic: addMonths(start, automatic - 1),
+      automaticBy: "78%",
       request: addMonths(start, request - 1),
       plainRequest: addMonths(start, request - 1),
       requestMonthsSooner: 0,
@@ -369,6 +370,25 @@ describe("PMI under the Homeowners Protection Act", () => {
     expect(asked.totals.totalPmi).toBeCloseTo(requestRow.paymentNumber * ((P * 0.005) / 12), 6);
     // Asked for without extras: at the 80% month of the original schedule.
     expect(hpa({ pmiRequest: true }).totals.pmiPayments).toBe(118);
+  });
+
+  it("ends at the middle of the term when the original schedule reaches 78% only later (final termination)", () => {
+    // 3% down at 12%: after 180 of 360 payments the balance is still about 83% of the value.
+    const high = hpa({ downPayment: 9_000, interestRate: 12 });
+    const P12 = 291_000;
+    const A12 = monthlyPayment(P12, 12, 360);
+    expect(closedFormBalance(P12, 0.01, A12, 180)).toBeGreaterThan(234_000);
+    expect(high.pmiEnd).toMatchObject({ automatic: addMonths(start, 179), automaticBy: "midpoint", lastCharged: addMonths(start, 179) });
+    expect(high.totals.pmiPayments).toBe(180);
+    expect(high.schedule[179]!.pmiPayment).toBeGreaterThan(0);
+    expect(high.schedule[180]!.pmiPayment).toBe(0);
+    // A 15-year term's middle is payment 90 (at 20%, still above 78% then).
+    expect(hpa({ downPayment: 9_000, interestRate: 20, loanTerm: 15 }).pmiEnd).toMatchObject({
+      automaticBy: "midpoint",
+      automatic: addMonths(start, 89),
+    });
+    // Where 78% comes first, the middle does not matter: the 6% loan above ends at 129.
+    expect(hpa().pmiEnd!.automaticBy).toBe("78%");
   });
 
   it("applies only to a loan above 78% of the value, with a PMI rate", () => {

@@ -9,7 +9,9 @@ import { loanAmountOf, type MortgageInputs, type PaymentFrequency } from "./inpu
 /**
  * Homeowners Protection Act: PMI ends automatically once the balance is scheduled to reach
  * 78% of the original value on the original amortization schedule (whatever was prepaid),
- * and the borrower may ask for it to end once the balance actually reaches 80%.
+ * and in any case after the payment at the middle of the term (final termination, which
+ * comes first on high rates and small down payments); the borrower may ask for it to end
+ * once the balance actually reaches 80%.
  */
 export const PMI_CUTOFF_RATIO = 0.78;
 export const PMI_REQUEST_RATIO = 0.8;
@@ -171,8 +173,10 @@ export interface MortgageResult {
 }
 
 export interface PmiEnd {
-  /** The last month PMI is charged when it ends automatically: the original schedule reaches 78%. */
+  /** The last month PMI is charged when it ends automatically: the original schedule reaches 78%, or the middle of the term. */
   automatic: YearMonth;
+  /** Why it ends then: "78%" of the home price reached on the original schedule, or the "midpoint" of the term came first. */
+  automaticBy: "78%" | "midpoint";
   /** The month the balance, with extra payments, first reaches 80%: cancellation may be asked for from then on. */
   request: YearMonth;
   /** The same on the original schedule (no extras). */
@@ -220,13 +224,17 @@ export function calculateMortgage(inputs: MortgageInputs): MortgageResult | null
   // schedule's 78% month, or on the 80% month with extras when the borrower asks.
   let pmiEnd: PmiEnd | null = null;
   if (pmiMonthly > 0 && loanAmount > pmiCutoffBalance + PAID_OFF && plainPrincipal.length) {
-    const automatic = firstAtOrBelow(plainPrincipal, pmiCutoffBalance)!.paymentDate;
+    const scheduled = firstAtOrBelow(plainPrincipal, pmiCutoffBalance)!.paymentDate;
+    const midpoint = plainPrincipal[Math.min(plainPrincipal.length, Math.ceil(termMonths / 2)) - 1].paymentDate;
+    const automaticBy = monthIndex(midpoint) < monthIndex(scheduled) ? "midpoint" : "78%";
+    const automatic = automaticBy === "midpoint" ? midpoint : scheduled;
     const requestLimit = inputs.homePrice * PMI_REQUEST_RATIO;
     const request = firstAtOrBelow(principal, requestLimit)!.paymentDate;
     const plainRequest = firstAtOrBelow(plainPrincipal, requestLimit)!.paymentDate;
     const asked = inputs.pmiRequest && monthIndex(request) < monthIndex(automatic);
     pmiEnd = {
       automatic,
+      automaticBy,
       request,
       plainRequest,
       requestMonthsSooner: Math.max(0, monthIndex(plainRequest) - monthIndex(request)),

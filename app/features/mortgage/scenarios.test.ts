@@ -56,7 +56,8 @@ describe("a scenario's loan", () => {
     const base = { ...DEFAULT_INPUTS, extraPaymentFrequency: 4 as const, lumpSumAmount: 10_000, showAmortization: true, biweekly: true };
     const s = { homePrice: 300_000, downPayment: 60_000, interestRate: 5, loanTerm: 15, extraPaymentAmount: 100 };
     const inputs = scenarioInputs(base, s);
-    expect(inputs).toEqual({ ...base, ...s, extraPaymentFrequency: 12, lumpSumAmount: 0, showAmortization: false, biweekly: false });
+    expect(inputs).toEqual({ ...base, ...s, extraPaymentFrequency: 12, lumpSumAmount: 0, showAmortization: false, biweekly: true });
+    expect(scenarioInputs({ ...base, biweekly: false }, s).biweekly).toBe(false);
     const result = calculateMortgage(inputs)!;
     expect(result.loanAmount).toBe(240_000);
     expect(result.totalExtraPaid).toBeGreaterThan(0);

@@ -64,10 +64,11 @@ export function comparisonHref(path: string, inputs: MortgageInputs, scenarios: 
 
 /**
  * The inputs a scenario is computed with: the form's, with the scenario's five values. The
- * extra payment is monthly from the form's start date; no lump sum (it belongs to the form's loan).
+ * extra payment is monthly from the form's start date; no lump sum (it belongs to the form's
+ * loan). Biweekly payments are compared when the form compares them.
  */
 export function scenarioInputs(base: MortgageInputs, scenario: Scenario): MortgageInputs {
-  return { ...base, ...scenario, extraPaymentFrequency: 12, lumpSumAmount: 0, showAmortization: false, biweekly: false };
+  return { ...base, ...scenario, extraPaymentFrequency: 12, lumpSumAmount: 0, showAmortization: false };
 }
 
 /** A scenario as typed: text per field, with what is wrong with each. */
