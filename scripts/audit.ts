@@ -5,7 +5,8 @@
  * (CHROME_PATH, else /usr/bin/chromium). Prints one JSON object and exits 1 under the goals:
  * Lighthouse performance 98 or more on mobile, accessibility, best practices and SEO 100, no
  * axe violation. Performance depends on the machine: the load average is printed with it, and
- * each page's score is the median of AUDIT_RUNS runs (default 3). Not part of CI.
+ * each page's score is the median of AUDIT_RUNS runs (default 3); AUDIT_PAGES=/,/about-us
+ * measures only those pages. Not part of CI.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -94,9 +95,12 @@ async function sessionCookie(body: Record<string, string>): Promise<string> {
 }
 
 /** The public pages, as the sitemap lists them. */
+/** The sitemap's pages; AUDIT_PAGES (comma-separated paths) narrows them, to measure one page again. */
 async function publicPages(): Promise<string[]> {
   const xml = await (await fetch(`${BASE}/sitemap.xml`)).text();
-  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  const all = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  const only = process.env.AUDIT_PAGES?.split(",");
+  return only ? all.filter((p) => only.includes(p)) : all;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -134,7 +138,8 @@ async function lighthouseOf(url: string, port: number, formFactor: "mobile" | "d
       lcpMs: Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? 0),
       tbtMs: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
       cls: Number((lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
-      failed: [...new Set(failed)],
+      // A run Lighthouse could not finish (no paint, a page that timed out) scores nothing: say why.
+      failed: [...new Set(failed), ...(lhr.runtimeError ? [`runtimeError: ${lhr.runtimeError.code}`] : [])],
     });
   }
   const byPerformance = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);

@@ -42,7 +42,9 @@ describeEachDatabase("admin submissions API", (dialect) => {
   const list = async (query: string, cookie = limited.cookie) => {
     const res = await req(`/api/admin/submissions?${query}`, { cookie });
     expect(res.status, query).toBe(200);
-    return (await res.json()) as SubmissionsPage;
+    const page = (await res.json()) as SubmissionsPage;
+    expect(page.success).toBe(true);
+    return page;
   };
   const ids = (page: SubmissionsPage) => page.submissions.map((s) => s.id);
 
@@ -371,6 +373,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       const text = await res.text();
       const parsed = Papa.parse<string[]>(text.trim(), { skipEmptyLines: true }).data;
       expect(parsed[0]).toEqual([...EXPORT_COLUMNS]);
@@ -383,6 +386,8 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(second[7]).toBe("'-5");
       expect(second[9]).toBe("'\rCR: x");
       expect(first.slice(1, 5)).toEqual(["contact-form", "Contact Form", at(29), "pending"]);
+      // A contact message has no coverage: an empty cell.
+      expect(first[8]).toBe("");
 
       const filtered = await req("/api/admin/submissions/export?type=membership-application&status=approved", { cookie: limited.cookie });
       const rows = Papa.parse<string[]>((await filtered.text()).trim()).data.slice(1);
@@ -421,7 +426,9 @@ describeEachDatabase("admin submissions API", (dialect) => {
     it("shows every stored field and the PNG signatures", async () => {
       const res = await req(`/api/admin/submissions/application_${appId}`, { cookie: limited.cookie });
       expect(res.status).toBe(200);
-      const s = (await body(res)).submission as SubmissionDetail;
+      const answer = await body(res);
+      expect(answer.success).toBe(true);
+      const s = answer.submission as SubmissionDetail;
       expect(s).toMatchObject({ id: `application_${appId}`, formType: "Membership Application", applicantName: "Signed Sam" });
       const stored = applicationRow();
       const keys = s.fields.map((f) => f.key);
@@ -445,6 +452,13 @@ describeEachDatabase("admin submissions API", (dialect) => {
       ]);
       expect(s.signatures[0].dataUrl).toBe(signatureDataUrl(1));
       expect(JSON.stringify(s)).not.toContain("javascript:");
+      // Ids are numbers and the status a workflow status on both databases; the member link
+      // and the welcome are the membership section's, not fields.
+      expect(field("id").value).toBe(appId);
+      expect(field("status").value).toBe("pending");
+      expect(keys).not.toContain("member_user_id");
+      expect(keys).not.toContain("welcome_sent_at");
+      expect(s.membership).toEqual({ member: null, welcomeSentAt: null });
 
       const contact = (await body(await req(`/api/admin/submissions/contact_${contactId}`, { cookie: boss.cookie })))
         .submission as SubmissionDetail;
@@ -461,6 +475,13 @@ describeEachDatabase("admin submissions API", (dialect) => {
         "updated_at",
       ]);
       expect(contact.signatures).toEqual([]);
+      expect(contact.membership).toBeUndefined();
+      // A column without a label of its own is named after itself, in words.
+      const label = (key: string) => contact.fields.find((f) => f.key === key)!.label;
+      expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by (user id)"]);
+      expect(contact.fields.find((f) => f.key === "id")!.value).toBe(contactId);
+      expect(contact.fields.find((f) => f.key === "submitted_by")!.value).toBeNull();
+      expect(contact.replyTo).toBeNull(); // no mail server in this test
 
       for (const [id, status] of [
         ["contact_999999", 404],
@@ -491,6 +512,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       const detail = (await body(await req(`/api/admin/submissions/cpa_${cpa.id}`, { cookie: limited.cookie })))
         .submission as SubmissionDetail;
       expect(detail.details).toBe("No firm, location or notes given");
+      expect(detail.fields.find((f) => f.key === "first_name")!.label).toBe("First name");
       const withMember = await repo().insert("cpa", {
         first_name: "Member",
         last_name: "Request",
@@ -609,9 +631,9 @@ describeEachDatabase("admin submissions API", (dialect) => {
         { from: "in-review", to: "approved", by: "boss-subs", at: expect.any(String) },
       ]);
       expect(shown.history[0].at <= shown.history[1].at).toBe(true);
-      expect(shown.notes.map((n) => [n.author, n.body])).toEqual([
-        ["limited-subs", "Called back,\nleft a message."],
-        ["boss-subs", "Approved after the call."],
+      expect(shown.notes.map((n) => [n.kind, n.author, n.body, n.to])).toEqual([
+        ["note", "limited-subs", "Called back,\nleft a message.", null],
+        ["note", "boss-subs", "Approved after the call.", null],
       ]);
       // Another submission's history and notes stay its own.
       const other = await repo().insert("contact", {
@@ -627,7 +649,10 @@ describeEachDatabase("admin submissions API", (dialect) => {
       ).toEqual([]);
       // Each note is in the audit log, without its text.
       const noted = (await auditEntries("submissions.note")).filter((e) => e.target_label === ref);
-      expect(noted.map((e) => e.actor_id)).toEqual([boss.userId, limited.userId]);
+      expect(noted.map((e) => [e.actor_id, e.target_type])).toEqual([
+        [boss.userId, "submission"],
+        [limited.userId, "submission"],
+      ]);
       expect(JSON.stringify(noted)).not.toContain("Called back");
 
       // Refused notes: empty, too long, control characters, not text, an unknown submission; members and anonymous.
@@ -977,7 +1002,7 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
       },
     ]);
     const audit = await server.services.database.db.selectFrom("audit_log").selectAll().where("action", "=", "submissions.reply").execute();
-    expect(audit.map((a) => a.target_label)).toEqual([ref]);
+    expect(audit.map((a) => [a.target_type, a.target_label])).toEqual([["submission", ref]]);
     expect(JSON.stringify(audit)).not.toContain("covered");
 
     // A header cannot be smuggled in, empty or oversized mail is refused, members and anonymous are refused.

@@ -1,4 +1,7 @@
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/platform/schema";
+import { SubmissionQueries } from "./queries.server";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import { expectSubmissionListInStep } from "../../../../tests/support/list-index";
@@ -297,6 +300,57 @@ describeEachDatabase("admin submissions list index", (dialect) => {
       }
       await db().deleteFrom("contact_messages").where("name", "like", "Adam Other%").execute();
       await db().deleteFrom("contact_messages").where("name", "like", "Zed Bunch%").execute();
+    });
+
+    it("among equal sort keys the newest comes first, whatever the sort's direction", async () => {
+      for (const sort of ["name_asc", "name_desc", "status_asc", "type_desc"] as const) {
+        const rows = (await queries().page(filters({ sort }), 1, 100)).rows;
+        const key = (r: (typeof rows)[number]) =>
+          sort.startsWith("name") ? (r.applicant_name ?? "").toLowerCase() : sort.startsWith("status") ? r.status : r.source;
+        for (let i = 1; i < rows.length; i++) {
+          if (key(rows[i]) === key(rows[i - 1])) expect(rows[i - 1].submitted_at >= rows[i].submitted_at, `${sort} at ${i}`).toBe(true);
+        }
+      }
+    });
+
+    it("reads what a page needs off the list's indexes and counts, and a search through the trigram index", async () => {
+      // The queries as the database receives them (with their parameters), on the same connection.
+      const statements: string[] = [];
+      const native = server.services.database.native;
+      const logged = new Kysely<Database>({
+        dialect:
+          native.dialect === "sqlite" ? new SqliteDialect({ database: native.database }) : new PostgresDialect({ pool: native.pool }),
+        log: (event) => void (event.level === "query" && statements.push(`${event.query.sql} ${JSON.stringify(event.query.parameters)}`)),
+      });
+      const logging = new SubmissionQueries(logged, dialect);
+      const sqlOf = async (query: Record<string, string>, page = 1) => {
+        statements.length = 0;
+        await logging.page(filters(query), page, 10);
+        return statements.join("\n");
+      };
+      // Without filters: the total from the counts, the page off submission_list, no source filter.
+      let sql = await sqlOf({});
+      expect(sql).toMatch(/from "submission_counts"/);
+      expect(sql).toMatch(/from "submission_list"/);
+      expect(sql).not.toMatch(/"source" in/);
+      // A type narrows the list by source; the last page is read from the end of the order.
+      expect(await sqlOf({ type: "form-request" })).toMatch(/"source" in/);
+      expect(await sqlOf({})).toMatch(/order by "submitted_at" desc/);
+      const last = Math.ceil((await queries().page(filters({}), 1, 10)).total / 10);
+      expect(await sqlOf({}, last)).toMatch(/order by "submitted_at" asc/);
+      // A search of three characters or more goes through the trigram index: FTS5 on SQLite
+      // (with a type or status, counted in the same pass), pg_trgm behind like on PostgreSQL.
+      sql = await sqlOf({ search: "tie" });
+      if (dialect === "sqlite") {
+        expect(sql).toMatch(/submission_search match/);
+        expect(await sqlOf({ search: "tie", status: "pending" })).toMatch(/count\(\*\) over \(\)/);
+        expect(await sqlOf({ search: "$12,000" })).toMatch(/coverage : /);
+      } else {
+        expect(sql).not.toMatch(/submission_search/);
+        expect(sql).toMatch(/search_text like/);
+      }
+      // Two characters: no trigram to look up.
+      expect(await sqlOf({ search: "ti" })).not.toMatch(/submission_search match/);
     });
 
     it("every page of every sort and filter is the slice of the whole list at that place", async () => {
