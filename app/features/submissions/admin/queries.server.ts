@@ -473,9 +473,7 @@ export class SubmissionQueries {
     const take = Math.min(limit, total - offset);
     const before = Math.min(offset, total - offset - take);
     const listed = await this.listedCount(tables, filters.status);
-    const walked = this.listed(tables, filters.status).select([
-      ...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const),
-    ]);
+    const walked = this.listed(tables, filters.status).select([...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const)]);
     // Twice the rows the matches' share predicts; when they are bunched further along the
     // order, eight times that: each only while it reads fewer rows than there are matches.
     for (const walk of [1, 8].map((times) => Math.ceil((times * 2 * (before + take) * listed) / total))) {
