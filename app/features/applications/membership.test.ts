@@ -40,6 +40,12 @@ describeEachDatabase("from approved application to member", (dialect) => {
   const create = (id: number, cookie = staff.cookie, on = server) =>
     on.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie });
   const approve = (id: number) => db().updateTable("applications").set({ status: "approved" }).where("id", "=", id).execute();
+  /** The membership section of the submission's detail, as the inbox shows it. */
+  const membershipShown = async (id: number) => {
+    const res = await server.request(`/api/admin/submissions/application_${id}`, { cookie: staff.cookie });
+    expect(res.status).toBe(200);
+    return (await res.json()).submission.membership;
+  };
 
   it("makes a member with a new number, the application's name and birthdate, linked both ways, welcomed once", async () => {
     const id = await insertApplication(db(), { applicant_name: "Avery J. Newmember", dob: "1985-03-07", email: "avery.new@example.com" });
@@ -48,6 +54,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(early.status).toBe(409);
     expect((await early.json()).error).toBe(MEMBERSHIP_MESSAGES.notApproved);
     expect(smtp.received).toHaveLength(0);
+    expect(await membershipShown(id)).toEqual({ member: null, welcomeSentAt: null });
 
     await approve(id);
     const res = await create(id);
@@ -76,6 +83,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(app.member_user_id)).toBe(body.member.id);
     expect(app.welcome_sent_at).toEqual(expect.any(String));
+    expect(await membershipShown(id)).toEqual({ member: body.member, welcomeSentAt: app.welcome_sent_at });
 
     // The member can sign in with the number and the birthdate as MMDDYY.
     const login = await server.request("/api/auth/login", {
@@ -126,6 +134,19 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect((await db().selectFrom("users").select("id").execute()).length).toBe(before);
     const user = await db().selectFrom("users").select("application_id").where("id", "=", existing.id).executeTakeFirstOrThrow();
     expect(Number(user.application_id)).toBe(id);
+    const { welcome_sent_at } = await db()
+      .selectFrom("applications")
+      .select("welcome_sent_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(await membershipShown(id)).toEqual({ member: { id: existing.id, certificate: "OLD-777" }, welcomeSentAt: welcome_sent_at });
+  });
+
+  it("an application whose member is being made shows no member yet", async () => {
+    const id = await insertApplication(db(), { applicant_name: "Claimed Cleo", dob: "1990-01-02", status: "approved" });
+    // What a staff member's claim writes before the member exists.
+    await db().updateTable("applications").set({ member_user_id: -1 }).where("id", "=", id).execute();
+    expect(await membershipShown(id)).toEqual({ member: null, welcomeSentAt: null });
   });
 
   it("two staff on two instances at once: one member, one number each time, numbers never shared", async () => {

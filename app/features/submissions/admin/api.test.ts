@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
@@ -65,7 +66,22 @@ describeEachDatabase("admin submissions API", (dialect) => {
       ["PUT", "/.netlify/functions/admin-forms", { id: "contact_1", status: "approved" }],
       ["DELETE", "/api/admin/forms", { idsByTable: { contact_messages: [1] } }],
       ["DELETE", "/.netlify/functions/admin-forms", { idsByTable: { contact_messages: [1] } }],
+      ["POST", "/api/admin/submissions/contact_1/notes", { body: "A note" }],
+      ["POST", "/api/admin/submissions/contact_1/reply", { subject: "Re", message: "Hello" }],
+      ["PUT", "/api/admin/submissions/contact_1/assignee", { userId: null }],
     ];
+    /**
+     * The suite's server and one built inside the test: what the routers read when they are
+     * built (paths, guards) is then part of what the test runs.
+     */
+    async function eachInstance(check: (call: typeof req) => Promise<void>) {
+      const fresh = await startSiblingServer(server);
+      try {
+        for (const instance of [server, fresh]) await check((path, init = {}) => instance.request(path, init));
+      } finally {
+        await fresh.close();
+      }
+    }
     let contactId: number;
     beforeAll(async () => {
       contactId = (
@@ -81,26 +97,44 @@ describeEachDatabase("admin submissions API", (dialect) => {
     });
 
     it("anonymous callers get 401 and members 403 from every endpoint, and nothing changes", async () => {
-      for (const [method, path, json] of endpoints) {
-        const anon = await req(path, { method, json });
-        expect(anon.status, `${method} ${path}`).toBe(401);
-        expect((await body(anon)).success).toBe(false);
-        const asMember = await req(path, { method, json, cookie: member.cookie });
-        expect(asMember.status, `${method} ${path}`).toBe(403);
-        expect(JSON.stringify(await body(asMember))).not.toContain("guard@example.com");
-        expect(asMember.headers.get("cache-control")).toMatch(/no-store/);
-      }
+      await eachInstance(async (call) => {
+        for (const [method, path, json] of endpoints) {
+          const anon = await call(path, { method, json });
+          expect(anon.status, `${method} ${path}`).toBe(401);
+          expect((await body(anon)).success).toBe(false);
+          const asMember = await call(path, { method, json, cookie: member.cookie });
+          expect(asMember.status, `${method} ${path}`).toBe(403);
+          expect(JSON.stringify(await body(asMember))).not.toContain("guard@example.com");
+          expect(asMember.headers.get("cache-control")).toMatch(/no-store/);
+        }
+      });
       const row = await repo().find("contact", contactId);
       expect(row?.status).toBe("pending");
     });
 
     it("limited admins and super admins may use every endpoint", async () => {
-      for (const who of [limited, boss]) {
-        for (const [method, path, json] of endpoints.filter(([m]) => m === "GET")) {
-          const res = await req(path, { method, json, cookie: who.cookie });
-          expect(res.status, `${method} ${path}`).toBe(200);
-          expect(res.headers.get("cache-control")).toMatch(/no-store/);
+      await eachInstance(async (call) => {
+        for (const who of [limited, boss]) {
+          for (const [method, path, json] of endpoints.filter(([m]) => m === "GET")) {
+            const res = await call(path, { method, json, cookie: who.cookie });
+            expect(res.status, `${method} ${path}`).toBe(200);
+            expect(res.headers.get("cache-control")).toMatch(/no-store/);
+          }
+          const note = await call(`/api/admin/submissions/contact_${contactId}/notes`, {
+            method: "POST",
+            json: { body: "Seen" },
+            cookie: who.cookie,
+          });
+          expect(note.status).toBe(201);
+          const assign = await call(`/api/admin/submissions/contact_${contactId}/assignee`, {
+            method: "PUT",
+            json: { userId: who.userId },
+            cookie: who.cookie,
+          });
+          expect(await body(assign)).toMatchObject({ success: true, assignedTo: { id: who.userId } });
         }
+      });
+      for (const who of [limited, boss]) {
         const put = await req("/api/admin/forms", {
           method: "PUT",
           json: { id: `contact_${contactId}`, status: "in-review" },
@@ -479,6 +513,8 @@ describeEachDatabase("admin submissions API", (dialect) => {
       // A column without a label of its own is named after itself, in words.
       const label = (key: string) => contact.fields.find((f) => f.key === key)!.label;
       expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by (user id)"]);
+      // The application form's labels are an application's only ("Applicant Email").
+      expect([label("email"), label("phone")]).toEqual(["Email", "Phone"]);
       expect(contact.fields.find((f) => f.key === "id")!.value).toBe(contactId);
       expect(contact.fields.find((f) => f.key === "submitted_by")!.value).toBeNull();
       expect(contact.replyTo).toBeNull(); // no mail server in this test
@@ -494,6 +530,24 @@ describeEachDatabase("admin submissions API", (dialect) => {
         expect(r.status, id).toBe(status);
         expect((await body(r)).error).toBe(status === 404 ? MESSAGES.notFound : MESSAGES.badId);
       }
+    });
+
+    it("a status outside the workflow, written by an older version or by hand, reads as pending", async () => {
+      const { id } = await repo().insert("contact", {
+        name: "Old Olga",
+        email: "olga@example.com",
+        phone: null,
+        subject: "S",
+        message: "M",
+      });
+      await db().updateTable("contact_messages").set({ status: "archived" }).where("id", "=", id).execute();
+      const shown = (await body(await req(`/api/admin/submissions/contact_${id}`, { cookie: limited.cookie })))
+        .submission as SubmissionDetail;
+      expect(shown.status).toBe("pending");
+      expect(shown.fields.find((f) => f.key === "status")!.value).toBe("pending");
+      const legacy = await body(await req("/api/admin/forms", { cookie: limited.cookie }));
+      expect(legacy.contact_messages.find((r: Record<string, unknown>) => r.id === id).status).toBe("pending");
+      await db().deleteFrom("contact_messages").where("id", "=", id).execute();
     });
 
     it("a request that gave nothing beyond its contact details says so in its details", async () => {
@@ -743,13 +797,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(await repo().find("contact", contactId)).toBeDefined();
 
       const [entry] = await auditEntries("submissions.delete");
-      expect(entry).toMatchObject({
-        actor_id: limited.userId,
-        row_count: 3,
-        details: {
-          deletedByTable: { applications: 2, cpa_requests: 1 },
-          requestedIds: { applications: [appId, a2, 987654], cpa_requests: [cpa] },
-        },
+      expect(entry).toMatchObject({ actor_id: limited.userId, row_count: 3 });
+      // Only the tables the request named ids of.
+      expect(entry.details).toEqual({
+        deletedByTable: { applications: 2, cpa_requests: 1 },
+        requestedIds: { applications: [appId, a2, 987654], cpa_requests: [cpa] },
       });
       expect(JSON.stringify(entry)).not.toMatch(/Delete Me|gone@/);
 
@@ -975,7 +1027,9 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
 
     const sent = await reply({ subject: " Your roof claim ", message: "Hello Rita,\nyes, it is covered.\n\nAHA" });
     expect(sent.status).toBe(201);
-    expect((await sent.json()).note).toMatchObject({
+    const answer = await sent.json();
+    expect(answer.success).toBe(true);
+    expect(answer.note).toMatchObject({
       kind: "reply",
       author: "replier",
       subject: "Your roof claim",
@@ -1033,6 +1087,33 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
     expect((await detail()).notes).toHaveLength(1);
   });
 
+  it("replies to the address as written without its spaces, and not at all to a blank one", async () => {
+    const insert = (email: string) =>
+      server.services.submissions.repository.insert("contact", { name: "Spacey", email, phone: null, subject: "S", message: "M" });
+    const spaced = await insert("  spaced@example.com ");
+    const blank = await insert("   ");
+    const detailOf = async (id: number) =>
+      (await (await server.request(`/api/admin/submissions/contact_${id}`, { cookie: staff.cookie })).json())
+        .submission as SubmissionDetail;
+    expect((await detailOf(spaced.id)).replyTo).toBe("spaced@example.com");
+    expect((await detailOf(blank.id)).replyTo).toBeNull();
+    const before = smtp.received.length;
+    const toBlank = await server.request(`/api/admin/submissions/contact_${blank.id}/reply`, {
+      method: "POST",
+      json: { subject: "Hi", message: "x" },
+      cookie: staff.cookie,
+    });
+    expect(toBlank.status).toBe(409);
+    expect((await toBlank.json()).error).toBe(REPLY_MESSAGES.noAddress);
+    const toSpaced = await server.request(`/api/admin/submissions/contact_${spaced.id}/reply`, {
+      method: "POST",
+      json: { subject: "Hi", message: "x" },
+      cookie: staff.cookie,
+    });
+    expect(toSpaced.status).toBe(201);
+    expect(smtp.received.slice(before).map((m) => m.to)).toEqual([["spaced@example.com"]]);
+  });
+
   it("a mail server that refuses answers 502 and keeps nothing; without SMTP_URL there is no reply", async () => {
     const down = await startSiblingServer(server, {}, { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
     const off = await startSiblingServer(server, {}, { SMTP_URL: undefined });
@@ -1070,6 +1151,41 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
     } finally {
       await down.close();
       await off.close();
+    }
+  });
+});
+
+describeEachDatabase("the legacy admin-forms GET when the submissions cannot be read", (dialect) => {
+  let server: TestServer;
+  let staff: Who;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    staff = await loginAs(server, "limited_admin", { username: "legacy-reader" });
+    await server.services.submissions.repository.insert("contact", {
+      name: "Hidden Hal",
+      email: "hal@example.com",
+      phone: null,
+      subject: "Hi",
+      message: "There",
+    });
+    // One of the four tables gone: the read fails as a whole.
+    await sql`alter table cpa_requests rename to cpa_requests_gone`.execute(server.services.database.db);
+  });
+  afterAll(() => server.close());
+
+  it("answers 500 in the spec's shape, every list empty, and keeps it out of caches", async () => {
+    for (const path of ["/api/admin/forms", "/.netlify/functions/admin-forms"]) {
+      const res = await server.request(path, { cookie: staff.cookie });
+      expect(res.status).toBe(500);
+      expect(res.headers.get("cache-control")).toContain("no-store");
+      expect(await res.json()).toEqual({
+        ok: false,
+        error: "Failed to load submissions",
+        contact_messages: [],
+        cpa_requests: [],
+        homeowner_material_requests: [],
+        applications: [],
+      });
     }
   });
 });

@@ -101,6 +101,7 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     expect(await (await assign(alpha, { userId: null }, bob.cookie)).json()).toEqual({ success: true, assignedTo: null });
     expect((await detail(alpha)).assignedTo).toBeUndefined();
     const audit = await assignAudit();
+    expect(audit.map((e) => [e.target_type, e.target_label])).toEqual(Array(3).fill(["submission", alpha]));
     expect(audit.map((e) => [e.actor_label, e.details])).toEqual([
       [`bob-assign-${dialect}`, { table: "contact_messages", from: `bob-assign-${dialect}`, to: null }],
       [`bob-assign-${dialect}`, { table: "contact_messages", from: `ann-assign-${dialect}`, to: `bob-assign-${dialect}` }],

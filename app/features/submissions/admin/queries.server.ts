@@ -226,6 +226,7 @@ export class SubmissionQueries {
     return this.filtered(q, table, filters);
   }
 
+  /** The sources of the type filter: never none, as every type of the contract has a source. */
   private tablesOf(filters: Pick<ListFilters, "type">): SubmissionTable[] {
     return SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
   }
@@ -284,7 +285,6 @@ export class SubmissionQueries {
   /** One page of the list and the total the pager shows. */
   async page(filters: ListFilters, page: number, limit: number): Promise<{ rows: UnifiedRow[]; total: number }> {
     const tables = this.tablesOf(filters);
-    if (!tables.length) return { rows: [], total: 0 };
     const offset = (page - 1) * limit;
     const { keys, total } =
       filters.assignedTo !== undefined
@@ -487,7 +487,6 @@ export class SubmissionQueries {
   /** Every row matching the filters, in the list's order (the CSV export). */
   async all(filters: ListFilters): Promise<UnifiedRow[]> {
     const tables = this.tablesOf(filters);
-    if (!tables.length) return [];
     const { column, dir, dateDir } = sortPlan(filters.sort);
     const arms = tables.map((table) => {
       const key = sortKey(table, column);
@@ -521,7 +520,7 @@ export function toSummary(row: UnifiedRow): SubmissionSummary {
   const coverage = row.coverage_amount ? `Coverage: ${formatCoverage(row.coverage_amount)}` : null;
   const details = [coverage, row.details].filter(Boolean).join(" | ") || NOTHING_GIVEN[table] || "";
   return {
-    id: `${SOURCES[table]?.prefix ?? "contact_"}${row.id}`,
+    id: `${SOURCES[table].prefix}${row.id}`,
     table,
     rowId: Number(row.id),
     type,

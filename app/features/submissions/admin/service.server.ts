@@ -73,12 +73,14 @@ const labelOf = (table: SubmissionTable, key: string) =>
 /** Only a PNG data URL may become an image source in the admin's browser. */
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 
-/** A stored row with 0/1 flags as booleans and ids as numbers (both databases alike). */
+/**
+ * A stored row with its 0/1 flags as booleans and a status outside the workflow (written by
+ * an older version or by hand) read as pending. Ids need nothing: both drivers give numbers.
+ */
 function plainRow(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
-    if (FLAG_COLUMNS.has(key)) out[key] = value === 1 || value === true;
-    else if ((key === "id" || key === "submitted_by") && value !== null) out[key] = Number(value);
+    if (FLAG_COLUMNS.has(key)) out[key] = Number(value) === 1;
     else if (key === "status") out[key] = normalizeStatus(value);
     else out[key] = value;
   }
