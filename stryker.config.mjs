@@ -3,8 +3,14 @@
  * in, one small change (a mutant) at a time, and runs the Vitest tests that cover it; a mutant
  * no test notices is a fault the tests would let through. Prints the score per file (goal: 85%
  * or more in each). Not part of CI: it runs the covering tests thousands of times. On SQLite
- * only (TEST_DATABASE_URL is left out). One area at a time: `npm run test:mutation -- --mutate <glob>`.
+ * only, unless MUTATION_DATABASE_URL names a PostgreSQL server: then the tests run on both, as
+ * `npm test` does with TEST_DATABASE_URL, and the PostgreSQL-only code is mutated too (each
+ * test file works in a schema of its own, so concurrent runners do not meet). One area at a
+ * time: `npm run test:mutation -- --mutate <glob>`.
  */
+if (process.env.MUTATION_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.MUTATION_DATABASE_URL;
+else delete process.env.TEST_DATABASE_URL;
+
 export default {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
