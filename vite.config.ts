@@ -2,9 +2,15 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { shellChunk } from "./vite-shell-chunk";
+import { workerUrl } from "./vite-worker-url";
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    // The RSS ingest's feed reader thread (app/features/articles/feed-reader.server.ts).
+    workerUrl("FEED_READER_WORKER_URL", "./app/features/articles/feed-reader.worker.ts", "feed-reader.worker.js"),
+  ],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: {
     assetsInlineLimit: 0,

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startFeedServer } from "../tests/support/feed-server";
-import { readFeedItems } from "../app/features/articles/ingest.server";
+import { readFeedItems } from "../app/features/articles/read-feed.server";
 import { benchDialects, benchServices, round, timed } from "./bench-db";
 
 const FEEDS = 50;

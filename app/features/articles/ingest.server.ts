@@ -2,11 +2,11 @@ import type { Logger } from "~/platform/logger.server";
 import { nowIso } from "~/platform/db.server";
 import { newHolderId } from "~/platform/process-holder.server";
 import type { ArticlesRepo } from "./articles-repo.server";
-import { decodeFeedBody } from "./decode-feed.server";
 import type { FeedRow, FeedsRepo } from "./feeds-repo.server";
 import { INTERRUPTED_RUN, type IngestRunRow, type IngestRunsRepo, type RunTotals } from "./ingest-runs-repo.server";
-import { htmlToText, normalizeItem, plainTitle, prepareItems, type NormalizedItem } from "./normalize-item.server";
-import { FeedParseError, parseFeedDocument } from "./parse-feed.server";
+import { htmlToText } from "./normalize-item.server";
+import { FeedParseError } from "./parse-feed.server";
+import { feedReader, type FeedReader } from "./feed-reader.server";
 import { FeedFetchError, type SafeFetcher } from "~/platform/safe-fetch.server";
 import type { IngestResult } from "./contract";
 export type { IngestResult };
@@ -45,13 +45,19 @@ export function backoffUntil(failures: number, settings: Pick<IngestSettings, "b
   return new Date(now + delay).toISOString();
 }
 
+export interface IngestDeps {
+  feeds: FeedsRepo;
+  articles: ArticlesRepo;
+  fetcher: SafeFetcher;
+  settings: IngestSettings;
+  logger: Logger;
+  /** Where feeds are parsed: the process's feed reader thread unless given. */
+  reader?: Pick<FeedReader, "read">;
+}
+
 /** Fetches, parses and stores one feed. Never throws: a failure is an outcome, stored on the feed. */
-export async function ingestFeed(
-  deps: { feeds: FeedsRepo; articles: ArticlesRepo; fetcher: SafeFetcher; settings: IngestSettings; logger: Logger },
-  feed: FeedRow,
-  signal?: AbortSignal,
-): Promise<FeedOutcome> {
-  const { feeds, articles, fetcher, settings, logger } = deps;
+export async function ingestFeed(deps: IngestDeps, feed: FeedRow, signal?: AbortSignal): Promise<FeedOutcome> {
+  const { feeds, articles, fetcher, settings, logger, reader = feedReader } = deps;
   const id = Number(feed.id);
   try {
     const res = await fetcher.fetch(feed.url, { etag: feed.etag, lastModified: feed.last_modified }, signal);
@@ -60,7 +66,7 @@ export async function ingestFeed(
       return { feedId: id, name: feed.name, status: "not-modified" };
     }
     const now = Date.now();
-    const { items: prepared } = readFeedItems(res.body, res.contentType, res.url, feed.name, now);
+    const { items: prepared } = await reader.read(res.body, res.contentType, res.url, feed.name, now);
     const saved = await articles.saveFeedItems(id, feed.category, prepared, new Date(now).toISOString());
     await feeds.markFetched(id, res.validators);
     return { feedId: id, name: feed.name, status: "ok", added: saved.added, updated: saved.updated, items: prepared.length };
@@ -78,18 +84,6 @@ export async function ingestFeed(
     }
     return { feedId: id, name: feed.name, status: "failed", error: message };
   }
-}
-
-/**
- * Bytes of a feed to articles ready to store: decode, parse, normalize, dedupe. The source name
- * is the feed document's title, else the name the admin gave the feed.
- */
-export function readFeedItems(body: Buffer, contentType: string | null, url: string, feedName: string, now = Date.now()) {
-  const { text } = decodeFeedBody(body, contentType);
-  const parsed = parseFeedDocument(text, url);
-  const items = parsed.items.map((raw) => normalizeItem(raw, now)).filter((it): it is NormalizedItem => !!it);
-  const sourceName = (parsed.title && plainTitle(parsed.title, parsed.titleIsText)) || feedName;
-  return { format: parsed.format, sourceName, items: prepareItems(items, sourceName) };
 }
 
 function feedErrorMessage(err: unknown): string {
@@ -133,16 +127,7 @@ export class IngestCoordinator {
   private inFlight: { promise: Promise<IngestResult>; coalesce: boolean } | null = null;
   private stopping = new AbortController();
 
-  constructor(
-    private deps: {
-      feeds: FeedsRepo;
-      articles: ArticlesRepo;
-      runs: IngestRunsRepo;
-      fetcher: SafeFetcher;
-      settings: IngestSettings;
-      logger: Logger;
-    },
-  ) {}
+  constructor(private deps: IngestDeps & { runs: IngestRunsRepo }) {}
 
   ingestAll({ reason, coalesce = false }: IngestRequest): Promise<IngestResult> {
     const current = this.inFlight;

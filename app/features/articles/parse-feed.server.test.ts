@@ -4,7 +4,7 @@ import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { FIXTURES_DIR } from "../../../tests/support/feed-server";
 import { charsetFromXmlDeclaration, decodeFeedBody, normalizeEncoding } from "./decode-feed.server";
-import { readFeedItems } from "./ingest.server";
+import { readFeedItems } from "./read-feed.server";
 import { FeedParseError } from "./parse-feed.server";
 
 /** The corpus in tests/fixtures/feeds, read the way an ingest reads it. */
