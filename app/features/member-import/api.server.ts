@@ -112,7 +112,9 @@ function readMultipart(req: Request): Promise<{ csv: Buffer[]; filename: string;
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 2, parts: 4, fieldSize: 1024, fieldNameSize: 64 },
+        // busboy signals 'limit' when a file reaches fileSize: one byte more, so a file of
+        // exactly 10MB is taken, as the browser's check and the JSON variant take it.
+        limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 2, parts: 4, fieldSize: 1024, fieldNameSize: 64 },
       });
     } catch {
       return reject(new HttpError(400, "Malformed multipart request"));

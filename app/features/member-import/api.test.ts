@@ -512,6 +512,22 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(await countUsers()).toBe(usersBefore);
     });
 
+    it("takes a file of exactly 10MB, JSON and multipart (read, here refused for its header), and refuses one byte more", async () => {
+      const first = "not,the,header\n";
+      const csv = first + "x".repeat(MAX_UPLOAD_BYTES - first.length);
+      expect(Buffer.byteLength(csv)).toBe(MAX_UPLOAD_BYTES);
+      for (const { status, body } of [await uploadJson(csv), await uploadMultipart(csv)]) {
+        expect(status).toBe(400);
+        expect(body.error).not.toBe(MESSAGES.tooLarge);
+        expect(body.stats.total_processed).toBe(0);
+      }
+      // One byte more is too much.
+      for (const { status, body } of [await uploadJson(csv + "x"), await uploadMultipart(csv + "x")]) {
+        expect(status).toBe(413);
+        expect(body.error).toBe(MESSAGES.tooLarge);
+      }
+    }, 60_000);
+
     it("accepts a file just under 10MB (its JSON form is larger than 10MB)", async () => {
       const t = tag();
       const lines = [HEADER];
