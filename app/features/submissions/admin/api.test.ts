@@ -540,7 +540,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
         subject: "S",
         message: "M",
       });
-      await db().updateTable("contact_messages").set({ status: "archived" as never }).where("id", "=", id).execute();
+      await db()
+        .updateTable("contact_messages")
+        .set({ status: "archived" as never })
+        .where("id", "=", id)
+        .execute();
       const shown = (await body(await req(`/api/admin/submissions/contact_${id}`, { cookie: limited.cookie })))
         .submission as SubmissionDetail;
       expect(shown.status).toBe("pending");
