@@ -2,7 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { withPreparedStatements } from "./sqlite-statements.server";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type RawBuilder } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Driver,
+  type Migration,
+  type MigrationProvider,
+  type RawBuilder,
+} from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import { migrations } from "./migrations/index";
@@ -36,6 +47,25 @@ export interface DatabaseOptions {
 // bigint ids from count(*) etc. are parsed here so both dialects hand back numbers.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
+/**
+ * SQLite transactions take the write lock as they begin (BEGIN IMMEDIATE). A deferred one
+ * reads first and asks for the lock at its first write: when another connection to the file
+ * (a command-line task, a second process) committed in between, SQLite refuses it at once
+ * (SQLITE_BUSY, without waiting), and a member import that had read the staff accounts failed
+ * with "Import failed while saving". An immediate one waits its turn (busy_timeout) instead.
+ * Inside the process nothing changes: every query already goes one at a time through Kysely's
+ * single connection.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
+}
+
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.url) {
     const pool = new pg.Pool({
@@ -56,7 +86,7 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   // Reads straight from the mapped file instead of copying each page through read(): a scan
   // of the submissions' search text (a search under three characters) takes a third less.
   sqlite.pragma("mmap_size = 268435456");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(sqlite) }) });
   return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy() };
 }
 
