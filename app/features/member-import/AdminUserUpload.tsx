@@ -6,7 +6,7 @@ import { Announced } from "~/components/admin/Feedback";
 import { firstLines, isCsvFile, isTooLarge, sizeInKb } from "./csv-file";
 import { downloadCsv, FULL_TEMPLATE } from "./templates";
 import { DropZone, ResultPanel, TemplateButton, UploadProgress, uploadTone } from "./UploadParts";
-import { failure, sendUpload, unknownMessage, type UploadPhase } from "./upload-client";
+import { failure, onUploadClick, sendUpload, unknownMessage, type UploadPhase } from "./upload-client";
 
 const PREVIEW_BYTES = 64 * 1024;
 
@@ -161,7 +161,12 @@ export function AdminUserUpload() {
             </div>
           ) : null}
 
-          <button type="button" className="btn-primary mt-5 w-full sm:w-auto" onClick={() => void upload()} disabled={!file || uploading}>
+          <button
+            type="button"
+            className="btn-primary mt-5 w-full sm:w-auto"
+            onClick={(e) => onUploadClick(e, upload)}
+            disabled={!file || uploading}
+          >
             <Upload className="h-4 w-4" aria-hidden />
             {uploading ? "Uploading..." : "Upload Users"}
           </button>

@@ -9,7 +9,7 @@ import { checkCsv, isCsvFile, isTooLarge, sizeInKb, type CsvCheck } from "./csv-
 import { parseMemberCsv, type PreviewRow, type RowError } from "./parse-csv";
 import { downloadCsv, SHORT_TEMPLATE } from "./templates";
 import { DropZone, ErrorList, importedAndSkipped, TemplateButton, TONE_STYLES, UploadProgress } from "./UploadParts";
-import { sendUpload, type UploadPhase } from "./upload-client";
+import { onUploadClick, sendUpload, type UploadPhase } from "./upload-client";
 
 type Banner = { kind: "success" | "error"; text: string; details?: string[]; stats?: UploadStats };
 
@@ -203,7 +203,12 @@ export function UserUpload() {
             </div>
           ) : null}
 
-          <button type="button" className="btn-primary mt-5 w-full sm:w-auto" onClick={() => void upload()} disabled={uploading}>
+          <button
+            type="button"
+            className="btn-primary mt-5 w-full sm:w-auto"
+            onClick={(e) => onUploadClick(e, upload)}
+            disabled={uploading}
+          >
             <Upload className="h-4 w-4" aria-hidden />
             {uploading ? "Processing..." : "Upload CSV"}
           </button>

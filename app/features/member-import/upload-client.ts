@@ -36,6 +36,16 @@ export function sendUpload(body: FormData | string, onPhase: (phase: UploadPhase
   });
 }
 
+/**
+ * The Upload button's click. The second click of a double click (`detail` 2) is not a second
+ * upload: a small file can be imported before it arrives, when the button is enabled again and
+ * the page's own guard has been let go. A click from the keyboard has `detail` 0.
+ */
+export function onUploadClick(event: { detail: number }, upload: () => Promise<void>) {
+  if (event.detail > 1) return;
+  void upload();
+}
+
 /** A failure answer in the upload shape, for errors that never reached the server's JSON. */
 export function failure(error: string, message: string): UploadResponse {
   return { success: false, error, message, stats: { total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 } };
