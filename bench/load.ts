@@ -3,8 +3,8 @@
  * its ceiling measured in the same run (issue: "Fast at every layer"). Starts the production
  * build (`node server.js`, as `npm start` runs it; run `npm run build` first) on a fresh
  * embedded database holding a member, a feed and 1,000 articles, beside a bare Node `http`
- * server and a minimal Express app, all on loopback, behind a trusted proxy (TRUST_PROXY
- * loopback). Each target is loaded with autocannon at 50 connections for BENCH_SECONDS
+ * server, a minimal Express app and, when it is installed, a minimal Fastify app (decision
+ * 009), all on loopback, behind a trusted proxy (TRUST_PROXY loopback). Each target is loaded with autocannon at 50 connections for BENCH_SECONDS
  * (default 10). Prints one JSON object: per target (a bare Node server, a minimal Express app,
  * /healthz, a static file, the home page, the calculator, the knowledge center as a signed-in
  * member, GET /api/rss/articles, the featured articles API, a hashed script, a contact form
@@ -15,6 +15,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -76,6 +77,22 @@ async function startBareServer(port: number) {
 /** The framework's own ceiling: a minimal Express app answering the same body. */
 async function startBareExpress(port: number) {
   const code = `const app = require("express")(); app.get("/", (req, res) => res.json({ status: "ok" })); app.listen(${port}, "127.0.0.1");`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
+  await waitUntilUp(`http://127.0.0.1:${port}/`, child);
+  return child;
+}
+
+/**
+ * Another framework's ceiling, for decision 009: a minimal Fastify app answering the same body,
+ * when Fastify is installed (`npm i --no-save fastify@5`; the site does not depend on it).
+ */
+async function startBareFastify(port: number) {
+  try {
+    createRequire(import.meta.url).resolve("fastify");
+  } catch {
+    return null;
+  }
+  const code = `const app = require("fastify")(); app.get("/", async () => ({ status: "ok" })); app.listen({ port: ${port}, host: "127.0.0.1" });`;
   const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
   await waitUntilUp(`http://127.0.0.1:${port}/`, child);
   return child;
@@ -252,9 +269,10 @@ async function main() {
   if (!fs.existsSync(path.join(BUILD_DIR, "server/index.js"))) throw new Error("No production build: run `npm run build` first.");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-bench-load-"));
   const { memberCookie } = await seedSite(dataDir);
-  const [barePort, expressPort, sitePort] = [await freePort(), await freePort(), await freePort()];
+  const [barePort, expressPort, fastifyPort, sitePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const bare = await startBareServer(barePort);
   const bareExpress = await startBareExpress(expressPort);
+  const bareFastify = await startBareFastify(fastifyPort);
   const site = await startSite(sitePort, dataDir);
   const base = `http://127.0.0.1:${sitePort}`;
   const member = { headers: { cookie: memberCookie } };
@@ -268,6 +286,7 @@ async function main() {
     };
     await measure("bareNode", () => load(`http://127.0.0.1:${barePort}/`));
     await measure("bareExpress", () => load(`http://127.0.0.1:${expressPort}/`));
+    if (bareFastify) await measure("bareFastify", () => load(`http://127.0.0.1:${fastifyPort}/`));
     await measure("healthz", () => load(`${base}/healthz`));
     await measure("staticFile", () => load(`${base}/favicon.svg`));
     await measure("homePage", () => load(`${base}/`));
@@ -298,6 +317,10 @@ async function main() {
         // What Express itself allows: its own minimal app against bare Node, and /healthz against it.
         bareExpressToBareNode: { measured: ratio(results.bareExpress, results.bareNode) },
         healthzToBareExpress: { measured: ratio(results.healthz, results.bareExpress) },
+        bareFastifyToBareNode: {
+          measured: ratio(results.bareFastify, results.bareNode),
+          ...(bareFastify ? {} : { note: "npm i --no-save fastify@5 to measure it" }),
+        },
         homeToStatic: { measured: ratio(results.homePage, results.staticFile), goal: 0.5 },
         calculatorToStatic: { measured: ratio(results.calculatorPage, results.staticFile), goal: 0.5 },
       },
@@ -320,6 +343,7 @@ async function main() {
   } finally {
     bare.kill("SIGKILL");
     bareExpress.kill("SIGKILL");
+    bareFastify?.kill("SIGKILL");
     site.kill("SIGTERM");
     await new Promise((r) => site.once("exit", r));
     fs.rmSync(dataDir, { recursive: true, force: true });
