@@ -33,12 +33,11 @@ async function downloadTemplate(page: Page) {
 /**
  * The second click of a double click (`detail` 2) on its own, as it reaches the page when the
  * first one's upload has already finished; then a frame, by which the click's updates are drawn.
+ * Dispatched on the button itself: the page may still be scrolling its result into view, and a
+ * click at the button's last coordinates could land beside it.
  */
 async function secondClickOfDoubleClick(page: Page, target: Locator) {
-  const box = (await target.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down({ clickCount: 2 });
-  await page.mouse.up({ clickCount: 2 });
+  await target.dispatchEvent("click", { detail: 2 });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
 }
 
