@@ -41,6 +41,13 @@ async function secondClickOfDoubleClick(page: Page, target: Locator) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
 }
 
+/** The upload POSTs the page sends from now on, as they are sent. */
+function uploadPosts(page: Page): string[] {
+  const posts: string[] = [];
+  page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+  return posts;
+}
+
 const memberRow = (services: Parameters<Parameters<typeof test>[2]>[0]["services"], certificate: string) =>
   services.database.db.selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirst();
 
@@ -212,8 +219,7 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: filename, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n")) });
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+    const posts = uploadPosts(page);
     await page.getByRole("button", { name: "Upload Users" }).dblclick();
     const result = page.getByTestId("upload-result");
     await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
@@ -239,8 +245,7 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
       mimeType: "text/csv",
       buffer: Buffer.from(`${HEADER}\n${t}A,1980-01-15,,,\n${t}B,1981-02-16,,,\n`),
     });
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+    const posts = uploadPosts(page);
     const button = page.getByRole("button", { name: "Upload Users" });
     await button.focus();
     await page.keyboard.press("Enter");
@@ -394,8 +399,7 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     const button = page.getByRole("button", { name: "Upload CSV" });
     await button.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && r.url().endsWith("/api/upload-users") && posts.push(r.url()));
+    const posts = uploadPosts(page);
     await button.dblclick();
     const status = page.getByTestId("upload-status");
     await expect(status).toContainText("Success: Imported 8 users (8 new, 0 updated, 0 unchanged).");
