@@ -1,0 +1,240 @@
+/**
+ * The membership's one rule (spec: "Insurance is effective on the 1st of the month after
+ * approval and receipt of the first month's payment"), as pure functions of a member's record
+ * and today's date. Every date the site shows about a membership (effective, paid through,
+ * next payment due, status) is computed here, never stored, so none can go stale.
+ *
+ * Days are calendar dates written YYYY-MM-DD; money is in whole cents.
+ */
+import { MONTH_NAMES, daysInMonth, isoDate } from "~/platform/dates";
+
+export const BILLINGS = ["monthly", "annual"] as const;
+export type Billing = (typeof BILLINGS)[number];
+
+/** The price of one period of each plan, in cents ($19.95 a month, $99.00 a year). */
+export const PLAN_PRICE_CENTS: Record<Billing, number> = { monthly: 1995, annual: 9900 };
+const PERIOD_MONTHS: Record<Billing, number> = { monthly: 1, annual: 12 };
+
+/** Days after the paid-through date during which a member is past due rather than lapsed. */
+export const GRACE_DAYS = 30;
+
+/** The association's time zone when none is configured: "today" is its calendar day. */
+export const DEFAULT_TIME_ZONE = "America/New_York";
+
+/** A payment (amount above zero) or a refund (below zero), on the day it was received or paid back. */
+export interface LedgerEntry {
+  on: string;
+  amountCents: number;
+}
+
+/** A cancellation by staff, or a reinstatement that starts a new term. */
+export type TermEvent = { kind: "cancelled"; on: string; reason: string } | { kind: "reinstated"; on: string };
+
+export interface MembershipRecord {
+  /** null: no plan on record (e.g. a member imported without one). */
+  billing: Billing | null;
+  /** The day the application was approved (or the plan given); null with no plan. */
+  approvedOn: string | null;
+  /**
+   * Paid through on the association's old records, for members moving in by import: their
+   * coverage is already in force, and payments recorded here extend it from that day.
+   */
+  carriedPaidThrough?: string | null;
+  payments: readonly LedgerEntry[];
+  events?: readonly TermEvent[];
+}
+
+export type CoverageState =
+  | { kind: "no-plan" }
+  | { kind: "awaiting-first-payment" }
+  | { kind: "starts"; on: string }
+  | { kind: "covered" }
+  | { kind: "past-due" }
+  | { kind: "lapsed" }
+  | { kind: "cancelled"; on: string; reason: string };
+
+export type CoverageStatusName =
+  "No plan on record" | "Awaiting first payment" | "Starts" | "Covered" | "Past due" | "Lapsed" | "Cancelled";
+
+export interface Coverage {
+  state: CoverageState;
+  /** What the member and staff read: "Covered", "Starts March 1, 2028", ... */
+  label: string;
+  /** The status without its date, for filters and counts. */
+  status: CoverageStatusName;
+  billing: Billing | null;
+  priceCents: number | null;
+  /** The 1st of the month coverage began (this term); null before the first payment, and for carried-over coverage. */
+  effectiveOn: string | null;
+  /** The last day paid for; null before the first payment. */
+  paidThrough: string | null;
+  /** The last day of the grace after paidThrough. */
+  graceEndsOn: string | null;
+  /** Paid beyond whole periods (this term), kept toward the next one. */
+  creditCents: number;
+  /** Net paid this term (payments less refunds). */
+  paidCents: number;
+  /** The next payment and its amount; null with no plan or when cancelled. */
+  nextDue: { on: string; amountCents: number } | null;
+}
+
+// --- calendar arithmetic on YYYY-MM-DD ---
+
+function parts(day: string): [number, number, number] {
+  return [Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10))];
+}
+
+/** The day `n` days after (or before, when negative) `day`. */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = parts(day);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** The 1st of the month after the month of `day`. */
+export function firstOfNextMonth(day: string): string {
+  const [y, m] = parts(day);
+  return m === 12 ? isoDate(y + 1, 1, 1) : isoDate(y, m + 1, 1);
+}
+
+/**
+ * `day` moved `months` months on, by the month-end rule: the last day of a month stays the
+ * last day (January 31 -> February 28 or 29 -> March 31), any other day keeps its number and
+ * is held to the end of a shorter month (January 30 -> February 28).
+ */
+export function addMonthsKeepingMonthEnd(day: string, months: number): string {
+  const [y, m, d] = parts(day);
+  const index = y * 12 + (m - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = daysInMonth(year, month);
+  const wasLast = d === daysInMonth(y, m);
+  return isoDate(year, month, wasLast ? last : Math.min(d, last));
+}
+
+/** "March 1, 2028". */
+export function formatLongDay(day: string): string {
+  const [y, m, d] = parts(day);
+  return `${MONTH_NAMES[m - 1]} ${d}, ${y}`;
+}
+
+/** Today's calendar day in `timeZone` (the association's), YYYY-MM-DD. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  const fields = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const get = (type: string) => fields.find((f) => f.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+// --- the rule ---
+
+interface Term {
+  startsOn: string;
+  first: boolean;
+  cancelled: { on: string; reason: string } | null;
+}
+
+/** The current term: the one begun by approval or by the latest reinstatement. */
+function currentTerm(approvedOn: string, events: readonly TermEvent[]): Term {
+  const ordered = [...events].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
+  let term: Term = { startsOn: approvedOn, first: true, cancelled: null };
+  for (const event of ordered) {
+    if (event.kind === "cancelled") {
+      if (!term.cancelled) term.cancelled = { on: event.on, reason: event.reason };
+    } else if (term.cancelled && event.on >= term.cancelled.on) {
+      term = { startsOn: event.on, first: false, cancelled: null };
+    }
+  }
+  return term;
+}
+
+/**
+ * The entries of a term: a reinstated term owns what was received from its first day on; the
+ * first term also owns what was paid before approval (a first payment sent with the
+ * application). A reinstatement therefore starts from nothing: what was paid in an earlier
+ * term stays with it, as history.
+ */
+function termEntries(term: Term, payments: readonly LedgerEntry[]): LedgerEntry[] {
+  return payments
+    .filter((p) => term.first || p.on >= term.startsOn)
+    .slice()
+    .sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
+}
+
+/** The day the running total of `entries` first reached `price`, or null. */
+function firstPaymentReceived(entries: readonly LedgerEntry[], price: number): string | null {
+  let total = 0;
+  for (const entry of entries) {
+    total += entry.amountCents;
+    if (total >= price) return entry.on;
+  }
+  return null;
+}
+
+function labelOf(state: CoverageState): { label: string; status: CoverageStatusName } {
+  switch (state.kind) {
+    case "no-plan":
+      return { label: "No plan on record", status: "No plan on record" };
+    case "awaiting-first-payment":
+      return { label: "Awaiting first payment", status: "Awaiting first payment" };
+    case "starts":
+      return { label: `Starts ${formatLongDay(state.on)}`, status: "Starts" };
+    case "covered":
+      return { label: "Covered", status: "Covered" };
+    case "past-due":
+      return { label: "Past due", status: "Past due" };
+    case "lapsed":
+      return { label: "Lapsed", status: "Lapsed" };
+    case "cancelled":
+      return { label: "Cancelled", status: "Cancelled" };
+  }
+}
+
+/** A member's coverage on `today` (the association's calendar day). */
+export function coverageOn(record: MembershipRecord, today: string): Coverage {
+  const none = { effectiveOn: null, paidThrough: null, graceEndsOn: null, creditCents: 0, paidCents: 0, nextDue: null };
+  if (!record.billing || (!record.approvedOn && !record.carriedPaidThrough)) {
+    const state: CoverageState = { kind: "no-plan" };
+    return { state, ...labelOf(state), billing: record.billing, priceCents: null, ...none };
+  }
+  const billing = record.billing;
+  const price = PLAN_PRICE_CENTS[billing];
+  const periodMonths = PERIOD_MONTHS[billing];
+  const term = currentTerm(record.approvedOn ?? record.carriedPaidThrough!, record.events ?? []);
+  const entries = termEntries(term, record.payments);
+  const paidCents = Math.max(
+    0,
+    entries.reduce((sum, e) => sum + e.amountCents, 0),
+  );
+  const periods = Math.floor(paidCents / price);
+  const creditCents = paidCents - periods * price;
+
+  let effectiveOn: string | null = null;
+  let paidThrough: string | null = null;
+  const carried = term.first ? (record.carriedPaidThrough ?? null) : null;
+  if (carried) {
+    paidThrough = addMonthsKeepingMonthEnd(carried, periods * periodMonths);
+  } else if (periods > 0) {
+    const received = firstPaymentReceived(entries, price)!;
+    effectiveOn = firstOfNextMonth(term.startsOn > received ? term.startsOn : received);
+    paidThrough = addMonthsKeepingMonthEnd(addDays(effectiveOn, -1), periods * periodMonths);
+  }
+  const graceEndsOn = paidThrough ? addDays(paidThrough, GRACE_DAYS) : null;
+
+  let state: CoverageState;
+  if (term.cancelled && term.cancelled.on <= today) state = { kind: "cancelled", ...term.cancelled };
+  else if (!paidThrough) state = { kind: "awaiting-first-payment" };
+  else if (effectiveOn && today < effectiveOn) state = { kind: "starts", on: effectiveOn };
+  else if (today <= paidThrough) state = { kind: "covered" };
+  else if (today <= graceEndsOn!) state = { kind: "past-due" };
+  else state = { kind: "lapsed" };
+
+  const nextDue =
+    state.kind === "cancelled" ? null : { on: paidThrough ? addDays(paidThrough, 1) : term.startsOn, amountCents: price - creditCents };
+  return { state, ...labelOf(state), billing, priceCents: price, effectiveOn, paidThrough, graceEndsOn, creditCents, paidCents, nextDue };
+}
+
+/** "$19.95" from cents. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
+}
