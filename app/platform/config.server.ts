@@ -25,6 +25,18 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ORG_NAME: z.string().default("American Homeowners Association"),
+  /** The association's time zone: the calendar day coverage, dues and reminders are reckoned in. */
+  TIME_ZONE: z
+    .string()
+    .default("America/New_York")
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat("en-US", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "TIME_ZONE must be an IANA time zone like America/New_York"),
   CONTACT_PHONE: z.string().default("(800) 555-0142"),
   CONTACT_EMAIL: z.email().default("info@aha-homeowners.org"),
   POSTAL_ADDRESS: z.string().default("1100 Summer Street, Suite 300, Stamford, CT 06905"),

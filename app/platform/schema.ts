@@ -387,6 +387,49 @@ export interface Database {
   member_import_claims: MemberImportClaimsTable;
   submission_list: SubmissionListTable;
   submission_counts: SubmissionCountsTable;
+  membership_plans: MembershipPlansTable;
+  membership_payments: MembershipPaymentsTable;
+  membership_events: MembershipEventsTable;
+}
+
+/** Migration 0026: a member's plan (one per member). Days are YYYY-MM-DD. */
+export interface MembershipPlansTable {
+  user_id: number;
+  billing: string;
+  coverage_cents: number | null;
+  beneficiary_name: string | null;
+  beneficiary_relationship: string | null;
+  approved_on: string | null;
+  carried_paid_through: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 0026: the ledger; a refund is a negative entry naming its payment, never an edit. */
+export interface MembershipPaymentsTable {
+  id: Generated<number>;
+  user_id: number;
+  amount_cents: number;
+  paid_on: string;
+  method: string;
+  reference: string | null;
+  refund_of: number | null;
+  note: string | null;
+  recorded_by: number | null;
+  recorded_by_label: string | null;
+  recorded_at: Timestamp;
+}
+
+/** Migration 0026: cancellations and reinstatements, in the order staff recorded them. */
+export interface MembershipEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  on_date: string;
+  reason: string | null;
+  recorded_by: number | null;
+  recorded_by_label: string | null;
+  recorded_at: Timestamp;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -11,6 +11,7 @@ import { videosRouter } from "~/features/videos/api.server";
 import { apiErrorHandler, noStore, notFound } from "~/platform/http.server";
 import { pingDatabase } from "~/platform/db.server";
 import { accountRouter } from "~/features/account/api.server";
+import { membershipRouter } from "~/features/membership/api.server";
 import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -103,6 +104,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
+  api.use(membershipRouter({ coverage: services.coverage }));
   api.use(accountRouter({ account: services.account }));
   api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));

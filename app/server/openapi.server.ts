@@ -23,6 +23,13 @@ import {
 import { videoInputSchema, videoListQuerySchema, videoOrderSchema } from "~/features/videos/contract";
 import { applicationSchema } from "~/features/applications/contract";
 import { jsonUploadSchema } from "~/features/member-import/contract";
+import {
+  cancelSchema,
+  paymentSchema as membershipPaymentSchema,
+  planSchema,
+  refundSchema,
+  reinstateSchema,
+} from "~/features/membership/contract";
 
 type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token";
 
@@ -131,6 +138,12 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     access: "signed-in",
   },
   {
+    method: "get",
+    paths: ["/api/account/membership"],
+    summary: "The signed-in member's own plan, coverage and payments",
+    access: "signed-in",
+  },
+  {
     method: "put",
     paths: ["/api/account/contact"],
     summary: "Replace the signed-in member's contact details",
@@ -209,6 +222,47 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     body: memberStatusSchema,
   },
   { method: "delete", paths: ["/api/admin/members/{id}"], summary: "Delete a member", access: "staff" },
+  {
+    method: "get",
+    paths: ["/api/admin/members/{id}/membership"],
+    summary: "A member's plan, coverage (status and dates computed for today), payments and cancellations",
+    access: "staff",
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/members/{id}/membership/plan"],
+    summary: "Give a member a plan, or change it",
+    access: "staff",
+    body: planSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/members/{id}/membership/payments"],
+    summary: "Record a payment (201; a reference already recorded is 409)",
+    access: "staff",
+    body: membershipPaymentSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/membership/payments/{id}/refund"],
+    summary: "Refund a payment, whole or in part, once (201)",
+    access: "staff",
+    body: refundSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/members/{id}/membership/cancel"],
+    summary: "Cancel a membership",
+    access: "super_admin",
+    body: cancelSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/members/{id}/membership/reinstate"],
+    summary: "Reinstate a cancelled membership: a new term by the same rule",
+    access: "super_admin",
+    body: reinstateSchema,
+  },
   { method: "get", paths: ["/api/admin/staff"], summary: "Staff accounts", access: "super_admin" },
   { method: "post", paths: ["/api/admin/staff"], summary: "Add a staff account", access: "super_admin", body: createStaffSchema },
   {

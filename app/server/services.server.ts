@@ -19,6 +19,7 @@ import { VideosService } from "~/features/videos/service.server";
 import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
 import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { AccountService } from "~/features/account/service.server";
+import { CoverageService } from "~/features/membership/service.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -54,6 +55,8 @@ export interface Services {
   membership: MembershipFromApplications;
   /** A member's own account page: membership, what they sent, contact details. */
   account: AccountService;
+  /** Members' plans, payments and refunds, cancellations; coverage computed from them. */
+  coverage: CoverageService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -103,6 +106,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
+    coverage: new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

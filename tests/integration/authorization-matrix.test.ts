@@ -95,6 +95,14 @@ const API: Record<string, Row> = {
   // A member's own account; staff have no membership (403).
   "GET /api/account": [401, 200, 401, 403, 403],
   "PUT /api/account/contact": [401, 200, 401, 403, 403],
+  "GET /api/account/membership": [401, 200, 401, 403, 403],
+  // Membership: any staff member records payments and plans; only a super_admin cancels.
+  "GET /api/admin/members/:id/membership": staff(404),
+  "PUT /api/admin/members/:id/membership/plan": staff(400),
+  "POST /api/admin/members/:id/membership/payments": staff(400),
+  "POST /api/admin/membership/payments/:id/refund": staff(400),
+  "POST /api/admin/members/:id/membership/cancel": superAdmin(400),
+  "POST /api/admin/members/:id/membership/reinstate": superAdmin(400),
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),

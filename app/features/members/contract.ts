@@ -44,6 +44,11 @@ export const AUDIT_ACTIONS = [
   "applications.member_linked",
   "applications.welcome_sent",
   "account.contact_update",
+  "membership.plan",
+  "membership.payment",
+  "membership.refund",
+  "membership.cancel",
+  "membership.reinstate",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -67,6 +72,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "applications.member_linked": "Linked an application to a member",
   "applications.welcome_sent": "Sent a new member's welcome e-mail",
   "account.contact_update": "A member updated their contact details",
+  "membership.plan": "Set a member's plan",
+  "membership.payment": "Recorded a payment",
+  "membership.refund": "Recorded a refund",
+  "membership.cancel": "Cancelled a membership",
+  "membership.reinstate": "Reinstated a membership",
 };
 
 export const MESSAGES = {

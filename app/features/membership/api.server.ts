@@ -1,0 +1,87 @@
+import { Router, type Response } from "express";
+import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
+import type { PublicUser } from "~/features/auth/user";
+import { ACCOUNT_MESSAGES } from "~/features/account/contract";
+import { idParamSchema } from "~/features/members/contract";
+import { DomainError, parseInput } from "~/platform/errors";
+import { handler, jsonBody, noStore } from "~/platform/http.server";
+import { cancelSchema, paymentSchema, planSchema, refundSchema, reinstateSchema, type MembershipAnswer } from "./contract";
+import type { CoverageService } from "./service.server";
+
+const userOf = (res: Response) => res.locals.user as PublicUser;
+const answer = (res: Response, view: Omit<MembershipAnswer, "success">, status = 200) =>
+  res.status(status).json({ success: true, ...view } satisfies MembershipAnswer);
+
+/**
+ * A member's plan, payments and coverage: staff record payments and refunds and set plans;
+ * only a super_admin cancels or reinstates; a member reads their own, and nobody else's.
+ */
+export function membershipRouter({ coverage }: { coverage: CoverageService }): Router {
+  const router = Router();
+  const json = jsonBody();
+  const memberId = (raw: unknown) => parseInput(idParamSchema, raw);
+
+  router.get(
+    "/api/account/membership",
+    noStore,
+    apiRequireUser,
+    handler(async (_req, res) => {
+      const user = userOf(res);
+      if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
+      answer(res, await coverage.forMember(user.id));
+    }),
+  );
+
+  router.use(["/api/admin/members/:id/membership", "/api/admin/membership"], noStore);
+  router.get(
+    "/api/admin/members/:id/membership",
+    apiRequireAdmin,
+    handler(async (req, res) => answer(res, await coverage.view(memberId(req.params.id)))),
+  );
+  router.put(
+    "/api/admin/members/:id/membership/plan",
+    apiRequireAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = memberId(req.params.id);
+      answer(res, await coverage.setPlan(userOf(res), id, parseInput(planSchema, req.body ?? {})));
+    }),
+  );
+  router.post(
+    "/api/admin/members/:id/membership/payments",
+    apiRequireAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = memberId(req.params.id);
+      answer(res, await coverage.recordPayment(userOf(res), id, parseInput(paymentSchema, req.body ?? {})), 201);
+    }),
+  );
+  router.post(
+    "/api/admin/membership/payments/:id/refund",
+    apiRequireAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = parseInput(idParamSchema, req.params.id);
+      answer(res, await coverage.refund(userOf(res), id, parseInput(refundSchema, req.body ?? {})), 201);
+    }),
+  );
+  router.post(
+    "/api/admin/members/:id/membership/cancel",
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = memberId(req.params.id);
+      answer(res, await coverage.cancel(userOf(res), id, parseInput(cancelSchema, req.body ?? {})));
+    }),
+  );
+  router.post(
+    "/api/admin/members/:id/membership/reinstate",
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = memberId(req.params.id);
+      answer(res, await coverage.reinstate(userOf(res), id, parseInput(reinstateSchema, req.body ?? {})));
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,189 @@
+/**
+ * The membership (issue 31) on the wire: a member's plan, payments and refunds, cancellation
+ * and reinstatement, and the coverage computed from them.
+ *   GET  /api/admin/members/:id/membership                      -> MembershipAnswer   (staff)
+ *   PUT  /api/admin/members/:id/membership/plan      PlanInput   -> MembershipAnswer   (staff)
+ *   POST /api/admin/members/:id/membership/payments  PaymentInput -> MembershipAnswer  (staff) 201
+ *   POST /api/admin/membership/payments/:id/refund   RefundInput -> MembershipAnswer   (staff) 201
+ *   POST /api/admin/members/:id/membership/cancel    CancelInput -> MembershipAnswer   (super_admin)
+ *   POST /api/admin/members/:id/membership/reinstate ReinstateInput -> MembershipAnswer (super_admin)
+ *   GET  /api/account/membership                                -> MembershipAnswer   (the member)
+ */
+import { z } from "~/platform/zod";
+import { isIsoDate } from "~/platform/dates";
+import { isOneLine } from "~/platform/text-fields";
+import { BILLINGS, type Coverage } from "./coverage";
+
+export const PAYMENT_METHODS = ["card", "ach", "check", "other"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { card: "Card", ach: "ACH", check: "Check", other: "Other" };
+export const BILLING_LABELS = { monthly: "Monthly ($19.95 a month)", annual: "Annual ($99.00 a year)" } as const;
+
+/** The largest single payment or amount of coverage the forms take, in cents. */
+export const MAX_PAYMENT_CENTS = 10_000_000;
+export const MAX_COVERAGE_CENTS = 100_000_000_00;
+
+export const MEMBERSHIP_MESSAGES = {
+  memberNotFound: "Member not found",
+  paymentNotFound: "Payment not found",
+  noPlan: "This member has no plan on record. Give them a plan first.",
+  billing: "Choose monthly or annual billing",
+  amount: "Enter an amount in dollars and cents, like 19.95",
+  amountRange: "The amount must be between $0.01 and $100,000.00",
+  coverage: "Enter the amount of coverage in dollars, like 250000",
+  day: (label: string) => `${label} must be a date written YYYY-MM-DD`,
+  future: (label: string) => `${label} cannot be in the future`,
+  method: "Choose how it was paid",
+  reference: "Reference must be one line of at most 100 characters",
+  referenceTaken: "A payment with this reference is already recorded",
+  reason: "Give the reason, in at most 500 characters",
+  refundOfRefund: "A refund cannot be refunded",
+  refundTooMuch: "A refund cannot be more than the payment",
+  alreadyRefunded: "This payment has already been refunded",
+  alreadyCancelled: "This membership is already cancelled",
+  notCancelled: "Only a cancelled membership can be reinstated",
+  beforeCancellation: "A reinstatement must be on or after the cancellation date",
+  text: (label: string, max: number) => `${label} must be one line of at most ${max} characters`,
+} as const;
+
+/** Dollars typed by a person ("1,250.50", "$19.95") as cents, or null. */
+export function parseCents(text: string): number | null {
+  const cleaned = text.replace(/[$,\s]/g, "");
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(cleaned);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+}
+
+const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
+const blankToNull = (v: unknown) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : trimmed(v));
+
+const day = (label: string) =>
+  z.preprocess(trimmed, z.string(MEMBERSHIP_MESSAGES.day(label)).refine(isIsoDate, MEMBERSHIP_MESSAGES.day(label)));
+
+const money = z.preprocess(
+  (v) => (typeof v === "number" ? String(v) : v),
+  z
+    .string(MEMBERSHIP_MESSAGES.amount)
+    .transform((v, ctx) => {
+      const cents = parseCents(v);
+      if (cents === null) {
+        ctx.addIssue({ code: "custom", message: MEMBERSHIP_MESSAGES.amount });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .refine((c) => c >= 1 && c <= MAX_PAYMENT_CENTS, MEMBERSHIP_MESSAGES.amountRange),
+);
+
+const optionalLine = (label: string, max: number) =>
+  z.preprocess(
+    blankToNull,
+    z
+      .string(MEMBERSHIP_MESSAGES.text(label, max))
+      .max(max, MEMBERSHIP_MESSAGES.text(label, max))
+      .refine(isOneLine, MEMBERSHIP_MESSAGES.text(label, max))
+      .nullable(),
+  );
+
+const reason = z.preprocess(
+  trimmed,
+  z
+    .string(MEMBERSHIP_MESSAGES.reason)
+    .min(1, MEMBERSHIP_MESSAGES.reason)
+    .max(500, MEMBERSHIP_MESSAGES.reason)
+    .refine(isOneLine, MEMBERSHIP_MESSAGES.reason),
+);
+
+export const planSchema = z.object({
+  billing: z.enum(BILLINGS, MEMBERSHIP_MESSAGES.billing),
+  coverageAmount: z.preprocess(
+    (v) => (typeof v === "number" ? String(v) : blankToNull(v)),
+    z
+      .string(MEMBERSHIP_MESSAGES.coverage)
+      .transform((v, ctx) => {
+        const cents = parseCents(v);
+        if (cents === null || cents > MAX_COVERAGE_CENTS) {
+          ctx.addIssue({ code: "custom", message: MEMBERSHIP_MESSAGES.coverage });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .nullable(),
+  ),
+  beneficiaryName: optionalLine("Beneficiary", 200),
+  beneficiaryRelationship: optionalLine("Relationship", 100),
+  approvedOn: day("Approved on"),
+});
+export type PlanInput = z.output<typeof planSchema>;
+
+export const paymentSchema = z.object({
+  amount: money,
+  paidOn: day("Paid on"),
+  method: z.enum(PAYMENT_METHODS, MEMBERSHIP_MESSAGES.method),
+  reference: z.preprocess(
+    blankToNull,
+    z
+      .string(MEMBERSHIP_MESSAGES.reference)
+      .max(100, MEMBERSHIP_MESSAGES.reference)
+      .refine(isOneLine, MEMBERSHIP_MESSAGES.reference)
+      .nullable(),
+  ),
+});
+export type PaymentInput = z.output<typeof paymentSchema>;
+
+export const refundSchema = z.object({
+  // Blank: the whole payment.
+  amount: z.preprocess(blankToNull, money.nullable()),
+  refundedOn: day("Refunded on"),
+  reason,
+});
+export type RefundInput = z.output<typeof refundSchema>;
+
+export const cancelSchema = z.object({ cancelledOn: day("Cancelled on"), reason });
+export type CancelInput = z.output<typeof cancelSchema>;
+
+export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on") });
+export type ReinstateInput = z.output<typeof reinstateSchema>;
+
+export interface PlanView {
+  billing: (typeof BILLINGS)[number];
+  coverageCents: number | null;
+  beneficiaryName: string | null;
+  beneficiaryRelationship: string | null;
+  approvedOn: string | null;
+  carriedPaidThrough: string | null;
+}
+
+export interface PaymentView {
+  id: number;
+  amountCents: number;
+  paidOn: string;
+  method: PaymentMethod;
+  reference: string | null;
+  /** A refund names the payment it pays back. */
+  refundOf: number | null;
+  /** Set on a payment that has been refunded. */
+  refundedBy: number | null;
+  note: string | null;
+  recordedAt: string;
+}
+
+export interface TermEventView {
+  id: number;
+  kind: "cancelled" | "reinstated";
+  on: string;
+  reason: string | null;
+  recordedAt: string;
+}
+
+export interface MembershipView {
+  memberId: number;
+  plan: PlanView | null;
+  coverage: Coverage;
+  /** The association's calendar day the coverage was computed for. */
+  today: string;
+  payments: PaymentView[];
+  events: TermEventView[];
+}
+
+export type MembershipAnswer = { success: true } & MembershipView;

@@ -1,0 +1,306 @@
+import type { Kysely, SelectQueryBuilder } from "kysely";
+import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
+import { DomainError } from "~/platform/errors";
+import type { Database } from "~/platform/schema";
+import type { AuditAction, AuditRecorder } from "~/features/members/contract";
+import { addDays, coverageOn, todayIn, type Billing, type TermEvent } from "./coverage";
+import {
+  MEMBERSHIP_MESSAGES as M,
+  type CancelInput,
+  type MembershipView,
+  type PaymentInput,
+  type PaymentMethod,
+  type PaymentView,
+  type PlanInput,
+  type ReinstateInput,
+  type RefundInput,
+  type TermEventView,
+} from "./contract";
+
+/** The staff account acting. */
+export interface MembershipActor {
+  id: number;
+}
+
+type Db = Kysely<Database>;
+
+/**
+ * A member's plan, the ledger of payments and refunds, and cancellations and reinstatements.
+ * Rows are only ever added (a mistaken payment is paid back by a refund, never edited), every
+ * change is in the audit log in the same transaction, and coverage is computed from the rows
+ * on the association's calendar day (coverage.ts), never stored.
+ */
+export class CoverageService {
+  constructor(
+    private db: Db,
+    private dialect: Dialect,
+    private audit: AuditRecorder,
+    /** The association's time zone: whose calendar day "today" is. */
+    private timeZone: string,
+    private now: () => Date = () => new Date(),
+  ) {}
+
+  /** The association's calendar day. */
+  today(): string {
+    return todayIn(this.timeZone, this.now());
+  }
+
+  /** Staff's view of a member's membership. */
+  async view(memberId: number, db: Db = this.db): Promise<MembershipView> {
+    const member = await db.selectFrom("users").select("id").where("id", "=", memberId).where("role", "=", "user").executeTakeFirst();
+    if (!member) throw DomainError.notFound(M.memberNotFound);
+    const [plan, payments, events] = await Promise.all([
+      db.selectFrom("membership_plans").selectAll().where("user_id", "=", memberId).executeTakeFirst(),
+      db.selectFrom("membership_payments").selectAll().where("user_id", "=", memberId).orderBy("paid_on").orderBy("id").execute(),
+      db.selectFrom("membership_events").selectAll().where("user_id", "=", memberId).orderBy("id").execute(),
+    ]);
+    const refundedBy = new Map(payments.filter((p) => p.refund_of !== null).map((p) => [Number(p.refund_of), Number(p.id)]));
+    const paymentViews: PaymentView[] = payments.map((p) => ({
+      id: Number(p.id),
+      amountCents: Number(p.amount_cents),
+      paidOn: p.paid_on,
+      method: p.method as PaymentMethod,
+      reference: p.reference,
+      refundOf: p.refund_of === null ? null : Number(p.refund_of),
+      refundedBy: refundedBy.get(Number(p.id)) ?? null,
+      note: p.note,
+      recordedAt: p.recorded_at,
+    }));
+    const eventViews: TermEventView[] = events.map((e) => ({
+      id: Number(e.id),
+      kind: e.kind as TermEventView["kind"],
+      on: e.on_date,
+      reason: e.reason,
+      recordedAt: e.recorded_at,
+    }));
+    const today = this.today();
+    const coverage = coverageOn(
+      {
+        billing: (plan?.billing as Billing | undefined) ?? null,
+        approvedOn: plan?.approved_on ?? null,
+        carriedPaidThrough: plan?.carried_paid_through ?? null,
+        payments: paymentViews.map((p) => ({ on: p.paidOn, amountCents: p.amountCents })),
+        events: eventViews.map((e): TermEvent =>
+          e.kind === "cancelled" ? { kind: e.kind, on: e.on, reason: e.reason ?? "" } : { kind: e.kind, on: e.on },
+        ),
+      },
+      today,
+    );
+    return {
+      memberId,
+      plan: plan
+        ? {
+            billing: plan.billing as Billing,
+            coverageCents: plan.coverage_cents === null ? null : Number(plan.coverage_cents),
+            beneficiaryName: plan.beneficiary_name,
+            beneficiaryRelationship: plan.beneficiary_relationship,
+            approvedOn: plan.approved_on,
+            carriedPaidThrough: plan.carried_paid_through,
+          }
+        : null,
+      coverage,
+      today,
+      payments: paymentViews,
+      events: eventViews,
+    };
+  }
+
+  /**
+   * A member's own view: the same dates and ledger, without staff's internal words (refund
+   * notes, cancellation reasons) or the beneficiary, which stays with the plan's papers.
+   */
+  async forMember(userId: number): Promise<MembershipView> {
+    const view = await this.view(userId);
+    return {
+      ...view,
+      plan: view.plan && { ...view.plan, beneficiaryName: null, beneficiaryRelationship: null },
+      coverage:
+        view.coverage.state.kind === "cancelled" ? { ...view.coverage, state: { ...view.coverage.state, reason: "" } } : view.coverage,
+      payments: view.payments.map((p) => ({ ...p, note: null })),
+      events: view.events.map((e) => ({ ...e, reason: null })),
+    };
+  }
+
+  async setPlan(actor: MembershipActor, memberId: number, input: PlanInput): Promise<MembershipView> {
+    return this.change(actor, memberId, "membership.plan", async (trx, label) => {
+      const now = nowIso();
+      const values = {
+        billing: input.billing,
+        coverage_cents: input.coverageAmount,
+        beneficiary_name: input.beneficiaryName,
+        beneficiary_relationship: input.beneficiaryRelationship,
+        approved_on: input.approvedOn,
+        updated_at: now,
+      };
+      const before = await trx
+        .selectFrom("membership_plans")
+        .select(["billing", "approved_on"])
+        .where("user_id", "=", memberId)
+        .executeTakeFirst();
+      await trx
+        .insertInto("membership_plans")
+        .values({ user_id: memberId, carried_paid_through: null, created_at: now, ...values })
+        .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
+        .execute();
+      return {
+        label,
+        details: {
+          billing: input.billing,
+          approvedOn: input.approvedOn,
+          ...(before ? { from: { billing: before.billing, approvedOn: before.approved_on } } : {}),
+        },
+      };
+    });
+  }
+
+  async recordPayment(actor: MembershipActor, memberId: number, input: PaymentInput): Promise<MembershipView> {
+    this.notAfterTomorrow(input.paidOn, "Paid on");
+    return this.change(actor, memberId, "membership.payment", async (trx, label) => {
+      await this.requirePlan(trx, memberId);
+      try {
+        await trx
+          .insertInto("membership_payments")
+          .values({
+            user_id: memberId,
+            amount_cents: input.amount,
+            paid_on: input.paidOn,
+            method: input.method,
+            reference: input.reference,
+            refund_of: null,
+            note: null,
+            ...(await this.recorder(trx, actor)),
+          })
+          .execute();
+      } catch (err) {
+        // The transaction is over on PostgreSQL after this: say why and let it roll back.
+        if (isUniqueViolation(err)) throw DomainError.conflict(M.referenceTaken);
+        throw err;
+      }
+      return { label, details: { amountCents: input.amount, paidOn: input.paidOn, method: input.method, reference: input.reference } };
+    });
+  }
+
+  /** Pays back a payment, whole or in part, once. */
+  async refund(actor: MembershipActor, paymentId: number, input: RefundInput): Promise<MembershipView> {
+    this.notAfterTomorrow(input.refundedOn, "Refunded on");
+    const payment = await this.db.selectFrom("membership_payments").select(["user_id"]).where("id", "=", paymentId).executeTakeFirst();
+    if (!payment) throw DomainError.notFound(M.paymentNotFound);
+    return this.change(actor, Number(payment.user_id), "membership.refund", async (trx, label) => {
+      const original = await this.locked(
+        trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method"]).where("id", "=", paymentId),
+      );
+      if (!original) throw DomainError.notFound(M.paymentNotFound);
+      if (original.refund_of !== null || Number(original.amount_cents) < 0) throw DomainError.invalid(M.refundOfRefund);
+      const amount = input.amount ?? Number(original.amount_cents);
+      if (amount > Number(original.amount_cents)) throw DomainError.invalid(M.refundTooMuch, { amount: M.refundTooMuch });
+      try {
+        await trx
+          .insertInto("membership_payments")
+          .values({
+            user_id: Number(payment.user_id),
+            amount_cents: -amount,
+            paid_on: input.refundedOn,
+            method: original.method,
+            reference: null,
+            refund_of: paymentId,
+            note: input.reason,
+            ...(await this.recorder(trx, actor)),
+          })
+          .execute();
+      } catch (err) {
+        if (isUniqueViolation(err)) throw DomainError.conflict(M.alreadyRefunded);
+        throw err;
+      }
+      return { label, details: { paymentId, amountCents: amount, refundedOn: input.refundedOn, reason: input.reason } };
+    });
+  }
+
+  async cancel(actor: MembershipActor, memberId: number, input: CancelInput): Promise<MembershipView> {
+    return this.change(actor, memberId, "membership.cancel", async (trx, label) => {
+      await this.requirePlan(trx, memberId);
+      const last = await this.lastEvent(trx, memberId);
+      if (last?.kind === "cancelled") throw DomainError.conflict(M.alreadyCancelled);
+      await trx
+        .insertInto("membership_events")
+        .values({
+          user_id: memberId,
+          kind: "cancelled",
+          on_date: input.cancelledOn,
+          reason: input.reason,
+          ...(await this.recorder(trx, actor)),
+        })
+        .execute();
+      return { label, details: { cancelledOn: input.cancelledOn, reason: input.reason } };
+    });
+  }
+
+  async reinstate(actor: MembershipActor, memberId: number, input: ReinstateInput): Promise<MembershipView> {
+    this.notAfterTomorrow(input.reinstatedOn, "Reinstated on");
+    return this.change(actor, memberId, "membership.reinstate", async (trx, label) => {
+      const last = await this.lastEvent(trx, memberId);
+      if (last?.kind !== "cancelled") throw DomainError.conflict(M.notCancelled);
+      if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
+      await trx
+        .insertInto("membership_events")
+        .values({ user_id: memberId, kind: "reinstated", on_date: input.reinstatedOn, reason: null, ...(await this.recorder(trx, actor)) })
+        .execute();
+      return { label, details: { reinstatedOn: input.reinstatedOn } };
+    });
+  }
+
+  // ---- helpers ----
+
+  /**
+   * One change to one member's membership: the member's row is locked first (PostgreSQL;
+   * SQLite's transactions are already one at a time), so two staff acting at once take turns
+   * and each check sees the other's rows; the audit entry is written in the same transaction.
+   */
+  private async change(
+    actor: MembershipActor,
+    memberId: number,
+    action: AuditAction,
+    work: (trx: Db, label: string | null) => Promise<{ label: string | null; details: Record<string, unknown> }>,
+  ): Promise<MembershipView> {
+    return this.db.transaction().execute(async (trx) => {
+      const member = await this.locked(
+        trx.selectFrom("users").select(["id", "certificate_number"]).where("id", "=", memberId).where("role", "=", "user"),
+      );
+      if (!member) throw DomainError.notFound(M.memberNotFound);
+      const { label, details } = await work(trx, member.certificate_number);
+      await this.audit.record({ actorId: actor.id, action, target: { type: "member", id: memberId, label }, details }, trx);
+      return this.view(memberId, trx);
+    });
+  }
+
+  /** The row, locked for this transaction on PostgreSQL (SQLite's transactions already take turns). */
+  private locked<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): Promise<O | undefined> {
+    return (this.dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  private async requirePlan(trx: Db, memberId: number): Promise<void> {
+    const plan = await trx.selectFrom("membership_plans").select("user_id").where("user_id", "=", memberId).executeTakeFirst();
+    if (!plan) throw DomainError.invalid(M.noPlan);
+  }
+
+  private lastEvent(trx: Db, memberId: number) {
+    return trx
+      .selectFrom("membership_events")
+      .select(["kind", "on_date"])
+      .where("user_id", "=", memberId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  private async recorder(trx: Db, actor: MembershipActor) {
+    const staff = await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst();
+    return { recorded_by: actor.id, recorded_by_label: staff?.username ?? null, recorded_at: nowIso() };
+  }
+
+  /** Money is recorded when it moved: today, or tomorrow for a payer a time zone ahead. */
+  private notAfterTomorrow(day: string, label: string): void {
+    if (day > addDays(this.today(), 1)) throw DomainError.invalid(M.future(label), { [fieldOf(label)]: M.future(label) });
+  }
+}
+
+const fieldOf = (label: string) => ({ "Paid on": "paidOn", "Refunded on": "refundedOn", "Reinstated on": "reinstatedOn" })[label] ?? label;
