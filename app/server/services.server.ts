@@ -20,6 +20,7 @@ import { ApplicationsService, type ApplicationsServiceOptions } from "~/features
 import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
+import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -57,6 +58,8 @@ export interface Services {
   account: AccountService;
   /** Members' plans, payments and refunds, cancellations; coverage computed from them. */
   coverage: CoverageService;
+  /** The payment portal's CSV export, previewed and recorded all or nothing. */
+  paymentsImport: PaymentsImportService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -107,6 +110,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
     coverage: new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE),
+    paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

@@ -101,6 +101,7 @@ const API: Record<string, Row> = {
   "PUT /api/admin/members/:id/membership/plan": staff(400),
   "POST /api/admin/members/:id/membership/payments": staff(400),
   "POST /api/admin/membership/payments/:id/refund": staff(400),
+  "POST /api/admin/membership/payments/import": staff(400),
   "POST /api/admin/members/:id/membership/cancel": superAdmin(400),
   "POST /api/admin/members/:id/membership/reinstate": superAdmin(400),
   "POST /.netlify/functions/applications": signedIn(400),

@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   "membership.refund",
   "membership.cancel",
   "membership.reinstate",
+  "membership.payments_import",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -77,6 +78,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.refund": "Recorded a refund",
   "membership.cancel": "Cancelled a membership",
   "membership.reinstate": "Reinstated a membership",
+  "membership.payments_import": "Imported payments",
 };
 
 export const MESSAGES = {

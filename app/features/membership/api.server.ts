@@ -5,8 +5,28 @@ import { ACCOUNT_MESSAGES } from "~/features/account/contract";
 import { idParamSchema } from "~/features/members/contract";
 import { DomainError, parseInput } from "~/platform/errors";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
-import { cancelSchema, paymentSchema, planSchema, refundSchema, reinstateSchema, type MembershipAnswer } from "./contract";
+import {
+  cancelSchema,
+  paymentSchema,
+  paymentsImportSchema,
+  PAYMENTS_IMPORT_LIMIT,
+  planSchema,
+  refundSchema,
+  reinstateSchema,
+  type MembershipAnswer,
+  type PaymentsImportAnswer,
+} from "./contract";
+import { formatCents } from "./coverage";
+import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImportService } from "./payments-import.server";
 import type { CoverageService } from "./service.server";
+
+function importMessage(report: PaymentsImportReport, applied: boolean): string {
+  const skipped = report.skipped ? ` ${report.skipped} already recorded ${report.skipped === 1 ? "is" : "are"} skipped.` : "";
+  if (report.problems) return PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems);
+  if (!report.toRecord) return PAYMENTS_IMPORT_MESSAGES.nothingNew;
+  const what = `${report.toRecord} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${report.members} ${report.members === 1 ? "member" : "members"}`;
+  return applied ? `Recorded ${what}.${skipped}` : `Ready to record ${what}.${skipped}`;
+}
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
 const answer = (res: Response, view: Omit<MembershipAnswer, "success">, status = 200) =>
@@ -16,7 +36,13 @@ const answer = (res: Response, view: Omit<MembershipAnswer, "success">, status =
  * A member's plan, payments and coverage: staff record payments and refunds and set plans;
  * only a super_admin cancels or reinstates; a member reads their own, and nobody else's.
  */
-export function membershipRouter({ coverage }: { coverage: CoverageService }): Router {
+export function membershipRouter({
+  coverage,
+  paymentsImport,
+}: {
+  coverage: CoverageService;
+  paymentsImport: PaymentsImportService;
+}): Router {
   const router = Router();
   const json = jsonBody();
   const memberId = (raw: unknown) => parseInput(idParamSchema, raw);
@@ -81,6 +107,17 @@ export function membershipRouter({ coverage }: { coverage: CoverageService }): R
     handler(async (req, res) => {
       const id = memberId(req.params.id);
       answer(res, await coverage.reinstate(userOf(res), id, parseInput(reinstateSchema, req.body ?? {})));
+    }),
+  );
+  router.post(
+    "/api/admin/membership/payments/import",
+    apiRequireAdmin,
+    jsonBody(PAYMENTS_IMPORT_LIMIT),
+    handler(async (req, res) => {
+      const { csv, apply } = parseInput(paymentsImportSchema, req.body ?? {});
+      const report = apply ? await paymentsImport.apply(userOf(res), csv) : await paymentsImport.preview(csv);
+      const body: PaymentsImportAnswer = { success: true, applied: apply, message: importMessage(report, apply), report };
+      res.status(apply && report.toRecord ? 201 : 200).json(body);
     }),
   );
   return router;

@@ -187,3 +187,26 @@ export interface MembershipView {
 }
 
 export type MembershipAnswer = { success: true } & MembershipView;
+
+/** POST /api/admin/membership/payments/import: the portal's CSV export, previewed (apply false) or recorded. */
+export const PAYMENTS_IMPORT_LIMIT = "11mb";
+export const paymentsImportSchema = z.object({
+  csv: z.string("Choose the payment portal's CSV export").max(10 * 1024 * 1024, "The file must be at most 10MB"),
+  apply: z.boolean("apply must be true or false").default(false),
+});
+
+export interface PaymentsImportAnswer {
+  success: true;
+  applied: boolean;
+  message: string;
+  report: {
+    totalRows: number;
+    toRecord: number;
+    totalCents: number;
+    skipped: number;
+    skippedRows: Array<{ line: number; reference: string }>;
+    problems: number;
+    problemRows: Array<{ line: number; message: string }>;
+    members: number;
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { parsePaymentsCsv, paymentDay, PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
+
+const parse = (text: string) => parsePaymentsCsv(text, "2026-11-27");
+
+describe("the payment portal's CSV export", () => {
+  it("reads rows under headers named as the member import names them, in any order", () => {
+    const got = parse(
+      'Reference,Paid On,Certificate Number,AMOUNT,extra\r\nPP-1,03/07/2026,aha0000001,$19.95,x\r\nPP-2,2026-03-08, AHA0000002 ,"1,250.50",y\r\n',
+    );
+    expect(got).toEqual({
+      ok: true,
+      totalRows: 2,
+      problems: [],
+      rows: [
+        { line: 2, certificate: "AHA0000001", amountCents: 1995, paidOn: "2026-03-07", reference: "PP-1", method: "card" },
+        { line: 3, certificate: "AHA0000002", amountCents: 125050, paidOn: "2026-03-08", reference: "PP-2", method: "card" },
+      ],
+    });
+  });
+
+  it("refuses a file without its columns or rows, as a whole", () => {
+    expect(parse("")).toEqual({ ok: false, error: P.empty });
+    expect(parse("certificate_number,amount,paid_on\nA,1,2026-01-01")).toEqual({ ok: false, error: P.missingColumns(["reference"]) });
+    expect(parse("certificate_number,amount,paid_on,reference\n\n")).toEqual({ ok: false, error: P.noRows });
+  });
+
+  it("names each bad row's problem with its physical line", () => {
+    const got = parse(
+      [
+        "certificate_number,amount,paid_on,reference,method",
+        ",19.95,2026-01-01,R1,",
+        "A1,19.999,2026-01-01,R2,",
+        "A1,0.00,2026-01-01,R3,",
+        "A1,19.95,2026-02-30,R4,",
+        "A1,19.95,2026-11-28,R5,",
+        "A1,19.95,2026-01-01,,",
+        '"A1",19.95,2026-01-01,"R\nX",',
+        "A1,19.95,2026-01-01,R8,bitcoin",
+        "A1,19.95,2026-01-01,R9,check",
+        "A1,19.95,2026-01-01,R9,",
+      ].join("\n"),
+    );
+    if (!got.ok) throw new Error(got.error);
+    expect(got.problems).toEqual([
+      { line: 2, message: P.certificate },
+      { line: 3, message: P.amount },
+      { line: 4, message: P.amount },
+      { line: 5, message: P.paidOn },
+      { line: 6, message: P.future },
+      { line: 7, message: P.reference },
+      { line: 8, message: P.reference },
+      { line: 10, message: P.method },
+      { line: 12, message: P.repeated(11) },
+    ]);
+    expect(got.rows.map((r) => [r.line, r.method])).toEqual([[11, "check"]]);
+    expect(got.totalRows).toBe(10);
+  });
+
+  it("reads days written either way, and only real ones", () => {
+    expect(paymentDay("2/29/2028")).toBe("2028-02-29");
+    expect(paymentDay("2/29/2027")).toBeNull();
+    expect(paymentDay("2027-13-01")).toBeNull();
+    expect(paymentDay("12/31/2026")).toBe("2026-12-31");
+  });
+});

@@ -1,0 +1,132 @@
+import Papa from "papaparse";
+import { normalizeHeader } from "~/features/member-import/contract";
+import { normalizeCertificate } from "~/features/auth/normalize";
+import { isIsoDate } from "~/platform/dates";
+import { isOneLine } from "~/platform/text-fields";
+import { MAX_PAYMENT_CENTS, PAYMENT_METHODS, parseCents, type PaymentMethod } from "./contract";
+
+/** The payment portal's export: these columns, named as the member import names its columns ("Paid On" is paid_on). */
+export const PAYMENT_COLUMNS = ["certificate_number", "amount", "paid_on", "reference"] as const;
+
+export const PAYMENTS_CSV_MESSAGES = {
+  empty: "The file is empty",
+  missingColumns: (missing: string[]) =>
+    `The file's first row must name the columns certificate_number, amount, paid_on and reference (missing: ${missing.join(", ")})`,
+  noRows: "The file has no payment rows",
+  certificate: "certificate_number is missing",
+  amount: "amount must be dollars and cents above $0.00, like 19.95",
+  paidOn: "paid_on must be a date written YYYY-MM-DD or MM/DD/YYYY",
+  future: "paid_on is in the future",
+  reference: "reference is missing, or longer than 100 characters, or not one line",
+  method: `method must be one of ${PAYMENT_METHODS.join(", ")} (or left out)`,
+  repeated: (line: number) => `reference is repeated from line ${line}`,
+  unknownCertificate: "no member has this certificate number",
+  noPlan: "this member has no plan on record",
+} as const;
+
+/** One row as the file has it, checked. */
+export interface PaymentRow {
+  line: number;
+  certificate: string;
+  amountCents: number;
+  paidOn: string;
+  reference: string;
+  method: PaymentMethod;
+}
+
+export interface RowProblem {
+  line: number;
+  message: string;
+}
+
+export type PaymentsCsv = { ok: true; rows: PaymentRow[]; problems: RowProblem[]; totalRows: number } | { ok: false; error: string };
+
+/** "03/07/2026" or "2026-03-07" as YYYY-MM-DD, or null. */
+export function paymentDay(text: string): string | null {
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  const day = us ? `${us[3]}-${us[1].padStart(2, "0")}-${us[2].padStart(2, "0")}` : text;
+  return isIsoDate(day) ? day : null;
+}
+
+/**
+ * Reads and checks a payments file. Lines are the file's physical lines (the header is line
+ * 1); blank lines are skipped; extra columns are ignored; a reference seen earlier in the file
+ * makes the later row a problem. `latest` is the last day a payment may carry.
+ */
+export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
+  if (!/\S/.test(text)) return { ok: false, error: PAYMENTS_CSV_MESSAGES.empty };
+  const parsed = Papa.parse<string[]>(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, { skipEmptyLines: false });
+  const data = parsed.data;
+  const header = (data[0] ?? []).map(normalizeHeader);
+  const col = Object.fromEntries([...PAYMENT_COLUMNS, "method"].map((name) => [name, header.indexOf(name)])) as Record<string, number>;
+  const missing = PAYMENT_COLUMNS.filter((name) => col[name] < 0);
+  if (missing.length) return { ok: false, error: PAYMENTS_CSV_MESSAGES.missingColumns(missing) };
+
+  const rows: PaymentRow[] = [];
+  const problems: RowProblem[] = [];
+  const seen = new Map<string, number>();
+  let line = 1 + lineBreaks(rawRow(data[0]));
+  let totalRows = 0;
+  for (let i = 1; i < data.length; i++) {
+    const cells = data[i];
+    const rowLine = line + 1;
+    line = rowLine + lineBreaks(rawRow(cells));
+    if (cells.every((c) => c.trim() === "")) continue;
+    totalRows++;
+    const cell = (name: string) => (col[name] >= 0 ? (cells[col[name]] ?? "").trim() : "");
+    const problem = (message: string) => problems.push({ line: rowLine, message });
+    const certificate = normalizeCertificate(cell("certificate_number"));
+    if (!certificate) {
+      problem(PAYMENTS_CSV_MESSAGES.certificate);
+      continue;
+    }
+    const amountCents = parseCents(cell("amount"));
+    if (amountCents === null || amountCents < 1 || amountCents > MAX_PAYMENT_CENTS) {
+      problem(PAYMENTS_CSV_MESSAGES.amount);
+      continue;
+    }
+    const paidOn = paymentDay(cell("paid_on"));
+    if (!paidOn) {
+      problem(PAYMENTS_CSV_MESSAGES.paidOn);
+      continue;
+    }
+    if (paidOn > latest) {
+      problem(PAYMENTS_CSV_MESSAGES.future);
+      continue;
+    }
+    const reference = cell("reference");
+    if (!reference || reference.length > 100 || !isOneLine(reference)) {
+      problem(PAYMENTS_CSV_MESSAGES.reference);
+      continue;
+    }
+    const methodText = cell("method").toLowerCase();
+    if (methodText && !(PAYMENT_METHODS as readonly string[]).includes(methodText)) {
+      problem(PAYMENTS_CSV_MESSAGES.method);
+      continue;
+    }
+    const earlier = seen.get(reference);
+    if (earlier !== undefined) {
+      problem(PAYMENTS_CSV_MESSAGES.repeated(earlier));
+      continue;
+    }
+    seen.set(reference, rowLine);
+    // The portal takes cards unless the file says otherwise.
+    rows.push({ line: rowLine, certificate, amountCents, paidOn, reference, method: (methodText || "card") as PaymentMethod });
+  }
+  if (totalRows === 0) return { ok: false, error: PAYMENTS_CSV_MESSAGES.noRows };
+  return { ok: true, rows, problems, totalRows };
+}
+
+/** A row's cells as text, to count the line breaks inside its quoted fields. */
+function rawRow(cells: string[] | undefined): string {
+  return cells ? cells.join("") : "";
+}
+
+function lineBreaks(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  return n;
+}

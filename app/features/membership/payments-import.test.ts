@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import type { PaymentsImportAnswer } from "./contract";
+import { PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
+import { PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
+
+describeEachDatabase("membership: payments import", (dialect) => {
+  let server: TestServer;
+  let staff: { cookie: string; userId: number };
+  const certificates: string[] = [];
+  const ids: number[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    staff = await loginAs(server, "limited_admin", { username: "payments-staff" });
+    for (let i = 0; i < 3; i++) {
+      const certificate = `PAY${String(i).padStart(4, "0")}`;
+      const { userId } = await loginAs(server, "member", { certificate });
+      certificates.push(certificate);
+      ids.push(userId);
+    }
+    // The first two have plans; the third none.
+    for (const id of ids.slice(0, 2))
+      await server.request(`/api/admin/members/${id}/membership/plan`, {
+        method: "PUT",
+        cookie: staff.cookie,
+        json: { billing: "monthly", approvedOn: "2026-01-15" },
+      });
+  });
+  afterAll(() => server.close());
+
+  const send = async (csv: string, apply: boolean) => {
+    const res = await server.request("/api/admin/membership/payments/import", {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { csv, apply },
+    });
+    return { status: res.status, body: (await res.json()) as PaymentsImportAnswer & { error?: string; details?: { problems: unknown } } };
+  };
+  const ledger = async () =>
+    (
+      await server.services.database.db
+        .selectFrom("membership_payments")
+        .select(["user_id", "reference", "amount_cents"])
+        .orderBy("id")
+        .execute()
+    ).map((r) => [Number(r.user_id), r.reference, Number(r.amount_cents)]);
+
+  it("previews, records all at once, and records nothing new from the same file twice", async () => {
+    const csv = `certificate_number,amount,paid_on,reference\n${certificates[0]},19.95,2026-01-16,A-1\n${certificates[1]},19.95,01/20/2026,A-2\n${certificates[0].toLowerCase()},39.90,2026-02-16,A-3\n`;
+    const preview = await send(csv, false);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      applied: false,
+      message: "Ready to record 3 payments ($79.80) for 2 members.",
+      report: { toRecord: 3, skipped: 0, problems: 0 },
+    });
+    expect(await ledger()).toEqual([]);
+
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(201);
+    expect(applied.body.message).toBe("Recorded 3 payments ($79.80) for 2 members.");
+    expect(await ledger()).toEqual([
+      [ids[0], "A-1", 1995],
+      [ids[1], "A-2", 1995],
+      [ids[0], "A-3", 3990],
+    ]);
+    const member = (await (await server.request(`/api/admin/members/${ids[0]}/membership`, { cookie: staff.cookie })).json()) as {
+      coverage: { paidThrough: string };
+    };
+    expect(member.coverage.paidThrough).toBe("2026-04-30");
+
+    const again = await send(csv, true);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ message: I.nothingNew, report: { toRecord: 0, skipped: 3 } });
+    expect(again.body.report.skippedRows).toEqual([
+      { line: 2, reference: "A-1" },
+      { line: 3, reference: "A-2" },
+      { line: 4, reference: "A-3" },
+    ]);
+    // A file that adds one row to it records just that one.
+    const more = await send(`${csv}${certificates[1]},19.95,2026-02-20,A-4\n`, true);
+    expect(more.body.message).toBe("Recorded 1 payment ($19.95) for 1 member. 3 already recorded are skipped.");
+    expect((await ledger()).length).toBe(4);
+
+    const audit = await server.services.database.db
+      .selectFrom("audit_log")
+      .select(["row_count"])
+      .where("action", "=", "membership.payments_import")
+      .execute();
+    expect(audit.map((a) => Number(a.row_count))).toEqual([3, 1]);
+  });
+
+  it("one bad row, an unknown certificate or a member without a plan imports nothing, and says which lines", async () => {
+    const before = await ledger();
+    const csv = `certificate_number,amount,paid_on,reference\n${certificates[0]},19.95,2026-03-16,B-1\nNOBODY,19.95,2026-03-16,B-2\n${certificates[2]},19.95,2026-03-16,B-3\n${certificates[1]},abc,2026-03-16,B-4\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({
+      toRecord: 1,
+      problems: 3,
+      problemRows: [
+        { line: 3, message: P.unknownCertificate },
+        { line: 4, message: P.noPlan },
+        { line: 5, message: P.amount },
+      ],
+    });
+    expect(preview.body.message).toBe(I.hasProblems(3));
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(I.hasProblems(3));
+    expect(await ledger()).toEqual(before);
+    expect((await send("just,a,file\n1,2,3", true)).body.error).toBe(
+      P.missingColumns(["certificate_number", "amount", "paid_on", "reference"]),
+    );
+  });
+
+  it("two staff applying the same file at once record each payment once", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `${certificates[i % 2]},19.95,2026-04-01,C-${i}`).join("\n");
+    const csv = `certificate_number,amount,paid_on,reference\n${rows}\n`;
+    const results = await Promise.all([send(csv, true), send(csv, true), send(csv, true)]);
+    expect(results.every((r) => r.status < 500)).toBe(true);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) expect([I.nothingNew, I.raced]).toContain(r.body.message ?? r.body.error);
+    const refs = (await ledger()).map((r) => r[1]).filter((r) => String(r).startsWith("C-"));
+    expect(refs).toHaveLength(300);
+    expect(new Set(refs).size).toBe(300);
+  });
+});
