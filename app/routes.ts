@@ -24,6 +24,9 @@ export default [
   route("mortgage-calculator", "routes/mortgage-calculator.tsx"),
   route("mortgage-calculator/print", "routes/mortgage-calculator-print.tsx"),
 
+  // Where a proof-of-coverage card's QR code leads (public; shows three facts).
+  route("verify/:token", "routes/verify.tsx"),
+
   // Signed-in users (members and staff).
   layout("routes/guard-user.tsx", [
     route("knowledge-center", "routes/knowledge-center.tsx", { id: "knowledge-center" }),

@@ -390,6 +390,15 @@ export interface Database {
   membership_plans: MembershipPlansTable;
   membership_payments: MembershipPaymentsTable;
   membership_events: MembershipEventsTable;
+  membership_verify_tokens: MembershipVerifyTokensTable;
+}
+
+/** Migration 0026: the proof-of-coverage token of a member (derived from nonce; only its digest kept). */
+export interface MembershipVerifyTokensTable {
+  user_id: number;
+  nonce: string;
+  token_digest: string;
+  created_at: Timestamp;
 }
 
 /** Migration 0026: a member's plan (one per member). Days are YYYY-MM-DD. */

@@ -144,6 +144,25 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     access: "signed-in",
   },
   {
+    method: "get",
+    paths: ["/api/account/membership/card"],
+    summary: "The signed-in member's proof-of-coverage token and the address its QR code opens",
+    access: "signed-in",
+  },
+  {
+    method: "post",
+    paths: ["/api/account/membership/card"],
+    summary: "A new proof-of-coverage token; the old card stops verifying",
+    access: "signed-in",
+  },
+  {
+    method: "get",
+    paths: ["/api/verify/{token}"],
+    summary:
+      "What a scanned proof of coverage shows: covered or not, first name, last initial, covered through (404 for an unknown token; 30 look-ups per 10 minutes per address)",
+    access: "public",
+  },
+  {
     method: "put",
     paths: ["/api/account/contact"],
     summary: "Replace the signed-in member's contact details",

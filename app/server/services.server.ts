@@ -21,6 +21,7 @@ import { MembershipFromApplications } from "~/features/applications/membership.s
 import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
+import { VerifyService } from "~/features/membership/verify.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -60,6 +61,8 @@ export interface Services {
   coverage: CoverageService;
   /** The payment portal's CSV export, previewed and recorded all or nothing. */
   paymentsImport: PaymentsImportService;
+  /** Proof of coverage: the card's token and the public /verify page. */
+  verify: VerifyService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -74,6 +77,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const secret = loadAuthSecret(config.AUTH_SECRET, config.DATA_DIR);
   const rateLimits = new RateLimits(database);
   const audit = new AuditLog(database.db);
+  const coverage = new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE);
   const mailer = new Mailer({
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
@@ -109,7 +113,14 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
-    coverage: new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE),
+    coverage,
+    // Every look-up of a card costs its address a point: 30 in 10 minutes.
+    verify: new VerifyService(
+      database.db,
+      secret,
+      rateLimits.limiter({ name: "verify_lookup", points: 30, windowMs: 10 * 60_000 }),
+      coverage,
+    ),
     paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
     membership: new MembershipFromApplications({
       db: database.db,

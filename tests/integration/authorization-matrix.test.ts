@@ -96,6 +96,9 @@ const API: Record<string, Row> = {
   "GET /api/account": [401, 200, 401, 403, 403],
   "PUT /api/account/contact": [401, 200, 401, 403, 403],
   "GET /api/account/membership": [401, 200, 401, 403, 403],
+  "GET /api/account/membership/card": [401, 200, 401, 403, 403],
+  "POST /api/account/membership/card": [401, 200, 401, 403, 403],
+  "GET /api/verify/:token": everyone(404),
   // Membership: any staff member records payments and plans; only a super_admin cancels.
   "GET /api/admin/members/:id/membership": staff(404),
   "PUT /api/admin/members/:id/membership/plan": staff(400),
@@ -130,6 +133,7 @@ const PAGES: Record<string, Row> = {
   "GET /make-payment": everyone(200),
   "GET /mortgage-calculator": everyone(200),
   "GET /mortgage-calculator/print": everyone(200),
+  "GET /verify/:token": everyone(404),
   "GET /knowledge-center": signedIn(200, signInScreen),
   "GET /knowledge": signedIn(200, signInScreen),
   "GET /application": signedIn(200, signInScreen),

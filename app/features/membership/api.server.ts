@@ -13,12 +13,15 @@ import {
   planSchema,
   refundSchema,
   reinstateSchema,
+  type CardAnswer,
   type MembershipAnswer,
+  type VerifyAnswer,
   type PaymentsImportAnswer,
 } from "./contract";
 import { formatCents } from "./coverage";
 import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImportService } from "./payments-import.server";
 import type { CoverageService } from "./service.server";
+import type { VerifyService } from "./verify.server";
 
 function importMessage(report: PaymentsImportReport, applied: boolean): string {
   const skipped = report.skipped ? ` ${report.skipped} already recorded ${report.skipped === 1 ? "is" : "are"} skipped.` : "";
@@ -39,11 +42,19 @@ const answer = (res: Response, view: Omit<MembershipAnswer, "success">, status =
 export function membershipRouter({
   coverage,
   paymentsImport,
+  verify,
 }: {
   coverage: CoverageService;
   paymentsImport: PaymentsImportService;
+  verify: VerifyService;
 }): Router {
   const router = Router();
+  const memberOnly = (res: Response) => {
+    const user = userOf(res);
+    if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
+    return user;
+  };
+  const card = (res: Response, token: string) => res.json({ success: true, token, verifyPath: `/verify/${token}` } satisfies CardAnswer);
   const json = jsonBody();
   const memberId = (raw: unknown) => parseInput(idParamSchema, raw);
 
@@ -51,10 +62,27 @@ export function membershipRouter({
     "/api/account/membership",
     noStore,
     apiRequireUser,
-    handler(async (_req, res) => {
-      const user = userOf(res);
-      if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
-      answer(res, await coverage.forMember(user.id));
+    handler(async (_req, res) => answer(res, await coverage.forMember(memberOnly(res).id))),
+  );
+  router.get(
+    "/api/account/membership/card",
+    noStore,
+    apiRequireUser,
+    handler(async (_req, res) => card(res, await verify.tokenFor(memberOnly(res).id))),
+  );
+  router.post(
+    "/api/account/membership/card",
+    noStore,
+    apiRequireUser,
+    handler(async (_req, res) => card(res, await verify.renew(memberOnly(res).id))),
+  );
+  // Public: what a scanned card shows (first name, last initial, covered or not, through when).
+  router.get(
+    "/api/verify/:token",
+    noStore,
+    handler(async (req, res) => {
+      const found = await verify.verify(String(req.params.token), req.ip ?? "unknown");
+      res.json({ success: true, ...found } satisfies VerifyAnswer);
     }),
   );
 

@@ -210,3 +210,19 @@ export interface PaymentsImportAnswer {
     members: number;
   };
 }
+
+/** GET/POST /api/account/membership/card: the member's proof-of-coverage token (POST: a new one). */
+export interface CardAnswer {
+  success: true;
+  token: string;
+  verifyPath: string;
+}
+
+/** GET /api/verify/:token: all a scanned card tells. */
+export interface VerifyAnswer {
+  success: true;
+  covered: boolean;
+  firstName: string;
+  lastInitial: string;
+  coveredThrough: string | null;
+}

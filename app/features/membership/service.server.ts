@@ -230,6 +230,8 @@ export class CoverageService {
           ...(await this.recorder(trx, actor)),
         })
         .execute();
+      // The proof-of-coverage card stops verifying: a new token is made when one is next shown.
+      await trx.deleteFrom("membership_verify_tokens").where("user_id", "=", memberId).execute();
       return { label, details: { cancelledOn: input.cancelledOn, reason: input.reason } };
     });
   }

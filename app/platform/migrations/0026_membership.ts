@@ -4,7 +4,8 @@ import { idType } from "./types";
 /**
  * The membership itself (issue 31): a member's plan, the ledger of payments and refunds, and
  * the cancellations and reinstatements that begin and end terms. Nothing here is a status:
- * coverage is computed from these rows and the day (features/membership/coverage.ts).
+ * coverage is computed from these rows and the day (features/membership/coverage.ts). And the
+ * proof-of-coverage card's verification token.
  */
 export const m0026_membership: AppMigration = {
   async up(db, dialect) {
@@ -70,5 +71,15 @@ export const m0026_membership: AppMigration = {
       .addColumn("recorded_at", "text", (c) => c.notNull())
       .execute();
     await db.schema.createIndex("membership_events_user_idx").on("membership_events").columns(["user_id", "id"]).execute();
+
+    // Proof of coverage: the QR code's token is derived from the nonce with the server's key;
+    // the table keeps only its digest, to find the member from a scanned code.
+    await db.schema
+      .createTable("membership_verify_tokens")
+      .addColumn("user_id", "integer", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
+      .addColumn("nonce", "text", (c) => c.notNull())
+      .addColumn("token_digest", "text", (c) => c.notNull().unique())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
   },
 };

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import type { CardAnswer, VerifyAnswer } from "./contract";
+import { VERIFY_MESSAGES } from "./verify.server";
+
+describeEachDatabase("membership: proof of coverage", (dialect) => {
+  let server: TestServer;
+  let staff: { cookie: string };
+  let superAdmin: { cookie: string };
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { TRUST_PROXY: "1" });
+    staff = await loginAs(server, "limited_admin", { username: "verify-staff" });
+    superAdmin = await loginAs(server, "super_admin", { username: "verify-super" });
+  });
+  afterAll(() => server.close());
+
+  /** A member with a plan and `amount` paid on January 16, 2026 (monthly, approved January 15). */
+  async function member(amount: string, lastName = "Rivera") {
+    const m = await loginAs(server, "member");
+    await server.services.database.db
+      .updateTable("users")
+      .set({ first_name: "Dana", last_name: lastName })
+      .where("id", "=", m.userId)
+      .execute();
+    const base = `/api/admin/members/${m.userId}/membership`;
+    await server.request(`${base}/plan`, { method: "PUT", cookie: staff.cookie, json: { billing: "monthly", approvedOn: "2026-01-15" } });
+    await server.request(`${base}/payments`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { amount, paidOn: "2026-01-16", method: "card", reference: null },
+    });
+    const card = (await (await server.request("/api/account/membership/card", { cookie: m.cookie })).json()) as CardAnswer;
+    return { ...m, base, card };
+  }
+  // Each test comes from an address of its own (the limit counts per address).
+  let address = 0;
+  const verify = async (token: string, ip = `10.0.0.${++address}`) => {
+    const res = await server.request(`/api/verify/${token}`, { headers: { "X-Forwarded-For": ip } });
+    return { status: res.status, text: await res.text() };
+  };
+
+  it("a covered member's card shows covered, the first name, last initial and covered-through date, and nothing else", async () => {
+    const m = await member("2394.00"); // ten years
+    expect(m.card.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(m.card.verifyPath).toBe(`/verify/${m.card.token}`);
+    const { status, text } = await verify(m.card.token);
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toEqual({
+      success: true,
+      covered: true,
+      firstName: "Dana",
+      lastInitial: "R",
+      coveredThrough: "2036-01-31",
+    } satisfies VerifyAnswer);
+    expect(text).not.toContain("Rivera");
+    // The same card again: the token is stable until replaced.
+    expect((await (await server.request("/api/account/membership/card", { cookie: m.cookie })).json()).token).toBe(m.card.token);
+  });
+
+  it("a lapsed member is not covered; a cancelled one is not covered and the old card stops verifying", async () => {
+    const lapsed = await member("19.95", "Okafor");
+    expect(JSON.parse((await verify(lapsed.card.token)).text)).toMatchObject({
+      covered: false,
+      lastInitial: "O",
+      coveredThrough: "2026-02-28",
+    });
+
+    const cancelled = await member("2394.00", "Brown");
+    await server.request(`${cancelled.base}/cancel`, {
+      method: "POST",
+      cookie: superAdmin.cookie,
+      json: { cancelledOn: "2026-06-10", reason: "Moved" },
+    });
+    expect(await verify(cancelled.card.token)).toMatchObject({ status: 404 });
+    const fresh = (await (await server.request("/api/account/membership/card", { cookie: cancelled.cookie })).json()) as CardAnswer;
+    expect(fresh.token).not.toBe(cancelled.card.token);
+    expect(JSON.parse((await verify(fresh.token)).text)).toMatchObject({ covered: false, coveredThrough: "2026-06-09" });
+  });
+
+  it("a member's new card replaces the old; a guessed token is a 404", async () => {
+    const m = await member("2394.00");
+    const renewed = (await (
+      await server.request("/api/account/membership/card", { method: "POST", cookie: m.cookie })
+    ).json()) as CardAnswer;
+    expect(renewed.token).not.toBe(m.card.token);
+    expect(await verify(m.card.token)).toMatchObject({ status: 404 });
+    expect((await verify(renewed.token)).status).toBe(200);
+    const guessed = await verify("A".repeat(43));
+    expect(guessed.status).toBe(404);
+    expect(JSON.parse(guessed.text).error).toBe(VERIFY_MESSAGES.notFound);
+    expect((await verify("not-a-token")).status).toBe(404);
+  });
+
+  it("limits look-ups per address: the 31st in ten minutes is a 429 with Retry-After", async () => {
+    const ip = "10.9.9.9";
+    const answers = await Promise.all(Array.from({ length: 35 }, () => verify("B".repeat(43), ip)));
+    expect(answers.filter((a) => a.status === 404)).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+    const res = await server.request(`/api/verify/${"B".repeat(43)}`, { headers: { "X-Forwarded-For": ip } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await res.json()).error).toBe(VERIFY_MESSAGES.tooMany);
+  });
+});
