@@ -95,6 +95,8 @@ const API: Record<string, Row> = {
   // A member's own account; staff have no membership (403).
   "GET /api/account": [401, 200, 401, 403, 403],
   "PUT /api/account/contact": [401, 200, 401, 403, 403],
+  // Any signed-in account ends its own other sessions (issue 30).
+  "POST /api/account/sign-out-everywhere": signedIn(200),
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),

@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   "applications.member_linked",
   "applications.welcome_sent",
   "account.contact_update",
+  "account.sign_out_everywhere",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -67,6 +68,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "applications.member_linked": "Linked an application to a member",
   "applications.welcome_sent": "Sent a new member's welcome e-mail",
   "account.contact_update": "A member updated their contact details",
+  "account.sign_out_everywhere": "Signed out everywhere else",
 };
 
 export const MESSAGES = {
