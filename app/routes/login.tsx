@@ -5,6 +5,7 @@ import { LoginForm } from "~/features/auth/LoginForm";
 import { parseForm } from "~/components/forms/parse-form";
 import { loginSchema } from "~/features/auth/contract";
 import { sessionCookie } from "~/features/auth/cookie.server";
+import { deviceCookieHeader, readDeviceCookie } from "~/features/auth/device-cookie.server";
 import { landingPath, safeRedirectPath } from "~/features/auth/redirect";
 import { expectedError } from "~/platform/http.server";
 import { readPostedForm } from "~/platform/posted-form.server";
@@ -38,11 +39,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reply = (formErrors?: string[]) => submission.reply({ formErrors, hideFields: ["password"] });
   if (submission.status !== "success") return data({ kind, result: reply() }, { status: 400 });
   try {
-    const result = await context.services.auth.login(submission.value, context.ip, context.secure);
+    const device = readDeviceCookie(request.headers.get("cookie"), context.secure);
+    const result = await context.services.auth.login(submission.value, context.ip, context.secure, device);
     await context.services.auth.logout(context.sessionToken ?? undefined);
-    return redirect(landingPath(result.user, redirectTo, origin), {
-      headers: { "Set-Cookie": sessionCookie(result.token, result.expiresAt, context.secure) },
-    });
+    const headers = new Headers();
+    headers.append("Set-Cookie", sessionCookie(result.token, result.expiresAt, context.secure));
+    headers.append("Set-Cookie", deviceCookieHeader(result.deviceCookie, context.secure));
+    return redirect(landingPath(result.user, redirectTo, origin), { headers });
   } catch (err) {
     const refused = expectedError(err);
     if (!refused) throw err;

@@ -170,6 +170,12 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     body: contactDetailsSchema,
   },
   {
+    method: "post",
+    paths: ["/api/account/sign-out-everywhere"],
+    summary: "End every other session of the signed-in account (member or staff); answers how many ended",
+    access: "signed-in",
+  },
+  {
     method: "get",
     paths: ["/api/admin/forms", "/.netlify/functions/admin-forms"],
     summary: "Every submission (the spec's admin-forms)",

@@ -107,6 +107,8 @@ const API: Record<string, Row> = {
   "POST /api/admin/membership/payments/import": staff(400),
   "POST /api/admin/members/:id/membership/cancel": superAdmin(400),
   "POST /api/admin/members/:id/membership/reinstate": superAdmin(400),
+  // Any signed-in account ends its own other sessions (issue 30).
+  "POST /api/account/sign-out-everywhere": signedIn(200),
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),

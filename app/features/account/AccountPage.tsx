@@ -6,6 +6,7 @@ import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
 import { accountApi } from "./api-client";
+import { SignOutEverywhereSection } from "./SignOutEverywhere";
 import { ACCOUNT_MESSAGES, CONTACT_LABELS, contactDetailsSchema, type AccountOverview, type ContactDetails } from "./contract";
 
 const when = (iso: string) => formatDateTime(iso) ?? iso;
@@ -40,6 +41,7 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
           </dl>
         </section>
         <ContactDetailsForm initial={overview.contact} />
+        <SignOutEverywhereSection />
       </div>
       <section aria-labelledby="submissions-heading" className="self-start rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="submissions-heading" className="text-xl font-bold text-brand-900">

@@ -3,10 +3,14 @@ import { apiRequireUser } from "~/features/auth/guards.server";
 import type { PublicUser } from "~/features/auth/user";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import type { AccountService } from "./service.server";
+import type { SignOutEverywhereAnswer } from "./contract";
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
 
-/** GET /api/account and PUT /api/account/contact: the signed-in member's own account (staff: 403). */
+/**
+ * GET /api/account and PUT /api/account/contact: the signed-in member's own account (staff: 403).
+ * POST /api/account/sign-out-everywhere: any signed-in account ends its other sessions.
+ */
 export function accountRouter({ account }: { account: AccountService }): Router {
   const router = Router();
   router.use("/api/account", noStore, apiRequireUser);
@@ -21,6 +25,17 @@ export function accountRouter({ account }: { account: AccountService }): Router 
     jsonBody(),
     handler(async (req, res) => {
       res.json({ success: true, contact: await account.updateContact(userOf(res).id, req.body) });
+    }),
+  );
+  router.post(
+    "/api/account/sign-out-everywhere",
+    jsonBody(),
+    handler(async (_req, res) => {
+      const body: SignOutEverywhereAnswer = {
+        success: true,
+        ended: await account.signOutEverywhere(userOf(res).id, res.locals.sessionToken as string),
+      };
+      res.json(body);
     }),
   );
   return router;

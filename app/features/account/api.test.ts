@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { ACCOUNT_MESSAGES, type AccountOverview } from "./contract";
 
 describeEachDatabase("my account", (dialect) => {
@@ -118,5 +119,94 @@ describeEachDatabase("my account", (dialect) => {
       zip: "06905",
     });
     expect((await server.request("/api/account")).status).toBe(401);
+  });
+
+  describe("sign out everywhere", () => {
+    /** Another session of the same account, as from another browser. */
+    const memberSession = async (certificate: string) =>
+      sessionCookieFrom(await server.request("/api/auth/login", { method: "POST", json: { username: certificate, password: "011580" } }));
+    const staffSession = async (username: string) =>
+      sessionCookieFrom(
+        await server.request("/api/auth/login", {
+          method: "POST",
+          json: { username, password: "correct horse battery", kind: "staff" },
+        }),
+      );
+    const me = async (cookie: string) =>
+      ((await (await server.request("/api/auth/me", { cookie })).json()) as { user: { id: number } | null }).user;
+    const signOutEverywhere = (cookie?: string, headers: Record<string, string> = {}) =>
+      server.request("/api/account/sign-out-everywhere", { method: "POST", json: {}, headers, ...(cookie ? { cookie } : {}) });
+    const certificateOf = async (userId: number) =>
+      (
+        await server.services.database.db
+          .selectFrom("users")
+          .select("certificate_number")
+          .where("id", "=", userId)
+          .executeTakeFirstOrThrow()
+      ).certificate_number!;
+
+    it("ends every other session of the member's account, keeps this one, and leaves other accounts alone", async () => {
+      const current = await loginAs(server, "member");
+      const certificate = await certificateOf(current.userId);
+      const others = [await memberSession(certificate), await memberSession(certificate)];
+      const bystander = await loginAs(server, "member");
+      const staffMember = await loginAs(server, "limited_admin");
+      const guard = await guardRows(server.services.database.db, ["sessions"]);
+      const res = await signOutEverywhere(current.cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toContain("no-store");
+      expect(await res.json()).toEqual({ success: true, ended: 2 });
+      // Exactly the account's other sessions are gone; the one asking may only be touched.
+      await guard.expectChanges({ sessions: { removed: others.map(sessionKey), mayChange: [sessionKey(current.cookie)] } });
+
+      expect(await me(current.cookie)).toMatchObject({ id: current.userId });
+      for (const cookie of others) expect(await me(cookie)).toBeNull();
+      expect(await me(bystander.cookie)).toMatchObject({ id: bystander.userId });
+      expect(await me(staffMember.cookie)).toMatchObject({ id: staffMember.userId });
+
+      // Nothing left to end: 0, and the session asking still works.
+      expect(await (await signOutEverywhere(current.cookie)).json()).toEqual({ success: true, ended: 0 });
+      expect(await me(current.cookie)).toMatchObject({ id: current.userId });
+
+      const audit = await server.services.database.db
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "account.sign_out_everywhere")
+        .where("actor_id", "=", current.userId)
+        .orderBy("id")
+        .execute();
+      expect(audit.map((a) => [a.target_type, Number(a.target_id), a.target_label, Number(a.row_count)])).toEqual([
+        ["member", current.userId, certificate, 2],
+        ["member", current.userId, certificate, 0],
+      ]);
+    });
+
+    it("does the same for a staff account", async () => {
+      const username = `everywhere${dialect}`;
+      const current = await loginAs(server, "super_admin", { username });
+      const other = await staffSession(username);
+      const colleague = await loginAs(server, "super_admin");
+      const res = await signOutEverywhere(current.cookie);
+      expect(await res.json()).toEqual({ success: true, ended: 1 });
+      expect(await me(other)).toBeNull();
+      expect(await me(current.cookie)).toMatchObject({ id: current.userId });
+      expect(await me(colleague.cookie)).toMatchObject({ id: colleague.userId });
+      const entry = await server.services.database.db
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "account.sign_out_everywhere")
+        .where("actor_id", "=", current.userId)
+        .executeTakeFirstOrThrow();
+      expect(entry).toMatchObject({ target_type: "staff", target_label: username, actor_label: username });
+    });
+
+    it("needs a session, and is refused cross-site without ending anything", async () => {
+      expect((await signOutEverywhere()).status).toBe(401);
+      const current = await loginAs(server, "member");
+      const other = await memberSession(await certificateOf(current.userId));
+      const refused = await signOutEverywhere(current.cookie, { "Sec-Fetch-Site": "cross-site" });
+      expect(refused.status).toBe(403);
+      expect(await me(other)).toMatchObject({ id: current.userId });
+    });
   });
 });

@@ -3,6 +3,7 @@
  * in with its status and the date of each change, and their contact details.
  *   GET /api/account                -> AccountOverview
  *   PUT /api/account/contact {...}  -> { success, contact }
+ *   POST /api/account/sign-out-everywhere -> SignOutEverywhereAnswer (members and staff: issue 30)
  */
 import { z } from "~/platform/zod";
 import { isOneLine } from "~/platform/text-fields";
@@ -56,6 +57,23 @@ export const CONTACT_LABELS: Record<keyof ContactDetails, string> = {
   state: "State",
   zip: "ZIP Code",
 };
+
+/** What 'Sign out everywhere' ended: every other session of the account; the one asking stays. */
+export interface SignOutEverywhereAnswer {
+  success: true;
+  ended: number;
+}
+
+export const SIGN_OUT_EVERYWHERE = {
+  button: "Sign out everywhere",
+  busy: "Signing out...",
+  failed: (reason: string) => `Could not sign out everywhere: ${reason}`,
+  explanation: "Ends every other session of your account, on any browser or device. This one stays signed in.",
+  done: (ended: number) =>
+    ended === 0
+      ? "You were not signed in anywhere else. This browser stays signed in."
+      : `Signed out everywhere else: ${ended} other ${ended === 1 ? "session was" : "sessions were"} ended. This browser stays signed in.`,
+} as const;
 
 export interface AccountSubmission {
   /** contact_12, cpa_3, homeowner_7, application_5 */

@@ -3,6 +3,7 @@ import { nowIso, toBool } from "~/platform/db.server";
 import { DomainError, parseInput } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
+import { sessionIdHash } from "~/features/auth/credentials.server";
 import { SOURCES, STATUS_LABELS, SUBMISSION_TABLES, normalizeStatus } from "~/features/submissions/contract";
 import { ACCOUNT_MESSAGES, contactDetailsSchema, type AccountOverview, type AccountSubmission, type ContactDetails } from "./contract";
 
@@ -53,6 +54,37 @@ export class AccountService {
         );
     });
     return contact;
+  }
+
+  /**
+   * 'Sign out everywhere' (members and staff): ends every session of the account but the one
+   * asking, and records how many in the audit log, in one transaction. Returns that number.
+   */
+  async signOutEverywhere(userId: number, currentToken: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .selectFrom("users")
+        .select(["role", "username", "certificate_number"])
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow();
+      const result = await trx
+        .deleteFrom("sessions")
+        .where("user_id", "=", userId)
+        .where("id_hash", "<>", sessionIdHash(currentToken))
+        .executeTakeFirst();
+      const ended = Number(result.numDeletedRows);
+      const member = user.role === "user";
+      await this.audit.record(
+        {
+          actorId: userId,
+          action: "account.sign_out_everywhere",
+          target: { type: member ? "member" : "staff", id: userId, label: member ? user.certificate_number : user.username },
+          rowCount: ended,
+        },
+        trx,
+      );
+      return ended;
+    });
   }
 
   private async member(userId: number) {

@@ -6,6 +6,9 @@ import { VideoManagement } from "~/features/videos/admin/VideoManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { SubmissionsPanel } from "~/features/submissions/admin/SubmissionsPanel";
+import { SignOutEverywhereButton } from "~/features/account/SignOutEverywhere";
+import { FlashBanner } from "~/components/admin/Feedback";
+import { useFlashMessage } from "~/components/admin/useFlashMessage";
 
 export type AdminTab = "rss" | "submissions" | "videos";
 
@@ -21,6 +24,8 @@ export function resolveTab(user: PublicUser, requested: string | null): AdminTab
 export function AdminDashboard({ user, initialTab }: { user: PublicUser; initialTab: AdminTab }) {
   const [, setSearchParams] = useSearchParams();
   const superAdmin = isSuperAdmin(user);
+  // 'Sign out everywhere' for the staff member's own account; its outcome clears after 5 seconds like every admin message.
+  const { flash, show, clear } = useFlashMessage();
   const tabClass =
     "group inline-flex flex-1 items-center justify-center gap-2 border-b-2 border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
   return (
@@ -31,6 +36,7 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
           <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Manage AHA content and submissions</h1>
         </div>
         <div className="flex flex-wrap gap-2">
+          <SignOutEverywhereButton onDone={(text) => show("success", text)} onError={(text) => show("error", text)} />
           <Link to="/admin/members" className="btn-outline">
             <Users className="h-4 w-4" aria-hidden />
             Members
@@ -43,10 +49,14 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
         </div>
       </div>
 
+      <div className="mt-6">
+        <FlashBanner flash={flash} onDismiss={clear} testId="sign-out-everywhere-message" />
+      </div>
+
       <Tabs.Root
         defaultValue={initialTab}
         onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}
-        className="mt-8"
+        className="mt-2"
       >
         <Tabs.List aria-label="Admin sections" className="flex border-b border-slate-200">
           {superAdmin ? (

@@ -6,6 +6,7 @@ import { toPublicUser } from "./users.server";
 import type { AuthService } from "./auth.server";
 import { loginSchema } from "./contract";
 import { clearSessionCookie, readSessionToken, sessionCookie } from "./cookie.server";
+import { deviceCookieHeader, readDeviceCookie } from "./device-cookie.server";
 
 /** Resolves the session cookie once per request into res.locals.user / res.locals.sessionToken. */
 export function sessionMiddleware({ auth }: { auth: AuthService }): RequestHandler {
@@ -31,10 +32,13 @@ export function authRouter({ auth, logger }: { auth: AuthService; logger: Logger
 
   const login = handler(async (req: Request, res: Response) => {
     const input = parseInput(loginSchema, req.body ?? {});
-    const result = await auth.login(input, clientIp(req), req.secure);
+    const result = await auth.login(input, clientIp(req), req.secure, readDeviceCookie(req.headers.cookie, req.secure));
     // A new session id at every login: the old one (if any) ends here.
     await auth.logout(res.locals.sessionToken ?? readSessionToken(req.headers.cookie, req.secure) ?? undefined);
-    res.setHeader("Set-Cookie", sessionCookie(result.token, result.expiresAt, req.secure));
+    res.setHeader("Set-Cookie", [
+      sessionCookie(result.token, result.expiresAt, req.secure),
+      deviceCookieHeader(result.deviceCookie, req.secure),
+    ]);
     logger.info({ userId: result.user.id, role: result.user.role }, "login");
     res.json({ success: true, user: result.user });
   });

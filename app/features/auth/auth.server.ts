@@ -6,6 +6,7 @@ import { UsersRepo, toPublicUser } from "./users.server";
 import { MIN_PASSWORD_LENGTH, birthdateDigest, dummyPasswordHash, hashPassword, safeEqual, verifyPassword } from "./credentials.server";
 import type { LoginInput } from "./contract";
 import { isNormalizedBirthdate, normalizeBirthdate, normalizeCertificate } from "./normalize";
+import { DeviceCookies } from "./device-cookie.server";
 import { SessionStore } from "./sessions.server";
 import { LoginThrottle } from "./throttle.server";
 import type { PublicUser } from "./user";
@@ -18,12 +19,15 @@ export interface LoginResult {
   user: PublicUser;
   token: string;
   expiresAt: Date;
+  /** The browser's device cookie value after this sign-in (decision 010): a new token for this account first. */
+  deviceCookie: string;
 }
 
 export class AuthService {
   readonly users: UsersRepo;
   readonly sessions: SessionStore;
   readonly throttle: LoginThrottle;
+  readonly devices: DeviceCookies;
 
   constructor(
     db: Kysely<Database>,
@@ -33,27 +37,29 @@ export class AuthService {
     this.users = new UsersRepo(db);
     this.sessions = new SessionStore(db);
     this.throttle = new LoginThrottle(limits);
+    this.devices = new DeviceCookies(secret);
   }
 
   /**
    * Checks credentials under the throttle; throws DomainError unauthenticated/forbidden/rate_limited on failure. The
    * attempt is counted before the comparison, so concurrent guesses cannot outrun the limit.
-   * `secure`: the request came over HTTPS; the session is bound to that scheme.
+   * `secure`: the request came over HTTPS; the session is bound to that scheme. `deviceCookie`:
+   * the browser's device cookie, if any; a valid one for this account is counted on its own.
    */
-  async login(input: LoginInput, ip: string, secure: boolean): Promise<LoginResult> {
+  async login(input: LoginInput, ip: string, secure: boolean, deviceCookie: string | null = null): Promise<LoginResult> {
     const identifier = input.kind === "staff" ? input.username.trim().toLowerCase() : normalizeCertificate(input.username);
     const accountKey = `${input.kind}:${identifier}`;
-    await this.throttle.begin(accountKey, ip);
+    const path = await this.throttle.begin(accountKey, ip, this.devices.trustedKey(deviceCookie, accountKey));
 
     const user =
       input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
     if (!user) throw DomainError.unauthenticated(input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
     // An inactive account keeps the attempt counted, as a failure.
     if (user.is_active !== 1) throw DomainError.forbidden("This account is inactive. Please contact us for help.");
-    await this.throttle.succeeded(accountKey, ip);
+    await this.throttle.succeeded(accountKey, ip, path);
     await this.users.recordLogin(user.id);
     const { token, expiresAt } = await this.sessions.create(user, secure);
-    return { user: toPublicUser(user), token, expiresAt };
+    return { user: toPublicUser(user), token, expiresAt, deviceCookie: this.devices.issue(deviceCookie, accountKey) };
   }
 
   private async checkMember(certificate: string, password: string): Promise<UserRow | null> {
@@ -82,16 +88,16 @@ export class AuthService {
 
   /**
    * Re-checks a signed-in staff member's password (the optional 'Admin Password' of the
-   * upload pages), under the same per-account and per-IP throttle as sign-in.
+   * upload pages), under the same throttle as sign-in, device cookie included.
    */
-  async confirmStaffPassword(userId: number, password: string, ip: string, wrongMessage: string): Promise<void> {
+  async confirmStaffPassword(userId: number, password: string, ip: string, wrongMessage: string, deviceCookie: string | null = null) {
     const user = await this.users.findById(userId);
     if (!user?.username || user.role === "user") throw DomainError.forbidden(wrongMessage);
     const accountKey = `staff:${user.username}`;
     // Counted before the comparison, as at sign-in, so concurrent guesses cannot outrun the limit.
-    await this.throttle.begin(accountKey, ip);
+    const path = await this.throttle.begin(accountKey, ip, this.devices.trustedKey(deviceCookie, accountKey));
     if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) throw DomainError.forbidden(wrongMessage);
-    await this.throttle.succeeded(accountKey, ip);
+    await this.throttle.succeeded(accountKey, ip, path);
   }
 
   digestBirthdate(birthdate: string) {

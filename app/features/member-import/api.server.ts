@@ -5,6 +5,7 @@ import { apiRequireAdmin } from "~/features/auth/guards.server";
 import { clientIp, expectedError, handler, HttpError, jsonBody, noStore } from "~/platform/http.server";
 import { parseInput } from "~/platform/errors";
 import type { AuthService } from "~/features/auth/auth.server";
+import { readDeviceCookie } from "~/features/auth/device-cookie.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { MemberImportService } from "./import.server";
 import {
@@ -38,7 +39,8 @@ export function memberImportRouter({ auth, memberImport }: { auth: AuthService; 
     // A multipart file is held to it by busboy's fileSize limit as it arrives.
     if (typeof upload.csv === "string" && Buffer.byteLength(upload.csv, "utf8") > MAX_UPLOAD_BYTES) throw tooLarge();
     if (upload.adminPassword) {
-      await auth.confirmStaffPassword(actor.id, upload.adminPassword, clientIp(req), MESSAGES.wrongAdminPassword);
+      const device = readDeviceCookie(req.headers.cookie, req.secure);
+      await auth.confirmStaffPassword(actor.id, upload.adminPassword, clientIp(req), MESSAGES.wrongAdminPassword, device);
     }
     const { status, body } = await memberImport.importCsv({ csv: upload.csv, filename: upload.filename, actor });
     res.status(status).json(body);

@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   "membership.cancel",
   "membership.reinstate",
   "membership.payments_import",
+  "account.sign_out_everywhere",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -79,6 +80,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.cancel": "Cancelled a membership",
   "membership.reinstate": "Reinstated a membership",
   "membership.payments_import": "Imported payments",
+  "account.sign_out_everywhere": "Signed out everywhere else",
 };
 
 export const MESSAGES = {
