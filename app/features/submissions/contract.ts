@@ -312,6 +312,8 @@ export const REPLY_MESSAGES = {
   mailOff: "E-mail is not set up on this site",
   noAddress: "This submission has no e-mail address to reply to",
   notSent: "The e-mail could not be sent. Please try again later.",
+  tooMany: (retryAfterSeconds: number) =>
+    `Too many e-mails in a short time. Please wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} and send it again.`,
 } as const;
 
 /** POST /api/admin/submissions/:id/reply. */
