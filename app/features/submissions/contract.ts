@@ -132,6 +132,28 @@ export const submissionQuerySchema = z.object({
     .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
 });
 export type SubmissionQuery = z.infer<typeof submissionQuerySchema>;
+
+const QUERY_DEFAULTS = submissionQuerySchema.parse({});
+/** The list's controls as the admin page's address holds them: a bad value falls back to its default, each on its own. */
+const addressQuerySchema = z.object({
+  search: submissionQuerySchema.shape.search.catch(QUERY_DEFAULTS.search),
+  type: submissionQuerySchema.shape.type.catch(QUERY_DEFAULTS.type),
+  status: submissionQuerySchema.shape.status.catch(QUERY_DEFAULTS.status),
+  sort: submissionQuerySchema.shape.sort.catch(QUERY_DEFAULTS.sort),
+  assigned: submissionQuerySchema.shape.assigned.catch(QUERY_DEFAULTS.assigned),
+  page: submissionQuerySchema.shape.page.catch(QUERY_DEFAULTS.page),
+  limit: submissionQuerySchema.shape.limit.catch(QUERY_DEFAULTS.limit),
+});
+
+/** The list's query from the page's address (a linked or reloaded page of results); never throws. */
+export function submissionQueryFromAddress(params: URLSearchParams): SubmissionQuery {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(addressQuerySchema.shape)) {
+    const value = params.get(key);
+    if (value) raw[key] = value;
+  }
+  return addressQuerySchema.parse(raw);
+}
 export type SubmissionFilters = Pick<SubmissionQuery, "search" | "type" | "status" | "sort" | "assigned">;
 
 export const isFiltered = (q: Pick<SubmissionQuery, "search" | "type" | "status" | "assigned">) =>

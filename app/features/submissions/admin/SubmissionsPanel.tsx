@@ -18,7 +18,7 @@ import {
   idsByTableOf,
   isFiltered,
   listSearchParams,
-  submissionQuerySchema,
+  submissionQueryFromAddress,
   type Assignee,
   type SubmissionSort,
   type SubmissionsPage,
@@ -45,17 +45,6 @@ const SORT_LABELS: Record<SubmissionSort, string> = {
   status_desc: "Status (Completed first)",
 };
 
-/** The list's query from the page's URL; a bad value falls back to its default. */
-function readQuery(params: URLSearchParams) {
-  const raw: Record<string, string> = {};
-  for (const key of ["search", "type", "status", "sort", "assigned", "page", "limit"]) {
-    const v = params.get(key);
-    if (v) raw[key] = v;
-  }
-  const parsed = submissionQuerySchema.safeParse(raw);
-  return parsed.success ? parsed.data : submissionQuerySchema.parse({});
-}
-
 /**
  * 'Form & Application Submissions': every submission of the four sources in one table, with
  * search, type and status filters, sorting and pages done by the server, per-row status and
@@ -63,7 +52,7 @@ function readQuery(params: URLSearchParams) {
  */
 export function SubmissionsPanel() {
   const [params, update] = useAddressQuery();
-  const query = useMemo(() => readQuery(params), [params]);
+  const query = useMemo(() => submissionQueryFromAddress(params), [params]);
   const listParams = useMemo(() => listSearchParams(query).toString(), [query]);
   // The page shown and the query it answers: an older answer never replaces a newer one.
   const [loaded, setLoaded] = useState<{ key: string; page: SubmissionsPage } | null>(null);
