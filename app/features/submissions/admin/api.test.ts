@@ -513,7 +513,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(contact.membership).toBeUndefined();
       // A column without a label of its own is named after itself, in words.
       const label = (key: string) => contact.fields.find((f) => f.key === key)!.label;
-      expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by (user id)"]);
+      expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by"]);
       // The application form's labels are an application's only ("Applicant Email").
       expect([label("email"), label("phone")]).toEqual(["Email", "Phone"]);
       expect(contact.fields.find((f) => f.key === "id")!.value).toBe(contactId);

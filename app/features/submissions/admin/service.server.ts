@@ -50,7 +50,7 @@ const FIELD_LABELS: Record<string, string> = {
   address1: "Address line 1",
   address2: "Address line 2",
   zip: "ZIP",
-  submitted_by: "Submitted by (user id)",
+  submitted_by: "Submitted by",
 };
 
 /** An application's columns carry the labels of the application form, where the applicant met them. */
@@ -176,7 +176,8 @@ export class SubmissionAdminService {
         if (typeof value === "string" && PNG_DATA_URL.test(value)) signatures.push({ key, label: SIGNATURE_LABELS[key], dataUrl: value });
         continue;
       }
-      fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
+      const shown = key === "submitted_by" ? await this.submitterName(value) : value;
+      fields.push({ key, label: labelOf(table, key), value: shown as SubmissionField["value"] });
     }
     const membership = table === "applications" ? await this.membershipOf(row) : undefined;
     return {
@@ -189,6 +190,22 @@ export class SubmissionAdminService {
       assignees,
       membership,
     };
+  }
+
+  /** Who sent a submission while signed in, by name: a member with their certificate, staff by username, a deleted account as such. */
+  private async submitterName(userId: unknown): Promise<string | null> {
+    if (userId === null || userId === undefined) return null;
+    const id = Number(userId);
+    const user = await this.db
+      .selectFrom("users")
+      .select(["role", "username", "first_name", "last_name", "certificate_number"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!user) return `A deleted user (#${id})`;
+    if (user.role !== "user") return `${user.username ?? `#${id}`} (staff)`;
+    const name = [user.first_name, user.last_name].filter(Boolean).join(" ");
+    const certificate = user.certificate_number ? `certificate ${user.certificate_number}` : `#${id}`;
+    return name ? `${name} (member, ${certificate})` : `Member, ${certificate}`;
   }
 
   /** The active staff accounts, by name: whom a submission can be assigned to. */
