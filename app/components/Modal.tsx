@@ -15,6 +15,7 @@ export function Modal({
   footer,
   size = "md",
   initialFocus,
+  returnFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -25,6 +26,8 @@ export function Modal({
   size?: "sm" | "md" | "lg" | "xl" | "full";
   /** Element to focus when the dialog opens (default: the first focusable element). */
   initialFocus?: RefObject<HTMLElement | null>;
+  /** Where focus goes on closing when the opener is gone (a dialog opened from the address, or its opener re-rendered away). */
+  returnFocus?: () => HTMLElement | null;
 }) {
   // Without a Dialog.Trigger, Radix has nothing to return focus to: remember the opener.
   const opener = useRef<HTMLElement | null>(null);
@@ -43,9 +46,10 @@ export function Modal({
             }
           }}
           onCloseAutoFocus={(e) => {
-            if (opener.current?.isConnected) {
+            const target = opener.current?.isConnected && opener.current !== document.body ? opener.current : (returnFocus?.() ?? null);
+            if (target) {
               e.preventDefault();
-              opener.current.focus();
+              target.focus();
             }
           }}
           {...(description ? {} : { "aria-describedby": undefined })}

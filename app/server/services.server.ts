@@ -99,7 +99,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       logger,
       rateLimits,
     ),
-    submissionAdmin: new SubmissionAdminService(database.db, database.dialect, audit, mailer, logger),
+    submissionAdmin: new SubmissionAdminService(database.db, database.dialect, audit, mailer, logger, rateLimits),
     articles: new ArticleQueries(database.db, logger, { orgName: config.ORG_NAME }),
     feeds: new FeedAdmin(database.db, { allowPrivateHosts: config.RSS_ALLOW_PRIVATE_HOSTS }),
     ingest: new IngestService(database.db, logger, {

@@ -240,6 +240,104 @@ test.describe("admin submissions", () => {
     await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
   });
 
+  test("keyboard focus stays on the status control after a row's change, and returns to the row after a change in the dialog and Esc", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    const ids = await contactMessages(services, `focus${tag}`, 2);
+    await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `focus${tag}`);
+    await expect(rows(page)).toHaveCount(2);
+    const row = rows(page).first();
+
+    // A row's status, changed from the keyboard: the dropdown keeps the focus through the save.
+    const status = row.getByRole("combobox", { name: /^Status of / });
+    await status.focus();
+    const saved = page.waitForResponse((r) => r.url().endsWith("/api/admin/forms") && r.request().method() === "PUT");
+    await status.selectOption("approved");
+    expect((await saved).status()).toBe(200);
+    await expect(row).not.toHaveAttribute("aria-busy", "true");
+    await expect(status).toHaveValue("approved");
+    await expect(status).toBeFocused();
+
+    // The dialog opened from the keyboard, a status change in it, then Esc: back on the row's View button.
+    const view = row.getByRole("button", { name: /^View / });
+    await view.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Status history" })).toBeVisible();
+    const inDialog = page.waitForResponse((r) => r.url().endsWith("/api/admin/forms") && r.request().method() === "PUT");
+    await dialog.getByRole("combobox", { name: "Submission status" }).focus();
+    await dialog.getByRole("combobox", { name: "Submission status" }).selectOption("completed");
+    expect((await inDialog).status()).toBe(200);
+    await expect(dialog.getByTestId("status-history")).toContainText("Approved → Completed");
+    await expect(dialog.getByRole("combobox", { name: "Submission status" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(view).toBeFocused();
+    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+  });
+
+  test("the open submission is in the address: Back closes the dialog, Close goes back, a reload opens it again", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    test.slow();
+    const ids = await contactMessages(services, `history${tag}`, 1);
+    const ref = `contact_${ids[0]}`;
+    await signIn("limited_admin");
+    await openTab(page);
+    await search(page, `history${tag}`);
+    await expect(rows(page)).toHaveCount(1);
+    const listAddress = page.url();
+    const view = rows(page)
+      .first()
+      .getByRole("button", { name: /^View / });
+    const dialog = page.getByRole("dialog");
+
+    // Opened: its id is pushed into the address; Back closes it and stays on the dashboard's list.
+    await view.click();
+    await expect(dialog).toBeVisible();
+    await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBe(ref);
+    expect(new URL(page.url()).searchParams.get("search")).toBe(`history${tag}`);
+    await page.goBack();
+    await expect(dialog).toBeHidden();
+    expect(page.url()).toBe(listAddress);
+    await expect(rows(page)).toHaveCount(1);
+    await expect(view).toBeFocused();
+
+    // Forward opens it again; its close button goes back.
+    await page.goForward();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Close dialog" }).click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => page.url()).toBe(listAddress);
+
+    // A reload with the id in the address opens it; closing it leaves the list, focus on its row.
+    await view.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBe(ref);
+    await page.reload();
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`Bulk history${tag} Person1`);
+    await expect(dialog.getByRole("heading", { name: "Internal notes" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBeNull();
+    await expect(view).toBeFocused();
+
+    // An address naming a submission that is not there: the list, and a message.
+    await page.goto(`/admin/dashboard?tab=submissions&view=contact_999999999`);
+    await expect(message(page)).toHaveText("Submission not found");
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBeNull();
+    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+  });
+
   test("staff assign a submission in its dialog and find it under 'Assigned to me', on desktop and phone", async ({
     page,
     signIn,

@@ -1,4 +1,4 @@
-import { flexRender, type ColumnDef, type Table } from "@tanstack/react-table";
+import { type ColumnDef, type Table } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, CircleAlert, LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import { PAGE_SIZES, type Pagination } from "~/platform/paging";
@@ -18,6 +18,16 @@ declare module "@tanstack/react-table" {
 }
 
 export type AdminColumn<T> = ColumnDef<T, unknown>;
+
+/**
+ * A header's or cell's content, its template called as a function. TanStack's flexRender
+ * mounts a function template as a component, so a column list rebuilt on a render (a row
+ * busy, a handler changed) remounted every cell: the control in use lost the keyboard focus
+ * and a dialog's opener was gone when it closed. A cell template uses no hooks.
+ */
+function render<C>(template: ReactNode | ((context: C) => ReactNode) | undefined, context: C): ReactNode {
+  return typeof template === "function" ? template(context) : (template ?? null);
+}
 
 /**
  * An admin table from a TanStack Table instance: a real <table> (row headers, sortable
@@ -65,7 +75,7 @@ export function DataTable<T>({
                       }
                     >
                       {meta?.customHeader ? (
-                        flexRender(header.column.columnDef.header, header.getContext())
+                        render(header.column.columnDef.header, header.getContext())
                       ) : meta?.actions ? (
                         <span className="sr-only">Actions</span>
                       ) : header.column.getCanSort() ? (
@@ -102,7 +112,7 @@ export function DataTable<T>({
               >
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
-                  const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+                  const content = render(cell.column.columnDef.cell, cell.getContext());
                   return meta?.primary ? (
                     <th key={cell.id} scope="row" className="py-3 pr-4 font-semibold text-brand-900">
                       {content}
@@ -132,18 +142,18 @@ export function DataTable<T>({
               className={`rounded-lg border border-slate-200 p-4 ${rowBusy?.(row.original) ? "opacity-60" : ""}`}
             >
               {primary ? (
-                <p className="font-semibold text-brand-900">{flexRender(primary.column.columnDef.cell, primary.getContext())}</p>
+                <p className="font-semibold text-brand-900">{render(primary.column.columnDef.cell, primary.getContext())}</p>
               ) : null}
               <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 {rest.map((cell) => (
                   <div key={cell.id} className="contents">
                     <dt className="text-slate-600">{cell.column.columnDef.meta?.label}</dt>
-                    <dd className="min-w-0 break-words text-slate-800">{flexRender(cell.column.columnDef.cell, cell.getContext())}</dd>
+                    <dd className="min-w-0 break-words text-slate-800">{render(cell.column.columnDef.cell, cell.getContext())}</dd>
                   </div>
                 ))}
               </dl>
               {actions ? (
-                <div className="mt-3 border-t border-slate-100 pt-2">{flexRender(actions.column.columnDef.cell, actions.getContext())}</div>
+                <div className="mt-3 border-t border-slate-100 pt-2">{render(actions.column.columnDef.cell, actions.getContext())}</div>
               ) : null}
             </li>
           );

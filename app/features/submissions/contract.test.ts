@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { idsByTableOf, listSearchParams, normalizeStatus, parseSubmissionId, sourceInfo, submissionQuerySchema } from "./contract";
+import {
+  idsByTableOf,
+  listSearchParams,
+  normalizeStatus,
+  parseSubmissionId,
+  sourceInfo,
+  submissionQueryFromAddress,
+  submissionQuerySchema,
+} from "./contract";
 
 describe("submissions contract", () => {
   it("treats a missing or unknown status as pending", () => {
@@ -49,5 +57,22 @@ describe("submissions contract", () => {
     const mine = submissionQuerySchema.parse({ assigned: "me" });
     expect(listSearchParams(mine, { paged: false }).toString()).toBe("search=&type=all&status=all&sort=date_desc&assigned=me");
     expect(submissionQuerySchema.parse(Object.fromEntries(listSearchParams(q)))).toEqual(q);
+  });
+
+  it("reads the list's query from the page address, a bad value falling back to its default on its own", () => {
+    const read = (query: string) => submissionQueryFromAddress(new URLSearchParams(query));
+    expect(read("")).toEqual(submissionQuerySchema.parse({}));
+    expect(read("status=approved&type=form-request&page=0&sort=nonsense&limit=7&search=%20roof%20&assigned=me")).toEqual({
+      search: "roof",
+      type: "form-request",
+      status: "approved",
+      sort: "date_desc",
+      assigned: "me",
+      page: 1,
+      limit: 25,
+    });
+    expect(read("status=bogus&page=3&search=" + "x".repeat(101))).toMatchObject({ status: "all", page: 3, search: "" });
+    // The address's other parameters (the dashboard's tab, an open submission) are not the list's.
+    expect(read("tab=submissions&view=contact_1&status=pending")).toEqual({ ...submissionQuerySchema.parse({}), status: "pending" });
   });
 });

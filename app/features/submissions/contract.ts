@@ -132,6 +132,28 @@ export const submissionQuerySchema = z.object({
     .transform((v) => (v ? Number(v) : DEFAULT_PAGE_SIZE)),
 });
 export type SubmissionQuery = z.infer<typeof submissionQuerySchema>;
+
+const QUERY_DEFAULTS = submissionQuerySchema.parse({});
+/** The list's controls as the admin page's address holds them: a bad value falls back to its default, each on its own. */
+const addressQuerySchema = z.object({
+  search: submissionQuerySchema.shape.search.catch(QUERY_DEFAULTS.search),
+  type: submissionQuerySchema.shape.type.catch(QUERY_DEFAULTS.type),
+  status: submissionQuerySchema.shape.status.catch(QUERY_DEFAULTS.status),
+  sort: submissionQuerySchema.shape.sort.catch(QUERY_DEFAULTS.sort),
+  assigned: submissionQuerySchema.shape.assigned.catch(QUERY_DEFAULTS.assigned),
+  page: submissionQuerySchema.shape.page.catch(QUERY_DEFAULTS.page),
+  limit: submissionQuerySchema.shape.limit.catch(QUERY_DEFAULTS.limit),
+});
+
+/** The list's query from the page's address (a linked or reloaded page of results); never throws. */
+export function submissionQueryFromAddress(params: URLSearchParams): SubmissionQuery {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(addressQuerySchema.shape)) {
+    const value = params.get(key);
+    if (value) raw[key] = value;
+  }
+  return addressQuerySchema.parse(raw);
+}
 export type SubmissionFilters = Pick<SubmissionQuery, "search" | "type" | "status" | "sort" | "assigned">;
 
 export const isFiltered = (q: Pick<SubmissionQuery, "search" | "type" | "status" | "assigned">) =>
@@ -312,6 +334,8 @@ export const REPLY_MESSAGES = {
   mailOff: "E-mail is not set up on this site",
   noAddress: "This submission has no e-mail address to reply to",
   notSent: "The e-mail could not be sent. Please try again later.",
+  tooMany: (retryAfterSeconds: number) =>
+    `Too many e-mails in a short time. Please wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} and send it again.`,
 } as const;
 
 /** POST /api/admin/submissions/:id/reply. */

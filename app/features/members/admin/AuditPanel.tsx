@@ -6,11 +6,13 @@ import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry, type AuditPage } f
 import { auditApi, errorText, formatWhen } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 
-function describeTarget(e: AuditEntry): string {
+/** What an entry was done to, with the change it made where it records one (a role, an assignee, a status). */
+export function describeTarget(e: AuditEntry): string {
   const details = e.details ?? {};
   const parts: string[] = [];
   if (e.target_label) parts.push(e.target_label);
   if (e.action === "staff.role_change" && details.from && details.to) parts.push(`${String(details.from)} → ${String(details.to)}`);
+  if (e.action === "submissions.status" && details.from && details.to) parts.push(`${String(details.from)} → ${String(details.to)}`);
   if (e.action === "submissions.assign") parts.push(`${String(details.from ?? "nobody")} → ${String(details.to ?? "nobody")}`);
   if (e.action === "members.export") {
     if (details.q) parts.push(`search "${String(details.q)}"`);

@@ -13,7 +13,10 @@ export function StatusBadge({ status }: { status: SubmissionStatus }) {
   );
 }
 
-/** The per-row status dropdown, colored like the badge; disabled while an update is in flight. */
+/**
+ * The per-row status dropdown, colored like the badge; disabled while an update is in flight,
+ * as aria-disabled: a `disabled` control drops the keyboard focus to the page.
+ */
 export function StatusSelect({
   value,
   label,
@@ -29,10 +32,12 @@ export function StatusSelect({
     <select
       aria-label={label}
       data-status-color={STATUS_COLORS[value].name}
-      className={`rounded-full border-0 py-1 pl-3 pr-8 text-xs font-semibold ring-1 ring-inset focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:cursor-wait ${STATUS_COLORS[value].className}`}
+      className={`rounded-full border-0 py-1 pl-3 pr-8 text-xs font-semibold ring-1 ring-inset focus:outline-none focus:ring-2 focus:ring-brand-600 aria-disabled:cursor-wait ${STATUS_COLORS[value].className}`}
       value={value}
-      disabled={busy}
-      onChange={(e) => onChange(e.target.value as SubmissionStatus)}
+      aria-disabled={busy || undefined}
+      onChange={(e) => {
+        if (!busy) onChange(e.target.value as SubmissionStatus);
+      }}
     >
       {SUBMISSION_STATUSES.map((s) => (
         <option key={s} value={s}>

@@ -28,9 +28,12 @@ export function SubmissionDetailDialog({
   busy,
   onStatus,
   onAssigned,
+  returnFocus,
 }: {
   summary: SubmissionSummary | null;
   onClose: () => void;
+  /** Where focus goes on closing when the opener is gone. */
+  returnFocus?: () => HTMLElement | null;
   busy: boolean;
   onStatus: (status: SubmissionStatus) => void;
   onAssigned: (assignee: Assignee | null) => void;
@@ -63,6 +66,7 @@ export function SubmissionDetailDialog({
       open={summary !== null}
       onOpenChange={(open) => !open && onClose()}
       size="xl"
+      returnFocus={returnFocus}
       title={summary ? `${summary.formType}: ${summary.applicantName || summary.id}` : ""}
       description={summary ? `${summary.id} · submitted ${formatSubmittedAt(summary.submissionDate)}` : undefined}
     >

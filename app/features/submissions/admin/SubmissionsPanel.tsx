@@ -1,6 +1,7 @@
 import { getCoreRowModel, useReactTable, type RowSelectionState, type SortingState, type Updater } from "@tanstack/react-table";
 import { Download, Eye, LoaderCircle, Trash2 } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
@@ -18,7 +19,7 @@ import {
   idsByTableOf,
   isFiltered,
   listSearchParams,
-  submissionQuerySchema,
+  submissionQueryFromAddress,
   type Assignee,
   type SubmissionSort,
   type SubmissionsPage,
@@ -45,17 +46,6 @@ const SORT_LABELS: Record<SubmissionSort, string> = {
   status_desc: "Status (Completed first)",
 };
 
-/** The list's query from the page's URL; a bad value falls back to its default. */
-function readQuery(params: URLSearchParams) {
-  const raw: Record<string, string> = {};
-  for (const key of ["search", "type", "status", "sort", "assigned", "page", "limit"]) {
-    const v = params.get(key);
-    if (v) raw[key] = v;
-  }
-  const parsed = submissionQuerySchema.safeParse(raw);
-  return parsed.success ? parsed.data : submissionQuerySchema.parse({});
-}
-
 /**
  * 'Form & Application Submissions': every submission of the four sources in one table, with
  * search, type and status filters, sorting and pages done by the server, per-row status and
@@ -63,7 +53,7 @@ function readQuery(params: URLSearchParams) {
  */
 export function SubmissionsPanel() {
   const [params, update] = useAddressQuery();
-  const query = useMemo(() => readQuery(params), [params]);
+  const query = useMemo(() => submissionQueryFromAddress(params), [params]);
   const listParams = useMemo(() => listSearchParams(query).toString(), [query]);
   // The page shown and the query it answers: an older answer never replaces a newer one.
   const [loaded, setLoaded] = useState<{ key: string; page: SubmissionsPage } | null>(null);
@@ -77,6 +67,10 @@ export function SubmissionsPanel() {
   const [deleting, setDeleting] = useState(false);
   const [viewing, setViewing] = useState<SubmissionSummary | null>(null);
   const { flash, show, clear } = useFlashMessage();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The submission last shown, whose row gets the focus when its dialog closes and its opener is gone.
+  const lastViewed = useRef<string | null>(null);
 
   const requestKey = `${listParams}#${reload}`;
   useEffect(() => {
@@ -97,6 +91,55 @@ export function SubmissionsPanel() {
     return () => controller.abort();
   }, [listParams, reload, requestKey]);
   const loading = !failed && loaded?.key !== requestKey;
+
+  // The open submission is in the address (view=contact_12): opening pushes it, so Back closes
+  // the dialog; a reload or a link opens it again, from the list or else from the server.
+  const viewId = params.get("view");
+  const viewingId = viewing?.id ?? null;
+  const listedRow = viewId ? data?.submissions.find((s) => s.id === viewId) : undefined;
+  useEffect(() => {
+    if (!viewId) {
+      setViewing(null);
+      return;
+    }
+    lastViewed.current = viewId;
+    if (viewingId === viewId) return;
+    if (listedRow) {
+      setViewing(listedRow);
+      return;
+    }
+    const controller = new AbortController();
+    submissionsApi
+      .detail(viewId, controller.signal)
+      .then((detail) => !controller.signal.aborted && setViewing(detail))
+      .catch((err) => {
+        if (controller.signal.aborted) return;
+        update({ view: null });
+        show("error", errorText(err));
+      });
+    return () => controller.abort();
+  }, [viewId, viewingId, listedRow, update, show]);
+
+  function openView(submission: SubmissionSummary) {
+    setViewing(submission);
+    lastViewed.current = submission.id;
+    const next = new URLSearchParams(params);
+    next.set("view", submission.id);
+    void navigate({ search: `?${next}` }, { preventScrollReset: true, state: { openedView: true } });
+  }
+
+  /** Closing goes back when opening pushed the address; a dialog opened from a link or an old entry drops the id in place. */
+  function closeView() {
+    if ((location.state as { openedView?: boolean } | null)?.openedView) void navigate(-1);
+    else update({ view: null });
+  }
+
+  const viewButton = () => {
+    const id = lastViewed.current;
+    if (!id) return null;
+    const buttons = document.querySelectorAll<HTMLElement>(`[data-view-button="${CSS.escape(id)}"]`);
+    return [...buttons].find((b) => b.getClientRects().length > 0) ?? null;
+  };
 
   // Selected rows are cleared whenever the search, type or status filter changes.
   const filterKey = `${query.search}\u0000${query.type}\u0000${query.status}\u0000${query.assigned}`;
@@ -167,7 +210,7 @@ export function SubmissionsPanel() {
       const deleted = await submissionsApi.remove(idsByTableOf(ids));
       show("success", MESSAGES.deleted(deleted));
       setRowSelection((sel) => Object.fromEntries(Object.entries(sel).filter(([id]) => !ids.includes(id))));
-      if (viewing && ids.includes(viewing.id)) setViewing(null);
+      if (viewing && ids.includes(viewing.id)) closeView();
       setReload((n) => n + 1);
     } catch (err) {
       show("error", confirm.kind === "one" ? MESSAGES.deleteOneFailed : MESSAGES.deleteManyFailed(errorText(err)));
@@ -178,115 +221,119 @@ export function SubmissionsPanel() {
     }
   }
 
-  const columns = useMemo<AdminColumn<SubmissionSummary>[]>(
-    () => [
-      {
-        id: "select",
-        enableSorting: false,
-        meta: { label: "Select", customHeader: true },
-        header: ({ table }) => (
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-brand-700"
-            aria-label="Select all submissions on this page"
-            checked={table.getIsAllRowsSelected()}
-            ref={(el) => {
-              if (el) el.indeterminate = table.getIsSomeRowsSelected();
-            }}
-            onChange={table.getToggleAllRowsSelectedHandler()}
+  // Built on every render, so each cell's handlers see the address and rows of this render
+  // (the table keeps its cells mounted: DataTable calls the templates).
+  const columns: AdminColumn<SubmissionSummary>[] = [
+    {
+      id: "select",
+      enableSorting: false,
+      meta: { label: "Select", customHeader: true },
+      header: ({ table }) => (
+        <input
+          type="checkbox"
+          className="h-4 w-4 accent-brand-700"
+          aria-label="Select all submissions on this page"
+          checked={table.getIsAllRowsSelected()}
+          ref={(el) => {
+            if (el) el.indeterminate = table.getIsSomeRowsSelected();
+          }}
+          onChange={table.getToggleAllRowsSelectedHandler()}
+        />
+      ),
+      cell: ({ row }) => (
+        <input
+          type="checkbox"
+          className="h-4 w-4 accent-brand-700"
+          aria-label={`Select ${row.original.applicantName || row.original.id}`}
+          checked={row.getIsSelected()}
+          disabled={busyIds.has(row.original.id)}
+          onChange={row.getToggleSelectedHandler()}
+        />
+      ),
+    },
+    {
+      id: "name",
+      accessorKey: "applicantName",
+      meta: { label: "Applicant", primary: true },
+      cell: ({ row: { original: s } }) => (
+        <span className="flex flex-col">
+          <span>{s.applicantName || <span className="text-slate-500">No name</span>}</span>
+          <span className="text-xs font-normal text-slate-500">{s.id}</span>
+          {s.assignedTo ? <span className="text-xs font-normal text-slate-600">Assigned to {s.assignedTo.name}</span> : null}
+        </span>
+      ),
+    },
+    {
+      id: "email",
+      accessorKey: "applicantEmail",
+      meta: { label: "Contact" },
+      cell: ({ row: { original: s } }) => (
+        <span className="flex flex-col">
+          <EmailText email={s.applicantEmail} />
+          {s.applicantPhone ? <span className="text-xs whitespace-nowrap text-slate-500">{formatPhone(s.applicantPhone)}</span> : null}
+        </span>
+      ),
+    },
+    { id: "type", accessorKey: "formType", meta: { label: "Type" } },
+    {
+      id: "details",
+      accessorKey: "details",
+      enableSorting: false,
+      meta: { label: "Details" },
+      cell: ({ row: { original: s } }) => <span className="block max-w-xs break-words">{shortDetails(s.details)}</span>,
+    },
+    {
+      id: "date",
+      accessorKey: "submissionDate",
+      meta: { label: "Date" },
+      cell: ({ row: { original: s } }) => <span className="whitespace-nowrap">{formatSubmissionDate(s.submissionDate)}</span>,
+    },
+    {
+      id: "status",
+      accessorKey: "status",
+      meta: { label: "Status" },
+      cell: ({ row: { original: s } }) => (
+        <span className="flex items-center gap-2">
+          <StatusSelect
+            value={s.status}
+            label={`Status of ${s.applicantName || s.id}`}
+            busy={busyIds.has(s.id)}
+            onChange={(status) => void changeStatus(s, status)}
           />
-        ),
-        cell: ({ row }) => (
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-brand-700"
-            aria-label={`Select ${row.original.applicantName || row.original.id}`}
-            checked={row.getIsSelected()}
-            disabled={busyIds.has(row.original.id)}
-            onChange={row.getToggleSelectedHandler()}
-          />
-        ),
-      },
-      {
-        id: "name",
-        accessorKey: "applicantName",
-        meta: { label: "Applicant", primary: true },
-        cell: ({ row: { original: s } }) => (
-          <span className="flex flex-col">
-            <span>{s.applicantName || <span className="text-slate-500">No name</span>}</span>
-            <span className="text-xs font-normal text-slate-500">{s.id}</span>
-            {s.assignedTo ? <span className="text-xs font-normal text-slate-600">Assigned to {s.assignedTo.name}</span> : null}
-          </span>
-        ),
-      },
-      {
-        id: "email",
-        accessorKey: "applicantEmail",
-        meta: { label: "Contact" },
-        cell: ({ row: { original: s } }) => (
-          <span className="flex flex-col">
-            <EmailText email={s.applicantEmail} />
-            {s.applicantPhone ? <span className="text-xs whitespace-nowrap text-slate-500">{formatPhone(s.applicantPhone)}</span> : null}
-          </span>
-        ),
-      },
-      { id: "type", accessorKey: "formType", meta: { label: "Type" } },
-      {
-        id: "details",
-        accessorKey: "details",
-        enableSorting: false,
-        meta: { label: "Details" },
-        cell: ({ row: { original: s } }) => <span className="block max-w-xs break-words">{shortDetails(s.details)}</span>,
-      },
-      {
-        id: "date",
-        accessorKey: "submissionDate",
-        meta: { label: "Date" },
-        cell: ({ row: { original: s } }) => <span className="whitespace-nowrap">{formatSubmissionDate(s.submissionDate)}</span>,
-      },
-      {
-        id: "status",
-        accessorKey: "status",
-        meta: { label: "Status" },
-        cell: ({ row: { original: s } }) => (
-          <span className="flex items-center gap-2">
-            <StatusSelect
-              value={s.status}
-              label={`Status of ${s.applicantName || s.id}`}
-              busy={busyIds.has(s.id)}
-              onChange={(status) => void changeStatus(s, status)}
-            />
-            {busyIds.has(s.id) ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Updating" role="img" /> : null}
-          </span>
-        ),
-      },
-      {
-        id: "actions",
-        enableSorting: false,
-        meta: { actions: true },
-        cell: ({ row: { original: s } }) => (
-          <div className="flex flex-wrap justify-end gap-1">
-            <button type="button" className="btn-ghost px-2.5" onClick={() => setViewing(s)} aria-label={`View ${s.applicantName || s.id}`}>
-              <Eye className="h-4 w-4" aria-hidden />
-              <span aria-hidden>View</span>
-            </button>
-            <button
-              type="button"
-              className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
-              onClick={() => setConfirm({ kind: "one", submission: s })}
-              disabled={busyIds.has(s.id)}
-              aria-label={`Delete ${s.applicantName || s.id}`}
-            >
-              <Trash2 className="h-4 w-4" aria-hidden />
-              <span aria-hidden>Delete</span>
-            </button>
-          </div>
-        ),
-      },
-    ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [busyIds],
-  );
+          {busyIds.has(s.id) ? <LoaderCircle className="h-4 w-4 animate-spin text-brand-700" aria-label="Updating" role="img" /> : null}
+        </span>
+      ),
+    },
+    {
+      id: "actions",
+      enableSorting: false,
+      meta: { actions: true },
+      cell: ({ row: { original: s } }) => (
+        <div className="flex flex-wrap justify-end gap-1">
+          <button
+            type="button"
+            className="btn-ghost px-2.5"
+            onClick={() => openView(s)}
+            aria-label={`View ${s.applicantName || s.id}`}
+            data-view-button={s.id}
+          >
+            <Eye className="h-4 w-4" aria-hidden />
+            <span aria-hidden>View</span>
+          </button>
+          <button
+            type="button"
+            className="btn-ghost px-2.5 text-red-700 hover:bg-red-50"
+            onClick={() => setConfirm({ kind: "one", submission: s })}
+            disabled={busyIds.has(s.id)}
+            aria-label={`Delete ${s.applicantName || s.id}`}
+          >
+            <Trash2 className="h-4 w-4" aria-hidden />
+            <span aria-hidden>Delete</span>
+          </button>
+        </div>
+      ),
+    },
+  ];
 
   const table = useReactTable({
     data: data?.submissions ?? [],
@@ -378,7 +425,8 @@ export function SubmissionsPanel() {
       </ConfirmDialog>
       <SubmissionDetailDialog
         summary={viewing}
-        onClose={() => setViewing(null)}
+        onClose={closeView}
+        returnFocus={viewButton}
         busy={viewing ? busyIds.has(viewing.id) : false}
         onStatus={(status) => viewing && void changeStatus(viewing, status)}
         onAssigned={(assignee) => viewing && assigned(viewing, assignee)}

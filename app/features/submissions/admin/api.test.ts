@@ -6,6 +6,7 @@ import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp"
 import { applicationRow, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
 import { guardRows } from "../../../../tests/support/row-guard";
+import { REPLY_RATE_LIMIT } from "./service.server";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
@@ -512,7 +513,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(contact.membership).toBeUndefined();
       // A column without a label of its own is named after itself, in words.
       const label = (key: string) => contact.fields.find((f) => f.key === key)!.label;
-      expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by (user id)"]);
+      expect([label("subject"), label("updated_at"), label("submitted_by")]).toEqual(["Subject", "Last updated", "Submitted by"]);
       // The application form's labels are an application's only ("Applicant Email").
       expect([label("email"), label("phone")]).toEqual(["Email", "Phone"]);
       expect(contact.fields.find((f) => f.key === "id")!.value).toBe(contactId);
@@ -1116,6 +1117,58 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
     });
     expect(toSpaced.status).toBe(201);
     expect(smtp.received.slice(before).map((m) => m.to)).toEqual([["spaced@example.com"]]);
+  });
+
+  it("40 replies at once: a few per submission and per staff member reach the mail server, the rest get 429 and a message", async () => {
+    const insert = (i: number) =>
+      server.services.submissions.repository.insert("contact", {
+        name: `Flood ${i}`,
+        email: `flood${i}@example.com`,
+        phone: null,
+        subject: "S",
+        message: "M",
+      });
+    const post = (ref: string, cookie: string) =>
+      server.request(`/api/admin/submissions/${ref}/reply`, { method: "POST", json: { subject: "Hi", message: "x" }, cookie });
+    const settle = async (answers: Response[]) => {
+      const statuses = answers.map((r) => r.status).sort();
+      const refused = answers.filter((r) => r.status === 429);
+      for (const r of refused) {
+        expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect((await r.json()).error).toMatch(/^Too many e-mails in a short time\. Please wait \d+ seconds? and send it again\.$/);
+      }
+      return statuses;
+    };
+
+    // One submission, two staff members: the submission's count holds.
+    const target = await insert(0);
+    const [first, second] = [
+      await loginAs(server, "limited_admin", { username: "flooder-a" }),
+      await loginAs(server, "super_admin", { username: "flooder-b" }),
+    ];
+    let before = smtp.received.length;
+    const oneSubmission = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post(`contact_${target.id}`, (i % 2 ? first : second).cookie)),
+    );
+    const perSubmission = REPLY_RATE_LIMIT.perSubmission;
+    expect(await settle(oneSubmission)).toEqual([...Array(perSubmission).fill(201), ...Array(40 - perSubmission).fill(429)]);
+    expect(smtp.received.slice(before).map((m) => m.to)).toEqual(Array(perSubmission).fill(["flood0@example.com"]));
+    const kept = await server.services.database.db
+      .selectFrom("submission_notes")
+      .select("id")
+      .where("submission_table", "=", "contact_messages")
+      .where("submission_id", "=", target.id)
+      .execute();
+    expect(kept).toHaveLength(perSubmission);
+
+    // One staff member, 40 submissions: the staff member's count holds.
+    const flooder = await loginAs(server, "limited_admin", { username: "flooder-c" });
+    const targets = await Promise.all(Array.from({ length: 40 }, (_, i) => insert(i + 1)));
+    before = smtp.received.length;
+    const oneStaff = await Promise.all(targets.map((t) => post(`contact_${t.id}`, flooder.cookie)));
+    const perStaff = REPLY_RATE_LIMIT.perStaff;
+    expect(await settle(oneStaff)).toEqual([...Array(perStaff).fill(201), ...Array(40 - perStaff).fill(429)]);
+    expect(smtp.received.length - before).toBe(perStaff);
   });
 
   it("a mail server that refuses answers 502 and keeps nothing; without SMTP_URL there is no reply", async () => {

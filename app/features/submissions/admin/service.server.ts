@@ -7,6 +7,7 @@ import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/application
 import type { AuditRecorder } from "~/features/members/contract";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
+import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 import { SubmissionQueries, toSummary, type ListFilters } from "./queries.server";
 import {
   EXPORT_COLUMNS,
@@ -49,7 +50,7 @@ const FIELD_LABELS: Record<string, string> = {
   address1: "Address line 1",
   address2: "Address line 2",
   zip: "ZIP",
-  submitted_by: "Submitted by (user id)",
+  submitted_by: "Submitted by",
 };
 
 /** An application's columns carry the labels of the application form, where the applicant met them. */
@@ -92,6 +93,12 @@ export interface Actor {
 }
 
 /**
+ * Replies are mail to an address the (anonymous) sender chose: a few a minute per submission
+ * and per staff member, counted in the database so every instance shares the count.
+ */
+export const REPLY_RATE_LIMIT = { perSubmission: 3, perStaff: 6, windowMs: 60_000 };
+
+/**
  * The admin side of the four submission tables: the unified list (searched, filtered, sorted
  * and paged by the database), one submission with every field, status changes, deletions,
  * the CSV export and the legacy admin-forms answer. Changes and exports are written to the
@@ -99,6 +106,7 @@ export interface Actor {
  */
 export class SubmissionAdminService {
   readonly queries: SubmissionQueries;
+  private replyLimits: { submission: RateLimiter; staff: RateLimiter } | null;
 
   constructor(
     private db: Kysely<Database>,
@@ -106,8 +114,31 @@ export class SubmissionAdminService {
     private audit: AuditRecorder,
     private mailer: Mailer | null = null,
     private logger: Logger | null = null,
+    limits: RateLimits | null = null,
+    replyLimit = REPLY_RATE_LIMIT,
   ) {
     this.queries = new SubmissionQueries(db, dialect);
+    this.replyLimits = limits && {
+      submission: limits.limiter({ name: "reply_submission", points: replyLimit.perSubmission, windowMs: replyLimit.windowMs }),
+      staff: limits.limiter({ name: "reply_staff", points: replyLimit.perStaff, windowMs: replyLimit.windowMs }),
+    };
+  }
+
+  /**
+   * One atomic consume per counter before a reply is sent: concurrent replies cannot all pass
+   * a count taken before any was sent. A staff point taken for a reply the submission's count
+   * refuses is given back.
+   */
+  private async consumeReply(actor: Actor, table: SubmissionTable, id: number) {
+    if (!this.replyLimits) return;
+    const staffKey = String(actor.id);
+    const staff = await this.replyLimits.staff.consume(staffKey);
+    if (!staff.allowed) throw DomainError.rateLimited(REPLY_MESSAGES.tooMany(staff.retryAfterSeconds), staff.retryAfterSeconds);
+    const submission = await this.replyLimits.submission.consume(`${table}:${id}`);
+    if (!submission.allowed) {
+      await this.replyLimits.staff.reward(staffKey);
+      throw DomainError.rateLimited(REPLY_MESSAGES.tooMany(submission.retryAfterSeconds), submission.retryAfterSeconds);
+    }
   }
 
   /** The query's filters for the queries: 'Assigned to me' becomes the viewer's id. */
@@ -145,7 +176,8 @@ export class SubmissionAdminService {
         if (typeof value === "string" && PNG_DATA_URL.test(value)) signatures.push({ key, label: SIGNATURE_LABELS[key], dataUrl: value });
         continue;
       }
-      fields.push({ key, label: labelOf(table, key), value: value as SubmissionField["value"] });
+      const shown = key === "submitted_by" ? await this.submitterName(value) : value;
+      fields.push({ key, label: labelOf(table, key), value: shown as SubmissionField["value"] });
     }
     const membership = table === "applications" ? await this.membershipOf(row) : undefined;
     return {
@@ -158,6 +190,22 @@ export class SubmissionAdminService {
       assignees,
       membership,
     };
+  }
+
+  /** Who sent a submission while signed in, by name: a member with their certificate, staff by username, a deleted account as such. */
+  private async submitterName(userId: unknown): Promise<string | null> {
+    if (userId === null || userId === undefined) return null;
+    const id = Number(userId);
+    const user = await this.db
+      .selectFrom("users")
+      .select(["role", "username", "first_name", "last_name", "certificate_number"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!user) return `A deleted user (#${id})`;
+    if (user.role !== "user") return `${user.username ?? `#${id}`} (staff)`;
+    const name = [user.first_name, user.last_name].filter(Boolean).join(" ");
+    const certificate = user.certificate_number ? `certificate ${user.certificate_number}` : `#${id}`;
+    return name ? `${name} (member, ${certificate})` : `Member, ${certificate}`;
   }
 
   /** The active staff accounts, by name: whom a submission can be assigned to. */
@@ -253,6 +301,7 @@ export class SubmissionAdminService {
     if (!row) throw DomainError.notFound(MESSAGES.notFound);
     const to = typeof row.email === "string" ? row.email.trim() : "";
     if (!to) throw DomainError.conflict(REPLY_MESSAGES.noAddress);
+    await this.consumeReply(actor, table, id);
     const ref = `${SOURCES[table].prefix}${id}`;
     try {
       await this.mailer.send(to, mail.subject, mail.message);

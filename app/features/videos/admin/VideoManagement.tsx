@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { ArrowDown, ArrowUp, Film, Pencil, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { TableState } from "~/components/admin/DataTable";
@@ -28,10 +28,25 @@ export function VideoManagement() {
   const { flash, show, clear } = list.flash;
   const [filter, setFilter] = useState<string>("");
   const [moving, setMoving] = useState<number | null>(null);
+  // The button a keyboard user pressed, focused again once the moved row is in its new place.
+  const [refocus, setRefocus] = useState<{ id: number; delta: -1 | 1 } | null>(null);
   const filterId = useId();
+  const moveButtonId = (id: number, delta: -1 | 1) => `${filterId}-move-${id}-${delta > 0 ? "down" : "up"}`;
+
+  useEffect(() => {
+    if (!refocus) return;
+    // React moves the row's element, which takes the focus off the button: give it back,
+    // or to the other arrow when the video reached the end of its category.
+    const pressed = document.getElementById(moveButtonId(refocus.id, refocus.delta)) as HTMLButtonElement | null;
+    const other = document.getElementById(moveButtonId(refocus.id, refocus.delta > 0 ? -1 : 1)) as HTMLButtonElement | null;
+    (pressed && !pressed.disabled ? pressed : other)?.focus();
+    setRefocus(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refocus]);
 
   async function move(video: VideoJson, delta: -1 | 1) {
-    if (!videos) return;
+    if (!videos || moving !== null) return;
+    const hadFocus = document.activeElement?.id === moveButtonId(video.id, delta);
     const group = videos.filter((v) => v.category === video.category);
     const from = group.findIndex((v) => v.id === video.id);
     const to = from + delta;
@@ -42,6 +57,7 @@ export function VideoManagement() {
     try {
       const ordered = await videosApi.reorder(video.category, ids);
       setVideos((all) => (all ? [...all.filter((v) => v.category !== video.category), ...ordered] : all));
+      if (hadFocus) setRefocus({ id: video.id, delta });
       show("success", M.ordered);
     } catch (err) {
       show("error", M.orderFailed(errorReason(err)));
@@ -127,8 +143,10 @@ export function VideoManagement() {
                       <button
                         type="button"
                         className="btn-ghost px-2"
+                        id={moveButtonId(video.id, -1)}
                         onClick={() => void move(video, -1)}
-                        disabled={i === 0 || moving !== null}
+                        disabled={i === 0}
+                        aria-disabled={moving !== null || undefined}
                         aria-label={`Move ${video.title} up`}
                       >
                         <ArrowUp className="h-4 w-4" aria-hidden />
@@ -136,8 +154,10 @@ export function VideoManagement() {
                       <button
                         type="button"
                         className="btn-ghost px-2"
+                        id={moveButtonId(video.id, 1)}
                         onClick={() => void move(video, 1)}
-                        disabled={i === g.videos.length - 1 || moving !== null}
+                        disabled={i === g.videos.length - 1}
+                        aria-disabled={moving !== null || undefined}
                         aria-label={`Move ${video.title} down`}
                       >
                         <ArrowDown className="h-4 w-4" aria-hidden />

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import type { AuditEntry } from "../contract";
+import { describeTarget } from "./AuditPanel";
+
+const entry = (e: Partial<AuditEntry>): AuditEntry => ({
+  id: 1,
+  created_at: "2026-01-01T00:00:00.000Z",
+  actor_id: 1,
+  actor_label: "staff",
+  action: "submissions.status",
+  target_type: "submission",
+  target_id: 7,
+  target_label: "contact_7",
+  row_count: null,
+  details: null,
+  ...e,
+});
+
+describe("the audit log's 'On' column", () => {
+  it("shows a submission's status change from → to", () => {
+    expect(describeTarget(entry({ details: { table: "contact_messages", from: "pending", to: "approved" } }))).toBe(
+      "contact_7 · pending → approved",
+    );
+    // An entry written without both keeps its submission only.
+    expect(describeTarget(entry({ details: { table: "contact_messages" } }))).toBe("contact_7");
+  });
+});
