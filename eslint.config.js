@@ -75,8 +75,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["**/features/**", "**/shell/**", "**/server/**", "**/routes/**"],
-              message: "app/components is shared UI: it imports no feature, shell, route or server module.",
+              group: ["**/features/**", "**/shell/**", "**/server/**", "**/routes/**", "~/root", "**/root"],
+              message: "app/components is shared UI: it imports no feature, shell, route or server module, nor the root route.",
             },
           ],
         },

@@ -8,11 +8,14 @@ import { SiteDialogsProvider } from "./shell/SiteDialogs";
 import { NotFound } from "./components/NotFound";
 import { DEFAULT_PUBLIC_CONFIG } from "./components/usePublicConfig";
 import { AuthSyncProvider } from "./features/auth/auth-sync";
+import type { RootShellData } from "./platform/public-config";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // Absolute URLs for canonical links and share images: PUBLIC_URL, else the address asked for.
   const siteUrl = (context.publicConfig.publicUrl ?? new URL(request.url).origin).replace(/\/$/, "");
-  return { user: context.user, config: context.publicConfig, nonce: context.cspNonce, siteUrl };
+  const data = { user: context.user, config: context.publicConfig, nonce: context.cspNonce, siteUrl };
+  // What shared components read of it (app/platform/public-config.ts).
+  return data satisfies RootShellData;
 }
 
 // The session can change under any navigation (expiry, another tab): always re-read it.

@@ -1,6 +1,5 @@
-import { Link, useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "~/root";
-import { telHref, usePublicConfig } from "./usePublicConfig";
+import { Link } from "react-router";
+import { telHref, usePublicConfig, useRootShellData } from "./usePublicConfig";
 
 /** Where a signed-in member fills in the application: the login comes back to it. */
 export const APPLICATION_LOGIN_HREF = `/login?redirectTo=${encodeURIComponent("/application")}`;
@@ -38,6 +37,6 @@ export function JoiningNote({ tone = "light", className = "" }: { tone?: "light"
 
 /** The note beside a page's link to /application, for visitors (a signed-in member simply follows the link). */
 export function JoiningNoteForVisitors(props: { tone?: "light" | "dark"; className?: string }) {
-  const signedIn = !!useRouteLoaderData<typeof rootLoader>("root")?.user;
+  const signedIn = !!useRootShellData()?.user;
   return signedIn ? null : <JoiningNote {...props} />;
 }

@@ -1,6 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "~/root";
-import type { PublicConfig } from "~/platform/config.server";
+import type { PublicConfig, RootShellData } from "~/platform/public-config";
 
 /** The association's own details, for the rare page drawn without the root loader's configuration. */
 export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
@@ -14,7 +13,12 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
 
 /** The browser-safe configuration (organisation name, phone, e-mail...) from the root loader. */
 export function usePublicConfig(): PublicConfig {
-  return useRouteLoaderData<typeof rootLoader>("root")?.config ?? DEFAULT_PUBLIC_CONFIG;
+  return useRootShellData()?.config ?? DEFAULT_PUBLIC_CONFIG;
+}
+
+/** The root route's data as shared components see it (undefined on a page drawn without it). */
+export function useRootShellData(): RootShellData | undefined {
+  return useRouteLoaderData("root") as RootShellData | undefined;
 }
 
 /** A phone number as a tel: link target. */

@@ -1,5 +1,8 @@
 import path from "node:path";
 import { z } from "~/platform/zod";
+import type { PublicConfig } from "~/platform/public-config";
+
+export type { PublicConfig } from "~/platform/public-config";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
@@ -89,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 export class ConfigError extends Error {}
 
 /** The part of the configuration the browser may see. */
-export function publicConfig(config: Config) {
+export function publicConfig(config: Config): PublicConfig {
   return {
     orgName: config.ORG_NAME,
     phone: config.CONTACT_PHONE,
@@ -99,4 +102,3 @@ export function publicConfig(config: Config) {
     publicUrl: config.PUBLIC_URL ?? null,
   };
 }
-export type PublicConfig = ReturnType<typeof publicConfig>;

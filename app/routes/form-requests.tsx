@@ -10,10 +10,10 @@ import { parseForm } from "~/components/forms/parse-form";
 import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
 import { postedValue, type FormActionData } from "~/features/submissions/intake/form-result";
 import { isRequestFormKind, requestFormSchema } from "~/features/submissions/intake/schemas";
-import { PUBLIC_PAGE } from "~/platform/public-page";
+import { publicPage } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
-export const handle = PUBLIC_PAGE;
+export const handle = publicPage(["form"]);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -9,10 +9,10 @@ import { deviceCookieHeader, readDeviceCookie } from "~/features/auth/device-coo
 import { landingPath, safeRedirectPath } from "~/features/auth/redirect";
 import { expectedError } from "~/platform/http.server";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { PUBLIC_PAGE } from "~/platform/public-page";
+import { publicPage } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
-export const handle = PUBLIC_PAGE;
+export const handle = publicPage(["redirectTo"]);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -5,11 +5,11 @@ import type { Route } from "./+types/mortgage-calculator-print";
 import { pageMeta } from "~/components/seo";
 import { MortgagePrintReport } from "~/features/mortgage/MortgagePrintReport";
 import { calculateMortgage } from "~/features/mortgage/amortization";
-import { CALCULATOR_PATH, calculatorHref, parseInputs } from "~/features/mortgage/inputs";
-import { PUBLIC_PAGE } from "~/platform/public-page";
+import { CALCULATOR_PATH, calculatorHref, INPUT_PARAMS, parseInputs } from "~/features/mortgage/inputs";
+import { publicPage } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
-export const handle = PUBLIC_PAGE;
+export const handle = publicPage(INPUT_PARAMS);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

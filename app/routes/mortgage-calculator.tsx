@@ -3,12 +3,12 @@ import type { Route } from "./+types/mortgage-calculator";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { MortgageCalculator } from "~/features/mortgage/MortgageCalculator";
-import { parseInputs } from "~/features/mortgage/inputs";
-import { parseScenarios } from "~/features/mortgage/scenarios";
-import { PUBLIC_PAGE } from "~/platform/public-page";
+import { INPUT_PARAMS, parseInputs } from "~/features/mortgage/inputs";
+import { parseScenarios, SCENARIO_PARAMS } from "~/features/mortgage/scenarios";
+import { publicPage } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
-export const handle = PUBLIC_PAGE;
+export const handle = publicPage([...INPUT_PARAMS, ...SCENARIO_PARAMS]);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, keepPage, PageCache, pickEncoding } from "./page-cache.server";
+import { bodyFor, compressStrongly, inlineScriptHashes, keepPage, keptPageAddress, PageCache, pickEncoding } from "./page-cache.server";
 
 const sha = (text: string) => `'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
@@ -23,15 +23,51 @@ describe("kept public pages", () => {
     expect(pickEncoding(undefined)).toBe("identity");
   });
 
-  it("keeps the body in three encodings that decode to the same page, with an ETag of its content", () => {
+  it("keeps the body in three encodings that decode to the same page, fast ones until the strong ones are ready, with an ETag of its content", async () => {
     const body = Buffer.from(`<!DOCTYPE html><html><body>${"Home protection ".repeat(200)}<script>go()</script></body></html>`);
     const page = keepPage([["content-type", "text/html; charset=utf-8"]], body, 1);
-    expect(zlib.gunzipSync(page.gzip).equals(body)).toBe(true);
-    expect(zlib.brotliDecompressSync(page.br).equals(body)).toBe(true);
-    expect(page.br.length).toBeLessThan(body.length / 5);
+    expect(page.br).toBeUndefined();
+    const quickBr = bodyFor(page, "br");
+    expect(bodyFor(page, "br")).toBe(quickBr); // compressed once
+    expect(zlib.brotliDecompressSync(await quickBr).equals(body)).toBe(true);
+    expect(zlib.gunzipSync(await bodyFor(page, "gzip")).equals(body)).toBe(true);
+    expect(bodyFor(page, "identity")).toBe(body);
+    await compressStrongly(page);
+    expect(bodyFor(page, "br")).toBe(page.br);
+    expect(zlib.gunzipSync(page.gzip!).equals(body)).toBe(true);
+    expect(zlib.brotliDecompressSync(page.br!).equals(body)).toBe(true);
+    expect(page.br!.length).toBeLessThan(body.length / 5);
     expect(page.scriptHashes).toEqual([sha("go()")]);
     expect(keepPage([], Buffer.from(body), 2).etag).toBe(page.etag);
     expect(keepPage([], Buffer.from("other"), 2).etag).not.toBe(page.etag);
+  });
+
+  it("keys a page by its path and the parameters it reads, in its order, the first value of each", () => {
+    const query = ["homePrice", "loanTerm"];
+    const key = (search: string) => keptPageAddress("/mortgage-calculator", new URLSearchParams(search), query);
+    expect(key("")).toBe("/mortgage-calculator");
+    expect(key("utm_source=mail&fbclid=1")).toBe("/mortgage-calculator");
+    expect(key("loanTerm=15&x=1&homePrice=400000")).toBe("/mortgage-calculator?homePrice=400000&loanTerm=15");
+    expect(key("homePrice=400000&loanTerm=15")).toBe(key("loanTerm=15&homePrice=400000"));
+    expect(key("homePrice=1&homePrice=2")).toBe("/mortgage-calculator?homePrice=1");
+    expect(key("homePrice=a%26b")).toBe("/mortgage-calculator?homePrice=a%26b");
+    expect(keptPageAddress("/about-us", new URLSearchParams("homePrice=1"), [])).toBe("/about-us");
+  });
+
+  it("holds at most its size in bytes, the least recently used dropped first, and compresses what it keeps", async () => {
+    const cache = new PageCache({ maxPages: 100, maxBytes: 2500, ttlMs: 60_000, now: () => 0 });
+    const page = (n: number) => keepPage([], Buffer.from(`${n}`.repeat(1000)), 0);
+    cache.set("/1", page(1));
+    cache.set("/2", page(2));
+    await cache.whenCompressed();
+    expect(cache.get("/1")?.br).toBeDefined();
+    expect(cache.byteSize).toBeLessThanOrEqual(2500);
+    cache.set("/3", page(3));
+    await cache.whenCompressed();
+    expect(cache.get("/2")).toBeUndefined();
+    expect(cache.get("/1")).toBeDefined();
+    expect(cache.get("/3")).toBeDefined();
+    expect(cache.byteSize).toBeLessThanOrEqual(2500);
   });
 
   it("serves a page for its time to live, drops the least recently used beyond its size, and renders once for visitors who ask together", async () => {

@@ -4,11 +4,13 @@ import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObjec
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
-import { isPublicPage } from "~/platform/public-page";
+import { publicPageQuery } from "~/platform/public-page";
 import { newCspNonce, type ContentSecurityPolicy } from "~/platform/security.server";
 import {
+  bodyFor,
   inlineScriptHashes,
   keepPage,
+  keptPageAddress,
   MAX_CACHED_URL_LENGTH,
   type PageCache,
   pickEncoding,
@@ -32,6 +34,9 @@ export function reactRouterHandler(
   opts: { mode: string; csp: ContentSecurityPolicy; bodyLimit?: string; pageCache?: PageCache },
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
+  // Kept pages are rendered from the site's own address: without PUBLIC_URL the site does not
+  // know it (its pages name whatever Host was asked for), and no page is kept.
+  const siteOrigin = services.config.PUBLIC_URL ? new URL(services.config.PUBLIC_URL).origin : null;
   const allowedMethod: RequestHandler = (req, _res, next) => {
     if (!PAGE_METHOD_SET.has(req.method))
       return next(new HttpError(405, "Method not allowed", undefined, { Allow: PAGE_METHODS.join(", ") }));
@@ -43,17 +48,21 @@ export function reactRouterHandler(
     }
     next();
   };
-  // A POST to a page that has no action (POST /admin/dashboard) is a plain 405, answered
-  // before the body is read, rather than React Router's error page and an error log line.
+  // A POST to a page that has no action (POST /admin/dashboard, or React Router's own
+  // POST /admin/dashboard.data) is a plain 405, answered before the body is read, rather
+  // than React Router's error naming the route module and an error log line.
   const loadBuild = typeof build === "function" ? build : () => build;
   const postNeedsAction: RequestHandler = async (req, _res, next) => {
-    // React Router's own client posts to `<path>.data` and reads the answer in its own
-    // encoding, refusals included: those stay React Router's.
-    if (req.method !== "POST" || req.path.endsWith(".data")) return next();
+    if (req.method !== "POST") return next();
     try {
-      const target = actionTarget(await loadBuild(), new URL(req.originalUrl, "http://localhost"));
+      const data = req.path.endsWith(".data");
+      const target = actionTarget(
+        await loadBuild(),
+        new URL((data ? documentPathOf(req.path) : req.path) + searchOf(req), "http://localhost"),
+      );
       if (target === "page-with-action") return next();
-      if (target === "not-found") return next(notFound("Not found"));
+      // React Router answers its own client's request for an address it does not know, in its own encoding.
+      if (target === "not-found") return data ? next() : next(notFound("Not found"));
       next(new HttpError(405, "Method not allowed", undefined, { Allow: "GET, HEAD" }));
     } catch (err) {
       next(err);
@@ -71,8 +80,11 @@ export function reactRouterHandler(
         ip: clientIp(req),
         secure: req.secure,
       };
-      if (opts.pageCache && isKeepable(req, res, await loadBuild())) {
-        const served = await servePublicPage(req, res, opts.csp, opts.pageCache, () => handle(toFetchRequest(req, res), { ...context }));
+      const address = opts.pageCache && siteOrigin ? keptAddress(req, res, await loadBuild()) : null;
+      if (address !== null) {
+        const served = await servePublicPage(req, res, opts.csp, opts.pageCache!, address, () =>
+          handle(toFetchRequest(req, res, siteOrigin + address), { ...context }),
+        );
         if (served) return;
       }
       // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.
@@ -92,28 +104,33 @@ export function reactRouterHandler(
 }
 
 /**
- * Whether this request may be answered from the kept public pages: an anonymous GET or HEAD
- * of a document (not React Router's `.data`) whose page declares `handle.publicPage`.
+ * The address under which this request may be answered from the kept public pages (its path
+ * and the page's own parameters), or null: only an anonymous GET or HEAD of a document (not
+ * React Router's `.data`) whose page declares itself public (`handle.publicPage`).
  */
-function isKeepable(req: Request, res: Response, build: ServerBuild): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user || req.originalUrl.length > MAX_CACHED_URL_LENGTH) return false;
-  if (req.path.endsWith(".data")) return false;
-  return isPublicPagePath(build, req.path);
+function keptAddress(req: Request, res: Response, build: ServerBuild): string | null {
+  if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user) return null;
+  if (req.path.endsWith(".data")) return null;
+  const query = publicPageQueryOf(build, req.path);
+  if (query === null) return null;
+  const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), query);
+  return address.length > MAX_CACHED_URL_LENGTH ? null : address;
 }
 
 // Matching a path against the route table ranks every route each time: the answer is kept per
 // path (a few hundred at most, then started afresh, so odd paths cannot grow it without bound).
-const publicPagePaths = new WeakMap<ServerBuild, Map<string, boolean>>();
+const publicPagePaths = new WeakMap<ServerBuild, Map<string, readonly string[] | null>>();
 const KEPT_PATH_ANSWERS = 500;
 
-function isPublicPagePath(build: ServerBuild, pathname: string): boolean {
+/** The parameters the public page at this path reads, or null when it is not a public page. */
+function publicPageQueryOf(build: ServerBuild, pathname: string): readonly string[] | null {
   let known = publicPagePaths.get(build);
   if (!known) publicPagePaths.set(build, (known = new Map()));
   let answer = known.get(pathname);
   if (answer === undefined) {
     const matches = matchRoutes(routeTree(build), pathname, build.basename);
     const leaf = matches?.[matches.length - 1];
-    answer = leaf ? isPublicPage(build.routes[leaf.route.id!]?.module.handle) : false;
+    answer = leaf ? publicPageQuery(build.routes[leaf.route.id!]?.module.handle) : null;
     if (known.size >= KEPT_PATH_ANSWERS) known.clear();
     known.set(pathname, answer);
   }
@@ -132,13 +149,13 @@ async function servePublicPage(
   res: Response,
   csp: ContentSecurityPolicy,
   cache: PageCache,
+  key: string,
   renderWithoutNonce: () => Promise<globalThis.Response>,
 ): Promise<boolean> {
-  const key = `${req.protocol}://${req.get("host") ?? ""}${req.originalUrl}`;
   if (req.method === "HEAD") {
     const kept = cache.get(key);
     if (!kept) return false;
-    sendKeptPage(req, res, csp, kept);
+    await sendKeptPage(req, res, csp, kept);
     return true;
   }
   let ownResponse: { response: globalThis.Response; body: Buffer | null } | null = null;
@@ -157,7 +174,7 @@ async function servePublicPage(
     return null;
   });
   if (page) {
-    sendKeptPage(req, res, csp, page);
+    await sendKeptPage(req, res, csp, page);
     return true;
   }
   if (!ownResponse) return false;
@@ -173,7 +190,7 @@ async function servePublicPage(
   return true;
 }
 
-function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, page: CachedPage) {
+async function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, page: CachedPage) {
   res.setHeader(CSP, csp.forPage(page.scriptHashes));
   for (const [name, value] of page.headers) res.setHeader(name, value);
   res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
@@ -184,7 +201,7 @@ function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, p
     return;
   }
   const encoding = pickEncoding(req.headers["accept-encoding"]);
-  const body = page[encoding];
+  const body = await bodyFor(page, encoding);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.status(200);
@@ -192,8 +209,32 @@ function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, p
   else res.end(body);
 }
 
-function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+/**
+ * The request's path and query as sent, for a URL on our own origin. Never `new URL(req.url,
+ * base)`: a path starting with `//` (`//evil.example/contact-us`) would name another host.
+ */
+function pathAndQuery(req: Request): string {
+  return req.path + searchOf(req);
+}
+
+/** The page a React Router data request (`/about-us.data`, `/_root.data` for `/`) is about. */
+function documentPathOf(dataPath: string): string {
+  const path = dataPath.slice(0, -".data".length);
+  return path === "/_root" ? "/" : path;
+}
+
+/** The query of the request, `?` included, or "". */
+function searchOf(req: Request): string {
+  const at = req.originalUrl.indexOf("?");
+  return at < 0 ? "" : req.originalUrl.slice(at);
+}
+
+/** The Fetch request React Router reads: this request's, or its `url` (a kept page rendered from the site's own address). */
+function toFetchRequest(
+  req: Request,
+  res: Response,
+  url: string = `${req.protocol}://${req.get("host") ?? "localhost"}${pathAndQuery(req)}`,
+): globalThis.Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -208,7 +249,7 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
     if (!res.writableFinished) controller.abort();
   });
   const hasBody = req.method !== "GET" && req.method !== "HEAD" && Buffer.isBuffer(req.body) && req.body.length > 0;
-  return new Request(url.href, {
+  return new Request(url, {
     method: req.method,
     headers,
     body: hasBody ? new Uint8Array(req.body as Buffer) : undefined,

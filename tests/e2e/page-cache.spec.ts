@@ -1,3 +1,4 @@
+import http from "node:http";
 import { expect, test } from "./fixtures";
 import { E2E_BASE } from "./env";
 
@@ -86,5 +87,41 @@ test.describe("kept public pages", () => {
       expect(response.headers()["cache-control"] ?? "", path).not.toContain("s-maxage");
       if (response.status() === 404) expect(scriptSrc(response.headers()["content-security-policy"]), path).toContain("'nonce-");
     }
+  });
+
+  test("a miss costs a render: /healthz answers within a second while 20 new addresses of the print page render", async ({ request }) => {
+    // Each GET on a connection of its own, as twenty visitors would come.
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+        const req = http.get(`${E2E_BASE}${path}`, { agent: false, headers }, (res) => {
+          let bytes = 0;
+          res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+          res.on("error", reject);
+        });
+        req.on("error", reject);
+      });
+    const run = Date.now();
+    // The whole schedule (30 years, month by month): the largest public page, about 320 KB.
+    const print = (n: number) =>
+      `/mortgage-calculator/print?homePrice=${300000 + n}&loanTerm=30&showAmortization=1&hoaDues=${run % 100000}`;
+    expect((await request.get(print(999))).status()).toBe(200);
+
+    let done = false;
+    const misses = Promise.all(Array.from({ length: 20 }, (_, n) => get(print(n), { "accept-encoding": "br, gzip" }))).finally(
+      () => (done = true),
+    );
+    const latencies: number[] = [];
+    while (!done) {
+      const started = performance.now();
+      const health = await get("/healthz");
+      expect(health.status).toBe(200);
+      latencies.push(performance.now() - started);
+    }
+    const answers = await misses;
+    expect(answers.every((a) => a.status === 200 && a.bytes > 0)).toBe(true);
+    expect(latencies.length).toBeGreaterThan(0);
+    console.info(`/healthz while 20 new addresses rendered: ${latencies.length} answers, slowest ${Math.round(Math.max(...latencies))} ms`);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
   });
 });

@@ -125,6 +125,75 @@ describeEachDatabase("page requests", (dialect) => {
     });
   });
 
+  describe("every route without an action, from the route table", () => {
+    /** Each route's address (its path joined to its parents'), and whether it has an action. */
+    function routeAddresses(): Array<{ id: string; path: string; action: boolean }> {
+      const routes = server.build.routes;
+      const fullPath = (id: string): string | null => {
+        const route = routes[id]!;
+        const own = route.index ? "" : (route.path ?? "");
+        if (!route.parentId) return own;
+        const parent = fullPath(route.parentId);
+        return parent === null ? null : [parent, own].filter(Boolean).join("/");
+      };
+      return Object.values(routes)
+        .filter((r) => r && (r.index || r.path) && r.path !== "*")
+        .map((r) => ({ id: r!.id, path: `/${fullPath(r!.id)}`.replace(/\/+/g, "/"), action: typeof r!.module.action === "function" }));
+    }
+
+    it("the route table is read (pages with and without actions)", () => {
+      const all = routeAddresses();
+      expect(all.find((r) => r.path === "/about-us")?.action).toBe(false);
+      expect(all.find((r) => r.path === "/contact-us")?.action).toBe(true);
+      expect(all.filter((r) => !r.action).length).toBeGreaterThan(10);
+    });
+
+    it("POST to the page or to its .data address is the same plain 405, for every role", async () => {
+      const cookies: Array<[string, string | undefined]> = [["anonymous", undefined]];
+      for (const role of ["member", "limited_admin", "super_admin"] as const) cookies.push([role, (await loginAs(server, role)).cookie]);
+      const form = { "Content-Type": "application/x-www-form-urlencoded" };
+      for (const route of routeAddresses().filter((r) => !r.action)) {
+        const dataPath = route.path === "/" ? "/_root.data" : `${route.path}.data`;
+        const targets = route.path === "/" ? ["/", "/?index", dataPath, `${dataPath}?index`] : [route.path, dataPath];
+        for (const [role, cookie] of cookies) {
+          for (const target of targets) {
+            const what = `${role} POST ${target} (${route.id})`;
+            const res = await server.request(target, { method: "POST", cookie, headers: form, body: "a=b" });
+            expect(res.status, what).toBe(405);
+            expect(res.headers.get("allow"), what).toBe("GET, HEAD");
+            const text = await res.text();
+            expect(text, what).not.toMatch(/routes\/|did not provide an `action`/);
+            expect(JSON.parse(text), what).toEqual({ success: false, error: "Method not allowed" });
+          }
+        }
+      }
+    }, 180_000);
+  });
+
+  describe("an address starting with two slashes", () => {
+    // Without PUBLIC_URL, canonical links, the sitemap and robots.txt name the request's own origin.
+    it.each([
+      "//evil.example/contact-us",
+      "//evil.example/",
+      "//evil.example/robots.txt",
+      "//evil.example/sitemap.xml",
+      "///evil.example/about-us",
+      "/\\evil.example/contact-us",
+    ])("GET %s is a 404 that names no other host", async (path) => {
+      const res = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}`);
+      expect(res.status).toBe(404);
+      expect(res.raw).not.toContain("evil.example/");
+      expect(res.raw).not.toMatch(/http:\/\/evil|\/\/evil\.example\//);
+    });
+
+    it("the single-slash addresses name the site's own origin", async () => {
+      const robots = await (await server.request("/robots.txt")).text();
+      expect(robots).toContain(`Sitemap: ${server.url}/sitemap.xml`);
+      const page = await (await server.request("/contact-us")).text();
+      expect(page).toContain(`<link rel="canonical" href="${server.url}/contact-us"/>`);
+    });
+  });
+
   describe("malformed percent-encoding in the address", () => {
     const BAD = ["%ff", "%80", "%C0%AE", "%ED%A0%80", "%c3%28", "%", "%zz"];
     const PATHS = [

@@ -14,6 +14,8 @@ import { createTestContext, type ServerModules, type TestServer } from "./test-a
 export interface PageTestServer extends TestServer {
   server: Server;
   port: number;
+  /** The React Router build the server answers from (its route table). */
+  build: ServerBuild;
 }
 
 let vite: ViteDevServer | null = null;
@@ -47,6 +49,7 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
     ...ctx,
     server,
     port,
+    build,
     url,
     request(pathname, init = {}) {
       const { json, cookie, ...rest } = init;

@@ -135,6 +135,9 @@ export function readFlag(raw: string | null | undefined): boolean | null {
   return null;
 }
 
+/** Every address parameter parseInputs reads, in the order a kept page's address lists them. */
+export const INPUT_PARAMS: readonly string[] = [...NUMERIC_FIELDS, "extraPaymentFrequency", ...FLAG_FIELDS];
+
 /** Inputs from any key/value source (URL search params, a form's current strings). */
 export function parseInputs(source: { get(name: string): string | null }): MortgageInputs {
   const inputs = { ...DEFAULT_INPUTS };

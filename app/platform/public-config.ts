@@ -1,0 +1,20 @@
+/**
+ * The part of the configuration the browser may see (`publicConfig` in config.server.ts
+ * builds it), and what every page's root loader gives the shared UI. Browser-safe: shared
+ * components read these types here, never from the root route.
+ */
+export interface PublicConfig {
+  orgName: string;
+  phone: string;
+  email: string;
+  address: string;
+  paymentPortalUrl: string;
+  publicUrl: string | null;
+}
+
+/** What shared components read of the root route's data (app/root.tsx's loader returns at least this). */
+export interface RootShellData {
+  /** The signed-in user, or null for a visitor. */
+  user: object | null;
+  config: PublicConfig;
+}
