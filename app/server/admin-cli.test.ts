@@ -51,6 +51,11 @@ describeEachDatabase("admin CLI", (dialect) => {
       "A member with that certificate number already exists.",
     );
     expect((await run("add-member", "--certificate", "AHA-78", "--birthdate", "11/02/1979")).code).toBe(2);
+    for (const odd of ["AHA 79", "AHA/79", "<b>79", "AHA_79"])
+      expect(await run("add-member", "--certificate", odd, "--birthdate", "1979-11-02")).toEqual({
+        code: 2,
+        out: "--certificate may contain only letters, digits and -",
+      });
   });
 
   it("sets a password and ends that account's sessions", async () => {

@@ -21,7 +21,7 @@ import {
   resetPasswordSchema,
 } from "~/features/members/contract";
 import { videoInputSchema, videoListQuerySchema, videoOrderSchema } from "~/features/videos/contract";
-import { applicationSchema } from "~/features/applications/contract";
+import { applicationSchema, memberChoiceSchema } from "~/features/applications/contract";
 import { jsonUploadSchema } from "~/features/member-import/contract";
 import {
   cancelSchema,
@@ -126,10 +126,17 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     body: assignSchema,
   },
   {
+    method: "get",
+    paths: ["/api/admin/applications/{id}/member-matches"],
+    summary: "The members with an application's name and date of birth, and whether their stored e-mail is the application's",
+    access: "staff",
+  },
+  {
     method: "post",
     paths: ["/api/admin/applications/{id}/member"],
-    summary: "Make an approved application a member (201), or link it to the member it already is (200)",
+    summary: "Make an approved application a new member (linkTo null, 201), or link it to the matching member staff chose (200)",
     access: "staff",
+    body: memberChoiceSchema,
   },
   {
     method: "get",

@@ -492,6 +492,117 @@ test.describe("admin submissions", () => {
     await services.database.db.deleteFrom("applications").where("id", "=", appId).execute();
   });
 
+  test("an application in an existing member's name: the match and its risk first, nothing done until staff choose to link", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    test.setTimeout(120_000);
+    const tag = uniq();
+    const db = services.database.db;
+    const existing = await services.auth.users.createMember({
+      certificate: `OLD-${tag.toUpperCase()}`,
+      birthdateDigest: services.auth.digestBirthdate("1966-06-16"),
+      firstName: "Riley",
+      lastName: `Match${tag}`,
+    });
+    const linked = await insertApplication(db, {
+      applicant_name: `Riley Match${tag}`,
+      dob: "1966-06-16",
+      email: `attacker.${tag}@example.com`,
+      status: "approved",
+    });
+    try {
+      await signIn("limited_admin");
+      await openTab(page);
+      await search(page, `Match${tag}`);
+      await page.getByRole("button", { name: `View Riley Match${tag}`, exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      const membership = dialog.getByTestId("membership");
+      await membership.getByRole("button", { name: "Create member" }).click();
+      // Nothing is done yet: the match, where a welcome would go, and the explicit choice.
+      const match = membership.getByTestId("membership-match");
+      await expect(match.getByRole("heading", { name: "A member with this name and birthdate exists" })).toBeFocused();
+      await expect(match).toContainText(`Riley Match${tag}, certificate OLD-${tag.toUpperCase()}`);
+      await expect(match).toContainText("They have no e-mail address on record: no welcome e-mail would be sent.");
+      await expect(match).toContainText("Anyone who knows a member's name and birthday can apply in their name.");
+      expect(await db.selectFrom("applications").select("member_user_id").where("id", "=", linked).executeTakeFirstOrThrow()).toEqual({
+        member_user_id: null,
+      });
+      await expectNoAxeViolations(page);
+      await match.scrollIntoViewIfNeeded();
+      await shot(page, "desktop-membership-match", false);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await match.scrollIntoViewIfNeeded();
+      expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await shot(page, "phone-membership-match", false);
+
+      // Cancel leaves everything as it was; then the link, chosen from the keyboard.
+      await match.getByRole("button", { name: "Cancel" }).click();
+      await expect(match).toHaveCount(0);
+      await membership.getByRole("button", { name: "Create member" }).click();
+      await match.getByRole("button", { name: `Link to Riley Match${tag} (OLD-${tag.toUpperCase()})` }).focus();
+      await page.keyboard.press("Enter");
+      await expect(membership.getByRole("status")).toHaveText(
+        `Linked to the existing member OLD-${tag.toUpperCase()}. This member has no e-mail address on record, so no welcome e-mail was sent: tell the member their certificate number yourself.`,
+      );
+      await shot(page, "phone-membership-linked", false);
+      await page.setViewportSize({ width: 1280, height: 720 });
+      expect(
+        Number(
+          (await db.selectFrom("applications").select("member_user_id").where("id", "=", linked).executeTakeFirstOrThrow()).member_user_id,
+        ),
+      ).toBe(existing.id);
+    } finally {
+      await db.deleteFrom("applications").where("id", "=", linked).execute();
+      await db.deleteFrom("users").where("id", "=", existing.id).execute();
+    }
+  });
+
+  test("an application in an existing member's name, where staff choose a new member: a new number and the application's details", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    test.setTimeout(120_000);
+    const tag = uniq();
+    const db = services.database.db;
+    const existing = await services.auth.users.createMember({
+      certificate: `OLD-${tag.toUpperCase()}`,
+      birthdateDigest: services.auth.digestBirthdate("1966-06-16"),
+      firstName: "Riley",
+      lastName: `Twin${tag}`,
+      email: `riley.${tag}@example.com`,
+    });
+    const fresh = await insertApplication(db, {
+      applicant_name: `Riley Twin${tag}`,
+      dob: "1966-06-16",
+      email: `riley.${tag}@example.com`,
+      status: "approved",
+    });
+    try {
+      await signIn("limited_admin");
+      await openTab(page);
+      await search(page, `Twin${tag}`);
+      await page.getByRole("button", { name: `View Riley Twin${tag}`, exact: true }).click();
+      const membership = page.getByRole("dialog").getByTestId("membership");
+      await membership.getByRole("button", { name: "Create member" }).click();
+      await expect(membership.getByTestId("membership-match")).toContainText(
+        "Their e-mail address on record is the same as this application's.",
+      );
+      await membership.getByTestId("membership-match").getByRole("button", { name: "Create a new member" }).click();
+      await expect(membership.getByRole("status")).toContainText(/^Member [A-Z0-9-]+ created\. E-mail is not set up on this site/);
+      const certificate = (await membership.getByRole("status").innerText()).split(" ")[1];
+      expect(certificate).not.toBe(`OLD-${tag.toUpperCase()}`);
+      const made = await db.selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirstOrThrow();
+      expect(made).toMatchObject({ application_id: fresh, email: `riley.${tag}@example.com`, phone: "5551234567", city: "Springfield" });
+      await db.deleteFrom("users").where("id", "=", made.id).execute();
+    } finally {
+      await db.deleteFrom("applications").where("id", "=", fresh).execute();
+      await db.deleteFrom("users").where("id", "=", existing.id).execute();
+    }
+  });
+
   test("bulk delete needs a selection and a confirmation; a filter change clears the selection", async ({ page, signIn, services }) => {
     test.setTimeout(60_000);
     const tag = uniq();

@@ -97,9 +97,9 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
 
     await page.getByRole("button", { name: "Upload Users" }).click();
     const result = page.getByTestId("upload-result");
-    await expect(result.getByRole("heading", { name: "Upload Successful" })).toBeVisible();
+    await expect(result.getByRole("heading")).toHaveText("Upload Partially Successful");
     await expect(result).toContainText("Imported 3 users (3 new, 0 updated, 0 unchanged); 25 rows had errors and were skipped.");
-    // A partial import keeps the spec's title but reads as a warning, the rows skipped beside the rows imported.
+    // A partial import is headed so (not 'Upload Successful') and reads as a warning, the rows skipped beside the rows imported.
     await expect(result).toHaveAttribute("data-tone", "partial");
     await expect(result.getByRole("heading").locator("svg.lucide-triangle-alert")).toHaveCount(1);
     await expect(result.getByRole("heading").locator("svg.lucide-circle-check")).toHaveCount(0);
@@ -326,7 +326,9 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
 
     await page.getByRole("button", { name: "Upload CSV" }).click();
     const status = page.getByTestId("upload-status");
-    await expect(status).toContainText("Success: Imported 7 users (7 new, 0 updated, 0 unchanged); 1 row had errors and was skipped.");
+    await expect(status.locator("p").first()).toHaveText(
+      "Partial Success: Imported 7 users (7 new, 0 updated, 0 unchanged); 1 row had errors and was skipped.",
+    );
     await expect(page.getByTestId("row-errors")).toContainText(`Line 9: certificate number "${t}0" repeats line 2`);
     await expect(page.getByTestId("file-summary")).toHaveCount(0);
     await expect(page.getByTestId("csv-preview")).toHaveCount(0);
@@ -376,7 +378,9 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
 
     await page.getByRole("button", { name: "Upload CSV" }).click();
     const status = page.getByTestId("upload-status");
-    await expect(status).toContainText("Success: Imported 2 users (2 new, 0 updated, 0 unchanged); 38 rows had errors and were skipped.");
+    await expect(status.locator("p").first()).toHaveText(
+      "Partial Success: Imported 2 users (2 new, 0 updated, 0 unchanged); 38 rows had errors and were skipped.",
+    );
     await expect(status).toHaveAttribute("data-tone", "partial");
     await expect(status.locator("svg.lucide-circle-check")).toHaveCount(0);
     await expect(status.getByTestId("upload-counts")).toHaveText("2 imported, 38 skipped");
@@ -484,5 +488,35 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/$/);
     }
+  });
+});
+
+test.describe("a repeated upload", () => {
+  test("the same file again within moments shows the first result and says so, on both upload pages", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    const t = uniq();
+    const csv = `${HEADER}\n${t}1,1980-01-15,Ann,Lee,\n${t}2,1980-01-16,Bo,Ng,\n`;
+    await page.goto("/admin/upload");
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({ name: "again.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    const upload = page.getByRole("button", { name: "Upload Users" });
+    await upload.click();
+    const result = page.getByTestId("upload-result");
+    await expect(result).toContainText("Imported 2 users (2 new, 0 updated, 0 unchanged).");
+    await expect(result.getByTestId("upload-repeated")).toHaveCount(0);
+    await upload.click();
+    await expect(result.getByTestId("upload-repeated")).toHaveText(
+      "You uploaded this file moments ago: this is the result of that upload. Nothing was imported again.",
+    );
+    await expect(result).toContainText("Imported 2 users (2 new, 0 updated, 0 unchanged).");
+
+    await page.goto("/admin/users");
+    await page.locator('input[type="file"]').setInputFiles({ name: "again.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    const status = page.getByTestId("upload-status");
+    await expect(status).toContainText("Success: Imported 2 users (2 new, 0 updated, 0 unchanged).");
+    await expect(status.getByTestId("upload-repeated")).toHaveText(
+      "You uploaded this file moments ago: this is the result of that upload. Nothing was imported again.",
+    );
   });
 });

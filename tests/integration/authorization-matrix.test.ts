@@ -91,7 +91,8 @@ const API: Record<string, Row> = {
   "DELETE /api/videos/:id": superAdmin(404),
   "OTHER /api/videos/:id": everyone(405),
   "POST /api/applications": signedIn(400),
-  "POST /api/admin/applications/:id/member": staff(404),
+  "POST /api/admin/applications/:id/member": staff(400),
+  "GET /api/admin/applications/:id/member-matches": staff(404),
   // A member's own account; staff have no membership (403).
   "GET /api/account": [401, 200, 401, 403, 403],
   "PUT /api/account/contact": [401, 200, 401, 403, 403],

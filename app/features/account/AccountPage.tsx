@@ -47,7 +47,9 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
         <h2 id="submissions-heading" className="text-xl font-bold text-brand-900">
           What you sent us
         </h2>
-        <p className="mt-1 text-sm text-slate-600">Applications, form requests and messages you sent while signed in, newest first.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Applications, form requests and messages you sent while signed in, and the application your membership came from, newest first.
+        </p>
         {submissions.length ? (
           <ul className="mt-4 space-y-4" data-testid="account-submissions">
             {submissions.map((s) => (

@@ -98,14 +98,23 @@ export class AccountService {
     const rows = (
       await Promise.all(
         SUBMISSION_TABLES.map(async (table) =>
-          (await anyDb.selectFrom(table).select(["id", "submitted_at", "status"]).where("submitted_by", "=", userId).execute()).map(
-            (r) => ({
-              ref: `${SOURCES[table].prefix}${Number(r.id)}`,
-              formType: SOURCES[table].formType,
-              submittedAt: String(r.submitted_at),
-              status: normalizeStatus(r.status),
-            }),
-          ),
+          (
+            await anyDb
+              .selectFrom(table)
+              .select(["id", "submitted_at", "status"])
+              // Applications: also the one the membership was made from (or staff linked it to).
+              .where((eb) =>
+                table === "applications"
+                  ? eb.or([eb("submitted_by", "=", userId), eb("member_user_id", "=", userId)])
+                  : eb("submitted_by", "=", userId),
+              )
+              .execute()
+          ).map((r) => ({
+            ref: `${SOURCES[table].prefix}${Number(r.id)}`,
+            formType: SOURCES[table].formType,
+            submittedAt: String(r.submitted_at),
+            status: normalizeStatus(r.status),
+          })),
         ),
       )
     ).flat();

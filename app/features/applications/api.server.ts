@@ -5,7 +5,7 @@ import { parseInput } from "~/platform/errors";
 import type { MembershipFromApplications } from "./membership.server";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import type { PublicUser } from "~/features/auth/user";
-import type { ApplicationCreated, ApplicationRejected, CaseFound } from "./contract";
+import { memberChoiceSchema, type ApplicationCreated, type ApplicationRejected, type CaseFound, type MemberMatches } from "./contract";
 import { ApplicationInvalid, type ApplicationsService } from "./service.server";
 
 /** DESIGN.md: the application with its four signatures may be up to 4 MB; everything else stays at 1 MB. */
@@ -29,14 +29,30 @@ export function applicationsRouter({
   const router = Router();
   const applications = () => service;
 
-  // Staff: an approved application becomes a member (or is linked to the member it already is).
-  router.post(
-    "/api/admin/applications/:id/member",
+  // Staff: the members an application could be linked to, shown before anything is done.
+  router.get(
+    "/api/admin/applications/:id/member-matches",
     noStore,
     apiRequireAdmin,
     handler(async (req: Request, res: Response) => {
       const id = parseInput(applicationIdSchema, req.params.id);
-      const result = await membership.createMember(userOf(res).id, id);
+      const body: MemberMatches & { success: true } = { success: true, ...(await membership.matches(id)) };
+      res.json(body);
+    }),
+  );
+
+  // Staff: an approved application becomes a new member, or is linked to the member staff chose.
+  router.post(
+    "/api/admin/applications/:id/member",
+    noStore,
+    apiRequireAdmin,
+    jsonBody(),
+    handler(async (req: Request, res: Response) => {
+      const id = parseInput(applicationIdSchema, req.params.id);
+      const choice = parseInput(memberChoiceSchema, req.body);
+      // The sign-in link of the welcome e-mail when PUBLIC_URL is not set: the address staff use.
+      const site = `${req.protocol}://${req.get("host")}`;
+      const result = await membership.createMember(userOf(res).id, id, choice, site);
       res.status(result.created ? 201 : 200).json({ success: true, ...result });
     }),
   );

@@ -5,7 +5,7 @@ import { createLogger } from "~/platform/logger.server";
 import { RateLimits } from "~/platform/rate-limit.server";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
-import { MESSAGES } from "./contract";
+import { localIsoDate, MESSAGES } from "./contract";
 import { APPLICATION_RATE_LIMIT, ApplicationsService, CASE_LOOKUP_RATE_LIMIT, CASE_LOOKUP_UNAVAILABLE } from "./service.server";
 
 const SIGNATURE = pngDataUrl();
@@ -25,7 +25,7 @@ function validApplication(overrides: Record<string, unknown> = {}) {
     coEmail: "sam@example.com",
     phone: "2035550142",
     coPhone: "203-555-0143",
-    todaysDate: "2025-06-01",
+    todaysDate: localIsoDate(),
     address1: "12 Elm Street",
     address2: "Apt 4",
     city: "Stamford",
@@ -63,7 +63,7 @@ function minimalApplication(overrides: Record<string, unknown> = {}) {
     gender: "Prefer not to say",
     email: "lee@example.com",
     phone: "(203) 555-0100",
-    todaysDate: "2025-06-01",
+    todaysDate: localIsoDate(),
     paymentMonthlyBilling: true,
     confirmAccuracy: true,
     applicantSignature: SIGNATURE,
@@ -132,7 +132,7 @@ describeEachDatabase("membership application API", (dialect) => {
         co_email: "sam@example.com",
         phone: "(203) 555-0142",
         co_phone: "(203) 555-0143",
-        todays_date: "2025-06-01",
+        todays_date: localIsoDate(),
         address1: "12 Elm Street",
         address2: "Apt 4",
         city: "Stamford",

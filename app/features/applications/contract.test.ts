@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
 import { applicantFromAnswer, caseNumberFrom } from "./case-shapes";
 import { parseAnswer } from "./case-source.server";
-import { applicationSchema, birthDateProblem, formatCoverage, formatPhone, MESSAGES, parseDollars } from "./contract";
+import { applicationSchema, birthDateProblem, formatCoverage, formatPhone, localIsoDate, MESSAGES, parseDollars } from "./contract";
 import { checkSignatureDataUrl } from "./signature-image";
 
 function formData(entries: Record<string, string>) {
@@ -14,7 +14,7 @@ function formData(entries: Record<string, string>) {
 
 describe("the application schema on a posted form (the page, through Conform)", () => {
   it("gives the spec's messages for an empty form, keyed by field", () => {
-    const submission = parseWithZod(formData({ todaysDate: "2025-06-01", caseNumber: "" }), {
+    const submission = parseWithZod(formData({ todaysDate: localIsoDate(), caseNumber: "" }), {
       schema: applicationSchema,
       disableAutoCoercion: true,
     });
@@ -43,7 +43,7 @@ describe("the application schema on a posted form (the page, through Conform)", 
         gender: "Male",
         email: "lee@example.com",
         phone: "203.555.0100",
-        todaysDate: "2025-06-01",
+        todaysDate: localIsoDate(),
         state: "ny",
         paymentUseCreditCard: "on",
         ccNameOnCard: "Lee",
@@ -147,7 +147,7 @@ describe("amount of coverage", () => {
       gender: "Female",
       email: "lee@example.com",
       phone: "2035550100",
-      todaysDate: "2025-06-01",
+      todaysDate: localIsoDate(),
       paymentMonthlyBilling: true,
       confirmAccuracy: true,
       applicantSignature: pngDataUrl(),

@@ -200,6 +200,21 @@ export function birthDateProblem(value: string, today: string): string | null {
   return null;
 }
 
+/** The YYYY-MM-DD day `days` days after (or before) a YYYY-MM-DD day. */
+export function shiftIsoDay(day: string, days: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * What is wrong with a real YYYY-MM-DD date as Today's Date on `today`, or null: it is today,
+ * give or take a day (the visitor's day may be ahead of or behind the server's).
+ */
+export function todaysDateProblem(value: string, today: string): string | null {
+  return value < shiftIsoDay(today, -1) || value > shiftIsoDay(today, 1) ? "must be today." : null;
+}
+
 /** Today in the visitor's own time zone, as the date input wants it. */
 export function localIsoDate(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -338,6 +353,10 @@ function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
   email("email", a.email);
   phone("phone", a.phone);
   date("todaysDate", a.todaysDate);
+  if (a.todaysDate !== undefined && isRealDate(a.todaysDate)) {
+    const problemText = todaysDateProblem(a.todaysDate, today);
+    if (problemText) problem("todaysDate", `${FIELD_LABELS.todaysDate} ${problemText}`);
+  }
   birthDate("coDob", a.coDob);
   gender("coGender", a.coGender);
   email("coEmail", a.coEmail);
@@ -481,12 +500,47 @@ export const MEMBERSHIP_MESSAGES = {
   notApproved: "Only an approved application can become a member.",
   inProgress: "A member is being created from this application; try again in a moment.",
   noNumber: "No free certificate number was found; check CERTIFICATE_FORMAT.",
+  choose: "Choose whether to create a new member or to link the application to an existing member.",
+  notAMatch: "That member does not have this application's name and date of birth; open the application again and choose again.",
 } as const;
+
+/**
+ * POST /api/admin/applications/:id/member: staff's explicit choice. `linkTo: null` makes a new
+ * member; a member's id links the application to that member, who must be one of the
+ * application's matches (same name and date of birth). Nothing is ever linked without it.
+ */
+export const memberChoiceSchema = z.object(
+  {
+    linkTo: z.union([z.null(), z.number().int().positive().max(2_147_483_647)], { error: MEMBERSHIP_MESSAGES.choose }),
+  },
+  { error: MEMBERSHIP_MESSAGES.choose },
+);
+export type MemberChoice = z.output<typeof memberChoiceSchema>;
+
+/**
+ * A member who has the application's name and date of birth. Anyone who knows both can apply
+ * in that member's name, so staff see where a welcome e-mail would go before they link:
+ * the member's own stored address, compared with the application's.
+ */
+export interface MemberMatch {
+  id: number;
+  certificate: string;
+  name: string;
+  active: boolean;
+  /** The member's stored e-mail against the application's: "missing" means no welcome e-mail can go out. */
+  email: "same" | "different" | "missing";
+}
+
+/** GET /api/admin/applications/:id/member-matches. */
+export interface MemberMatches {
+  matches: MemberMatch[];
+}
 
 /** POST /api/admin/applications/:id/member. */
 export interface ApplicationMembership {
   member: { id: number; certificate: string };
   /** True for a new member; false for a link to a member who already existed. */
   created: boolean;
-  welcome: "sent" | "failed" | "already-sent" | "not-sent" | "mail-off";
+  /** "no-address": a linked member has no e-mail address on record, so nothing was sent. */
+  welcome: "sent" | "failed" | "already-sent" | "not-sent" | "mail-off" | "no-address";
 }

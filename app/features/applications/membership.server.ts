@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
-import { nowIso, UniqueViolationError } from "~/platform/db.server";
+import { nowIso, toBool } from "~/platform/db.server";
 import { UsersRepo } from "~/features/auth/users.server";
 import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
-import type { ApplicationMembership } from "./contract";
+import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches } from "./contract";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 
 /** A certificate number from CERTIFICATE_FORMAT ("AHA{0000000}") and a counter value. */
@@ -33,21 +33,66 @@ export interface MembershipDeps {
   publicUrl: string | null;
 }
 
+/** What createMember needs from the application. */
+interface ApplicationForMember {
+  id: number;
+  applicant_name: string;
+  dob: string;
+  email: string;
+}
+
 /**
- * From an approved application to a member, in one step: a new member with a new certificate
- * number, the application's name and birthdate, linked both ways; or, when a member with the
- * same birthdate and name already exists, a link to that member instead of a second account.
- * The welcome e-mail goes out once, only after approval, when mail is set up.
+ * From an approved application to a member, by staff's explicit choice: a new member with a new
+ * certificate number and the application's name, birthdate and contact details, linked both
+ * ways; or a link to a member who has the application's name and birthdate, chosen by staff
+ * after seeing the match (matches). Anyone who knows a member's name and birthday can apply in
+ * their name, so a link never happens on its own, never changes the member's stored details,
+ * and the welcome e-mail with the certificate number goes only to the member's own stored
+ * address (none on record: no e-mail). The welcome e-mail goes out once, only after approval,
+ * when mail is set up.
  */
 export class MembershipFromApplications {
   constructor(private deps: MembershipDeps) {}
 
-  async createMember(actorId: number, applicationId: number): Promise<ApplicationMembership> {
+  /** The members with the application's name and birthdate: what staff choose from before a link. */
+  async matches(applicationId: number): Promise<MemberMatches> {
+    const app = await this.deps.db
+      .selectFrom("applications")
+      .select(["id", "applicant_name", "dob", "email"])
+      .where("id", "=", applicationId)
+      .executeTakeFirst();
+    if (!app) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
+    return { matches: await this.matchesOf(this.deps.db, app) };
+  }
+
+  /**
+   * `site`: the site's address for the sign-in link in the welcome e-mail when PUBLIC_URL is
+   * not set (the address staff called).
+   */
+  async createMember(
+    actorId: number,
+    applicationId: number,
+    choice: MemberChoice,
+    site: string | null = null,
+  ): Promise<ApplicationMembership> {
     const { db, audit } = this.deps;
     const outcome = await db.transaction().execute(async (trx) => {
       const app = await trx
         .selectFrom("applications")
-        .select(["id", "status", "applicant_name", "dob", "email", "member_user_id"])
+        .select([
+          "id",
+          "status",
+          "applicant_name",
+          "dob",
+          "email",
+          "phone",
+          "address1",
+          "address2",
+          "city",
+          "state",
+          "zip",
+          "member_user_id",
+        ])
         .where("id", "=", applicationId)
         .executeTakeFirst();
       if (!app) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
@@ -61,20 +106,19 @@ export class MembershipFromApplications {
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { kind: "existing" as const };
 
-      const digest = this.deps.digestBirthdate(app.dob);
-      const name = splitName(app.applicant_name);
-      const same = await trx
-        .selectFrom("users")
-        .select(["id", "certificate_number", "first_name", "last_name"])
-        .where("role", "=", "user")
-        .where("birthdate_digest", "=", digest)
-        .execute();
-      const match = same.find((u) => sameName(u.first_name, name.first) && sameName(u.last_name, name.last));
       let member: { id: number; certificate: string };
       let created: boolean;
-      if (match) {
-        member = { id: Number(match.id), certificate: match.certificate_number ?? "" };
+      /** Where the certificate number may be sent: a new member's own (the application's), a linked member's stored one. */
+      let email: string | null;
+      if (choice.linkTo !== null) {
+        const linkTo = choice.linkTo;
+        const match = (await this.matchesOf(trx, app)).find((m) => m.id === linkTo);
+        // Thrown inside the transaction: the claim above is given back.
+        if (!match) throw DomainError.conflict(MEMBERSHIP_MESSAGES.notAMatch);
+        const stored = await trx.selectFrom("users").select("email").where("id", "=", match.id).executeTakeFirstOrThrow();
+        member = { id: match.id, certificate: match.certificate };
         created = false;
+        email = stored.email?.trim() || null;
         await trx
           .updateTable("users")
           .set({ application_id: applicationId, updated_at: nowIso() })
@@ -82,8 +126,9 @@ export class MembershipFromApplications {
           .where("application_id", "is", null)
           .execute();
       } else {
-        member = await this.newMember(trx, { digest, name, email: app.email, applicationId });
+        member = await this.newMember(trx, app);
         created = true;
+        email = app.email;
       }
       await trx.updateTable("applications").set({ member_user_id: member.id }).where("id", "=", applicationId).execute();
       await audit.record(
@@ -95,10 +140,10 @@ export class MembershipFromApplications {
         },
         trx,
       );
-      return { kind: "done" as const, member, created, email: app.email };
+      return { kind: "done" as const, member, created, email };
     });
     if (outcome.kind === "existing") return this.membershipOf(applicationId);
-    const welcome = await this.sendWelcome(actorId, applicationId, outcome.member.certificate, outcome.email);
+    const welcome = await this.sendWelcome(actorId, applicationId, outcome.member.certificate, outcome.email, site);
     return { member: outcome.member, created: outcome.created, welcome };
   }
 
@@ -119,11 +164,36 @@ export class MembershipFromApplications {
     };
   }
 
+  private async matchesOf(db: Kysely<Database>, app: ApplicationForMember): Promise<MemberMatch[]> {
+    const name = splitName(app.applicant_name);
+    const same = await db
+      .selectFrom("users")
+      .select(["id", "certificate_number", "first_name", "last_name", "email", "is_active"])
+      .where("role", "=", "user")
+      .where("birthdate_digest", "=", this.deps.digestBirthdate(app.dob))
+      .orderBy("id")
+      .execute();
+    return same
+      .filter((u) => sameName(u.first_name, name.first) && sameName(u.last_name, name.last))
+      .map((u) => {
+        const stored = u.email?.trim() ?? "";
+        return {
+          id: Number(u.id),
+          certificate: u.certificate_number ?? "",
+          name: [u.first_name, u.last_name].filter(Boolean).join(" "),
+          active: toBool(u.is_active),
+          email: !stored ? "missing" : stored.toLowerCase() === app.email.trim().toLowerCase() ? "same" : "different",
+        };
+      });
+  }
+
   /** A new number from the counter; one already taken (an imported member) is skipped. */
   private async newMember(
     trx: Kysely<Database>,
-    input: { digest: string; name: { first: string | null; last: string | null }; email: string; applicationId: number },
+    app: ApplicationForMember & Record<"phone" | "address1" | "address2" | "city" | "state" | "zip", string | null>,
   ) {
+    const name = splitName(app.applicant_name);
+    const users = new UsersRepo(trx);
     for (let attempt = 0; attempt < 1000; attempt++) {
       const next = await trx
         .updateTable("certificate_counter")
@@ -132,21 +202,20 @@ export class MembershipFromApplications {
         .returning("last_value")
         .executeTakeFirstOrThrow();
       const certificate = formatCertificate(this.deps.certificateFormat, Number(next.last_value));
-      const taken = await trx.selectFrom("users").select("id").where("certificate_number", "=", certificate).executeTakeFirst();
-      if (taken) continue;
-      const row = await new UsersRepo(trx)
-        .createMember({
-          certificate,
-          birthdateDigest: input.digest,
-          firstName: input.name.first,
-          lastName: input.name.last,
-          email: input.email,
-          applicationId: input.applicationId,
-        })
-        .catch((err) => {
-          if (err instanceof UniqueViolationError) return null;
-          throw err;
-        });
+      const row = await users.createMemberUnlessTaken({
+        certificate,
+        birthdateDigest: this.deps.digestBirthdate(app.dob),
+        firstName: name.first,
+        lastName: name.last,
+        email: app.email,
+        applicationId: app.id,
+        phone: app.phone,
+        address1: app.address1,
+        address2: app.address2,
+        city: app.city,
+        state: app.state,
+        zip: app.zip,
+      });
       if (row) return { id: Number(row.id), certificate };
     }
     throw DomainError.conflict(MEMBERSHIP_MESSAGES.noNumber);
@@ -157,9 +226,11 @@ export class MembershipFromApplications {
     actorId: number,
     applicationId: number,
     certificate: string,
-    email: string,
+    email: string | null,
+    site: string | null,
   ): Promise<ApplicationMembership["welcome"]> {
     const { db, mailer, logger, audit } = this.deps;
+    if (!email) return "no-address";
     if (!mailer?.enabled) return "mail-off";
     const claimed = await db
       .updateTable("applications")
@@ -170,7 +241,11 @@ export class MembershipFromApplications {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return "already-sent";
     try {
-      await mailer.send(email, `Welcome to the ${this.deps.orgName}`, welcomeText(this.deps.orgName, certificate, this.deps.publicUrl));
+      await mailer.send(
+        email,
+        `Welcome to the ${this.deps.orgName}`,
+        welcomeText(this.deps.orgName, certificate, this.deps.publicUrl ?? site),
+      );
     } catch (err) {
       logger.error({ application: applicationId, error: (err as Error)?.message }, "welcome e-mail could not be sent");
       await db.updateTable("applications").set({ welcome_sent_at: null }).where("id", "=", applicationId).execute();
@@ -183,16 +258,22 @@ export class MembershipFromApplications {
 
 const sameName = (a: string | null, b: string | null) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
 
-export function welcomeText(orgName: string, certificate: string, publicUrl: string | null): string {
-  const signIn = publicUrl ? `${publicUrl.replace(/\/$/, "")}/login` : "our website's Member Login page";
+/**
+ * The welcome e-mail's text. `siteUrl` (PUBLIC_URL, else the address staff use) gives the
+ * sign-in page's link, on a line of its own so mail programs make it clickable.
+ */
+export function welcomeText(orgName: string, certificate: string, siteUrl: string | null): string {
+  const signIn = siteUrl
+    ? ["To sign in to the members' knowledge center, open", `${siteUrl.replace(/\/$/, "")}/login`]
+    : ["To sign in to the members' knowledge center, open our website's Member Login page,"];
   return [
     `Welcome to the ${orgName}!`,
     "",
     "Your membership application has been approved.",
     `Your certificate number is ${certificate}.`,
     "",
-    `To sign in to the members' knowledge center, go to ${signIn}, enter your certificate number,`,
-    "and your date of birth as MMDDYY (for example, 030785 for March 7, 1985).",
+    ...signIn,
+    "and enter your certificate number and your date of birth as MMDDYY (for example, 030785 for March 7, 1985).",
     "",
     `The ${orgName}`,
   ].join("\n");

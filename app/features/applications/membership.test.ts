@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { sql } from "kysely";
+import {
+  describeEachDatabase,
+  loginAs,
+  sessionCookieFrom,
+  startSiblingServer,
+  startTestServer,
+  type TestServer,
+} from "../../../tests/support/test-app";
+import { pngDataUrl } from "../../../tests/support/png";
 import { insertApplication } from "../../../tests/support/submission-fixtures";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
-import { MEMBERSHIP_MESSAGES } from "./contract";
+import { localIsoDate, MEMBERSHIP_MESSAGES } from "./contract";
 import { formatCertificate, splitName } from "./membership.server";
 
 describe("certificate numbers and names", () => {
@@ -37,8 +46,14 @@ describeEachDatabase("from approved application to member", (dialect) => {
   });
 
   const db = () => server.services.database.db;
-  const create = (id: number, cookie = staff.cookie, on = server) =>
-    on.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie });
+  /** Staff's explicit choice: linkTo null makes a new member, a member's id links to that member. */
+  const create = (id: number, linkTo: number | null = null, cookie = staff.cookie, on = server) =>
+    on.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie, json: { linkTo } });
+  const matchesOf = async (id: number, cookie = staff.cookie) => {
+    const res = await server.request(`/api/admin/applications/${id}/member-matches`, { cookie });
+    expect(res.status).toBe(200);
+    return (await res.json()).matches;
+  };
   const approve = (id: number) => db().updateTable("applications").set({ status: "approved" }).where("id", "=", id).execute();
   /** The membership section of the submission's detail, as the inbox shows it. */
   const membershipShown = async (id: number) => {
@@ -74,6 +89,13 @@ describeEachDatabase("from approved application to member", (dialect) => {
       email: "avery.new@example.com",
       application_id: id,
       role: "user",
+      // The application's contact details (issue 30, 3.3).
+      phone: "5551234567",
+      address1: "12 Elm Street",
+      address2: null,
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
     });
     expect(user.birthdate_digest).toBe(server.services.auth.digestBirthdate("1985-03-07"));
     const app = await db()
@@ -91,6 +113,19 @@ describeEachDatabase("from approved application to member", (dialect) => {
       json: { username: body.member.certificate, password: "030785" },
     });
     expect(login.status).toBe(200);
+
+    // On 'My account' the new member sees the contact details and the application they came from.
+    const account = await (await server.request("/api/account", { cookie: sessionCookieFrom(login) })).json();
+    expect(account.contact).toEqual({
+      email: "avery.new@example.com",
+      phone: "5551234567",
+      address1: "12 Elm Street",
+      address2: null,
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
+    });
+    expect(account.submissions).toEqual([expect.objectContaining({ ref: `application_${id}`, status: "approved" })]);
 
     // The welcome e-mail: once, to the applicant, saying how to sign in.
     expect(smtp.received.map((m) => m.to)).toEqual([["avery.new@example.com"]]);
@@ -114,12 +149,14 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(JSON.parse(audit[0].details!)).toEqual({ application: `application_${id}` });
   });
 
-  it("links an applicant who is already a member instead of making a second account", async () => {
+  it("links an applicant to an existing member only when staff choose that member; the details and the address on record stay", async () => {
     const existing = await server.services.auth.users.createMember({
       certificate: "OLD-777",
       birthdateDigest: server.services.auth.digestBirthdate("1970-12-01"),
       firstName: "Pat",
       lastName: "Existing",
+      email: "pat.on.record@example.com",
+      phone: "2035550100",
     });
     const id = await insertApplication(db(), {
       applicant_name: "pat existing",
@@ -127,19 +164,118 @@ describeEachDatabase("from approved application to member", (dialect) => {
       email: "pat@example.com",
       status: "approved",
     });
+    expect(await matchesOf(id)).toEqual([
+      { id: existing.id, certificate: "OLD-777", name: "Pat Existing", active: true, email: "different" },
+    ]);
+    // No choice, no link: the server refuses.
+    const unchosen = await server.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie: staff.cookie });
+    expect(unchosen.status).toBe(400);
+    expect((await unchosen.json()).error).toBe(MEMBERSHIP_MESSAGES.choose);
+    // A member who is not a match cannot be linked.
+    const other = await server.services.auth.users.createMember({
+      certificate: "OTHER-1",
+      birthdateDigest: server.services.auth.digestBirthdate("1970-12-02"),
+      firstName: "Pat",
+      lastName: "Existing",
+    });
+    const wrong = await create(id, other.id);
+    expect(wrong.status).toBe(409);
+    expect((await wrong.json()).error).toBe(MEMBERSHIP_MESSAGES.notAMatch);
+    expect(await membershipShown(id)).toEqual({ member: null, welcomeSentAt: null });
+
     const before = (await db().selectFrom("users").select("id").execute()).length;
-    const res = await create(id);
+    const res = await create(id, existing.id);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ created: false, member: { id: existing.id, certificate: "OLD-777" } });
+    expect(await res.json()).toMatchObject({ created: false, member: { id: existing.id, certificate: "OLD-777" }, welcome: "sent" });
     expect((await db().selectFrom("users").select("id").execute()).length).toBe(before);
-    const user = await db().selectFrom("users").select("application_id").where("id", "=", existing.id).executeTakeFirstOrThrow();
-    expect(Number(user.application_id)).toBe(id);
+    const user = await db()
+      .selectFrom("users")
+      .select(["application_id", "email", "phone", "address1"])
+      .where("id", "=", existing.id)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ application_id: id, email: "pat.on.record@example.com", phone: "2035550100", address1: null });
+    // The certificate number went to the address on record, never to the application's.
+    const mails = smtp.received.filter((m) => m.to.includes("pat.on.record@example.com") || m.to.includes("pat@example.com"));
+    expect(mails.map((m) => m.to)).toEqual([["pat.on.record@example.com"]]);
     const { welcome_sent_at } = await db()
       .selectFrom("applications")
       .select("welcome_sent_at")
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
     expect(await membershipShown(id)).toEqual({ member: { id: existing.id, certificate: "OLD-777" }, welcomeSentAt: welcome_sent_at });
+  });
+
+  it("an application in a member's name by someone else: nothing goes to the applicant's address, no answer of theirs shows the certificate", async () => {
+    const sent = smtp.received.length;
+    const victim = await server.services.auth.users.createMember({
+      certificate: "VICTIM-42",
+      birthdateDigest: server.services.auth.digestBirthdate("1964-02-29"),
+      firstName: "Robin",
+      lastName: "Target",
+    });
+    // The attacker signs in with their own member account and applies in the victim's name.
+    const attacker = await loginAs(server, "member");
+    const posted = await server.request("/api/applications", {
+      method: "POST",
+      cookie: attacker.cookie,
+      json: {
+        amountOfCoverage: "100000",
+        applicantName: "Robin Target",
+        dob: "1964-02-29",
+        gender: "Prefer not to say",
+        email: "attacker@evil.example",
+        phone: "(203) 555-0100",
+        todaysDate: localIsoDate(),
+        paymentMonthlyBilling: true,
+        confirmAccuracy: true,
+        applicantSignature: pngDataUrl(),
+      },
+    });
+    expect(posted.status).toBe(201);
+    const { id } = await posted.json();
+    await approve(id);
+    // Staff see the match and that the victim has no address on record before anything is sent.
+    expect(await matchesOf(id)).toEqual([
+      { id: victim.id, certificate: "VICTIM-42", name: "Robin Target", active: true, email: "missing" },
+    ]);
+    expect(smtp.received.length).toBe(sent);
+    // Staff link it (the worst choice): still no mail, to anyone.
+    const res = await create(id, victim.id);
+    expect(await res.json()).toMatchObject({ created: false, member: { id: victim.id }, welcome: "no-address" });
+    expect(smtp.received.length).toBe(sent);
+    expect(smtp.received.some((m) => m.to.includes("attacker@evil.example"))).toBe(false);
+    // What the applicant can read: their account (the application and its status), who they are.
+    for (const path of ["/api/account", "/api/auth/me"]) {
+      const answer = await server.request(path, { cookie: attacker.cookie });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).not.toContain("VICTIM-42");
+    }
+    const account = await (await server.request("/api/account", { cookie: attacker.cookie })).json();
+    expect(account.submissions).toEqual([expect.objectContaining({ ref: `application_${id}`, status: "approved" })]);
+  });
+
+  it("a new member by staff's choice, though a match exists: a new number to the application's address", async () => {
+    const existing = await server.services.auth.users.createMember({
+      certificate: "TWIN-1",
+      birthdateDigest: server.services.auth.digestBirthdate("1991-07-07"),
+      firstName: "Jo",
+      lastName: "Twin",
+      email: "jo.twin@example.com",
+    });
+    const id = await insertApplication(db(), {
+      applicant_name: "Jo Twin",
+      dob: "1991-07-07",
+      email: "jo.twin@example.com",
+      status: "approved",
+    });
+    expect(await matchesOf(id)).toEqual([expect.objectContaining({ id: existing.id, email: "same" })]);
+    const res = await create(id, null);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.member.certificate).toMatch(/^NEW\d{5}$/);
+    expect(smtp.received.filter((m) => m.to.includes("jo.twin@example.com")).map((m) => decodeBody(m.raw))).toEqual([
+      expect.stringContaining(`Your certificate number is ${body.member.certificate}.`),
+    ]);
   });
 
   it("an application whose member is being made shows no member yet", async () => {
@@ -163,7 +299,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
         ),
       );
       // Each application asked twice at once, on both instances.
-      const answers = await Promise.all(ids.flatMap((id) => [create(id), create(id, staff.cookie, sibling)]));
+      const answers = await Promise.all(ids.flatMap((id) => [create(id), create(id, null, staff.cookie, sibling)]));
       const bodies = await Promise.all(answers.map((r) => r.json()));
       expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201, 201, 201, 201]);
       for (let i = 0; i < ids.length; i++) expect(bodies[2 * i].member).toEqual(bodies[2 * i + 1].member);
@@ -195,10 +331,58 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(body.member.certificate).toBe(formatCertificate("NEW{00000}", Number(next.last_value) + 2));
   });
 
+  it("a number another writer takes between the counter and the insert is skipped, on both databases", async () => {
+    // The collision forced: a trigger inserts a member holding the next number just before the
+    // new member's own insert of it (as a member import or a second site would). On PostgreSQL
+    // the unique violation used to abort the transaction, and the next step failed with a 500.
+    const next = await db().selectFrom("certificate_counter").select("last_value").executeTakeFirstOrThrow();
+    const squatted = formatCertificate("NEW{00000}", Number(next.last_value) + 1);
+    const now = new Date().toISOString();
+    const squat = sql.raw(
+      `insert into users (certificate_number, first_name, role, is_active, is_core_admin, created_at, updated_at) ` +
+        `values (NEW.certificate_number, 'Squatter', 'user', 1, 0, '${now}', '${now}')`,
+    );
+    if (dialect === "sqlite") {
+      await sql`create trigger squat before insert on users
+        when NEW.certificate_number = ${sql.lit(squatted)} and NEW.first_name is not 'Squatter'
+        begin ${squat}; end`.execute(db());
+    } else {
+      await sql`create function squat() returns trigger language plpgsql as $$ begin
+        if NEW.certificate_number = ${sql.lit(squatted)} and NEW.first_name is distinct from 'Squatter' then ${squat}; end if;
+        return NEW; end $$`.execute(db());
+      await sql`create trigger squat before insert on users for each row execute function squat()`.execute(db());
+    }
+    try {
+      const id = await insertApplication(db(), {
+        applicant_name: "Late Comer",
+        dob: "1962-03-03",
+        email: "late@example.com",
+        status: "approved",
+      });
+      const res = await create(id);
+      expect(res.status).toBe(201);
+      const body = await res.json();
+      expect(body.member.certificate).toBe(formatCertificate("NEW{00000}", Number(next.last_value) + 2));
+      const holders = await db().selectFrom("users").select(["first_name"]).where("certificate_number", "=", squatted).execute();
+      expect(holders).toEqual([{ first_name: "Squatter" }]);
+      expect(await membershipShown(id)).toMatchObject({ member: body.member });
+    } finally {
+      await sql`drop trigger squat${dialect === "postgres" ? sql` on users` : sql``}`.execute(db());
+      if (dialect === "postgres") await sql`drop function squat()`.execute(db());
+    }
+  });
+
   it("refuses members and strangers, and unknown or malformed ids", async () => {
     const id = await insertApplication(db(), { status: "approved" });
-    expect((await create(id, (await loginAs(server, "member")).cookie)).status).toBe(403);
-    expect((await server.request(`/api/admin/applications/${id}/member`, { method: "POST" })).status).toBe(401);
+    const member = (await loginAs(server, "member")).cookie;
+    expect((await create(id, null, member)).status).toBe(403);
+    expect((await server.request(`/api/admin/applications/${id}/member`, { method: "POST", json: { linkTo: null } })).status).toBe(401);
+    expect((await server.request(`/api/admin/applications/${id}/member-matches`, { cookie: member })).status).toBe(403);
+    expect((await server.request(`/api/admin/applications/999999/member-matches`, { cookie: staff.cookie })).status).toBe(404);
+    for (const body of [{}, { linkTo: "1" }, { linkTo: 0 }, { linkTo: 1.5 }, [], "new"])
+      expect(
+        (await server.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie: staff.cookie, json: body })).status,
+      ).toBe(400);
     expect((await create(999_999)).status).toBe(404);
     expect((await server.request(`/api/admin/applications/abc/member`, { method: "POST", cookie: staff.cookie })).status).toBe(400);
     expect(await db().selectFrom("applications").select("member_user_id").where("id", "=", id).executeTakeFirstOrThrow()).toEqual({

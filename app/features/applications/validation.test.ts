@@ -11,6 +11,7 @@ import {
   applicationProblems,
   applicationSchema,
   localIsoDate,
+  shiftIsoDay,
   signatureMessage,
 } from "./contract";
 import { SIGNATURE_MAX_CHARS } from "./signature-image";
@@ -36,7 +37,7 @@ const valid = {
   gender: "Female",
   email: "dana@example.com",
   phone: "2035550142",
-  todaysDate: "2025-06-01",
+  todaysDate: localIsoDate(),
   paymentMonthlyBilling: true,
   confirmAccuracy: true,
   applicantSignature: SIGNATURE,
@@ -96,6 +97,10 @@ describe("application validation, rule by rule", () => {
       { beneficiaryPhone: "Beneficiary Phone must be a phone number, like (555) 123-4567." },
     ],
     ["today's date that does not exist", { todaysDate: "2025-13-01" }, { todaysDate: "Today's Date must be a real date." }],
+    ["today's date far in the future", { todaysDate: "2999-01-01" }, { todaysDate: "Today's Date must be today." }],
+    ["today's date two days ahead", { todaysDate: shiftIsoDay(today, 2) }, { todaysDate: "Today's Date must be today." }],
+    ["today's date two days behind", { todaysDate: shiftIsoDay(today, -2) }, { todaysDate: "Today's Date must be today." }],
+    ["today's date years ago", { todaysDate: "2001-06-01" }, { todaysDate: "Today's Date must be today." }],
     ["a card process date that does not exist", { ccProcessDate: "2025-02-29" }, { ccProcessDate: "Process Date must be a real date." }],
     ["a state of one letter", { state: "C" }, { state: "State must be 2 letters, like CT." }],
     ["a state with a digit", { state: "C1" }, { state: "State must be 2 letters, like CT." }],
@@ -164,6 +169,8 @@ describe("application validation, rule by rule", () => {
     expect(problemsOf({ amountOfCoverage: String(MAX_COVERAGE) })).toEqual({});
     expect(problemsOf({ amountOfCoverage: "0.01" })).toEqual({});
     expect(problemsOf({ dob: today })).toEqual({});
+    // Today's Date: today, a day either side for the visitor's time zone.
+    for (const days of [-1, 0, 1]) expect(problemsOf({ todaysDate: shiftIsoDay(today, days) })).toEqual({});
     expect(problemsOf({ dob: yearsAgo(MAX_AGE_YEARS) })).toEqual({});
     expect(problemsOf({ phone: "123456789012345", zip: "06905-1234", state: "ct" })).toEqual({});
     expect(problemsOf({ applicantName: "x".repeat(LIMITS.name) })).toEqual({});

@@ -9,6 +9,13 @@ export function normalizeCertificate(value: string): string {
 }
 
 /**
+ * What a new certificate number may be made of, once normalized: letters, digits and "-" (as
+ * the spec's AHA100001), nothing else. Every place that creates one checks it (member import,
+ * the command line; CERTIFICATE_FORMAT allows the same).
+ */
+export const isCertificateNumber = (normalized: string) => /^[A-Z0-9-]+$/.test(normalized);
+
+/**
  * The birthdate becomes MMDDYY:
  * - with dashes and three parts (YYYY-MM-DD): month and day padded to 2 digits, then the
  *   last two digits of the first part (the year);

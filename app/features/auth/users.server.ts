@@ -72,34 +72,23 @@ export class UsersRepo {
     );
   }
 
-  async createMember(input: {
-    certificate: string;
-    birthdateDigest: string;
-    firstName?: string | null;
-    lastName?: string | null;
-    email?: string | null;
-    applicationId?: number | null;
-  }) {
-    const now = nowIso();
-    return mapUnique(() =>
-      this.db
-        .insertInto("users")
-        .values({
-          certificate_number: input.certificate,
-          birthdate_digest: input.birthdateDigest,
-          first_name: input.firstName ?? null,
-          last_name: input.lastName ?? null,
-          email: input.email ?? null,
-          application_id: input.applicationId ?? null,
-          role: "user",
-          is_active: 1,
-          is_core_admin: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow(),
-    );
+  async createMember(input: NewMember) {
+    return mapUnique(() => this.db.insertInto("users").values(memberValues(input)).returning("id").executeTakeFirstOrThrow());
+  }
+
+  /**
+   * A new member, unless the certificate number is taken (then undefined). The database decides
+   * in the insert itself (on conflict do nothing), so a number taken a moment earlier by
+   * another writer leaves the caller's transaction usable on PostgreSQL too, where a failed
+   * statement would abort it.
+   */
+  createMemberUnlessTaken(input: NewMember) {
+    return this.db
+      .insertInto("users")
+      .values(memberValues(input))
+      .onConflict((oc) => oc.column("certificate_number").doNothing())
+      .returning("id")
+      .executeTakeFirst();
   }
 
   async setPasswordHash(userId: number, passwordHash: string) {
@@ -117,4 +106,43 @@ export class UsersRepo {
       .where("id", "=", userId)
       .execute();
   }
+}
+
+export interface NewMember {
+  certificate: string;
+  birthdateDigest: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  applicationId?: number | null;
+  /** Contact details beside the e-mail (an application's). */
+  phone?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+}
+
+function memberValues(input: NewMember) {
+  const now = nowIso();
+  return {
+    certificate_number: input.certificate,
+    birthdate_digest: input.birthdateDigest,
+    first_name: input.firstName ?? null,
+    last_name: input.lastName ?? null,
+    email: input.email ?? null,
+    application_id: input.applicationId ?? null,
+    phone: input.phone ?? null,
+    address1: input.address1 ?? null,
+    address2: input.address2 ?? null,
+    city: input.city ?? null,
+    state: input.state ?? null,
+    zip: input.zip ?? null,
+    role: "user" as const,
+    is_active: 1 as const,
+    is_core_admin: 0 as const,
+    created_at: now,
+    updated_at: now,
+  };
 }

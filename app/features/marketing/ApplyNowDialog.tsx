@@ -21,7 +21,10 @@ export function ApplyNowDialog({ open, onOpenChange }: { open: boolean; onOpenCh
         </>
       }
     >
-      <JoiningNote />
+      {/* A link in the note (the form, sign in, call, write) closes the dialog, as Contact Us does. */}
+      <div onClickCapture={(e) => (e.target as HTMLElement).closest("a") && onOpenChange(false)}>
+        <JoiningNote />
+      </div>
     </Modal>
   );
 }

@@ -68,7 +68,9 @@ export function BecomeMemberDialog({ open, onOpenChange }: { open: boolean; onOp
         </li>
       </ul>
       <h3 className="mt-5 font-semibold text-brand-900">Ready to join?</h3>
-      <JoiningNote className="mt-1 text-sm leading-relaxed" />
+      <div onClickCapture={(e) => (e.target as HTMLElement).closest("a") && onOpenChange(false)}>
+        <JoiningNote className="mt-1 text-sm leading-relaxed" />
+      </div>
     </Modal>
   );
 }

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import { CircleAlert, CircleCheck, Download, FileUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
-import { MAX_UPLOAD_LABEL, SHOWN_ERRORS, type UploadResponse, type UploadStats } from "./contract";
+import { MAX_UPLOAD_LABEL, MESSAGES, SHOWN_ERRORS, type UploadResponse, type UploadStats } from "./contract";
 import { isCsvFile } from "./csv-file";
 import type { UploadPhase } from "./upload-client";
 
@@ -150,9 +150,25 @@ export const TONE_STYLES: Record<UploadTone, { box: string; text: string; Icon: 
   failed: { box: "border-red-200 bg-red-50", text: "text-red-900", Icon: CircleAlert },
 };
 
+/** The result's heading: the spec's two, and a partial import's (some rows imported, some skipped) in their words. */
+export const UPLOAD_HEADINGS: Record<UploadTone, string> = {
+  success: "Upload Successful",
+  partial: "Upload Partially Successful",
+  failed: "Upload Failed",
+};
+
+/** A repeated post of the same file got the earlier upload's result: said so. */
+export function RepeatedNote({ className }: { className: string }) {
+  return (
+    <p className={className} data-testid="upload-repeated">
+      {MESSAGES.repeated}
+    </p>
+  );
+}
+
 /**
  * /admin/upload result panel: outcome, message, four stats, parsing errors and general errors.
- * A partial import keeps the title 'Upload Successful' but reads as a warning, with the rows
+ * A partial import is headed 'Upload Partially Successful' and reads as a warning, with the rows
  * skipped beside the rows imported. It is brought into view; the page puts it in <Announced>.
  */
 export function ResultPanel({ result }: { result: UploadResponse }) {
@@ -170,8 +186,9 @@ export function ResultPanel({ result }: { result: UploadResponse }) {
     >
       <h2 id="upload-result-title" className={`flex items-center gap-2 text-lg font-semibold ${text}`}>
         <Icon className="h-5 w-5" aria-hidden />
-        {result.success ? "Upload Successful" : "Upload Failed"}
+        {UPLOAD_HEADINGS[tone]}
       </h2>
+      {result.repeated ? <RepeatedNote className={`mt-1 text-sm font-medium ${text}`} /> : null}
       {tone === "partial" ? (
         <p className={`mt-1 text-sm font-semibold ${text}`} data-testid="upload-counts">
           {importedAndSkipped(stats)}

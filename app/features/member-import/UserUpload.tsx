@@ -8,10 +8,10 @@ import { MAX_UPLOAD_LABEL, MESSAGES, type UploadStats } from "./contract";
 import { checkCsv, isCsvFile, isTooLarge, sizeInKb, type CsvCheck } from "./csv-file";
 import { parseMemberCsv, type PreviewRow, type RowError } from "./parse-csv";
 import { downloadCsv, SHORT_TEMPLATE } from "./templates";
-import { DropZone, ErrorList, importedAndSkipped, TemplateButton, TONE_STYLES, UploadProgress } from "./UploadParts";
+import { DropZone, ErrorList, importedAndSkipped, RepeatedNote, TemplateButton, TONE_STYLES, UploadProgress } from "./UploadParts";
 import { onUploadClick, sendUpload, type UploadPhase } from "./upload-client";
 
-type Banner = { kind: "success" | "error"; text: string; details?: string[]; stats?: UploadStats };
+type Banner = { kind: "success" | "error"; text: string; details?: string[]; stats?: UploadStats; repeated?: boolean };
 
 const PREVIEW_ROWS = 5;
 
@@ -82,12 +82,12 @@ export function UserUpload() {
       form.append("csvFile", file, file.name);
       const { ok, body } = await sendUpload(form, setPhase);
       if (ok && body) {
-        setBanner({ kind: "success", text: body.message, details: body.details, stats: body.stats });
+        setBanner({ kind: "success", text: body.message, details: body.details, stats: body.stats, repeated: body.repeated });
         clear();
       } else {
         const details = Array.isArray(body?.details) ? body.details.join("; ") : body?.details;
         const error = body?.error ?? MESSAGES.uploadFailed;
-        setBanner({ kind: "error", text: details ? `${error}: ${details}` : error });
+        setBanner({ kind: "error", text: details ? `${error}: ${details}` : error, repeated: body?.repeated });
       }
     } catch (err) {
       setBanner({ kind: "error", text: `Upload failed: ${err instanceof Error && err.message ? err.message : "Unknown error"}` });
@@ -240,7 +240,8 @@ export function UserUpload() {
 
 /**
  * The banner sits above the form: it is brought into view (clear of the sticky header) when the
- * button that caused it is far below. A success that skipped rows reads as a warning.
+ * button that caused it is far below. A success that skipped rows reads as a warning, headed
+ * 'Partial Success'.
  */
 function StatusBanner({ banner }: { banner: Banner }) {
   const ok = banner.kind === "success";
@@ -257,9 +258,10 @@ function StatusBanner({ banner }: { banner: Banner }) {
       <p className="flex items-start gap-2">
         <Icon className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
         <span>
-          <span className="font-semibold">{ok ? "Success" : "Error"}:</span> {banner.text}
+          <span className="font-semibold">{ok ? (skipped ? "Partial Success" : "Success") : "Error"}:</span> {banner.text}
         </span>
       </p>
+      {banner.repeated ? <RepeatedNote className="mt-1 pl-7 font-medium" /> : null}
       {skipped && banner.stats ? (
         <p className="mt-1 pl-7 font-semibold" data-testid="upload-counts">
           {importedAndSkipped(banner.stats)}

@@ -32,6 +32,7 @@ export const MESSAGES = {
   noValidRows: "No valid user records to import",
   wrongAdminPassword: "Admin password is incorrect",
   writeFailed: "Import failed while saving; no users were changed. Please try again.",
+  repeated: "You uploaded this file moments ago: this is the result of that upload. Nothing was imported again.",
 } as const;
 
 /** The uploaded file's name, as the browser sent it: it reaches the audit log and the log. */
@@ -61,6 +62,8 @@ export interface UploadResponse {
   /** General errors (not tied to a row). */
   errors?: string[];
   stats: UploadStats;
+  /** True when this post repeated the same file moments after (or while) it was imported: the answer is that import's. */
+  repeated?: boolean;
   /** How the successful rows split up. */
   created?: number;
   updated?: number;

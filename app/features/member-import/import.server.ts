@@ -51,7 +51,9 @@ export class MemberImportService {
     const claim = await this.claims.claim(input.actor.id, contentDigest(input.csv));
     if (claim.kind === "repeat") {
       this.logger.info({ filename: input.filename, actor: input.actor.id }, "repeated member upload answered with the first result");
-      return claim.answer as ImportAnswer;
+      const first = claim.answer as ImportAnswer;
+      // Said in the answer: the page tells staff this is the earlier upload's result.
+      return { status: first.status, body: { ...first.body, repeated: true } };
     }
     let answer: ImportAnswer | undefined;
     const stopRenewing = this.claims.keepAlive(claim);

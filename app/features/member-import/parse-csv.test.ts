@@ -58,6 +58,19 @@ describe("parseMemberCsv", () => {
     expect(r.records[r.records.length - 1]).toMatchObject({ certificate: "R39999", line: 40_001 + quoted });
   });
 
+  it("takes certificate numbers of letters, digits and - only", () => {
+    const r = ok(
+      `certificate_number,birthdate\naha-100001,1980-01-01\nOLD-777,1980-01-01\nA B,1980-01-01\nÅ1,1980-01-01\nA.1,1980-01-01\n"A,1",1980-01-01\n`,
+    );
+    expect(r.records.map((m) => m.certificate)).toEqual(["AHA-100001", "OLD-777"]);
+    expect(r.rowErrors.map((e) => e.message)).toEqual([
+      'Line 4: certificate_number "A B" may contain only letters, digits and -',
+      'Line 5: certificate_number "Å1" may contain only letters, digits and -',
+      'Line 6: certificate_number "A.1" may contain only letters, digits and -',
+      'Line 7: certificate_number "A,1" may contain only letters, digits and -',
+    ]);
+  });
+
   it("checks lengths and control characters", () => {
     const r = ok(
       `certificate_number,birthdate,first_name\n${"X".repeat(65)},1980-01-01,A\nB\u0007,1980-01-01,A\nC,1980-01-01,${"n".repeat(101)}\n`,
@@ -203,7 +216,9 @@ describe("csvChunks", () => {
   });
 
   it("reads an upload's bytes with characters cut between buffers, and its byte order mark, as the text", async () => {
-    const text = "\uFEFFcertificate_number,birthdate,first_name,last_name\r\nÅ-1,1980-01-01,Zoë,Ångström\r\n😀2,1981-02-03,Émile,Noël\r\n";
+    // Certificate numbers are letters, digits and "-"; the names carry the characters of 2, 3 and 4 bytes.
+    const text =
+      "\uFEFFcertificate_number,birthdate,first_name,last_name\r\nA-1,1980-01-01,Zoë,Ångström\r\nB2,1981-02-03,Émile 😀,Noël\r\n";
     const bytes = new TextEncoder().encode(text);
     const byText: MemberRecord[] = [];
     await readMemberCsv(text, TODAY, async (r) => void byText.push(...r));

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { normalizeCertificate } from "~/features/auth/normalize";
+import { isCertificateNumber, normalizeCertificate } from "~/features/auth/normalize";
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
 import { isOneLine } from "~/platform/text-fields";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
@@ -280,6 +280,7 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
   if (!certificate) return "certificate_number is missing";
   if (certificate.length > MAX_CERTIFICATE_LENGTH) return `certificate_number is longer than ${MAX_CERTIFICATE_LENGTH} characters`;
   if (!isOneLine(certificate)) return "certificate_number contains control characters";
+  if (!isCertificateNumber(certificate)) return `certificate_number ${JSON.stringify(certificate)} may contain only letters, digits and -`;
 
   const rawBirthdate = (row[col.birth] ?? "").trim();
   if (!rawBirthdate) return `birthdate is missing for certificate number "${certificate}"`;

@@ -3,7 +3,7 @@ import { missingOptions } from "~/platform/cli";
 import { isIsoDate } from "~/platform/dates";
 import { UniqueViolationError } from "~/platform/db.server";
 import type { AuthService } from "~/features/auth/auth.server";
-import { normalizeCertificate } from "~/features/auth/normalize";
+import { isCertificateNumber, normalizeCertificate } from "~/features/auth/normalize";
 
 /** Members from the command line (many at once: the CSV import in the admin panel). */
 export const memberCommands: ReadonlyArray<CliCommand<{ auth: AuthService }>> = [
@@ -17,6 +17,7 @@ export const memberCommands: ReadonlyArray<CliCommand<{ auth: AuthService }>> = 
       if (!isIsoDate(values.birthdate!)) return { code: 2, out: "--birthdate must be a real date written YYYY-MM-DD" };
       const certificate = normalizeCertificate(values.certificate!);
       if (!certificate) return { code: 2, out: "--certificate must not be empty" };
+      if (!isCertificateNumber(certificate)) return { code: 2, out: "--certificate may contain only letters, digits and -" };
       try {
         await auth.users.createMember({
           certificate,

@@ -1,7 +1,7 @@
-import { LoaderCircle, UserPlus } from "lucide-react";
-import { useState } from "react";
+import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { formatDateTime } from "~/platform/dates";
-import type { ApplicationMembership } from "~/features/applications/contract";
+import type { ApplicationMembership, MemberMatch } from "~/features/applications/contract";
 import { membershipApi } from "~/features/applications/membership-client";
 import type { SubmissionDetail, SubmissionStatus } from "../contract";
 import { errorText } from "./api-client";
@@ -12,7 +12,19 @@ const WELCOME_TEXT: Record<ApplicationMembership["welcome"], string> = {
   "already-sent": "The welcome e-mail had already been sent.",
   "not-sent": "No welcome e-mail has been sent.",
   "mail-off": "E-mail is not set up on this site: tell the member their certificate number yourself.",
+  "no-address":
+    "This member has no e-mail address on record, so no welcome e-mail was sent: tell the member their certificate number yourself.",
 };
+
+/** Where a linked member's welcome e-mail would go, said before staff choose. */
+const MATCH_EMAIL_TEXT: Record<MemberMatch["email"], string> = {
+  same: "Their e-mail address on record is the same as this application's.",
+  different:
+    "Their e-mail address on record differs from this application's: a welcome e-mail would go to the address on record, never to the application's.",
+  missing: "They have no e-mail address on record: no welcome e-mail would be sent.",
+};
+
+export const matchLabel = (m: MemberMatch) => `${m.name || "the member"} (${m.certificate})`;
 
 /** An application's member: the one it became, or a button to make it one once approved. */
 export function MembershipSection({
@@ -29,21 +41,36 @@ export function MembershipSection({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
+  // The members with the application's name and birthdate: staff choose before anything is done.
+  const [matches, setMatches] = useState<MemberMatch[] | null>(null);
 
-  async function create() {
+  async function run(step: () => Promise<void>) {
     setBusy(true);
     setError(null);
     try {
-      const result = await membershipApi.createMember(applicationId);
-      setSaid(
-        `${result.created ? `Member ${result.member.certificate} created.` : `Linked to the existing member ${result.member.certificate}.`} ${WELCOME_TEXT[result.welcome]}`,
-      );
-      onChanged({ member: result.member, welcomeSentAt: result.welcome === "sent" ? new Date().toISOString() : membership.welcomeSentAt });
+      await step();
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
+  }
+
+  /** "Create member": a possible match is shown first; without one the new member is made at once. */
+  const start = () =>
+    run(async () => {
+      const found = await membershipApi.matches(applicationId);
+      if (found.matches.length) setMatches(found.matches);
+      else await create(null);
+    });
+
+  async function create(linkTo: number | null) {
+    const result = await membershipApi.createMember(applicationId, linkTo);
+    setMatches(null);
+    setSaid(
+      `${result.created ? `Member ${result.member.certificate} created.` : `Linked to the existing member ${result.member.certificate}.`} ${WELCOME_TEXT[result.welcome]}`,
+    );
+    onChanged({ member: result.member, welcomeSentAt: result.welcome === "sent" ? new Date().toISOString() : membership.welcomeSentAt });
   }
 
   const { member } = membership;
@@ -69,13 +96,22 @@ export function MembershipSection({
       ) : status === "approved" ? (
         <div className="space-y-2">
           <p className="text-sm text-slate-600">
-            Make the applicant a member: a new certificate number, the name and birthdate from this application, or the member they already
-            are.
+            Make the applicant a member: a new certificate number with the name, birthdate and contact details from this application. When a
+            member with the same name and birthdate exists, you choose first.
           </p>
-          <button type="button" className="btn-primary" onClick={() => void create()} disabled={busy}>
-            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <UserPlus className="h-4 w-4" aria-hidden />}
-            {busy ? "Creating member..." : "Create member"}
-          </button>
+          {matches ? (
+            <MatchChoice
+              matches={matches}
+              busy={busy}
+              onChoose={(linkTo) => void run(() => create(linkTo))}
+              onCancel={() => setMatches(null)}
+            />
+          ) : (
+            <button type="button" className="btn-primary" onClick={() => void start()} disabled={busy}>
+              {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <UserPlus className="h-4 w-4" aria-hidden />}
+              {busy ? "Creating member..." : "Create member"}
+            </button>
+          )}
         </div>
       ) : (
         <p className="text-sm text-slate-600">Approve the application to make the applicant a member.</p>
@@ -91,5 +127,66 @@ export function MembershipSection({
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * A member with the application's name and birthdate exists: what linking would do, and the
+ * explicit choice (link to that member, or a new member). Focus moves to its heading.
+ */
+function MatchChoice({
+  matches,
+  busy,
+  onChoose,
+  onCancel,
+}: {
+  matches: MemberMatch[];
+  busy: boolean;
+  onChoose: (linkTo: number | null) => void;
+  onCancel: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div
+      role="group"
+      aria-labelledby="membership-match-heading"
+      data-testid="membership-match"
+      className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+    >
+      <h4 id="membership-match-heading" ref={heading} tabIndex={-1} className="flex items-center gap-2 font-semibold outline-none">
+        <TriangleAlert className="h-4 w-4 shrink-0" aria-hidden />
+        {matches.length === 1 ? "A member with this name and birthdate exists" : "Members with this name and birthdate exist"}
+      </h4>
+      <p>
+        Anyone who knows a member&apos;s name and birthday can apply in their name. Link only if you are sure the applicant is this member:
+        a linked member keeps the contact details on their record, and their certificate number goes only to the e-mail address on their
+        record.
+      </p>
+      <ul className="space-y-3">
+        {matches.map((m) => (
+          <li key={m.id} className="rounded-md border border-amber-200 bg-white p-3" data-testid="membership-match-member">
+            <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">
+              {m.name || "No name"}, certificate {m.certificate}
+              {m.active ? "" : " (inactive)"}
+            </p>
+            <p className="mt-1 text-slate-700">{MATCH_EMAIL_TEXT[m.email]}</p>
+            <button type="button" className="btn-outline mt-2 max-w-full whitespace-normal" disabled={busy} onClick={() => onChoose(m.id)}>
+              <Link2 className="h-4 w-4 shrink-0" aria-hidden />
+              Link to {matchLabel(m)}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-primary" disabled={busy} onClick={() => onChoose(null)}>
+          {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <UserPlus className="h-4 w-4" aria-hidden />}
+          Create a new member
+        </button>
+        <button type="button" className="btn-ghost" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { SubmissionQueries } from "./queries.server";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import { expectSubmissionListInStep } from "../../../../tests/support/list-index";
+import { localIsoDate } from "../../applications/contract";
 import { SORTS, SOURCES, SUBMISSION_STATUSES, submissionQuerySchema, type SubmissionFilters, type SubmissionsPage } from "../contract";
 
 /*
@@ -79,7 +80,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
             gender: "Female",
             email: "dana@example.com",
             phone: "2035550142",
-            todaysDate: "2025-06-01",
+            todaysDate: localIsoDate(),
             paymentMonthlyBilling: true,
             confirmAccuracy: true,
             applicantSignature: signatureDataUrl(),
