@@ -8,7 +8,7 @@ import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
-import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN, IngestRunsRepo } from "./ingest-runs-repo.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import { FeedsRepo } from "./feeds-repo.server";
@@ -452,6 +452,25 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(result.success).toBe(true);
     expect(result.run.reused).toBe(false);
     expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
+  });
+
+  it("a holder whose lease expired and was taken over cannot renew it: the new holder keeps it", async () => {
+    const runs = new IngestRunsRepo(ctx.services.database.db);
+    const start = Date.now();
+    expect(await runs.acquireLease("instance-a", 1000, start)).toBe(true);
+    expect(await runs.acquireLease("instance-b", 1000, start + 500)).toBe(false);
+    expect(await runs.renewLease("instance-a", 1000, null, start + 500)).toBe(true);
+    // A's lease runs out (a stalled process); B takes over.
+    expect(await runs.acquireLease("instance-b", 20_000, start + 2000)).toBe(true);
+    expect(await runs.renewLease("instance-a", 60_000, null, start + 2100)).toBe(false);
+    const lease = await runs.lease();
+    expect(lease).toMatchObject({ holder: "instance-b", run_id: null, expires_at: new Date(start + 22_000).toISOString() });
+    // Nor can A's release free B's lease.
+    await runs.releaseLease("instance-a");
+    expect((await runs.lease())?.holder).toBe("instance-b");
+    expect(await runs.renewLease("instance-b", 20_000, null, start + 2200)).toBe(true);
+    await runs.releaseLease("instance-b");
+    expect((await runs.lease())?.holder).toBeNull();
   });
 
   it("answers a coalescing call (a member's Refresh) with a run that finished within the reuse window, and says so", async () => {
