@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,6 +8,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../tests/support/test-app";
 import { runAdminCommand } from "./admin-cli.server";
+import { markServerUsing, serversUsing } from "~/platform/backup.server";
 
 /** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
 const WRITER = `
@@ -163,6 +164,36 @@ describe("backup and restore of the embedded database", () => {
         ).n,
       ),
     ).toBe(200);
+  });
+  it("refuses to restore while a server marks the file as in use, clears the mark a dead server left, and restores then", async () => {
+    const file = path.join(dir, "while-running.db");
+    expect((await runAdminCommand(["backup", file], ctx.services)).code).toBe(0);
+    const unmark = markServerUsing(liveFile());
+    try {
+      const refused = await runAdminCommand(["restore", file], ctx.services);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toBe(
+        `The site is still running on this database (process ${process.pid} on ${os.hostname()}). ` +
+          "Stop the site first, then run restore again: everything it wrote after the backup would be lost. " +
+          `If that process is not the site any more, delete ${serversUsing(liveFile())[0].file} and run restore again.`,
+      );
+    } finally {
+      unmark();
+    }
+    expect(serversUsing(liveFile())).toEqual([]);
+    // A server killed before it could remove its mark: a process of this machine that is gone.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const leftover = path.join(`${liveFile()}.servers`, `${gone}-left.holder`);
+    fs.writeFileSync(leftover, `${os.hostname()}/${gone}/an-old-process/x`);
+    // Another machine's server cannot be seen from here: it counts as running.
+    const remote = path.join(`${liveFile()}.servers`, "remote.holder");
+    fs.writeFileSync(remote, `another-machine/${gone}/p/x`);
+    expect((await runAdminCommand(["restore", file], ctx.services)).out).toMatch(
+      /^The site is still running on this database \(process \d+ on another-machine\)/,
+    );
+    fs.rmSync(remote);
+    expect(await runAdminCommand(["restore", file], ctx.services)).toEqual({ code: 0, out: `Restored the database from ${file}.` });
+    expect(fs.existsSync(leftover)).toBe(false);
   });
 });
 
