@@ -269,6 +269,42 @@ test.describe("admin RSS feed management", () => {
     });
   });
 
+  test("'Ingest all' when every active feed waits to retry after failures says that no feed was due, and when the next is tried", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    await signIn("super_admin");
+    await withArticlesLock(async () => {
+      const feed = await seedFeed(services, {
+        name: `Waiting ${tag}`,
+        url: "http://127.0.0.1:9/feed.xml",
+        is_active: true,
+        category: "news",
+        last_error: "Could not connect",
+        consecutive_failures: 2,
+      });
+      try {
+        await services.database.db
+          .updateTable("rss_feeds")
+          .set({ next_attempt_at: new Date(Date.now() + 10 * 60_000).toISOString() })
+          .where("id", "=", feed.id)
+          .execute();
+        await page.goto("/admin/dashboard");
+        await expect(row(page, `Waiting ${tag}`)).toBeVisible();
+        await forgetRecentIngests(services);
+        await panel(page).getByRole("button", { name: "Ingest all" }).click();
+        await expect(message(page)).toHaveText(
+          /^No feeds were due: every active feed is waiting to retry after failures \(next at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\)\.$/,
+        );
+        await expect(message(page)).toHaveAttribute("data-kind", "warning");
+      } finally {
+        await deleteFeed(services, feed.id);
+      }
+    });
+  });
+
   test("'Ingest all' while another server is ingesting is answered at once and follows that run to its end", async ({
     page,
     signIn,

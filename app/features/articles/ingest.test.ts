@@ -260,6 +260,37 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(await feedRow(flaky.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
   });
 
+  it("when every active feed waits to retry after failures, a run fetches none and says when the first is tried again", async () => {
+    feeds.setDynamic("down-a.xml", "<html>oops</html>", "text/html");
+    feeds.setDynamic("down-b.xml", "<html>oops</html>", "text/html");
+    const a = await addFeed("/dynamic/down-a.xml");
+    const b = await addFeed("/dynamic/down-b.xml");
+    await addFeed("/feeds/bom.xml", { active: false });
+    expect((await ingest!.ingestAll()).counts).toEqual({ articles: 0, feeds: 2, failed: 2 });
+    const later = new Date(Date.now() + 3 * 60_000).toISOString();
+    const sooner = new Date(Date.now() + 2 * 60_000).toISOString();
+    const db = ctx.services.database.db;
+    await db.updateTable("rss_feeds").set({ next_attempt_at: later }).where("id", "=", a.id).execute();
+    await db.updateTable("rss_feeds").set({ next_attempt_at: sooner }).where("id", "=", b.id).execute();
+
+    const result = await ingest!.ingestAll();
+    expect(result).toMatchObject({
+      success: true,
+      counts: { articles: 0, feeds: 0, failed: 0 },
+      run: { skipped: 2 },
+      nextAttemptAt: sooner,
+    });
+    expect(feeds.hits("/dynamic/down-a.xml")).toHaveLength(1);
+    // Following the run (another server's caller) says the same.
+    expect(await ingest!.status(result.run.id)).toMatchObject({ run: { skipped: 2 }, nextAttemptAt: sooner });
+
+    // A run that fetched a feed has no such time, even with others waiting.
+    await db.updateTable("rss_feeds").set({ next_attempt_at: null }).where("id", "=", a.id).execute();
+    const one = await ingest!.ingestAll();
+    expect(one).toMatchObject({ counts: { feeds: 1 }, run: { skipped: 1 } });
+    expect(one.nextAttemptAt).toBeUndefined();
+  });
+
   it("answers 'RSS refresh failed' when every feed failed", async () => {
     await addFeed("/status/503");
     const result = await ingest!.ingestAll();

@@ -52,8 +52,10 @@ export function RssFeedManagement() {
   async function ingest() {
     setIngesting(true);
     try {
-      const counts = await rssApi.ingest();
-      if (counts.failed > 0) show("warning", M.ingestedWithFailures(counts.failed, Math.max(counts.feeds, counts.failed)));
+      const outcome = await rssApi.ingest();
+      if (outcome.failed > 0) show("warning", M.ingestedWithFailures(outcome.failed, Math.max(outcome.feeds, outcome.failed)));
+      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt));
+      else if (outcome.feeds === 0) show("warning", M.noActiveFeeds);
       else show("success", M.ingested);
     } catch (err) {
       show("error", M.ingestFailed(errorReason(err)));
