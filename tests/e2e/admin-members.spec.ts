@@ -162,9 +162,21 @@ test.describe("member administration", () => {
     const helper = (await services.auth.users.findStaffByUsername(`helper-${tag}`))!;
     expect(helper.role).toBe("limited_admin");
 
-    // Change the role.
-    await page.getByRole("combobox", { name: `Role for helper-${tag}` }).selectOption("super_admin");
+    // Change the role: making a super admin asks first, and Cancel changes nothing.
+    const roleSelect = page.getByRole("combobox", { name: `Role for helper-${tag}` });
+    await roleSelect.selectOption("super_admin");
+    const promote = page.getByRole("dialog", { name: "Make Super Admin" });
+    await expect(promote).toContainText(`Make helper-${tag} a super admin?`);
+    await expect(promote.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await promote.getByRole("button", { name: "Cancel" }).click();
+    await expect(promote).toBeHidden();
+    await expect(roleSelect).toHaveValue("limited_admin");
+    expect((await services.auth.users.findById(helper.id))!.role).toBe("limited_admin");
+    await roleSelect.selectOption("super_admin");
+    await promote.getByRole("button", { name: "Make super admin" }).click();
     await expect(message(page)).toHaveText(`helper-${tag} is now a super admin.`);
+    await expect(promote).toBeHidden();
     expect((await services.auth.users.findById(helper.id))!.role).toBe("super_admin");
 
     // Reset the password: their session ends.
@@ -277,8 +289,9 @@ test.describe("member administration", () => {
       await expect(page.getByRole("button", { name: `Edit ${certificate}` })).toBeFocused();
 
       await search(page, `GRACE.${tag}@EXAMPLE`);
-      await expect(page.getByTestId(device === "phone" ? "members-card" : "members-row")).toHaveCount(1);
-      await expect(page.getByText(certificate).first()).toBeVisible();
+      const found = page.getByTestId(device === "phone" ? "members-card" : "members-row");
+      await expect(found).toHaveCount(1);
+      await expect(found).toContainText(certificate);
     });
   }
 

@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { FlashBanner } from "~/components/admin/Feedback";
 import { Tabs } from "radix-ui";
 import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";
 import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
@@ -18,8 +20,28 @@ export function resolveTab(user: PublicUser, requested: string | null): AdminTab
   return superAdmin ? "rss" : "submissions";
 }
 
-export function AdminDashboard({ user, initialTab }: { user: PublicUser; initialTab: AdminTab }) {
+/** Why a staff member landed on the dashboard instead of the page they asked for. */
+export const DASHBOARD_NOTICES = {
+  "super-admin-only": "RSS Feed Management (/admin/rss) is for super admins only, so you were brought to the dashboard instead.",
+} as const;
+export type DashboardNotice = keyof typeof DASHBOARD_NOTICES;
+
+/** The notice named in the address (?notice=...), for a staff member it applies to. */
+export function resolveNotice(user: PublicUser, requested: string | null): DashboardNotice | null {
+  return requested === "super-admin-only" && !isSuperAdmin(user) ? requested : null;
+}
+
+export function AdminDashboard({
+  user,
+  initialTab,
+  notice = null,
+}: {
+  user: PublicUser;
+  initialTab: AdminTab;
+  notice?: DashboardNotice | null;
+}) {
   const [, setSearchParams] = useSearchParams();
+  const [noticeShown, setNoticeShown] = useState(notice !== null);
   const superAdmin = isSuperAdmin(user);
   const tabClass =
     "group inline-flex flex-1 items-center justify-center gap-2 border-b-2 border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
@@ -43,6 +65,24 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
         </div>
       </div>
 
+      {notice && noticeShown ? (
+        <div className="mt-6">
+          <FlashBanner
+            flash={{ kind: "warning", text: DASHBOARD_NOTICES[notice], id: 0 }}
+            onDismiss={() => {
+              setNoticeShown(false);
+              setSearchParams(
+                (params) => {
+                  params.delete("notice");
+                  return params;
+                },
+                { replace: true, preventScrollReset: true },
+              );
+            }}
+            testId="dashboard-notice"
+          />
+        </div>
+      ) : null}
       <Tabs.Root
         defaultValue={initialTab}
         onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}
