@@ -113,7 +113,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
             <select
               aria-label={`Role for ${s.username}`}
               className="field-input w-auto py-1.5"
-              value={s.role}
+              value={dialog?.kind === "promote" && dialog.staff.id === s.id ? "super_admin" : s.role}
               disabled={locked || rowBusy === s.id}
               title={locked ? (s.is_core_admin ? "A core admin keeps the super admin role" : "You cannot change your own role") : undefined}
               onChange={(e) => {
@@ -168,7 +168,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [currentUserId, rowBusy],
+    [currentUserId, rowBusy, dialog],
   );
   const table = useReactTable({
     data: staff ?? [],
