@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
-import { AdminDashboard, resolveTab } from "~/features/admin/AdminDashboard";
+import { AdminDashboard, resolveNotice, resolveTab } from "~/features/admin/AdminDashboard";
 import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -8,10 +8,11 @@ export const meta: Route.MetaFunction = (args) =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin(context);
-  const tab = resolveTab(user, new URL(request.url).searchParams.get("tab"));
-  return { user, tab };
+  const params = new URL(request.url).searchParams;
+  const tab = resolveTab(user, params.get("tab"));
+  return { user, tab, notice: resolveNotice(user, params.get("notice")) };
 }
 
 export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps) {
-  return <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} />;
+  return <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} notice={loaderData.notice} />;
 }

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +8,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../tests/support/test-app";
 import { runAdminCommand } from "./admin-cli.server";
+import { markServerUsing, serversUsing } from "~/platform/backup.server";
 
 /** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
 const WRITER = `
@@ -111,6 +113,87 @@ describe("backup and restore of the embedded database", () => {
       out: `${path.join(dir, "missing.db")} is not a file.`,
     });
     expect(batchesIn(liveFile()).length).toBe(before);
+  });
+  it("refuses a backup with a damaged page, one SQLite's integrity check finds, and leaves the live file as it was", async () => {
+    const db = ctx.services.database.db;
+    const text = "A message long enough to fill pages of its own. ".repeat(20);
+    await db
+      .insertInto("contact_messages")
+      .values(
+        Array.from({ length: 200 }, (_, i) => ({
+          name: `page-${i}`,
+          email: "p@example.com",
+          subject: "other",
+          message: text,
+          submitted_at: "2026-01-01",
+          updated_at: "2026-01-01",
+        })),
+      )
+      .execute();
+    const file = path.join(dir, "damaged.db");
+    expect((await runAdminCommand(["backup", file], ctx.services)).code).toBe(0);
+    // One leaf page of the messages overwritten: the tables a restore reads (users, migrations) stay readable.
+    const copy = new SQLite(file);
+    const pageSize = copy.pragma("page_size", { simple: true }) as number;
+    const { pageno } = copy
+      .prepare("select pageno from dbstat where name = 'contact_messages' and pagetype = 'leaf' order by pageno limit 1 offset 3")
+      .get() as { pageno: number };
+    copy.close();
+    const fd = fs.openSync(file, "r+");
+    fs.writeSync(fd, Buffer.alloc(pageSize - 200, 0xa5), 0, pageSize - 200, (pageno - 1) * pageSize + 100);
+    fs.closeSync(fd);
+
+    const live = (ctx.services.database.native as { database: SQLite.Database }).database;
+    live.pragma("wal_checkpoint(TRUNCATE)");
+    const digest = () => crypto.createHash("sha256").update(fs.readFileSync(liveFile())).digest("hex");
+    const before = digest();
+    expect(await runAdminCommand(["restore", file], ctx.services)).toEqual({
+      code: 1,
+      out: `${file} is not a sound database backup of this site (it fails SQLite's integrity check or lacks the site's tables).`,
+    });
+    live.pragma("wal_checkpoint(TRUNCATE)");
+    expect(digest()).toBe(before);
+    expect(
+      Number(
+        (
+          await db
+            .selectFrom("contact_messages")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("name", "like", "page-%")
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(200);
+  });
+  it("refuses to restore while a server marks the file as in use, clears the mark a dead server left, and restores then", async () => {
+    const file = path.join(dir, "while-running.db");
+    expect((await runAdminCommand(["backup", file], ctx.services)).code).toBe(0);
+    const unmark = markServerUsing(liveFile());
+    try {
+      const refused = await runAdminCommand(["restore", file], ctx.services);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toBe(
+        `The site is still running on this database (process ${process.pid} on ${os.hostname()}). ` +
+          "Stop the site first, then run restore again: everything it wrote after the backup would be lost. " +
+          `If that process is not the site any more, delete ${serversUsing(liveFile())[0].file} and run restore again.`,
+      );
+    } finally {
+      unmark();
+    }
+    expect(serversUsing(liveFile())).toEqual([]);
+    // A server killed before it could remove its mark: a process of this machine that is gone.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const leftover = path.join(`${liveFile()}.servers`, `${gone}-left.holder`);
+    fs.writeFileSync(leftover, `${os.hostname()}/${gone}/an-old-process/x`);
+    // Another machine's server cannot be seen from here: it counts as running.
+    const remote = path.join(`${liveFile()}.servers`, "remote.holder");
+    fs.writeFileSync(remote, `another-machine/${gone}/p/x`);
+    expect((await runAdminCommand(["restore", file], ctx.services)).out).toMatch(
+      /^The site is still running on this database \(process \d+ on another-machine\)/,
+    );
+    fs.rmSync(remote);
+    expect(await runAdminCommand(["restore", file], ctx.services)).toEqual({ code: 0, out: `Restored the database from ${file}.` });
+    expect(fs.existsSync(leftover)).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
 import { createApp } from "~/server/app.server";
 import { configureHttpServer } from "~/platform/http.server";
+import { markServerUsing } from "~/platform/backup.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/server/bootstrap.server";
 
 export interface StartOptions {
@@ -23,6 +24,10 @@ export async function startServer(opts: StartOptions = {}) {
   const config = loadConfig({ ...process.env, NODE_ENV: dev ? "development" : "production" });
   const services = await startServices(config);
   const { logger } = services;
+  // On the embedded database: a restore refuses to replace the file while this server uses it.
+  const native = services.database.native;
+  const unmark = native.dialect === "sqlite" ? markServerUsing(native.database.name) : () => {};
+  process.once("exit", unmark);
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
   // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
   await services.ingest.start();
@@ -69,6 +74,7 @@ export async function startServer(opts: StartOptions = {}) {
     services.applications.close();
     await services.submissions.notifier.settled();
     await services.database.close();
+    unmark();
     await vite?.close();
     logger.info({ ms: Date.now() - started, requestsCutOff: cutOff }, "stopped");
     logger.flush();

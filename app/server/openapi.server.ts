@@ -17,6 +17,7 @@ import {
   changeRoleSchema,
   createStaffSchema,
   memberQuerySchema,
+  memberEditSchema,
   memberStatusSchema,
   resetPasswordSchema,
 } from "~/features/members/contract";
@@ -252,6 +253,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Activate or deactivate a member",
     access: "staff",
     body: memberStatusSchema,
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/members/{id}"],
+    summary: "Edit a member's name, contact details and birthdate (stored as a keyed digest only)",
+    access: "staff",
+    body: memberEditSchema,
   },
   { method: "delete", paths: ["/api/admin/members/{id}"], summary: "Delete a member", access: "staff" },
   {

@@ -109,7 +109,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       audit,
     }),
     audit,
-    memberAdmin: new MemberAdminService(database.db, database.dialect, audit),
+    memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy)),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),

@@ -118,18 +118,18 @@ test.describe("member administration", () => {
     expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, "utf8");
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("certificate_number,first_name,last_name,status,last_login_at,created_at");
+    expect(lines[0]).toBe("certificate_number,first_name,last_name,email,status,last_login_at,created_at");
     expect(lines).toHaveLength(30); // header + 29 (one deleted)
     // In the order on screen (certificate number, descending).
-    expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,active,,`));
-    expect(lines[29]).toMatch(new RegExp(`^${tag}-001,Sam,Tester1,active,2024-05-01T10:30:00.000Z,`));
+    expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,,active,,`));
+    expect(lines[29]).toMatch(new RegExp(`^${tag}-001,Sam,Tester1,,active,2024-05-01T10:30:00.000Z,`));
     expect(csv).not.toContain(`${tag}-003`);
     const digest = (await services.auth.users.findById(ids[0]))!.birthdate_digest!;
     expect(csv).not.toContain(digest);
   });
 
   test("a super_admin manages staff accounts and reads the audit log", async ({ page, signIn, services }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const tag = uniq().toLowerCase();
     const me = await signIn("super_admin");
     const core = await services.auth.createStaff(`core-${tag}`, STAFF_PASSWORD, "super_admin", true);
@@ -162,9 +162,20 @@ test.describe("member administration", () => {
     const helper = (await services.auth.users.findStaffByUsername(`helper-${tag}`))!;
     expect(helper.role).toBe("limited_admin");
 
-    // Change the role.
-    await page.getByRole("combobox", { name: `Role for helper-${tag}` }).selectOption("super_admin");
+    // Change the role: making a super admin asks first, and Cancel changes nothing.
+    const roleSelect = page.getByRole("combobox", { name: `Role for helper-${tag}` });
+    await roleSelect.selectOption("super_admin");
+    const promote = page.getByRole("dialog", { name: "Make Super Admin" });
+    await expect(promote).toContainText(`Make helper-${tag} a super admin?`);
+    await expect(promote.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await promote.getByRole("button", { name: "Cancel" }).click();
+    await expect(promote).toBeHidden();
+    await expect(roleSelect).toHaveValue("limited_admin");
+    expect((await services.auth.users.findById(helper.id))!.role).toBe("limited_admin");
+    await roleSelect.selectOption("super_admin");
+    await promote.getByRole("button", { name: "Make super admin" }).click();
     await expect(message(page)).toHaveText(`helper-${tag} is now a super admin.`);
+    await expect(promote).toBeHidden();
     expect((await services.auth.users.findById(helper.id))!.role).toBe("super_admin");
 
     // Reset the password: their session ends.
@@ -201,6 +212,87 @@ test.describe("member administration", () => {
     await expect(rows).toHaveCount(1);
     await expectNoAxeViolations(page);
   });
+
+  for (const [device, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test(`a limited admin edits a member's name, contact details and birthdate, then finds them by e-mail (${device})`, async ({
+      page,
+      signIn,
+      services,
+    }) => {
+      test.setTimeout(180_000);
+      const tag = `ED${uniq()}`;
+      const [id] = await seedMembers(services, tag, 1);
+      const certificate = `${tag}-001`;
+      const signedIn = await services.auth.sessions.create({ id, role: "user" }, false);
+      await page.setViewportSize(viewport);
+      await signIn("limited_admin");
+      await page.goto(`/admin/members?q=${tag}`);
+      await page.getByRole("button", { name: `Edit ${certificate}` }).click();
+      const dialog = page.getByRole("dialog", { name: "Edit Member" });
+      await expect(dialog).toContainText(`Certificate number ${certificate}`);
+      await expect(dialog.getByLabel("First name")).toHaveValue("Sam");
+      await expect(dialog.getByLabel("Last name")).toHaveValue("Tester1");
+      // The birthdate on file is never shown.
+      await expect(dialog.getByLabel("New birthdate")).toHaveValue("");
+      await expectNoAxeViolations(page);
+      if (device === "phone") {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+      }
+
+      // Checked in the browser by the contract's schema, beside the field.
+      await dialog.getByLabel("E-mail").fill("not an address");
+      await dialog.getByLabel("New birthdate").fill("02/30/1975");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await expect(dialog.getByText("Enter an e-mail address like name@example.com.")).toBeVisible();
+      await expect(
+        dialog.getByText("Birthdate must be a real date written YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD"),
+      ).toBeVisible();
+      await expect(dialog.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+
+      await dialog.getByLabel("Last name").fill("Hopper");
+      await dialog.getByLabel("E-mail").fill(`grace.${tag.toLowerCase()}@example.com`);
+      await dialog.getByLabel("City").fill("Arlington");
+      await dialog.getByLabel("New birthdate").fill("03/09/1975");
+      const saving = page.waitForResponse((r) => r.url().endsWith(`/api/admin/members/${id}`) && r.request().method() === "PUT");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      expect((await saving).status()).toBe(200);
+      await expect(dialog).toBeHidden();
+      await expect(message(page)).toHaveText(`Member ${certificate} was saved.`);
+      const row = page.getByTestId(device === "phone" ? "members-card" : "members-row").first();
+      await expect(row).toContainText("Sam Hopper");
+      await expect(row).toContainText(`grace.${tag.toLowerCase()}@example.com`);
+
+      const saved = (await services.auth.users.findById(id))!;
+      expect(saved).toMatchObject({
+        last_name: "Hopper",
+        city: "Arlington",
+        birthdate_digest: services.auth.digestBirthdate("1975-03-09"),
+      });
+      // Signed in with the old birthdate: signed out.
+      expect(await services.auth.userForSession(signedIn.token, false)).toBeNull();
+      const { entries } = await services.audit.list({ action: "members.update", page: 1, pageSize: 100 });
+      const entry = entries.find((e) => e.target_id === id)!;
+      expect(entry.details).toEqual({ fields: ["last_name", "birthdate", "email", "city"] });
+      expect(JSON.stringify(entry)).not.toMatch(/1975|030975/);
+
+      // Opened again: the new values, the birthdate blank.
+      await page.getByRole("button", { name: `Edit ${certificate}` }).click();
+      await expect(dialog.getByLabel("Last name")).toHaveValue("Hopper");
+      await expect(dialog.getByLabel("New birthdate")).toHaveValue("");
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole("button", { name: `Edit ${certificate}` })).toBeFocused();
+
+      await search(page, `GRACE.${tag}@EXAMPLE`);
+      const found = page.getByTestId(device === "phone" ? "members-card" : "members-row");
+      await expect(found).toHaveCount(1);
+      await expect(found).toContainText(certificate);
+    });
+  }
 
   test("phones get cards instead of a table, without sideways scrolling", async ({ page, signIn, services }) => {
     const tag = `PH${uniq()}`;

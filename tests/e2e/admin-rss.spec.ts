@@ -49,6 +49,61 @@ test.describe("admin RSS feed management", () => {
     });
   });
 
+  test("a failing feed's red bar stands beside its name, never over it, on a desktop and on a phone", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    // An active feed that cannot be read would fail another test's ingest: take turns.
+    await withArticlesLock(async () => {
+      const tag = uniq();
+      const name = `Failing layout ${tag}`;
+      const feed = await seedFeed(services, {
+        name,
+        url: "http://127.0.0.1:9/feed.xml",
+        is_active: true,
+        last_error: "HTTP 503 Service Unavailable",
+        consecutive_failures: 2,
+      });
+      try {
+        await signIn("super_admin");
+        for (const [width, height, testId] of [
+          [1280, 800, "feed-row"],
+          [390, 844, "feed-card"],
+        ] as const) {
+          await page.setViewportSize({ width, height });
+          await page.goto("/admin/dashboard");
+          const item = page.getByTestId(testId).filter({ hasText: name });
+          await expect(item).toHaveAttribute("data-failing", "true");
+          const title = item.getByText(name, { exact: true });
+          await title.scrollIntoViewIfNeeded();
+          // Where the red bar is drawn (a left border or an inset shadow of the row or a cell) and where the name starts.
+          const layout = await title.evaluate((el, itemTestId) => {
+            const box = el.closest(`[data-testid="${itemTestId}"]`)!;
+            const text = document.createRange();
+            text.selectNodeContents(el);
+            let barRight = box.getBoundingClientRect().left;
+            for (const node of [box, ...box.querySelectorAll("th, td")]) {
+              const style = getComputedStyle(node);
+              const rect = node.getBoundingClientRect();
+              const left = rect.left + parseFloat(style.borderLeftWidth);
+              if (style.borderLeftColor !== "rgba(0, 0, 0, 0)" && parseFloat(style.borderLeftWidth) >= 3)
+                barRight = Math.max(barRight, left);
+              const inset =
+                /inset\s*(\d+(?:\.\d+)?)px/.exec(style.boxShadow) ?? /(\d+(?:\.\d+)?)px 0px 0px 0px.*inset/.exec(style.boxShadow);
+              if (inset) barRight = Math.max(barRight, rect.left + parseFloat(inset[1]));
+            }
+            return { barRight, nameLeft: text.getBoundingClientRect().left };
+          }, testId);
+          expect(layout.nameLeft - layout.barRight, `${width}px`).toBeGreaterThanOrEqual(8);
+          await item.screenshot({ path: `.tmp/screens/rss-failing-feed-${width}.png` });
+        }
+      } finally {
+        await deleteFeed(services, feed.id);
+      }
+    });
+  });
+
   test("add, edit and delete a feed, with the spec's messages", async ({ page, signIn, services }) => {
     // The feed added here is active and cannot be read: no ingest may run meanwhile.
     await withArticlesLock(async () => {
@@ -269,6 +324,42 @@ test.describe("admin RSS feed management", () => {
     });
   });
 
+  test("'Ingest all' when every active feed waits to retry after failures says that no feed was due, and when the next is tried", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = uniq();
+    await signIn("super_admin");
+    await withArticlesLock(async () => {
+      const feed = await seedFeed(services, {
+        name: `Waiting ${tag}`,
+        url: "http://127.0.0.1:9/feed.xml",
+        is_active: true,
+        category: "news",
+        last_error: "Could not connect",
+        consecutive_failures: 2,
+      });
+      try {
+        await services.database.db
+          .updateTable("rss_feeds")
+          .set({ next_attempt_at: new Date(Date.now() + 10 * 60_000).toISOString() })
+          .where("id", "=", feed.id)
+          .execute();
+        await page.goto("/admin/dashboard");
+        await expect(row(page, `Waiting ${tag}`)).toBeVisible();
+        await forgetRecentIngests(services);
+        await panel(page).getByRole("button", { name: "Ingest all" }).click();
+        await expect(message(page)).toHaveText(
+          /^No feeds were due: every active feed is waiting to retry after failures \(next at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\)\.$/,
+        );
+        await expect(message(page)).toHaveAttribute("data-kind", "warning");
+      } finally {
+        await deleteFeed(services, feed.id);
+      }
+    });
+  });
+
   test("'Ingest all' while another server is ingesting is answered at once and follows that run to its end", async ({
     page,
     signIn,
@@ -424,6 +515,15 @@ test.describe("admin RSS feed management", () => {
     const res = await page.request.get("/api/rss/feeds");
     expect(res.status()).toBe(403);
     await page.goto("/admin/rss");
+    await expect(page).toHaveURL(/\/admin\/dashboard\?notice=super-admin-only$/);
+    // Told why, on the page they land on.
+    const notice = page.getByTestId("dashboard-notice");
+    await expect(notice).toHaveText(
+      "RSS Feed Management (/admin/rss) is for super admins only, so you were brought to the dashboard instead.",
+    );
+    await expect(page.getByRole("tab", { name: /Form & Application Submissions/ })).toHaveAttribute("aria-selected", "true");
+    await notice.getByRole("button", { name: "Dismiss message" }).click();
+    await expect(notice).toHaveCount(0);
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
   });
 

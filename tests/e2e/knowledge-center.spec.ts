@@ -305,6 +305,10 @@ test.describe("knowledge center", () => {
         await forgetRecentIngests(services);
         await page.getByRole("button", { name: "Refresh", exact: true }).click();
         await expect(page.getByTestId("refresh-message")).toHaveText("RSS feeds refreshed successfully. No new articles found.");
+
+        // Refreshed again within the minute: answered with that run, and said so (not its count as new articles).
+        await page.getByRole("button", { name: "Refresh", exact: true }).click();
+        await expect(page.getByTestId("refresh-message")).toHaveText("Articles were refreshed a moment ago; no new articles since.");
       } finally {
         await deleteFeed(services, feed.id);
         await feedServer.close();

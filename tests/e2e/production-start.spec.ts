@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
+import path from "node:path";
 import readline from "node:readline";
 import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
@@ -294,6 +295,74 @@ test.describe("killed (SIGKILL) in the middle of a member import", () => {
     } finally {
       site.child.kill("SIGKILL");
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe("restore (npm run admin -- restore)", () => {
+  /** The admin command line as `npm run admin` runs it, on the given data directory. */
+  async function admin(dataDir: string, ...args: string[]): Promise<{ code: number | null; out: string }> {
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
+      env: { ...process.env, ...E2E_ENV, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
+    return { code, out: out.trim() };
+  }
+  const marks = (dataDir: string) => fs.readdirSync(`${dataDir}/app.db.servers`).filter((n) => n.endsWith(".holder"));
+  const written = (dataDir: string) => {
+    const db = new SQLite(`${dataDir}/app.db`);
+    try {
+      return (db.prepare("select count(*) as n from contact_messages where name = 'Written After The Backup'").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  test("is refused while the site runs on the database and loses nothing; works once the site stopped, or was killed", async () => {
+    // Four runs of the command line through tsx and two server starts: minutes on a busy machine.
+    test.setTimeout(480_000);
+    const site = await startLoggedServer();
+    const backup = path.join(site.dataDir, "before.db");
+    try {
+      expect(await admin(site.dataDir, "backup", backup)).toMatchObject({ code: 0 });
+      const db = new SQLite(`${site.dataDir}/app.db`);
+      db.pragma("busy_timeout = 5000");
+      db.prepare(
+        "insert into contact_messages (name, email, subject, message, submitted_at, updated_at) values ('Written After The Backup', 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')",
+      ).run();
+      db.close();
+
+      const refused = await admin(site.dataDir, "restore", backup);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toMatch(
+        new RegExp(
+          `^The site is still running on this database \\(process ${site.child.pid} on [^)]+\\)\\. Stop the site first, then run restore again`,
+        ),
+      );
+      expect(written(site.dataDir)).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${site.port}/healthz`)).ok).toBe(true);
+
+      site.child.kill("SIGTERM");
+      expect(await site.exited).toBe(0);
+      expect(marks(site.dataDir)).toEqual([]);
+      expect(await admin(site.dataDir, "restore", backup)).toEqual({ code: 0, out: `Restored the database from ${backup}.` });
+      expect(written(site.dataDir)).toBe(0);
+
+      // Killed, the server leaves its mark behind; the restore sees that its process is gone.
+      const again = await startLoggedServer({}, { port: site.port, dataDir: site.dataDir });
+      expect(marks(site.dataDir)).toHaveLength(1);
+      again.child.kill("SIGKILL");
+      await again.exited;
+      expect(marks(site.dataDir)).toHaveLength(1);
+      expect(await admin(site.dataDir, "restore", backup)).toEqual({ code: 0, out: `Restored the database from ${backup}.` });
+      expect(marks(site.dataDir)).toEqual([]);
+    } finally {
+      site.child.kill("SIGKILL");
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
     }
   });
 });

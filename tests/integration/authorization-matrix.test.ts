@@ -73,6 +73,7 @@ const API: Record<string, Row> = {
   "GET /api/admin/members": staff(200),
   "GET /api/admin/members/export": staff(200),
   "PATCH /api/admin/members/:id": staff(400),
+  "PUT /api/admin/members/:id": staff(404),
   "DELETE /api/admin/members/:id": staff(404),
   "GET /api/admin/staff": superAdmin(200),
   "POST /api/admin/staff": superAdmin(400),

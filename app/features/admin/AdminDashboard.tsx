@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { FlashBanner } from "~/components/admin/Feedback";
 import { Tabs } from "radix-ui";
 import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";
 import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
@@ -7,7 +9,6 @@ import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { SubmissionsPanel } from "~/features/submissions/admin/SubmissionsPanel";
 import { SignOutEverywhereButton } from "~/features/account/SignOutEverywhere";
-import { FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 
 export type AdminTab = "rss" | "submissions" | "videos";
@@ -21,8 +22,28 @@ export function resolveTab(user: PublicUser, requested: string | null): AdminTab
   return superAdmin ? "rss" : "submissions";
 }
 
-export function AdminDashboard({ user, initialTab }: { user: PublicUser; initialTab: AdminTab }) {
+/** Why a staff member landed on the dashboard instead of the page they asked for. */
+export const DASHBOARD_NOTICES = {
+  "super-admin-only": "RSS Feed Management (/admin/rss) is for super admins only, so you were brought to the dashboard instead.",
+} as const;
+export type DashboardNotice = keyof typeof DASHBOARD_NOTICES;
+
+/** The notice named in the address (?notice=...), for a staff member it applies to. */
+export function resolveNotice(user: PublicUser, requested: string | null): DashboardNotice | null {
+  return requested === "super-admin-only" && !isSuperAdmin(user) ? requested : null;
+}
+
+export function AdminDashboard({
+  user,
+  initialTab,
+  notice = null,
+}: {
+  user: PublicUser;
+  initialTab: AdminTab;
+  notice?: DashboardNotice | null;
+}) {
   const [, setSearchParams] = useSearchParams();
+  const [noticeShown, setNoticeShown] = useState(notice !== null);
   const superAdmin = isSuperAdmin(user);
   // 'Sign out everywhere' for the staff member's own account; its outcome clears after 5 seconds like every admin message.
   const { flash, show, clear } = useFlashMessage();
@@ -53,6 +74,24 @@ export function AdminDashboard({ user, initialTab }: { user: PublicUser; initial
         <FlashBanner flash={flash} onDismiss={clear} testId="sign-out-everywhere-message" />
       </div>
 
+      {notice && noticeShown ? (
+        <div className="mt-6">
+          <FlashBanner
+            flash={{ kind: "warning", text: DASHBOARD_NOTICES[notice], id: 0 }}
+            onDismiss={() => {
+              setNoticeShown(false);
+              setSearchParams(
+                (params) => {
+                  params.delete("notice");
+                  return params;
+                },
+                { replace: true, preventScrollReset: true },
+              );
+            }}
+            testId="dashboard-notice"
+          />
+        </div>
+      ) : null}
       <Tabs.Root
         defaultValue={initialTab}
         onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}

@@ -9,7 +9,7 @@ import { categoryLabel } from "./categories";
 import { KnowledgeTools } from "./KnowledgeTools";
 import { Pagination, scrollToSection } from "./Pagination";
 import { knowledgeCenterSearch, pageRange } from "./pagination";
-import { LOAD_FAILED, REFRESH_FAILED, refreshSuccessMessage } from "./refresh";
+import { LOAD_FAILED, REFRESH_FAILED, refreshMessage } from "./refresh";
 import { useHydrated } from "~/components/useHydrated";
 
 export const ARTICLES_SECTION_ID = "articles";
@@ -28,8 +28,7 @@ function useRefresh() {
     setRefreshing(true);
     setNotice(null);
     try {
-      const counts = await rssApi.ingest();
-      setNotice({ kind: "success", text: refreshSuccessMessage(counts.articles) });
+      setNotice({ kind: "success", text: refreshMessage(await rssApi.ingest()) });
       await revalidator.revalidate();
     } catch {
       setNotice({ kind: "error", text: REFRESH_FAILED });

@@ -4,7 +4,8 @@
  * non-ok status (spec: admin-side section 7), else 'Unknown error'.
  */
 import { jsonClient } from "~/platform/json-client";
-import type { ArticlesPage, FeaturedArticle, FeedInput, FeedRetryResult, IngestCounts, IngestResult, RssFeed } from "./contract";
+import type { IngestOutcome } from "./refresh";
+import type { ArticlesPage, FeaturedArticle, FeedInput, FeedRetryResult, IngestResult, RssFeed } from "./contract";
 
 export { errorReason } from "~/platform/json-client";
 
@@ -30,7 +31,7 @@ export const rssApi = {
     ),
   deleteFeed: (id: number) => call("/api/rss/feeds", { method: "DELETE", json: { id } }).then(() => undefined),
   /** Runs an ingest; when another server is running one, follows that run to its end. */
-  ingest: async (): Promise<IngestCounts> => {
+  ingest: async (): Promise<IngestOutcome> => {
     let answer = await call<Partial<IngestResult>>("/api/rss/ingest", { method: "POST", json: {} });
     for (let runId = answer.run?.id ?? null; answer.inProgress; runId ??= answer.run?.id ?? null) {
       await new Promise((resolve) => setTimeout(resolve, INGEST_FOLLOW_MS));
@@ -40,6 +41,9 @@ export const rssApi = {
       articles: Number(answer.counts?.articles ?? 0),
       feeds: Number(answer.counts?.feeds ?? 0),
       failed: Number(answer.counts?.failed ?? 0),
+      skipped: Number(answer.run?.skipped ?? 0),
+      coalesced: answer.coalesced === true,
+      nextAttemptAt: typeof answer.nextAttemptAt === "string" ? answer.nextAttemptAt : null,
     };
   },
 };

@@ -186,6 +186,11 @@ export interface IngestResult {
    * (within reuseWindowMs) instead of a new one; the counts are that run's.
    */
   coalesced?: true;
+  /**
+   * When the run fetched no feed because every active feed was waiting to retry after
+   * failures: the earliest time one of them will be tried again.
+   */
+  nextAttemptAt?: string;
   /** Per-feed failures of this run (absent on a reused answer: see each feed's last_error). */
   failures?: Array<{ id: number; name: string; error: string }>;
 }

@@ -91,6 +91,17 @@ export class FeedsRepo {
     return { due, waiting };
   }
 
+  /** The earliest time an active feed waiting after failures will be tried again (null: none waits). */
+  async earliestNextAttempt(now: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("rss_feeds")
+      .select((eb) => eb.fn.min("next_attempt_at").as("next"))
+      .where("is_active", "=", 1)
+      .where("next_attempt_at", ">", now)
+      .executeTakeFirst();
+    return (row?.next as string | null | undefined) ?? null;
+  }
+
   async markFetched(id: number, validators: { etag: string | null; lastModified: string | null }, at = nowIso()) {
     await this.db
       .updateTable("rss_feeds")

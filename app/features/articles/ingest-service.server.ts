@@ -56,8 +56,20 @@ export class IngestService {
    * Ingests every active feed; one run at a time across instances (see IngestCoordinator).
    * `coalesce` (members' Refresh only) lets a run finished moments ago answer instead.
    */
-  ingestAll(opts: { reason?: string; coalesce?: boolean } = {}): Promise<IngestResult> {
-    return this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false });
+  async ingestAll(opts: { reason?: string; coalesce?: boolean } = {}): Promise<IngestResult> {
+    return this.withNextAttempt(await this.coordinator.ingestAll({ reason: opts.reason ?? "manual", coalesce: opts.coalesce ?? false }));
+  }
+
+  /** A run that fetched nothing because every active feed waits after failures says when the first is tried again. */
+  private async withNextAttempt(result: IngestResult): Promise<IngestResult> {
+    if (result.inProgress || !result.success || result.counts.feeds > 0 || result.run.skipped === 0) return result;
+    try {
+      const next = await new FeedsRepo(this.db).earliestNextAttempt(nowIso());
+      return next ? { ...result, nextAttemptAt: next } : result;
+    } catch (err) {
+      this.logger.warn({ err }, "could not read when the waiting feeds are tried again");
+      return result;
+    }
   }
 
   /**
@@ -84,8 +96,9 @@ export class IngestService {
   }
 
   /** Where a run stands (see IngestCoordinator.status); null when there is no such run. */
-  status(runId: number | null): Promise<IngestResult | null> {
-    return this.coordinator.status(runId);
+  async status(runId: number | null): Promise<IngestResult | null> {
+    const result = await this.coordinator.status(runId);
+    return result && this.withNextAttempt(result);
   }
 
   /**

@@ -8,7 +8,7 @@ import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
-import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN, IngestRunsRepo } from "./ingest-runs-repo.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import { FeedsRepo } from "./feeds-repo.server";
@@ -260,6 +260,37 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(await feedRow(flaky.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
   });
 
+  it("when every active feed waits to retry after failures, a run fetches none and says when the first is tried again", async () => {
+    feeds.setDynamic("down-a.xml", "<html>oops</html>", "text/html");
+    feeds.setDynamic("down-b.xml", "<html>oops</html>", "text/html");
+    const a = await addFeed("/dynamic/down-a.xml");
+    const b = await addFeed("/dynamic/down-b.xml");
+    await addFeed("/feeds/bom.xml", { active: false });
+    expect((await ingest!.ingestAll()).counts).toEqual({ articles: 0, feeds: 2, failed: 2 });
+    const later = new Date(Date.now() + 3 * 60_000).toISOString();
+    const sooner = new Date(Date.now() + 2 * 60_000).toISOString();
+    const db = ctx.services.database.db;
+    await db.updateTable("rss_feeds").set({ next_attempt_at: later }).where("id", "=", a.id).execute();
+    await db.updateTable("rss_feeds").set({ next_attempt_at: sooner }).where("id", "=", b.id).execute();
+
+    const result = await ingest!.ingestAll();
+    expect(result).toMatchObject({
+      success: true,
+      counts: { articles: 0, feeds: 0, failed: 0 },
+      run: { skipped: 2 },
+      nextAttemptAt: sooner,
+    });
+    expect(feeds.hits("/dynamic/down-a.xml")).toHaveLength(1);
+    // Following the run (another server's caller) says the same.
+    expect(await ingest!.status(result.run.id)).toMatchObject({ run: { skipped: 2 }, nextAttemptAt: sooner });
+
+    // A run that fetched a feed has no such time, even with others waiting.
+    await db.updateTable("rss_feeds").set({ next_attempt_at: null }).where("id", "=", a.id).execute();
+    const one = await ingest!.ingestAll();
+    expect(one).toMatchObject({ counts: { feeds: 1 }, run: { skipped: 1 } });
+    expect(one.nextAttemptAt).toBeUndefined();
+  });
+
   it("answers 'RSS refresh failed' when every feed failed", async () => {
     await addFeed("/status/503");
     const result = await ingest!.ingestAll();
@@ -452,6 +483,25 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(result.success).toBe(true);
     expect(result.run.reused).toBe(false);
     expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
+  });
+
+  it("a holder whose lease expired and was taken over cannot renew it: the new holder keeps it", async () => {
+    const runs = new IngestRunsRepo(ctx.services.database.db);
+    const start = Date.now();
+    expect(await runs.acquireLease("instance-a", 1000, start)).toBe(true);
+    expect(await runs.acquireLease("instance-b", 1000, start + 500)).toBe(false);
+    expect(await runs.renewLease("instance-a", 1000, null, start + 500)).toBe(true);
+    // A's lease runs out (a stalled process); B takes over.
+    expect(await runs.acquireLease("instance-b", 20_000, start + 2000)).toBe(true);
+    expect(await runs.renewLease("instance-a", 60_000, null, start + 2100)).toBe(false);
+    const lease = await runs.lease();
+    expect(lease).toMatchObject({ holder: "instance-b", run_id: null, expires_at: new Date(start + 22_000).toISOString() });
+    // Nor can A's release free B's lease.
+    await runs.releaseLease("instance-a");
+    expect((await runs.lease())?.holder).toBe("instance-b");
+    expect(await runs.renewLease("instance-b", 20_000, null, start + 2200)).toBe(true);
+    await runs.releaseLease("instance-b");
+    expect((await runs.lease())?.holder).toBeNull();
   });
 
   it("answers a coalescing call (a member's Refresh) with a run that finished within the reuse window, and says so", async () => {

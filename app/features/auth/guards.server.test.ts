@@ -57,7 +57,7 @@ describe("loader guards", () => {
   it("requireSuperAdmin: limited admins go to the dashboard, members home", () => {
     expect(loaderOutcome(requireSuperAdmin, "anonymous")).toEqual({ status: 401, data: { reason: "auth-required" } });
     expect(loaderOutcome(requireSuperAdmin, "member")).toEqual({ status: 302, location: "/" });
-    expect(loaderOutcome(requireSuperAdmin, "limited")).toEqual({ status: 302, location: "/admin/dashboard" });
+    expect(loaderOutcome(requireSuperAdmin, "limited")).toEqual({ status: 302, location: "/admin/dashboard?notice=super-admin-only" });
     expect(loaderOutcome(requireSuperAdmin, "super")).toEqual({ user: "super_admin" });
   });
 });

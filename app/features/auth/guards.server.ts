@@ -21,9 +21,10 @@ export function requireAdmin(context: AppLoadContext): PublicUser {
   return user;
 }
 
+/** A limited_admin is sent to the dashboard, which tells them why; a member to /. */
 export function requireSuperAdmin(context: AppLoadContext): PublicUser {
   const user = requireUser(context);
-  if (!isSuperAdmin(user)) throw redirect(isAdmin(user) ? "/admin/dashboard" : "/");
+  if (!isSuperAdmin(user)) throw redirect(isAdmin(user) ? "/admin/dashboard?notice=super-admin-only" : "/");
   return user;
 }
 

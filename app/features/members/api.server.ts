@@ -12,6 +12,7 @@ import {
   createStaffSchema,
   exportFileName,
   idParamSchema,
+  memberEditSchema,
   memberQuerySchema,
   memberStatusSchema,
   resetPasswordSchema,
@@ -70,6 +71,18 @@ export function memberAdminRouter({ memberAdmin: admin, audit }: { memberAdmin: 
       const id = parseInput(idParamSchema, req.params.id);
       const { is_active } = parseInput(memberStatusSchema, req.body ?? {});
       const body: MemberAnswer = { success: true, member: await admin.setMemberActive(actorOf(res), id, is_active) };
+      res.json(body);
+    }),
+  );
+
+  router.put(
+    "/api/admin/members/:id",
+    apiRequireAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = parseInput(idParamSchema, req.params.id);
+      const input = parseInput(memberEditSchema, req.body ?? {});
+      const body: MemberAnswer = { success: true, member: await admin.updateMember(actorOf(res), id, input) };
       res.json(body);
     }),
   );

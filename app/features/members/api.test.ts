@@ -118,7 +118,7 @@ describeEachDatabase("member administration API", (dialect) => {
     ]);
 
     const csv = await (await req("/api/admin/members/export?q=STAT-C", { cookie: limited.cookie })).text();
-    expect(csv.split("\r\n")[1]).toMatch(/^STAT-C,,,inactive,,\d{4}-/);
+    expect(csv.split("\r\n")[1]).toMatch(/^STAT-C,,,,inactive,,\d{4}-/);
 
     // Activating an active member leaves their sessions alone; the audit names the member.
     const signedIn = sessionCookieFrom(await memberLogin("STAT-A"));
@@ -167,6 +167,7 @@ describeEachDatabase("member administration API", (dialect) => {
       ["GET", "/api/admin/members"],
       ["GET", "/api/admin/members/export"],
       ["PATCH", "/api/admin/members/1", { is_active: false }],
+      ["PUT", "/api/admin/members/1", { first_name: "Mallory" }],
       ["DELETE", "/api/admin/members/1"],
     ];
     const superEndpoints: Array<[string, string, unknown?]> = [
@@ -422,9 +423,9 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(text).not.toMatch(/digest|1980|011580/);
       const parsed = Papa.parse<string[]>(text.trim());
       expect(parsed.data[0]).toEqual([...EXPORT_COLUMNS]);
-      expect(parsed.data.slice(1).map((r) => r.slice(0, 4))).toEqual([
-        ["EXP-001", "Ada", "Lovelace", "active"],
-        ["EXP-002", '\'=HYPERLINK("http://evil")', "O'Brien, Jr.", "inactive"],
+      expect(parsed.data.slice(1).map((r) => r.slice(0, 5))).toEqual([
+        ["EXP-001", "Ada", "Lovelace", "", "active"],
+        ["EXP-002", '\'=HYPERLINK("http://evil")', "O'Brien, Jr.", "", "inactive"],
       ]);
       const digest = (await server.services.auth.users.findById(inactiveId))!.birthdate_digest!;
       expect(text).not.toContain(digest);
@@ -444,6 +445,162 @@ describeEachDatabase("member administration API", (dialect) => {
     it("rejects a bad export query before reading anything", async () => {
       const res = await req("/api/admin/members/export?status=everyone", { cookie: limited.cookie });
       expect(res.status).toBe(400);
+    });
+  });
+
+  describe("editing", () => {
+    const edit = (id: number, body: unknown, cookie = limited.cookie) =>
+      req(`/api/admin/members/${id}`, { method: "PUT", json: body, cookie });
+    const full = {
+      first_name: " Grace ",
+      last_name: "Hopper",
+      email: "grace.hopper@example.com",
+      phone: "(555) 123-4567",
+      address1: "1 Navy Way",
+      address2: "",
+      city: "Arlington",
+      state: "va",
+      zip: "22201",
+    };
+
+    it("saves the name and contact details, and audits the names of the fields that changed", async () => {
+      const id = await addMember("EDIT-1", { first: "Grace", last: "Brewster" });
+      const res = await edit(id, full);
+      expect(res.status).toBe(200);
+      const { member: saved } = await json(res);
+      expect(saved).toMatchObject({
+        id,
+        certificate_number: "EDIT-1",
+        first_name: "Grace",
+        last_name: "Hopper",
+        email: "grace.hopper@example.com",
+        address2: null,
+        state: "VA",
+        is_active: true,
+      });
+      const [entry] = await auditEntries("&action=members.update");
+      expect(entry).toMatchObject({
+        actor_id: limited.userId,
+        target_type: "member",
+        target_id: id,
+        target_label: "EDIT-1",
+        details: { fields: ["last_name", "email", "phone", "address1", "city", "state", "zip"] },
+      });
+      expect(JSON.stringify(entry)).not.toMatch(/Hopper|grace\.hopper|22201/);
+
+      // The same values again change nothing and write no entry.
+      expect((await edit(id, full)).status).toBe(200);
+      expect((await auditEntries("&action=members.update")).filter((e) => e.target_id === id)).toHaveLength(1);
+      // Blank clears.
+      expect((await json(await edit(id, { ...full, phone: " " }))).member.phone).toBeNull();
+      expect((await auditEntries("&action=members.update"))[0].details).toEqual({ fields: ["phone"] });
+    });
+
+    it("a new birthdate replaces the digest (never shown, never logged), ends the member's sessions, and blank keeps it", async () => {
+      const id = await addMember("EDIT-BD", { first: "Bea", last: "Date" });
+      const session = sessionCookieFrom(await memberLogin("EDIT-BD"));
+      const digestOf = async () => (await server.services.auth.users.findById(id))!.birthdate_digest;
+      const before = await digestOf();
+
+      const kept = await edit(id, { first_name: "Bea", last_name: "Date", birthdate: "" });
+      expect(kept.status).toBe(200);
+      expect(await digestOf()).toBe(before);
+      expect(await whoIs(session)).not.toBeNull();
+
+      const res = await edit(id, { first_name: "Bea", last_name: "Date", birthdate: "03/09/1975" });
+      expect(res.status).toBe(200);
+      const text = JSON.stringify(await json(res));
+      expect(text).not.toMatch(/birthdate|digest|1975|030975/);
+      expect(await digestOf()).toBe(server.services.auth.digestBirthdate("1975-03-09"));
+      expect(await whoIs(session)).toBeNull();
+      expect((await memberLogin("EDIT-BD")).status).toBe(401);
+      expect((await req("/api/auth/login", { method: "POST", json: { username: "EDIT-BD", password: "030975" } })).status).toBe(200);
+
+      // The same birthdate again is still "set": the log never tells whether a guess matched.
+      expect((await edit(id, { first_name: "Bea", last_name: "Date", birthdate: "1975-03-09" })).status).toBe(200);
+      const entries = (await auditEntries("&action=members.update")).filter((e) => e.target_id === id);
+      expect(entries.map((e) => e.details)).toEqual([{ fields: ["birthdate"] }, { fields: ["birthdate"] }]);
+      expect(JSON.stringify(entries)).not.toMatch(/1975|030975|03\/09/);
+    });
+
+    it("refuses bad values with the field's message, unknown fields, staff accounts and missing members, changing nothing", async () => {
+      const id = await addMember("EDIT-BAD", { first: "Bad", last: "Input" });
+      const expect400 = async (body: unknown, message: RegExp) => {
+        const res = await edit(id, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        const answer = await json(res);
+        expect(answer.success).toBe(false);
+        expect(JSON.stringify(answer)).toMatch(message);
+      };
+      await expect400({ email: "not-an-address" }, /Enter an e-mail address like name@example.com\./);
+      await expect400({ birthdate: "1980-02-30" }, new RegExp(MESSAGES.badBirthdate));
+      await expect400({ birthdate: "2999-01-01" }, new RegExp(MESSAGES.futureBirthdate));
+      await expect400({ birthdate: "15/01/1980" }, new RegExp(MESSAGES.badBirthdate));
+      await expect400({ first_name: "x".repeat(101) }, /First name must be at most 100 characters/);
+      await expect400({ last_name: "Line\nbreak" }, /Last name contains characters that are not allowed/);
+      await expect400({ first_name: 42 }, /First name must be text/);
+      // Only the edit's own fields: no role, activation, certificate number or digest through here.
+      for (const extra of [{ role: "super_admin" }, { is_active: false }, { certificate_number: "X" }, { birthdate_digest: "00" }])
+        expect((await edit(id, { first_name: "Bad", ...extra })).status, JSON.stringify(extra)).toBe(400);
+      expect(
+        (
+          await req(`/api/admin/members/${id}`, {
+            method: "PUT",
+            body: "[1,2",
+            cookie: limited.cookie,
+            headers: { "Content-Type": "application/json" },
+          })
+        ).status,
+      ).toBe(400);
+      expect((await edit(boss.userId, { first_name: "Boss" })).status).toBe(404);
+      expect((await edit(999_999_999, { first_name: "Ghost" })).status).toBe(404);
+      expect((await req("/api/admin/members/1e3", { method: "PUT", json: {}, cookie: limited.cookie })).status).toBe(400);
+      const row = await server.services.auth.users.findById(id);
+      expect(row).toMatchObject({ first_name: "Bad", last_name: "Input", role: "user", is_active: 1, email: null });
+      expect(await server.services.auth.users.findById(boss.userId)).toMatchObject({ first_name: null, role: "super_admin" });
+    });
+
+    it("changes that member's row only (and their sessions only when the birthdate is set)", async () => {
+      const near = await addMember("EDIT-NEAR", { first: "Near" });
+      const nearSession = sessionCookieFrom(await memberLogin("EDIT-NEAR"));
+      const id = await addMember("EDIT-ROW", { first: "Row" });
+      const session = sessionCookieFrom(await memberLogin("EDIT-ROW"));
+      const db = server.services.database.db;
+      let guard = await guardRows(db, ["users", "sessions", "audit_log"]);
+      expect((await edit(id, { first_name: "Rowena", email: "rowena@example.com" })).status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [id], columns: ["first_name", "email", "updated_at"] },
+        sessions: { mayChange: [sessionKey(limited.cookie), sessionKey(session), sessionKey(nearSession)] },
+        audit_log: { added: 1 },
+      });
+      guard = await guardRows(db, ["users", "sessions", "audit_log"]);
+      expect((await edit(id, { first_name: "Rowena", email: "rowena@example.com", birthdate: "2001-12-31" })).status).toBe(200);
+      await guard.expectChanges({
+        users: { changed: [id], columns: ["birthdate_digest", "updated_at"] },
+        sessions: { removed: [sessionKey(session)], mayChange: [sessionKey(limited.cookie), sessionKey(nearSession)] },
+        audit_log: { added: 1 },
+      });
+      expect(await whoIs(nearSession)).not.toBeNull();
+      expect(near).toBeGreaterThan(0);
+    });
+
+    it("search finds members by e-mail, and the export carries the e-mail column", async () => {
+      const id = await addMember("MAIL-1", { first: "Em", last: "Ail" });
+      await addMember("MAIL-2", { first: "No", last: "Mail" });
+      await edit(id, { first_name: "Em", last_name: "Ail", email: "Unique.Person_1@Example.org" });
+      const found = async (q: string) =>
+        ((await json(await req(`/api/admin/members?q=${encodeURIComponent(q)}`, { cookie: limited.cookie }))).members as MemberRow[]).map(
+          (m) => m.certificate_number,
+        );
+      expect(await found("unique.person_1@example")).toEqual(["MAIL-1"]);
+      expect(await found("EXAMPLE.ORG")).toEqual(["MAIL-1"]);
+      // "_" and "%" are matched as themselves.
+      expect(await found("person%1")).toEqual([]);
+      const csv = await (await req("/api/admin/members/export?q=unique.person", { cookie: limited.cookie })).text();
+      const rows = Papa.parse<string[]>(csv.trim()).data;
+      expect(rows[0]).toEqual([...EXPORT_COLUMNS]);
+      expect(rows[0][3]).toBe("email");
+      expect(rows.slice(1).map((r) => [r[0], r[3]])).toEqual([["MAIL-1", "Unique.Person_1@Example.org"]]);
     });
   });
 

@@ -9,6 +9,9 @@ import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination } from "~/platform/paging";
 import type { Database } from "~/platform/schema";
+import { isOneLine } from "~/platform/text-fields";
+import { contactDetailsSchema } from "~/features/account/contract";
+import { DATE_FORMATS_TEXT, parseBirthdate } from "~/features/member-import/birthdate";
 
 export const MIN_STAFF_PASSWORD_LENGTH = 12;
 
@@ -29,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "members.deactivate",
   "members.delete",
   "members.export",
+  "members.update",
   "staff.create",
   "staff.password_reset",
   "staff.role_change",
@@ -59,6 +63,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "members.deactivate": "Deactivated member",
   "members.delete": "Deleted member",
   "members.export": "Exported members",
+  "members.update": "Edited member",
   "staff.create": "Added staff account",
   "staff.password_reset": "Reset staff password",
   "staff.role_change": "Changed staff role",
@@ -94,6 +99,8 @@ export const MESSAGES = {
   badUsername: "Username must be 3-64 letters, digits, dots, dashes, underscores or @",
   badCharacters: "Search contains characters that are not allowed",
   badId: "Invalid id",
+  badBirthdate: `Birthdate must be a real date written ${DATE_FORMATS_TEXT}`,
+  futureBirthdate: "Birthdate cannot be in the future",
 } as const;
 
 // Control characters have no business in a search or a name; they would only hide what was typed.
@@ -135,6 +142,53 @@ export const idParamSchema = recordIdSchema(MESSAGES.badId);
 
 /** PATCH /api/admin/members/:id */
 export const memberStatusSchema = z.object({ is_active: z.boolean({ error: "is_active must be true or false" }) }).strict();
+
+/** A name: blank is "none" (null); trimmed, one line, at most 100 characters. */
+const nameField = (label: string) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : typeof v === "string" ? v.trim() : v),
+    z
+      .string(`${label} must be text.`)
+      .max(100, `${label} must be at most 100 characters.`)
+      .refine(isOneLine, `${label} contains characters that are not allowed.`)
+      .nullable(),
+  );
+
+/**
+ * A new birthdate, in the upload's formats; blank keeps the one on file. Only its keyed digest
+ * is stored, so the form never shows the current one.
+ */
+const newBirthdateField = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v),
+  z
+    .string("Birthdate must be text.")
+    .max(10, MESSAGES.badBirthdate)
+    .superRefine((value, ctx) => {
+      const parsed = parseBirthdate(value, todayUtc());
+      if (parsed.ok) return;
+      ctx.addIssue({ code: "custom", message: parsed.reason === "future" ? MESSAGES.futureBirthdate : MESSAGES.badBirthdate });
+    })
+    .optional(),
+);
+
+/** PUT /api/admin/members/:id: the member's name, contact details and (optionally) a new birthdate. */
+export const memberEditSchema = contactDetailsSchema
+  .extend({ first_name: nameField("First name"), last_name: nameField("Last name"), birthdate: newBirthdateField })
+  .strict();
+export type MemberEditInput = z.output<typeof memberEditSchema>;
+/** The fields an edit can change, as the audit log names them (the birthdate by name only, never its value). */
+export const MEMBER_EDIT_FIELDS = [
+  "first_name",
+  "last_name",
+  "birthdate",
+  "email",
+  "phone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+] as const;
 
 const usernameField = z
   .string({ error: "Username is required" })
@@ -238,7 +292,7 @@ export interface AuditPage {
 }
 
 /** Columns of the CSV export, in order. */
-export const EXPORT_COLUMNS = ["certificate_number", "first_name", "last_name", "status", "last_login_at", "created_at"] as const;
+export const EXPORT_COLUMNS = ["certificate_number", "first_name", "last_name", "email", "status", "last_login_at", "created_at"] as const;
 
 export function exportFileName(now = new Date()): string {
   return `members-${todayUtc(now)}.csv`;

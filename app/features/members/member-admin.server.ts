@@ -4,9 +4,13 @@ import { containsAny, mapUnique, nowIso, toBool, UniqueViolationError, type Dial
 import { DomainError } from "~/platform/errors";
 import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
+import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
+import { todayUtc } from "~/platform/dates";
 import {
   EXPORT_COLUMNS,
+  MEMBER_EDIT_FIELDS,
   MESSAGES,
+  type MemberEditInput,
   type AuditRecorder,
   type MemberQuery,
   type MemberRow,
@@ -87,6 +91,8 @@ export class MemberAdminService {
     private db: Kysely<Database>,
     private dialect: Dialect,
     private audit: AuditRecorder,
+    /** The keyed digest of a normalized (MMDDYY) birthdate, as sign-in compares it. */
+    private digestBirthdate: (mmddyy: string) => string,
   ) {}
 
   // ---- members -------------------------------------------------------------------------
@@ -101,6 +107,7 @@ export class MemberAdminService {
           sql<string>`certificate_number`,
           sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`,
           sql<string>`coalesce(last_name, '') || ' ' || coalesce(first_name, '')`,
+          sql<string>`coalesce(email, '')`,
         ]),
       );
     }
@@ -152,6 +159,7 @@ export class MemberAdminService {
           r.certificate_number ?? "",
           r.first_name ?? "",
           r.last_name ?? "",
+          r.email ?? "",
           toBool(r.is_active) ? "active" : "inactive",
           r.last_login_at ?? "",
           r.created_at,
@@ -186,6 +194,52 @@ export class MemberAdminService {
           actorId: actor.id,
           action: active ? "members.activate" : "members.deactivate",
           target: { type: "member", id: memberId, label: updated.certificate_number },
+        },
+        trx,
+      );
+      return toMemberRow(updated);
+    });
+  }
+
+  /**
+   * A member's name, contact details and, when one is given, a new birthdate (stored as its
+   * keyed digest only; the member's sessions end, as they signed in with the old one). The
+   * audit entry names the fields that changed, never a value; a birthdate given counts as
+   * changed whether or not it matches the old one, so the log tells nothing about it.
+   */
+  async updateMember(actor: Actor, memberId: number, input: MemberEditInput): Promise<MemberRow> {
+    const { birthdate, ...fields } = input;
+    let digest: string | undefined;
+    if (birthdate !== undefined) {
+      const parsed = parseBirthdate(birthdate, todayUtc());
+      if (!parsed.ok) throw DomainError.invalid(MESSAGES.badBirthdate);
+      digest = this.digestBirthdate(toMmddyy(parsed.year, parsed.month, parsed.day));
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom("users")
+        .select(MEMBER_COLUMNS)
+        .where("id", "=", memberId)
+        .where("role", "=", "user")
+        .executeTakeFirst();
+      if (!before) throw DomainError.notFound(MESSAGES.memberNotFound);
+      const changed = MEMBER_EDIT_FIELDS.filter((f) => (f === "birthdate" ? digest !== undefined : before[f] !== fields[f]));
+      if (!changed.length) return toMemberRow(before);
+      const updated = await trx
+        .updateTable("users")
+        .set({ ...fields, ...(digest !== undefined ? { birthdate_digest: digest } : {}), updated_at: nowIso() })
+        .where("id", "=", memberId)
+        .where("role", "=", "user")
+        .returning(MEMBER_COLUMNS)
+        .executeTakeFirst();
+      if (!updated) throw DomainError.notFound(MESSAGES.memberNotFound);
+      if (digest !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: "members.update",
+          target: { type: "member", id: memberId, label: updated.certificate_number },
+          details: { fields: changed },
         },
         trx,
       );

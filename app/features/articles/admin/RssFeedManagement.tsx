@@ -52,8 +52,10 @@ export function RssFeedManagement() {
   async function ingest() {
     setIngesting(true);
     try {
-      const counts = await rssApi.ingest();
-      if (counts.failed > 0) show("warning", M.ingestedWithFailures(counts.failed, Math.max(counts.feeds, counts.failed)));
+      const outcome = await rssApi.ingest();
+      if (outcome.failed > 0) show("warning", M.ingestedWithFailures(outcome.failed, Math.max(outcome.feeds, outcome.failed)));
+      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt));
+      else if (outcome.feeds === 0) show("warning", M.noActiveFeeds);
       else show("success", M.ingested);
     } catch (err) {
       show("error", M.ingestFailed(errorReason(err)));
@@ -212,7 +214,7 @@ function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
           <caption className="sr-only">RSS feeds</caption>
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600">
             <tr>
-              <th scope="col" className="py-2 pr-4 font-semibold">
+              <th scope="col" className="py-2 pl-4 pr-4 font-semibold">
                 Feed
               </th>
               <th scope="col" className="py-2 pr-4 font-semibold">
@@ -238,9 +240,13 @@ function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
                 key={feed.id}
                 data-testid="feed-row"
                 data-failing={isFailing(feed) || undefined}
-                className={`align-top ${isFailing(feed) ? "bg-red-50 shadow-[inset_4px_0_0_var(--color-red-600)]" : ""}`}
+                className={`align-top ${isFailing(feed) ? "bg-red-50" : ""}`}
               >
-                <th scope="row" className="max-w-xs py-3 pr-4 font-normal">
+                {/* The failing feed's red bar is this cell's own left border, with room before the name. */}
+                <th
+                  scope="row"
+                  className={`max-w-xs border-l-4 py-3 pl-3 pr-4 font-normal ${isFailing(feed) ? "border-l-red-600" : "border-l-transparent"}`}
+                >
                   <span className="block font-semibold text-brand-900">{feed.name}</span>
                   <span className="block break-all text-xs text-slate-600">{feed.url}</span>
                 </th>
@@ -267,7 +273,7 @@ function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
             key={feed.id}
             data-testid="feed-card"
             data-failing={isFailing(feed) || undefined}
-            className={`rounded-lg border p-4 ${isFailing(feed) ? "border-red-300 bg-red-50" : "border-slate-200"}`}
+            className={`rounded-lg border p-4 ${isFailing(feed) ? "border-red-300 border-l-4 border-l-red-600 bg-red-50" : "border-slate-200"}`}
           >
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">

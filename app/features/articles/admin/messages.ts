@@ -1,3 +1,5 @@
+import { noFeedsDueMessage } from "../refresh";
+
 /** The admin feed messages (spec: admin-side sections 4, 8, 9). */
 export const FEED_ADMIN_MESSAGES = {
   loadFailed: (reason: string) => `Failed to load RSS feeds: ${reason}`,
@@ -9,6 +11,10 @@ export const FEED_ADMIN_MESSAGES = {
   /** A run in which some feeds failed: how many, as a warning (each feed's row shows its error). */
   ingestedWithFailures: (failed: number, feeds: number) =>
     `Ingestion completed, but ${failed} of ${feeds} ${feeds === 1 ? "feed" : "feeds"} failed. Each failed feed shows its last error in the list.`,
+  /** 'Ingest all' when every active feed waits to retry after failures: nothing was fetched (not in the spec). */
+  noFeedsDue: noFeedsDueMessage,
+  /** 'Ingest all' with no active feed (not in the spec). */
+  noActiveFeeds: "Nothing was ingested: no feed is active. Enable a feed to ingest it.",
   added: "Feed added successfully!",
   updated: "Feed updated successfully!",
   deleted: "Feed deleted successfully!",

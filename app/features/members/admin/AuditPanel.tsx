@@ -19,6 +19,8 @@ export function describeTarget(e: AuditEntry): string {
     if (details.status && details.status !== "all") parts.push(String(details.status));
   }
   if (e.action === "members.import" && details.filename) parts.push(String(details.filename));
+  if ((e.action === "members.update" || e.action === "account.contact_update") && Array.isArray(details.fields))
+    parts.push(`changed ${details.fields.map(String).join(", ")}`);
   return parts.join(" · ") || "—";
 }
 

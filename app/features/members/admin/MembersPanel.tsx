@@ -1,12 +1,16 @@
 import { getCoreRowModel, useReactTable, type SortingState, type Updater } from "@tanstack/react-table";
-import { Download, Trash2, UserCheck, UserX } from "lucide-react";
+import { Download, Pencil, Save, Trash2, UserCheck, UserX } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
 import { ListSearchForm, SearchField } from "~/components/admin/ListSearch";
 import { DEFAULT_PAGE_SIZE } from "~/platform/paging";
-import { MEMBER_SORTS, type MemberRow, type MembersPage, type MemberSort } from "../contract";
+import { FormDialog } from "~/components/admin/FormDialog";
+import { Field, inputProps } from "~/components/forms/FormParts";
+import { CONTACT_LABELS } from "~/features/account/contract";
+import { DATE_FORMATS_TEXT } from "~/features/member-import/birthdate";
+import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, type MembersPage, type MemberSort } from "../contract";
 import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
@@ -37,6 +41,7 @@ export function MembersPanel() {
   const [failed, setFailed] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MemberRow | null>(null);
+  const [editing, setEditing] = useState<MemberRow | null>(null);
   const [reload, setReload] = useState(0);
   const { flash, show, clear } = useFlashMessage();
 
@@ -80,6 +85,12 @@ export function MembersPanel() {
     } finally {
       setBusyId(null);
     }
+  }
+
+  function saved(updated: MemberRow) {
+    setEditing(null);
+    show("success", `Member ${updated.certificate_number} was saved.`);
+    setLoaded((l) => l && { ...l, page: { ...l.page, members: l.page.members.map((m) => (m.id === updated.id ? updated : m)) } });
   }
 
   async function confirmDelete() {
@@ -134,6 +145,16 @@ export function MembersPanel() {
             <button
               type="button"
               className="btn-ghost px-2.5"
+              onClick={() => setEditing(m)}
+              disabled={busyId === m.id}
+              aria-label={`Edit ${m.certificate_number}`}
+            >
+              <Pencil className="h-4 w-4" aria-hidden />
+              <span aria-hidden>Edit</span>
+            </button>
+            <button
+              type="button"
+              className="btn-ghost px-2.5"
               onClick={() => void toggleActive(m)}
               disabled={busyId === m.id}
               aria-label={`${m.is_active ? "Deactivate" : "Activate"} ${m.certificate_number}`}
@@ -180,7 +201,7 @@ export function MembersPanel() {
   return (
     <AdminPanel
       title="Members"
-      description="Search members, see when they last signed in, deactivate or delete an account, and export the list."
+      description="Search members by certificate number, name or e-mail, see when they last signed in, edit, deactivate or delete an account, and export the list."
       actions={
         <a className="btn-outline" href={membersApi.exportHref(exportQuery)} download>
           <Download className="h-4 w-4" aria-hidden />
@@ -210,6 +231,7 @@ export function MembersPanel() {
           onPageSize={(size) => update({ pageSize: size === DEFAULT_PAGE_SIZE ? null : String(size), page: null })}
         />
       ) : null}
+      <EditMemberDialog member={editing} onClose={() => setEditing(null)} onSaved={saved} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Member"
@@ -240,7 +262,7 @@ function MemberFilters({ q, status, onChange }: { q: string; status: string; onC
         box={box}
         id="member-search"
         label="Search members"
-        placeholder="Certificate number or name"
+        placeholder="Certificate number, name or e-mail"
         className="min-w-0 flex-1 basis-64"
       />
       <div>
@@ -276,5 +298,115 @@ function MemberContact({ member: m }: { member: MemberRow }) {
       {address.length ? <p className="text-slate-600">{address.join(", ")}</p> : null}
       {m.application_id !== null ? <p className="text-xs text-slate-600">From application_{m.application_id}</p> : null}
     </div>
+  );
+}
+
+const EDIT_LABELS: Record<keyof MemberEditInput, string> = {
+  first_name: "First name",
+  last_name: "Last name",
+  ...CONTACT_LABELS,
+  birthdate: "New birthdate",
+};
+
+/**
+ * Edits a member's name and contact details, and sets a new birthdate (their sign-in
+ * password). The birthdate on file is stored only as a keyed digest, so it is never shown:
+ * the field starts blank, and blank keeps it.
+ */
+function EditMemberDialog({
+  member,
+  onClose,
+  onSaved,
+}: {
+  member: MemberRow | null;
+  onClose: () => void;
+  onSaved: (updated: MemberRow) => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setError(null), [member]);
+
+  async function save(input: MemberEditInput) {
+    if (!member) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onSaved(await membersApi.update(member.id, input));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const text = (
+    fields: Parameters<Parameters<typeof FormDialog<typeof memberEditSchema>>[0]["children"]>[0],
+    name: Exclude<keyof MemberEditInput, "birthdate">,
+    autoComplete: string,
+    type: "text" | "email" | "tel" = "text",
+  ) => (
+    <Field meta={fields[name]} label={EDIT_LABELS[name]} optional>
+      <input {...inputProps(fields[name], { type })} autoComplete={autoComplete} className="field-input" />
+    </Field>
+  );
+
+  return (
+    <FormDialog
+      open={member !== null}
+      title="Edit Member"
+      description={member ? `Certificate number ${member.certificate_number}` : undefined}
+      schema={memberEditSchema}
+      defaultValue={
+        member
+          ? {
+              first_name: member.first_name ?? "",
+              last_name: member.last_name ?? "",
+              email: member.email ?? "",
+              phone: member.phone ?? "",
+              address1: member.address1 ?? "",
+              address2: member.address2 ?? "",
+              city: member.city ?? "",
+              state: member.state ?? "",
+              zip: member.zip ?? "",
+              birthdate: "",
+            }
+          : undefined
+      }
+      busy={busy}
+      error={error}
+      submitLabel="Save"
+      busyLabel="Saving..."
+      submitIcon={<Save className="h-4 w-4" aria-hidden />}
+      onClose={onClose}
+      onSubmit={(input) => void save(input)}
+    >
+      {(fields) => (
+        <>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text(fields, "first_name", "off")}
+            {text(fields, "last_name", "off")}
+          </div>
+          {text(fields, "email", "off", "email")}
+          {text(fields, "phone", "off", "tel")}
+          {text(fields, "address1", "off")}
+          {text(fields, "address2", "off")}
+          <div className="grid gap-4 sm:grid-cols-[1fr_5rem_7rem]">
+            {text(fields, "city", "off")}
+            {text(fields, "state", "off")}
+            {text(fields, "zip", "off")}
+          </div>
+          <Field
+            meta={fields.birthdate}
+            label={EDIT_LABELS.birthdate}
+            optional
+            hint={`Only to change it: ${DATE_FORMATS_TEXT}. The birthdate on file is never shown; leave this blank to keep it. A new one signs the member out.`}
+          >
+            {({ ariaDescribedBy }) => (
+              <input {...inputProps(fields.birthdate, { type: "text", ariaDescribedBy })} className="field-input" autoComplete="off" />
+            )}
+          </Field>
+        </>
+      )}
+    </FormDialog>
   );
 }

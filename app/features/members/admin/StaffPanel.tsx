@@ -19,7 +19,12 @@ import { errorText, formatWhen, staffApi } from "./api-client";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 
-type Dialog = { kind: "add" } | { kind: "password"; staff: StaffRow } | { kind: "remove"; staff: StaffRow } | null;
+type Dialog =
+  | { kind: "add" }
+  | { kind: "password"; staff: StaffRow }
+  | { kind: "remove"; staff: StaffRow }
+  | { kind: "promote"; staff: StaffRow }
+  | null;
 
 const PASSWORD_HINT = `At least ${MIN_STAFF_PASSWORD_LENGTH} characters.`;
 
@@ -108,10 +113,15 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
             <select
               aria-label={`Role for ${s.username}`}
               className="field-input w-auto py-1.5"
-              value={s.role}
+              value={dialog?.kind === "promote" && dialog.staff.id === s.id ? "super_admin" : s.role}
               disabled={locked || rowBusy === s.id}
               title={locked ? (s.is_core_admin ? "A core admin keeps the super admin role" : "You cannot change your own role") : undefined}
-              onChange={(e) => void changeRole(s, e.target.value as StaffRole)}
+              onChange={(e) => {
+                const role = e.target.value as StaffRole;
+                // Super admins manage staff, feeds and the audit log: that takes a confirmation.
+                if (role === "super_admin") setDialog({ kind: "promote", staff: s });
+                else void changeRole(s, role);
+              }}
             >
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -158,7 +168,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [currentUserId, rowBusy],
+    [currentUserId, rowBusy, dialog],
   );
   const table = useReactTable({
     data: staff ?? [],
@@ -208,6 +218,25 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
           show("success", `Password reset for ${row.username}. Their sessions have ended.`);
         }}
       />
+      <ConfirmDialog
+        open={dialog?.kind === "promote"}
+        title="Make Super Admin"
+        confirmLabel="Make super admin"
+        busyLabel="Saving..."
+        busy={dialog?.kind === "promote" && rowBusy === dialog.staff.id}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          if (dialog?.kind !== "promote") return;
+          void changeRole(dialog.staff, "super_admin").finally(() => setDialog(null));
+        }}
+      >
+        {dialog?.kind === "promote" ? (
+          <p>
+            Make <span className="font-semibold text-brand-900">{dialog.staff.username}</span> a super admin? They will be able to manage
+            RSS feeds, videos and staff accounts (including yours) and read the audit log.
+          </p>
+        ) : null}
+      </ConfirmDialog>
       <ConfirmDialog
         open={dialog?.kind === "remove"}
         title="Remove Staff Account"

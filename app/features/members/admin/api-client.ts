@@ -4,7 +4,16 @@
  */
 import { formatDateTime } from "~/platform/dates";
 import { jsonClient } from "~/platform/json-client";
-import type { AuditPage, CreateStaffInput, MemberAnswer, MembersPage, StaffAnswer, StaffList, StaffRole } from "../contract";
+import type {
+  AuditPage,
+  CreateStaffInput,
+  MemberAnswer,
+  MemberEditInput,
+  MembersPage,
+  StaffAnswer,
+  StaffList,
+  StaffRole,
+} from "../contract";
 
 export { errorReason as errorText } from "~/platform/json-client";
 
@@ -15,6 +24,8 @@ export const membersApi = {
   exportHref: (query: URLSearchParams) => `/api/admin/members/export?${query}`,
   setActive: (id: number, isActive: boolean) =>
     call<MemberAnswer>(`/api/admin/members/${id}`, { method: "PATCH", json: { is_active: isActive } }).then((b) => b.member),
+  update: (id: number, input: MemberEditInput) =>
+    call<MemberAnswer>(`/api/admin/members/${id}`, { method: "PUT", json: input }).then((b) => b.member),
   remove: (id: number) => call<{ success: true }>(`/api/admin/members/${id}`, { method: "DELETE" }),
 };
 
