@@ -76,6 +76,20 @@ function trackPointer() {
   document.addEventListener("pointercancel", released, true);
 }
 
+/**
+ * Focuses and reveals an element once it is drawn: an alert drawn from Conform's state (the
+ * form's own errors) appears a render after the one that asked for it.
+ */
+function revealWhenShown(elementId: string, block: ScrollLogicalPosition) {
+  let frames = 0;
+  const attempt = () => {
+    const element = document.getElementById(elementId);
+    if (element) focusAndReveal(element, block);
+    else if (frames++ < 10) requestAnimationFrame(attempt);
+  };
+  attempt();
+}
+
 function isNamedField(target: EventTarget | null): target is HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   return (
     (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) &&
@@ -163,8 +177,8 @@ export function useSchemaForm<S extends FormSchema>({
   useEffect(() => {
     const last = focused.current;
     focused.current = { summary: summaryFocus, failure: failureFocus };
-    if (failureFocus !== last.failure) focusAndReveal(document.getElementById(failureAlertId(id)), "start");
-    else if (summaryFocus !== last.summary) focusAndReveal(document.getElementById(errorSummaryId(id)), summaryBlock);
+    if (failureFocus !== last.failure) revealWhenShown(failureAlertId(id), "start");
+    else if (summaryFocus !== last.summary) revealWhenShown(errorSummaryId(id), summaryBlock);
   }, [summaryFocus, failureFocus, id, summaryBlock]);
 
   // A field is checked when it is left; when it is left for a press of the mouse, once the
