@@ -1,9 +1,10 @@
-import { useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import type { DefaultValue } from "@conform-to/react";
-import { CircleAlert, LoaderCircle } from "lucide-react";
+import { LoaderCircle } from "lucide-react";
 import type { z } from "~/platform/zod";
 import { Modal } from "~/components/Modal";
 import type { FormSchema } from "~/components/forms/parse-form";
+import { FormFailure } from "~/components/forms/FormParts";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 
 type SchemaFields<S extends FormSchema> = ReturnType<typeof useSchemaForm<S>>["fields"];
@@ -65,7 +66,7 @@ function FormDialogOpening<S extends FormSchema>({
   children,
 }: FormDialogProps<S>) {
   const id = useId();
-  const { form, fields, formProps } = useSchemaForm({
+  const { form, fields, formProps, failureId, announceFailure } = useSchemaForm({
     id: `form${id.replace(/[^a-zA-Z0-9]/g, "")}`,
     schema,
     defaultValue,
@@ -73,6 +74,11 @@ function FormDialogOpening<S extends FormSchema>({
       if (!busy) onSubmit(data);
     },
   });
+  // The server's refusal takes the focus, so it is read out and seen.
+  useEffect(() => {
+    if (error) announceFailure();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- announceFailure only counts a state up
+  }, [error]);
   const enabled = !busy && (canSubmit ? canSubmit(form.value as Record<string, unknown> | undefined) : true);
   return (
     <Modal
@@ -93,12 +99,7 @@ function FormDialogOpening<S extends FormSchema>({
       }
     >
       <form {...formProps} className="space-y-4">
-        {error ? (
-          <p role="alert" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-            <CircleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-            {error}
-          </p>
-        ) : null}
+        {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
         {children(fields)}
       </form>
     </Modal>

@@ -137,15 +137,30 @@ export function ErrorSummary({ form, labels, shown }: { form: FormMeta; labels: 
   );
 }
 
-/** A success or error message about the whole form. Errors are announced at once (role="alert"). */
-export function FormMessage({ tone, children, testId }: { tone: "success" | "error"; children: ReactNode; testId?: string }) {
+/**
+ * A success or error message about the whole form. Errors are announced at once (role="alert");
+ * a failure alert carries the form's `failureId`, so that `announceFailure` can give it the focus.
+ */
+export function FormMessage({
+  tone,
+  children,
+  testId,
+  id,
+}: {
+  tone: "success" | "error";
+  children: ReactNode;
+  testId?: string;
+  id?: string;
+}) {
   const success = tone === "success";
   const Icon = success ? CheckCircle2 : AlertCircle;
   return (
     <div
+      id={id}
+      tabIndex={id ? -1 : undefined}
       role={success ? "status" : "alert"}
       data-testid={testId}
-      className={`flex items-start gap-3 rounded-lg border px-4 py-3 text-sm ${
+      className={`flex items-start gap-3 rounded-lg border px-4 py-3 text-sm focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200 ${
         success ? "border-green-300 bg-green-50 text-green-900" : "border-red-300 bg-red-50 text-red-900"
       }`}
     >
@@ -167,5 +182,23 @@ export function SubmitButton({ busy, busyLabel, children }: { busy: boolean; bus
         children
       )}
     </button>
+  );
+}
+
+/**
+ * The compact failure alert of a small form (a dialog's, a panel's): announced at once
+ * (role="alert") and given the focus by `announceFailure` through the form's `failureId`.
+ */
+export function FormFailure({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p
+      id={id}
+      tabIndex={-1}
+      role="alert"
+      className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
+    >
+      <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      <span>{children}</span>
+    </p>
   );
 }

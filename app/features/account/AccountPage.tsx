@@ -1,7 +1,7 @@
 import { CircleCheck, LoaderCircle, Save } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { ErrorSummary, Field, inputProps } from "~/components/forms/FormParts";
+import { ErrorSummary, Field, FormFailure, inputProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
@@ -97,7 +97,7 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { form, fields, formProps, summaryShown, showErrors } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, failureId, announceFailure } = useSchemaForm({
     id: "account-contact",
     schema: contactDetailsSchema,
     defaultValue: Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, v ?? ""])),
@@ -113,6 +113,7 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
           const details = err instanceof ApiError ? (err.body?.details as Record<string, string> | undefined) : undefined;
           if (details && typeof details === "object") showErrors(submission, toFieldErrors(details, Object.keys(CONTACT_LABELS)));
           setError(errorReason(err));
+          announceFailure();
         })
         .finally(() => setBusy(false));
     },
@@ -144,11 +145,7 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
             {ACCOUNT_MESSAGES.saved}
           </p>
         ) : null}
-        {error ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-            {error}
-          </p>
-        ) : null}
+        {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Save className="h-4 w-4" aria-hidden />}
           {busy ? "Saving..." : "Save contact details"}

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { AlertCircle, CheckCircle2, Info, Loader2, Send } from "lucide-react";
+import { clearDraft, loadDraft, pickDraft, saveDraft, useDraftKey } from "~/components/forms/draft";
 import { Field, FieldError, inputProps, selectProps } from "~/components/forms/FormParts";
+import { LeaveWarning } from "~/components/forms/LeaveWarning";
 import { focusAndReveal } from "~/components/forms/focus";
 import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import { errorSummaryId, toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
@@ -23,6 +25,7 @@ import {
 import { CASE_STATUS_TEXT, useCaseLookup } from "./case-lookup-client";
 import { SignatureField } from "./SignatureField";
 import { postApplication } from "./submit-client";
+import { APPLICATION_DRAFT_FIELDS, APPLICATION_DRAFT_FORM, hasUnsentInput } from "./draft";
 
 type Fields = ReturnType<typeof useSchemaForm<typeof applicationSchema>>["fields"];
 type Meta = FieldMetadata<unknown, ApplicationInput, string[]>;
@@ -62,10 +65,12 @@ export function ApplicationForm({
   const [succeeded, setSucceeded] = useState(posted?.submitted ?? false);
   const [signatureKey, setSignatureKey] = useState(0);
   const bannerRef = useRef<HTMLDivElement>(null);
+  const draftKey = useDraftKey(APPLICATION_DRAFT_FORM);
+  const [draftRestored, setDraftRestored] = useState(false);
 
   // The summary stays from a failed send until the next successful one, kept up to date as
   // fields are corrected.
-  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, reset, failureId, announceFailure } = useSchemaForm({
     id: "application",
     schema: applicationSchema,
     lastResult: posted?.result,
@@ -78,6 +83,8 @@ export function ApplicationForm({
       const outcome = await postApplication(value);
       setSending(false);
       if (outcome.ok) {
+        clearDraft(draftKey);
+        setDraftRestored(false);
         reset();
         setSignatureKey((k) => k + 1);
         setSucceeded(true);
@@ -85,6 +92,7 @@ export function ApplicationForm({
       }
       setFailure(outcome.message);
       if (outcome.fields) showErrors(submission, toFieldErrors(outcome.fields as Record<string, string>, ERROR_ORDER));
+      announceFailure();
     },
   });
 
@@ -95,6 +103,35 @@ export function ApplicationForm({
     if (input && input.value === today && local !== today) form.update({ name: fields.todaysDate.name, value: local });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration
   }, []);
+
+  // A draft kept on this computer (a reload, a page left) comes back, without its signatures.
+  useEffect(() => {
+    if (posted) return;
+    const draft = loadDraft(draftKey, APPLICATION_DRAFT_FIELDS);
+    if (!draft) return;
+    form.update({ value: { ...draft, todaysDate: localIsoDate() } });
+    setDraftRestored(true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration
+  }, []);
+
+  // What is typed is kept as the draft until the application is sent.
+  const draftJson = JSON.stringify(pickDraft(form.value as Record<string, unknown> | undefined, APPLICATION_DRAFT_FIELDS));
+  const firstDraftJson = useRef<string | null>(draftJson);
+  useEffect(() => {
+    if (draftJson === firstDraftJson.current) return;
+    firstDraftJson.current = null;
+    const draft = JSON.parse(draftJson) as Record<string, string>;
+    if (Object.values(draft).some((v) => v.trim())) saveDraft(draftKey, draft);
+    else clearDraft(draftKey);
+  }, [draftJson, draftKey]);
+  const dirty = hasUnsentInput(form.value as Record<string, unknown> | undefined);
+
+  function discardDraft() {
+    clearDraft(draftKey);
+    setDraftRestored(false);
+    reset();
+    setSignatureKey((k) => k + 1);
+  }
 
   useEffect(() => {
     if (!succeeded) return;
@@ -155,12 +192,35 @@ export function ApplicationForm({
         </p>
       </div>
 
+      <LeaveWarning dirty={dirty} title="Leave the application?">
+        <p>
+          Your application has not been sent. What you typed stays on this computer as a draft until you sign out, but your signatures do
+          not: you would sign again.
+        </p>
+      </LeaveWarning>
+
       <form {...formProps} method="post" aria-busy={sending} className="space-y-10">
+        {draftRestored ? (
+          <div
+            role="status"
+            data-testid="application-draft-restored"
+            className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          >
+            <p>
+              We restored the application you were filling in. It has not been sent yet, and signatures are never kept: please sign again.
+            </p>
+            <button type="button" className="font-semibold underline underline-offset-2 hover:text-amber-950" onClick={discardDraft}>
+              Discard draft
+            </button>
+          </div>
+        ) : null}
         {failure ? (
           <div
+            id={failureId}
+            tabIndex={-1}
             role="alert"
             data-testid="application-failure"
-            className="flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
+            className="flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
           >
             <AlertCircle className="mt-0.5 h-5 w-5 shrink-0 text-red-700" aria-hidden />
             <p>Submission failed: {failure}</p>

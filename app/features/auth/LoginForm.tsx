@@ -103,7 +103,7 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
   const navigate = useNavigate();
   const navigation = useNavigation();
   const { recheck } = useAuthSync();
-  const { form, fields, formProps, showErrors } = useSchemaForm({
+  const { form, fields, formProps, showErrors, failureId, announceFailure } = useSchemaForm({
     id: `login-${kind}`,
     schema: loginSchema,
     lastResult,
@@ -122,6 +122,7 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
         const result = (await response.json()) as { success?: boolean; error?: string; user?: PublicUser };
         if (!result.success || !result.user) {
           showErrors(submission, {}, [result.error || LOGIN_FAILED]);
+          announceFailure();
           setBusy(false);
           return;
         }
@@ -131,6 +132,7 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
         setTimeout(() => navigate(destination, { replace: true }), LOGIN_NAVIGATION_DELAY_MS);
       } catch {
         showErrors(submission, {}, [LOGIN_FAILED_RETRY]);
+        announceFailure();
         setBusy(false);
       }
     },
@@ -145,8 +147,10 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       {failure ? (
         <div
+          id={failureId}
+          tabIndex={-1}
           role="alert"
-          className="flex items-start gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+          className="flex items-start gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
         >
           <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
           <span>{failure}</span>

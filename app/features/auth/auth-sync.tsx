@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useRevalidator } from "react-router";
+import { clearAllDrafts } from "~/components/forms/draft";
 import type { PublicUser } from "./user";
 
 /** localStorage key of the browser's display copy of the current user (spec section 3). */
@@ -25,6 +26,16 @@ export function saveStoredUser(user: PublicUser | null) {
     else localStorage.removeItem(STORED_USER_KEY);
   } catch {
     // Private mode or storage full: the copy is for display only.
+  }
+}
+
+/** The id of the user the display copy was last written for (null: nobody signed in). */
+function storedUserId(): number | null {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORED_USER_KEY) ?? "null") as { id?: unknown } | null;
+    return typeof stored?.id === "number" ? stored.id : null;
+  } catch {
+    return null;
   }
 }
 
@@ -75,11 +86,16 @@ export function AuthSyncProvider({ user, children }: { user: PublicUser | null; 
 
   const userId = user?.id ?? null;
   useEffect(() => {
+    // What the last person typed into a form stays on this computer only while they are signed
+    // in: their drafts go when they sign out here, or, signed out elsewhere (another tab, an
+    // expired session), when this browser next shows the site to someone else.
+    if (previousId.current === undefined && storedUserId() !== userId) clearAllDrafts();
     saveStoredUser(user);
     const before = previousId.current;
     previousId.current = userId;
     if (before === undefined || before === userId) return;
     const event: AuthEvent = userId === null ? "logout" : "login";
+    if (before !== null) clearAllDrafts();
     // Any change clears the mark, so a re-check that changed nothing cannot silence a later change.
     const echoed = remoteChange.current === event;
     remoteChange.current = null;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { RotateCcw, Send } from "lucide-react";
+import { clearDraft, loadDraft, saveDraft, useDraftKey, type Draft } from "~/components/forms/draft";
 import { focusAndReveal } from "~/components/forms/focus";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
@@ -10,7 +11,7 @@ import type { FormActionData } from "~/features/submissions/intake/form-result";
 import { Honeypot, honeypotValue } from "~/features/submissions/intake/Honeypot";
 import { CONTACT_SUBJECTS, LIMITS, contactSchema } from "~/features/submissions/intake/schemas";
 import { CONTACT_FAILURE, CONTACT_FAILURE_NO_SCRIPT, CONTACT_SUCCESS } from "./contact-info";
-import { clearContactDraft, loadContactDraft, saveContactDraft, type ContactDraft } from "./draft";
+import { CONTACT_DRAFT_FIELDS, CONTACT_DRAFT_FORM } from "./draft";
 
 const FIELDS = {
   name: "Full Name",
@@ -24,9 +25,9 @@ const FIELD_NAMES = Object.keys(FIELDS);
 type Phase = "editing" | "sending" | "sent" | "failed";
 
 /** The form's current text fields, as the draft keeps them. */
-function draftOf(value: Record<string, unknown> | undefined): ContactDraft {
-  const draft: ContactDraft = {};
-  for (const name of FIELD_NAMES) draft[name] = typeof value?.[name] === "string" ? (value[name] as string) : "";
+function draftOf(value: Record<string, unknown> | undefined): Draft {
+  const draft: Draft = {};
+  for (const name of CONTACT_DRAFT_FIELDS) draft[name] = typeof value?.[name] === "string" ? (value[name] as string) : "";
   return draft;
 }
 
@@ -42,8 +43,9 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   const [draftRestored, setDraftRestored] = useState(false);
   const [draftKept, setDraftKept] = useState(false);
   const sentRef = useRef<HTMLDivElement>(null);
+  const draftKey = useDraftKey(CONTACT_DRAFT_FORM);
 
-  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, reset, failureId, announceFailure } = useSchemaForm({
     id: "contact",
     schema: contactSchema,
     lastResult: result && result.status !== "success" ? result.result : undefined,
@@ -53,7 +55,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
       try {
         const answer = await postForm("/api/forms", { ...message, website: honeypotValue(element) });
         if (answer.ok) {
-          clearContactDraft();
+          clearDraft(draftKey);
           setDraftKept(false);
           setDraftRestored(false);
           reset();
@@ -65,16 +67,17 @@ export function ContactForm({ result }: { result?: FormActionData }) {
       } catch {
         setFailureReason(null);
       }
-      saveContactDraft(draftOf(submission.payload));
+      saveDraft(draftKey, draftOf(submission.payload));
       setDraftKept(true);
       setPhase("failed");
+      announceFailure();
     },
   });
 
   // A message kept after a failed send comes back when the page is opened again.
   useEffect(() => {
     if (result) return;
-    const draft = loadContactDraft();
+    const draft = loadDraft(draftKey, CONTACT_DRAFT_FIELDS);
     if (!draft) return;
     form.update({ value: draft });
     setDraftRestored(true);
@@ -85,15 +88,15 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   // While a draft is kept, it follows what is typed, until the message is sent.
   const current = JSON.stringify(draftOf(form.value));
   useEffect(() => {
-    if (draftKept) saveContactDraft(JSON.parse(current));
-  }, [draftKept, current]);
+    if (draftKept) saveDraft(draftKey, JSON.parse(current) as Draft);
+  }, [draftKept, current, draftKey]);
 
   useEffect(() => {
     if (phase === "sent") focusAndReveal(sentRef.current);
   }, [phase]);
 
   function discardDraft() {
-    clearContactDraft();
+    clearDraft(draftKey);
     setDraftKept(false);
     setDraftRestored(false);
     reset();
@@ -127,7 +130,7 @@ export function ContactForm({ result }: { result?: FormActionData }) {
   return (
     <form method="post" {...formProps} aria-busy={phase === "sending"} className="relative space-y-5">
       {phase === "failed" ? (
-        <FormMessage tone="error" testId="contact-failure">
+        <FormMessage tone="error" testId="contact-failure" id={failureId}>
           <p className="font-medium">{CONTACT_FAILURE}</p>
           {failureReason ? <p>{failureReason}</p> : null}
         </FormMessage>

@@ -58,7 +58,7 @@ export function RequestForm({ kind, result, onSubmitted }: { kind: RequestFormKi
   const labels = fieldsFor(kind);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(result?.status === "failed" ? requestFailure(result.message) : null);
-  const { form, fields, formProps, summaryShown, showErrors, reset } = useSchemaForm({
+  const { form, fields, formProps, summaryShown, showErrors, reset, failureId, announceFailure } = useSchemaForm({
     id: `request-${kind}`,
     schema: requestFormSchema,
     lastResult: result && result.status !== "success" ? result.result : undefined,
@@ -77,8 +77,10 @@ export function RequestForm({ kind, result, onSubmitted }: { kind: RequestFormKi
           showErrors(submission, toFieldErrors(toFormDetails(answer.details), Object.keys(labels)));
         }
         setFailure(requestFailure(httpFailure(answer.status, answer.error)));
+        announceFailure();
       } catch (err) {
         setFailure(requestFailure(err instanceof Error && err.message ? err.message : "Unknown error"));
+        announceFailure();
       } finally {
         setBusy(false);
       }
@@ -90,7 +92,7 @@ export function RequestForm({ kind, result, onSubmitted }: { kind: RequestFormKi
     <form method="post" action="/form-requests" {...formProps} aria-busy={busy} className="relative space-y-5">
       <input type="hidden" name="form" value={kind} />
       {failure ? (
-        <FormMessage tone="error" testId="request-failure">
+        <FormMessage tone="error" testId="request-failure" id={failureId}>
           <p className="font-medium">{failure}</p>
         </FormMessage>
       ) : null}

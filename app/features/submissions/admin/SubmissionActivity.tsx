@@ -1,6 +1,6 @@
 import { LoaderCircle, Mail, MessageSquarePlus, Send } from "lucide-react";
 import { useState } from "react";
-import { Field, inputProps, textareaProps } from "~/components/forms/FormParts";
+import { Field, FormFailure, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime } from "~/platform/dates";
 import {
@@ -82,7 +82,7 @@ export function ReplyForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { fields, formProps, reset } = useSchemaForm({
+  const { fields, formProps, reset, failureId, announceFailure } = useSchemaForm({
     id: "submission-reply",
     schema: replySchema,
     defaultValue: { subject: defaultSubject },
@@ -98,7 +98,10 @@ export function ReplyForm({
           reset();
           setSentTo(note.to);
         })
-        .catch((err) => setError(errorText(err)))
+        .catch((err) => {
+          setError(errorText(err));
+          announceFailure();
+        })
         .finally(() => setBusy(false));
     },
   });
@@ -117,11 +120,7 @@ export function ReplyForm({
         <Field meta={fields.message} label="Message">
           <textarea {...textareaProps(fields.message)} rows={5} className="field-input" disabled={busy} />
         </Field>
-        {error ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-            {error}
-          </p>
-        ) : null}
+        {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
         {sentTo ? (
           <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
             E-mail sent to {sentTo}.
@@ -148,7 +147,7 @@ export function InternalNotes({
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { fields, formProps, reset } = useSchemaForm({
+  const { fields, formProps, reset, failureId, announceFailure } = useSchemaForm({
     id: "submission-note",
     schema: noteSchema,
     onValid: (data) => {
@@ -161,7 +160,10 @@ export function InternalNotes({
           onAdded(note);
           reset();
         })
-        .catch((err) => setError(errorText(err)))
+        .catch((err) => {
+          setError(errorText(err));
+          announceFailure();
+        })
         .finally(() => setBusy(false));
     },
   });
@@ -186,11 +188,7 @@ export function InternalNotes({
             <textarea {...textareaProps(fields.body, { ariaDescribedBy })} rows={3} className="field-input" disabled={busy} />
           )}
         </Field>
-        {error ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-            {error}
-          </p>
-        ) : null}
+        {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
         <button type="submit" className="btn-outline" disabled={busy}>
           {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <MessageSquarePlus className="h-4 w-4" aria-hidden />}
           {busy ? "Saving..." : "Add note"}
