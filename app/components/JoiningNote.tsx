@@ -12,7 +12,7 @@ export const APPLICATION_LOGIN_HREF = `/login?redirectTo=${encodeURIComponent("/
  */
 export function JoiningNote({ tone = "light", className = "" }: { tone?: "light" | "dark"; className?: string }) {
   const { phone, email } = usePublicConfig();
-  const signedIn = !!useRouteLoaderData<typeof rootLoader>("root")?.user;
+  const signedIn = !!useRootShellData()?.user;
   const link =
     tone === "dark"
       ? "font-semibold text-white underline underline-offset-2 hover:text-accent-400"

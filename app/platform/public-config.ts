@@ -15,6 +15,6 @@ export interface PublicConfig {
 /** What shared components read of the root route's data (app/root.tsx's loader returns at least this). */
 export interface RootShellData {
   /** The signed-in user, or null for a visitor. */
-  user: object | null;
+  user: { id: number } | null;
   config: PublicConfig;
 }

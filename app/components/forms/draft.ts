@@ -1,5 +1,4 @@
-import { useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "~/root";
+import { useRootShellData } from "~/components/usePublicConfig";
 
 /**
  * Drafts of forms not sent yet, kept in this browser's local storage: one per form and per
@@ -18,7 +17,7 @@ export function draftKey(form: string, userId: number | null): string {
 
 /** The key of a form's draft for whoever is signed in now. */
 export function useDraftKey(form: string): string {
-  const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
+  const user = useRootShellData()?.user;
   return draftKey(form, user?.id ?? null);
 }
 
