@@ -5,7 +5,8 @@ import type { Route } from "./+types/mortgage-calculator-print";
 import { pageMeta } from "~/components/seo";
 import { MortgagePrintReport } from "~/features/mortgage/MortgagePrintReport";
 import { calculateMortgage } from "~/features/mortgage/amortization";
-import { CALCULATOR_PATH, calculatorHref, parseInputs } from "~/features/mortgage/inputs";
+import { CALCULATOR_PATH, parseInputs } from "~/features/mortgage/inputs";
+import { comparisonHref, parseScenarios } from "~/features/mortgage/scenarios";
 import { PUBLIC_PAGE } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
@@ -25,7 +26,9 @@ export default function MortgagePrintPage() {
   const [searchParams] = useSearchParams();
   const inputs = parseInputs(searchParams);
   const result = calculateMortgage(inputs);
-  const back = calculatorHref(CALCULATOR_PATH, inputs);
+  // The comparison of the calculator's address (s2, s3) is printed, and kept on the way back.
+  const scenarios = parseScenarios(searchParams);
+  const back = comparisonHref(CALCULATOR_PATH, inputs, scenarios);
 
   const printable = result !== null;
   useEffect(() => {
@@ -52,7 +55,7 @@ export default function MortgagePrintPage() {
         ) : null}
       </div>
       {result ? (
-        <MortgagePrintReport inputs={inputs} result={result} />
+        <MortgagePrintReport inputs={inputs} result={result} scenarios={scenarios} />
       ) : (
         <p className="rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
           There is nothing to print yet: enter a loan amount, an interest rate and a term above 0 in the calculator.
