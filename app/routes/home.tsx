@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { ArrowRight, BookOpen, Handshake, Home as HomeIcon, KeyRound, PhoneCall, Signpost, Users } from "lucide-react";
 import type { Route } from "./+types/home";
 import { lazyDialog } from "~/components/lazyDialog";
@@ -11,6 +11,8 @@ import { Illustration, SectionHeading } from "~/features/marketing/Section";
 import { StatsBand } from "~/features/marketing/StatsBand";
 import { COVERAGE_START, MEMBERSHIP_MONTHLY_PRICE } from "~/features/marketing/membership";
 import { PUBLIC_PAGE } from "~/platform/public-page";
+import type { loader as rootLoader } from "~/root";
+import { knowledgeLink } from "~/shell/Header";
 
 /** The same for every anonymous visitor: kept rendered by the server. */
 export const handle = PUBLIC_PAGE;
@@ -27,6 +29,7 @@ export const meta: Route.MetaFunction = (args) =>
 export default function Home() {
   const goAbout = useAboutUs();
   const [memberDialogOpen, setMemberDialogOpen] = useState(false);
+  const user = useRouteLoaderData<typeof rootLoader>("root")?.user ?? null;
   return (
     <>
       <section className="overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-600 text-white">
@@ -86,7 +89,7 @@ export default function Home() {
         </div>
       </section>
 
-      <FeaturedArticles />
+      <FeaturedArticles knowledgeHref={knowledgeLink(user)} />
 
       <section aria-labelledby="mission-heading" className="bg-slate-50 py-16 sm:py-20">
         <div className="container-page grid items-center gap-12 lg:grid-cols-2">

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/knowledge-center";
 import { pageMeta } from "~/components/seo";
-import { requireUser } from "~/features/auth/guards.server";
+import { gateVisitorFromKnowledgeCenter, requireUser } from "~/features/auth/guards.server";
 import { rssApi } from "~/features/articles/api-client";
 import { categoryParam, toKnowledgeCenterPage } from "~/features/articles/cards";
 import type { ArticlesPage } from "~/features/articles/contract";
@@ -27,6 +27,7 @@ function pastTheEnd(url: URL, category: string | null, page: number, answer: Art
 }
 
 export async function loader({ request, context }: Route.LoaderArgs): Promise<KnowledgeCenterData> {
+  gateVisitorFromKnowledgeCenter(context, new URL(request.url).pathname);
   requireUser(context);
   const { url, category, page } = readQuery(request);
   let answer: ArticlesPage;

@@ -5,11 +5,12 @@ import type { Route } from "./+types/mortgage-calculator-print";
 import { pageMeta } from "~/components/seo";
 import { MortgagePrintReport } from "~/features/mortgage/MortgagePrintReport";
 import { calculateMortgage } from "~/features/mortgage/amortization";
-import { CALCULATOR_PATH, calculatorHref, INPUT_PARAMS, parseInputs } from "~/features/mortgage/inputs";
+import { CALCULATOR_PATH, INPUT_PARAMS, parseInputs } from "~/features/mortgage/inputs";
+import { comparisonHref, parseScenarios, SCENARIO_PARAMS } from "~/features/mortgage/scenarios";
 import { publicPage } from "~/platform/public-page";
 
-/** The same for every anonymous visitor: kept rendered by the server. */
-export const handle = publicPage(INPUT_PARAMS);
+/** The same for every anonymous visitor with the same loan and comparison (s2, s3): kept rendered by the server. */
+export const handle = publicPage([...INPUT_PARAMS, ...SCENARIO_PARAMS]);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -25,7 +26,9 @@ export default function MortgagePrintPage() {
   const [searchParams] = useSearchParams();
   const inputs = parseInputs(searchParams);
   const result = calculateMortgage(inputs);
-  const back = calculatorHref(CALCULATOR_PATH, inputs);
+  // The comparison of the calculator's address (s2, s3) is printed, and kept on the way back.
+  const scenarios = parseScenarios(searchParams);
+  const back = comparisonHref(CALCULATOR_PATH, inputs, scenarios);
 
   const printable = result !== null;
   useEffect(() => {
@@ -52,7 +55,7 @@ export default function MortgagePrintPage() {
         ) : null}
       </div>
       {result ? (
-        <MortgagePrintReport inputs={inputs} result={result} />
+        <MortgagePrintReport inputs={inputs} result={result} scenarios={scenarios} />
       ) : (
         <p className="rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
           There is nothing to print yet: enter a loan amount, an interest rate and a term above 0 in the calculator.

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
+import { CircleUser, CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
 import { Logo } from "~/components/Logo";
 import { useApplyNow } from "~/features/marketing/ApplyNow";
 import { usePaymentDialog } from "~/features/payments/PaymentDialog";
@@ -14,6 +15,8 @@ interface NavItem {
   to: string;
   about?: boolean;
   membersOnlyBadge?: boolean;
+  /** Only in the phone menu (the top bar has its own). */
+  menuOnly?: boolean;
 }
 
 /** The knowledge center for a signed-in user; the members-only gate for a visitor, rather than a bare lock screen. */
@@ -33,6 +36,8 @@ export function navItems(user: PublicUser | null): NavItem[] {
     { label: "Forms", to: "/form-requests" },
     { label: "Contact", to: "/contact-us" },
     { label: "Calculator", to: "/mortgage-calculator" },
+    // A member's own page; staff have none (/account sends them to their dashboard).
+    !!user && !admin && { label: "My account", to: "/account", menuOnly: true },
   ];
   return items.filter((i): i is NavItem => !!i);
 }
@@ -59,6 +64,17 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [menuOpen]);
   const items = navItems(user);
+  /**
+   * A menu item that opens a dialog or scrolls the page closes the menu first, or the open menu
+   * would cover what the page scrolls to. Focus waits on the toggle, so the dialog gives it
+   * back there when it closes (the item it was opened from is hidden with the menu).
+   */
+  const closeMenuFor = (action: () => void) => {
+    menuToggle.current?.focus();
+    // Closed before the action measures the page: the open menu makes the sticky header taller.
+    flushSync(() => setMenuOpen(false));
+    action();
+  };
 
   const renderItem = (item: NavItem, mobile: boolean) => {
     const base = mobile
@@ -71,7 +87,11 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
     ) : null;
     if (item.about) {
       return (
-        <a href={item.to} onClick={goAbout} className={`${base} text-slate-700 hover:bg-brand-50 hover:text-brand-800`}>
+        <a
+          href={item.to}
+          onClick={(event) => (mobile ? closeMenuFor(() => goAbout(event)) : goAbout(event))}
+          className={`${base} text-slate-700 hover:bg-brand-50 hover:text-brand-800`}
+        >
           {item.label}
         </a>
       );
@@ -115,6 +135,11 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
                     <Shield className="h-3.5 w-3.5" aria-hidden /> Admin Panel
                   </Link>
                 ) : null}
+                {isAdmin(user) ? null : (
+                  <Link to="/account" className="inline-flex items-center gap-1 hover:text-white">
+                    <CircleUser className="h-3.5 w-3.5" aria-hidden /> My account
+                  </Link>
+                )}
                 <button type="button" onClick={() => openPayment()} className="inline-flex items-center gap-1 hover:text-white">
                   <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
                 </button>
@@ -137,18 +162,21 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
       </div>
 
       <div className="container-page flex h-16 items-center justify-between gap-4">
-        <Link to="/" className="flex items-center gap-3" aria-label={`${config.orgName} home`}>
+        <Link to="/" className="flex items-center gap-3">
           <Logo />
-          {/* Between lg and xl the full navigation needs the room. */}
-          <span className="font-serif text-base font-bold leading-tight text-brand-900 sm:text-lg lg:hidden xl:block">
+          {/* Between lg and xl the full navigation needs the room: the name is then only read out, so
+              the link's name is always what it shows ('AHA' first when the logo image failed). */}
+          <span className="font-serif text-base font-bold leading-tight text-brand-900 sm:text-lg lg:sr-only xl:not-sr-only">
             {config.orgName}
           </span>
         </Link>
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-0.5">
-            {items.map((item) => (
-              <li key={item.label}>{renderItem(item, false)}</li>
-            ))}
+            {items
+              .filter((item) => !item.menuOnly)
+              .map((item) => (
+                <li key={item.label}>{renderItem(item, false)}</li>
+              ))}
           </ul>
         </nav>
         <div className="flex items-center gap-2">
@@ -175,7 +203,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
             <li key={item.label}>{renderItem(item, true)}</li>
           ))}
           <li className="pt-2">
-            <button type="button" className="btn-accent w-full" onClick={openApplyNow}>
+            <button type="button" className="btn-accent w-full" onClick={() => closeMenuFor(openApplyNow)}>
               Apply Now
             </button>
           </li>

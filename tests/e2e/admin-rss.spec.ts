@@ -260,14 +260,14 @@ test.describe("admin RSS feed management", () => {
         });
 
         // Still failing: said as a warning, the count goes up.
-        await failing.getByRole("button", { name: `Retry Flaky ${tag} now` }).click();
+        await failing.getByRole("button", { name: `Retry now: Flaky ${tag}` }).click();
         await expect(message(page)).toHaveText(`Flaky ${tag} still fails: The URL returned a web page, not a feed`);
         await expect(message(page)).toHaveAttribute("data-kind", "warning");
         await expect(failing).toContainText("4 failures in a row");
 
         // Back: fetched at once, its article counted, the row healthy again.
         up = true;
-        await failing.getByRole("button", { name: `Retry Flaky ${tag} now` }).click();
+        await failing.getByRole("button", { name: `Retry now: Flaky ${tag}` }).click();
         await expect(message(page)).toHaveText(`Flaky ${tag} fetched: 1 new article.`);
         await expect(failing).not.toHaveAttribute("data-failing");
         await expect(failing).toContainText("None");
@@ -284,7 +284,7 @@ test.describe("admin RSS feed management", () => {
         const card = page.getByTestId("feed-card").filter({ hasText: `Flaky ${tag}` });
         await expect(card).toHaveAttribute("data-failing", "true");
         await expect(card).toContainText("1 failure in a row");
-        await expect(card.getByRole("button", { name: `Retry Flaky ${tag} now` })).toBeVisible();
+        await expect(card.getByRole("button", { name: `Retry now: Flaky ${tag}` })).toBeVisible();
         await expectNoAxeViolations(page);
         await card.screenshot({ path: ".tmp/screens/rss-feed-health-phone.png" });
       } finally {

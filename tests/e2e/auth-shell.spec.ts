@@ -29,7 +29,7 @@ test.describe("sign-in", () => {
     await expect(page.getByRole("link", { name: "Member Login" })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     await page.goto("/knowledge-center");
-    await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await expect(page).toHaveURL(/\/members-only$/);
   });
 
   test("a birthdate typed or pasted with separators keeps its year: 03/07/1985 signs in", async ({ page, context, services }) => {
@@ -231,20 +231,37 @@ test.describe("the login page", () => {
 test.describe("guards", () => {
   test("a visitor sees 'Authentication Required', goes to login and comes back", async ({ page, services }) => {
     const { certificate } = await createAccount(services, "member");
-    await page.goto("/knowledge");
+    await page.goto("/account");
     await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
     await expect(page.getByText("You must be logged in to access this area")).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to Home" }).first()).toBeVisible();
     await page.getByRole("link", { name: "Go to Login" }).click();
-    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fknowledge$/);
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
     await page.getByLabel("Certificate Number").fill(certificate!);
     await page.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await expect(page).toHaveURL(/\/knowledge$/);
+    await expect(page).toHaveURL(/\/account$/);
+  });
+
+  test("a visitor at the knowledge center's address meets the members-only gate, and a member who signs in there lands in it", async ({
+    page,
+    services,
+  }) => {
+    const { certificate } = await createAccount(services, "member");
+    for (const path of ["/knowledge-center", "/knowledge"]) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/members-only$/);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Join 50,000+ Homeowners");
+    }
+    await page.getByRole("main").getByRole("link", { name: "Member Login" }).click();
+    await page.getByLabel("Certificate Number").fill(certificate!);
+    await page.getByLabel("Date of Birth", { exact: true }).fill(MEMBER_PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page).toHaveURL(/\/knowledge-center$/);
   });
 
   test("the server answers 401 to a visitor on a guarded page and its data", async ({ request }) => {
-    for (const path of ["/knowledge-center", "/application", "/admin/dashboard", "/admin/upload"]) {
+    for (const path of ["/account", "/application", "/admin/dashboard", "/admin/upload"]) {
       const res = await request.get(path);
       expect(res.status(), path).toBe(401);
       expect(await res.text()).toContain("Authentication Required");
@@ -269,7 +286,8 @@ test.describe("guards", () => {
     await first.getByRole("button", { name: "Log Out" }).click();
     await expect(second.getByText("Verifying authentication...")).toBeVisible();
     release();
-    await expect(second.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    // Signed out, the knowledge center's visitor is shown the members-only gate.
+    await expect(second).toHaveURL(/\/members-only$/);
   });
 
   test("page actions refuse cross-site posts and oversized bodies; GET /logout changes nothing", async ({ request, page, signIn }) => {
@@ -341,17 +359,100 @@ test.describe("shell", () => {
     await page.keyboard.press("Escape");
     await expect(mobileNav).toBeHidden();
     await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+  });
 
-    // A dialog opened from the menu closes first; the menu stays for the next Escape.
+  test("at 390x844 a menu item that opens a dialog closes the menu, and the dialog gives the focus back to the toggle", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/contact-us");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    for (const how of ["mouse", "keyboard"] as const) {
+      await toggle.click();
+      const applyNow = mobileNav.getByRole("button", { name: "Apply Now" });
+      if (how === "mouse") await applyNow.click();
+      else {
+        await applyNow.focus();
+        await page.keyboard.press("Enter");
+      }
+      const dialog = page.getByRole("dialog", { name: "Apply Now" });
+      await expect(dialog, how).toBeVisible();
+      await expect(mobileNav, how).toBeHidden();
+      await expect(page.getByRole("button", { name: "Close menu" }), how).toHaveCount(0);
+      await page.keyboard.press("Escape");
+      await expect(dialog, how).toBeHidden();
+      await expect(toggle, how).toBeFocused();
+      await expect(mobileNav, how).toBeHidden();
+    }
+    // The page scrolls freely with nothing left over it: a field brought into view is not under the header.
+    const message = page.getByLabel("Message", { exact: true });
+    await message.scrollIntoViewIfNeeded();
+    await message.focus();
+    const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(headerBottom).toBeLessThan(844 / 3);
+  });
+
+  test("at 390x844 'About Us' in the menu closes it and the about section lands below the header", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
     await page.getByRole("button", { name: "Open menu" }).click();
-    await mobileNav.getByRole("button", { name: "Apply Now" }).click();
-    const dialog = page.getByRole("dialog", { name: "Apply Now" });
-    await expect(dialog).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-    await expect(mobileNav).toBeVisible();
-    await page.keyboard.press("Escape");
+    await mobileNav.getByRole("link", { name: "About Us", exact: true }).click();
     await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+    // Scrolled to the section's scroll margin, and the (closed) header ends above the section.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const about = document.getElementById("about")!.getBoundingClientRect().top;
+          const header = document.querySelector("header")!.getBoundingClientRect().bottom;
+          return {
+            landed: Math.abs(about - parseFloat(getComputedStyle(document.getElementById("about")!).scrollMarginTop)) <= 1,
+            below: about >= header,
+          };
+        }),
+      )
+      .toEqual({ landed: true, below: true });
+  });
+
+  test("'My account' is in the top bar and the phone menu of a member, not of staff or visitors", async ({ page, signIn }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "My account" })).toHaveCount(0);
+
+    await signIn("member", { firstName: "Ada" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/contact-us");
+    const topBar = page.getByRole("banner");
+    const mobileNav = page.getByRole("navigation", { name: "Mobile" });
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "My account" })).toHaveCount(0);
+    await topBar.getByRole("link", { name: "My account" }).first().click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hello, Ada Member");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/contact-us");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await mobileNav.getByRole("link", { name: "My account" }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(mobileNav).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hello, Ada Member");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(mobileNav.getByRole("link", { name: "My account" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("staff have no 'My account' (they have no account page)", async ({ page, signIn }) => {
+    await signIn("limited_admin");
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.goto("/contact-us");
+      await expect(page.getByRole("link", { name: "Admin Panel" })).toBeVisible();
+      if (size.width < 1024) await page.getByRole("button", { name: "Open menu" }).click();
+      await expect(page.getByRole("link", { name: "My account" })).toHaveCount(0);
+    }
   });
 
   test("Apply Now closes on Escape and on the backdrop, keeps focus inside and gives it back", async ({ page }) => {
@@ -437,8 +538,8 @@ test.describe("shell", () => {
     await expect(second.getByTestId("welcome-line")).toHaveText("Welcome, Taylor Member");
     await first.getByRole("button", { name: "Log Out" }).click();
     await expect(first.getByRole("link", { name: "Member Login" })).toBeVisible();
-    await expect(second.getByRole("link", { name: "Member Login" })).toBeVisible();
-    await expect(second.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await expect(second.getByRole("link", { name: "Member Login" }).first()).toBeVisible();
+    await expect(second).toHaveURL(/\/members-only$/);
   });
 
   test("login in one tab updates the other", async ({ context, services }) => {

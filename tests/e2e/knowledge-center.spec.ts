@@ -51,7 +51,7 @@ test.describe("knowledge center", () => {
     await expect(cards(page)).toHaveCount(9);
     await expect(cards(page).first()).toContainText("Mortgage note 01");
     expect(await pagerItems(page)).toEqual(["1", "2", "…", "8"]);
-    await expect(pager(page).getByRole("link", { name: "Page 1", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(pager(page).getByRole("link", { name: "1", exact: true })).toHaveAttribute("aria-current", "page");
     await expect(pager(page).getByRole("link", { name: "Previous" })).toHaveCount(0);
 
     await pager(page).getByRole("link", { name: "Next" }).click();
@@ -61,12 +61,12 @@ test.describe("knowledge center", () => {
     await expect(cards(page).first()).toContainText("Mortgage note 10");
     await expect(page.locator("#articles")).toBeInViewport();
 
-    await pager(page).getByRole("link", { name: "Page 3", exact: true }).click();
+    await pager(page).getByRole("link", { name: "3", exact: true }).click();
     await expect(counts(page)).toContainText("Page 3 of 8");
-    await pager(page).getByRole("link", { name: "Page 4", exact: true }).click();
+    await pager(page).getByRole("link", { name: "4", exact: true }).click();
     await expect(counts(page)).toContainText("Page 4 of 8");
     expect(await pagerItems(page)).toEqual(["1", "2", "3", "4", "5", "…", "8"]);
-    await pager(page).getByRole("link", { name: "Page 5", exact: true }).click();
+    await pager(page).getByRole("link", { name: "5", exact: true }).click();
     await expect(counts(page)).toContainText("Page 5 of 8");
     expect(await pagerItems(page)).toEqual(["1", "…", "4", "5", "6", "7", "8"]);
 
@@ -75,7 +75,7 @@ test.describe("knowledge center", () => {
     await expect(counts(page)).toContainText("Showing 37-45 of 70 articles");
     await expect(cards(page).first()).toContainText("Mortgage note 37");
 
-    await pager(page).getByRole("link", { name: "Page 8", exact: true }).click();
+    await pager(page).getByRole("link", { name: "8", exact: true }).click();
     await expect(counts(page)).toContainText("Showing 64-70 of 70 articles");
     await expect(cards(page)).toHaveCount(7);
     await expect(pager(page).getByRole("link", { name: "Next" })).toHaveCount(0);

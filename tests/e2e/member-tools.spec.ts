@@ -119,7 +119,7 @@ test.describe("maintenance calendar", () => {
       "nov-reverse-fans-2027",
     ]);
 
-    const one = await readDownload(page, () => fans.getByRole("button", { name: /Add ".*" to my calendar/ }).click());
+    const one = await readDownload(page, () => fans.getByRole("button", { name: /^Add to Calendar: ".*" \(\.ics\)$/ }).click());
     expect(one.name).toBe("nov-reverse-fans-2027.ics");
     const [event] = new ICAL.Component(ICAL.parse(one.text)).getAllSubcomponents("vevent");
     expect(new ICAL.Event(event).startDate.toString()).toMatch(/^2027-11-/);
@@ -151,7 +151,7 @@ test.describe("maintenance calendar", () => {
     const cells = grid.locator("td");
     for (const cell of await cells.all()) expect(await cell.getByTestId("grid-task").count()).toBeLessThanOrEqual(2);
     await expect(grid.getByTestId("grid-task")).toHaveCount(3);
-    await grid.getByRole("button", { name: /^1 more tasks on/ }).click();
+    await grid.getByRole("button", { name: /^\+1 more tasks on/ }).click();
     await expect(dialog.getByRole("heading", { name: /^Tasks on Sun, Jan 4|^Tasks on \w+, Jan 4/ })).toBeVisible();
     await expect(dialog.getByTestId("maintenance-task")).toHaveCount(3);
     await expect(grid.getByText("+1 more")).toBeVisible();
@@ -166,7 +166,7 @@ test.describe("maintenance calendar", () => {
     const title = (await task.locator("label").innerText()).trim();
     await task.getByRole("checkbox").check();
 
-    const one = await readDownload(page, () => task.getByRole("button", { name: /Add ".*" to my calendar/ }).click());
+    const one = await readDownload(page, () => task.getByRole("button", { name: /^Add to Calendar: ".*" \(\.ics\)$/ }).click());
     expect(one.name).toMatch(new RegExp(`^${taskId}-\\d{4}\\.ics$`));
     expect(one.text).toContain("\r\n");
     expect(one.text.split("\r\n").every((l) => Buffer.byteLength(l) <= 75)).toBe(true);

@@ -78,9 +78,16 @@ test.describe("'Knowledge' links", () => {
     await expect(page).toHaveURL(/\/members-only$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Join 50,000+ Homeowners");
 
-    // The address typed directly still shows the lock screen.
+    // The address typed directly leads there too.
     await page.goto("/knowledge-center");
-    await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await expect(page).toHaveURL(/\/members-only$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Join 50,000+ Homeowners");
+
+    // And so does the home page's 'Visit the Knowledge Center'.
+    await page.goto("/");
+    await page.getByRole("link", { name: "Visit the Knowledge Center" }).click();
+    await expect(page).toHaveURL(/\/members-only$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Join 50,000+ Homeowners");
   });
 
   test("the mobile menu's 'Knowledge' leads there as well", async ({ page }) => {
@@ -101,6 +108,9 @@ test.describe("'Knowledge' links", () => {
     await expect(page).toHaveURL(/\/knowledge-center$/);
     await expect(page.getByRole("heading", { name: "Authentication Required" })).toHaveCount(0);
     await page.getByRole("contentinfo").getByRole("link", { name: "Knowledge Center" }).click();
+    await expect(page).toHaveURL(/\/knowledge-center$/);
+    await page.goto("/");
+    await page.getByRole("link", { name: "Visit the Knowledge Center" }).click();
     await expect(page).toHaveURL(/\/knowledge-center$/);
   });
 });

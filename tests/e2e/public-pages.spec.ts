@@ -178,7 +178,7 @@ test.describe("marketing pages", () => {
     await expectStory(main, "/application");
     await expect(main.getByRole("link", { name: "Go to Login" })).toHaveAttribute("href", "/login?redirectTo=%2Fapplication");
     await expect(main.getByRole("link", { name: "Back to Home" })).toBeVisible();
-    await page.goto("/knowledge-center");
+    await page.goto("/account");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Authentication Required");
     await expect(page.getByTestId("joining-note")).toHaveCount(0);
   });

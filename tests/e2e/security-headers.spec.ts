@@ -79,7 +79,7 @@ test.describe("security headers and cookie flags", () => {
       { what: "knowledge center, member", res: await call("/knowledge-center", { cookie: memberCookie }), kind: "own page", status: 200 },
       { what: "home page, member", res: await call("/", { cookie: memberCookie }), kind: "own page", status: 200 },
       { what: "admin, staff", res: await call("/admin/dashboard", { cookie: staffCookie }), kind: "own page", status: 200 },
-      { what: "guarded page, anonymous", res: await call("/knowledge-center"), kind: "own page", status: 401 },
+      { what: "guarded page, anonymous", res: await call("/application"), kind: "own page", status: 401 },
       { what: "JSON, member", res: await call("/api/auth/me", { cookie: memberCookie }), kind: "not a page", status: 200 },
       { what: "JSON refused", res: await call("/api/rss/articles"), kind: "not a page", status: 401 },
       { what: "JSON unreadable", res: await call("/api/forms", { json: "{" }), kind: "not a page", status: 400 },

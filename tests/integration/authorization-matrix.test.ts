@@ -138,8 +138,9 @@ const PAGES: Record<string, Row> = {
   "GET /mortgage-calculator": everyone(200),
   "GET /mortgage-calculator/print": everyone(200),
   "GET /verify/:token": everyone(404),
-  "GET /knowledge-center": signedIn(200, signInScreen),
-  "GET /knowledge": signedIn(200, signInScreen),
+  // A visitor goes to the members-only gate, where every Knowledge Center link takes them.
+  "GET /knowledge-center": signedIn(200, "302 /members-only"),
+  "GET /knowledge": signedIn(200, "302 /members-only"),
   "GET /application": signedIn(200, signInScreen),
   "GET /account": [signInScreen, 200, signInScreen, "302 /admin/dashboard", "302 /admin/dashboard"],
   "GET /admin": [signInScreen, "302 /", signInScreen, 200, 200],

@@ -5,6 +5,7 @@ import { ErrorSummary, Field, FormFailure, inputProps } from "~/components/forms
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
+import { formatPhone } from "~/features/applications/contract";
 import { accountApi } from "./api-client";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
 import { ACCOUNT_MESSAGES, CONTACT_LABELS, contactDetailsSchema, type AccountOverview, type ContactDetails } from "./contract";
@@ -118,9 +119,20 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
         .finally(() => setBusy(false));
     },
   });
+  // A phone number shows as the public forms show it, (XXX) XXX-XXXX, once the field is left.
+  const formatPhoneOnBlur = (e: React.FocusEvent<HTMLInputElement>) => {
+    const shown = formatPhone(e.currentTarget.value);
+    if (shown !== e.currentTarget.value) form.update({ name: "phone", value: shown });
+  };
   const text = (name: keyof ContactDetails, autoComplete: string, type: "text" | "email" | "tel" = "text") => (
     <Field meta={fields[name]} label={CONTACT_LABELS[name]} optional>
-      <input {...inputProps(fields[name], { type })} autoComplete={autoComplete} className="field-input" disabled={busy} />
+      <input
+        {...inputProps(fields[name], { type })}
+        autoComplete={autoComplete}
+        className="field-input"
+        disabled={busy}
+        onBlur={name === "phone" ? formatPhoneOnBlur : undefined}
+      />
     </Field>
   );
   return (

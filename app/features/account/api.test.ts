@@ -71,7 +71,8 @@ describeEachDatabase("my account", (dialect) => {
     expect(saved.status).toBe(200);
     const expected = {
       email: "mia@example.com",
-      phone: "203-555-0100",
+      // Formatted as the public forms format it.
+      phone: "(203) 555-0100",
       address1: "1 Elm St",
       address2: null,
       city: "Stamford",
@@ -113,7 +114,7 @@ describeEachDatabase("my account", (dialect) => {
     ).json();
     expect(members.members[0]).toMatchObject({
       email: "mia@example.com",
-      phone: "203-555-0100",
+      phone: "(203) 555-0100",
       city: "Stamford",
       state: "CT",
       zip: "06905",

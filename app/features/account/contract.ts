@@ -7,6 +7,7 @@
  */
 import { z } from "~/platform/zod";
 import { isOneLine } from "~/platform/text-fields";
+import { formatPhone } from "~/features/applications/contract";
 
 export const ACCOUNT_MESSAGES = {
   membersOnly: "My account is for members. Staff accounts have no membership.",
@@ -34,10 +35,10 @@ const digits = (v: string) => v.replace(/\D/g, "");
 
 export const contactDetailsSchema = z.object({
   email: optionalText("E-mail", 254).refine((v) => v === null || z.email().safeParse(v).success, ACCOUNT_MESSAGES.email),
-  phone: optionalText("Phone", 30).refine(
-    (v) => v === null || (/^\+?[\d\s().-]+$/.test(v) && digits(v).length >= 10 && digits(v).length <= 15),
-    ACCOUNT_MESSAGES.phone,
-  ),
+  phone: optionalText("Phone", 30)
+    .refine((v) => v === null || (/^\+?[\d\s().-]+$/.test(v) && digits(v).length >= 10 && digits(v).length <= 15), ACCOUNT_MESSAGES.phone)
+    // Kept as the public forms keep it: 10 digits as (XXX) XXX-XXXX.
+    .transform((v) => (v === null ? null : formatPhone(v))),
   address1: optionalText("Address line 1", 200),
   address2: optionalText("Address line 2", 200),
   city: optionalText("City", 100),

@@ -19,9 +19,10 @@ import { useImageFallback } from "./useImageFallback";
 
 /**
  * The home block 'Latest from Our Knowledge Center': one card per featured category, read from
- * GET /api/featured-articles in the browser (spec: public-side sections 2, 4, 7, 8).
+ * GET /api/featured-articles in the browser (spec: public-side sections 2, 4, 7, 8). Its link
+ * leads where the header's does: the knowledge center, or a visitor to the members-only gate.
  */
-export function FeaturedArticles() {
+export function FeaturedArticles({ knowledgeHref }: { knowledgeHref: string }) {
   const [state, setState] = useState<FeaturedState>({ status: "loading" });
   useEffect(() => {
     let live = true;
@@ -48,7 +49,7 @@ export function FeaturedArticles() {
             <p className="mt-2 max-w-2xl text-slate-600">Fresh ideas for improving, decorating and greening your home.</p>
           </div>
           <Link
-            to="/knowledge-center"
+            to={knowledgeHref}
             className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:text-brand-900 hover:underline"
           >
             Visit the Knowledge Center

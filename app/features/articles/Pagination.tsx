@@ -54,7 +54,6 @@ export function Pagination({
                 to={hrefFor(item)}
                 preventScrollReset
                 onClick={onNavigate}
-                aria-label={`Page ${item}`}
                 aria-current={item === page ? "page" : undefined}
                 className={item === page ? `${base} border-brand-700 bg-brand-700 text-white` : idle}
               >

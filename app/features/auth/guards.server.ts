@@ -14,6 +14,21 @@ export function requireUser(context: AppLoadContext): PublicUser {
   return context.user;
 }
 
+/** The members-only gate (spec: the page shown to visitors who are not logged in). */
+export const MEMBERS_GATE = "/members-only";
+/** The knowledge center's two addresses, with or without a trailing slash. */
+const KNOWLEDGE_CENTER_PATH = /^\/knowledge(?:-center)?\/?$/;
+
+/**
+ * For the knowledge center: a visitor who is not signed in goes to the members-only gate,
+ * where every Knowledge Center link of the site takes a visitor, rather than the bare
+ * "Authentication Required" screen. `pathname` is the page asked for; other pages are left
+ * to requireUser.
+ */
+export function gateVisitorFromKnowledgeCenter(context: AppLoadContext, pathname: string): void {
+  if (!context.user && KNOWLEDGE_CENTER_PATH.test(pathname)) throw redirect(MEMBERS_GATE);
+}
+
 /** A signed-in non-admin is sent to /. */
 export function requireAdmin(context: AppLoadContext): PublicUser {
   const user = requireUser(context);

@@ -277,7 +277,7 @@ function TaskRow({ task, done, onToggle, onExport }: { task: MaintenanceTask } &
           type="button"
           className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
           onClick={() => onExport(task)}
-          aria-label={`Add "${task.title}" to my calendar (.ics)`}
+          aria-label={`Add to Calendar: "${task.title}" (.ics)`}
         >
           <CalendarPlus className="h-4 w-4" aria-hidden />
           Add to Calendar
@@ -355,7 +355,7 @@ function CalendarView({
                           type="button"
                           className="mt-0.5 text-xs font-semibold text-brand-700 hover:underline"
                           onClick={() => setDay(cell.date)}
-                          aria-label={`${cell.more} more tasks on ${formatDay(cell.date!)}`}
+                          aria-label={`+${cell.more} more tasks on ${formatDay(cell.date!)}`}
                         >
                           +{cell.more} more
                         </button>

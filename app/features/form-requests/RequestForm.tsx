@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Send } from "lucide-react";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, textareaProps } from "~/components/forms/FormParts";
+import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { postForm } from "~/features/submissions/intake/client";
 import type { FormActionData } from "~/features/submissions/intake/form-result";
@@ -135,6 +136,7 @@ export function RequestForm({ kind, result, onSubmitted }: { kind: RequestFormKi
           {(aria) => (
             <input
               {...inputProps(fields.memberId, { type: "text", ...aria })}
+              onChange={upperCaseAsTyped}
               autoCapitalize="characters"
               spellCheck={false}
               maxLength={MEMBER_ID_MAX}

@@ -2,16 +2,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type Reac
 import { AlertCircle, Calculator, Link2, Printer, RotateCcw } from "lucide-react";
 import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
-import {
-  CALCULATOR_PATH,
-  DEFAULT_INPUTS,
-  FREQUENCIES,
-  PRINT_PATH,
-  calculatorHref,
-  loanAmountOf,
-  type MortgageInputs,
-  type NumericField,
-} from "./inputs";
+import { CALCULATOR_PATH, DEFAULT_INPUTS, FREQUENCIES, PRINT_PATH, loanAmountOf, type MortgageInputs, type NumericField } from "./inputs";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
 import { MONTH_NAMES } from "~/platform/dates";
 import { formatMoney } from "./format";
@@ -244,7 +235,7 @@ export function MortgageCalculator({ initial, initialScenarios = [] }: { initial
                 <Link2 className="h-4 w-4" aria-hidden />
                 Copy link
               </button>
-              <a href={calculatorHref(PRINT_PATH, shown.inputs)} className="btn-primary">
+              <a href={comparisonHref(PRINT_PATH, shown.inputs, validScenarios)} className="btn-primary">
                 <Printer className="h-4 w-4" aria-hidden />
                 Print / Save as PDF
               </a>

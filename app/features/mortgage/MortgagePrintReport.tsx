@@ -1,8 +1,10 @@
-import type { MortgageResult } from "./amortization";
+import { calculateMortgage, type MortgageResult } from "./amortization";
 import { AmortizationTable } from "./AmortizationTable";
 import { formatMoney, formatYearMonth } from "./format";
 import { FREQUENCIES, type MortgageInputs } from "./inputs";
 import { breakdownLines, pmiNote, requestIsMoot } from "./MortgageResults";
+import { comparedRows, scenarioValue } from "./ScenarioComparison";
+import { SCENARIO_FIELDS, SCENARIO_LABELS, scenarioInputs, type Scenario } from "./scenarios";
 
 function Pairs({ title, pairs }: { title: string; pairs: Array<[string, string]> }) {
   return (
@@ -20,8 +22,73 @@ function Pairs({ title, pairs }: { title: string; pairs: Array<[string, string]>
   );
 }
 
-/** The printable report: inputs, monthly payment, totals and every row of the schedule. */
-export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs; result: MortgageResult }) {
+/** The loans of the address's s2 and s3 beside the form's, as the calculator's 'Compare scenarios' shows them. */
+function PrintedComparison({ inputs, result, scenarios }: { inputs: MortgageInputs; result: MortgageResult; scenarios: Scenario[] }) {
+  const columns = [
+    { name: "Scenario 1", values: inputs as Scenario, result: result as MortgageResult | null },
+    ...scenarios.map((s, i) => ({ name: `Scenario ${i + 2}`, values: s, result: calculateMortgage(scenarioInputs(inputs, s)) })),
+  ];
+  const cell = "px-2 py-1 text-right tabular-nums";
+  return (
+    <section className="break-inside-avoid" data-testid="printed-scenarios">
+      <h2 className="mb-2 border-b border-slate-300 pb-1 text-base font-semibold text-brand-900">Scenarios compared</h2>
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr className="border-b border-slate-300">
+            <td />
+            {columns.map((c) => (
+              <th key={c.name} scope="col" className={`${cell} font-semibold text-brand-900`}>
+                {c.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {SCENARIO_FIELDS.map((field) => (
+            <tr key={field} className="border-b border-slate-100">
+              <th scope="row" className="py-1 pr-2 text-left font-medium text-slate-700">
+                {SCENARIO_LABELS[field]}
+                {field === "extraPaymentAmount" ? " per month" : null}
+              </th>
+              {columns.map((c) => (
+                <td key={c.name} className={cell}>
+                  {scenarioValue(field, c.values[field])}
+                </td>
+              ))}
+            </tr>
+          ))}
+          {comparedRows(inputs).map((row) => (
+            <tr key={row.label} className="border-b border-slate-100 last:border-0">
+              <th scope="row" className="py-1 pr-2 text-left font-medium text-slate-700">
+                {row.label}
+              </th>
+              {columns.map((c) => (
+                <td key={c.name} className={`${cell} font-semibold`}>
+                  {c.result ? row.value(c.result) : "—"}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-2 text-xs text-slate-600">
+        Scenarios 2 and 3 take everything else from scenario 1; their extra payment is monthly, with no lump sum.
+      </p>
+    </section>
+  );
+}
+
+/** The printable report: inputs, monthly payment, totals, the scenarios compared and every row of the schedule. */
+export function MortgagePrintReport({
+  inputs,
+  result,
+  scenarios = [],
+}: {
+  inputs: MortgageInputs;
+  result: MortgageResult;
+  /** The extra loans of the comparison (the address's s2, s3). */
+  scenarios?: Scenario[];
+}) {
   const { totals, baseline } = result;
   const frequency = FREQUENCIES.find((f) => f.value === inputs.extraPaymentFrequency)?.label ?? "";
   const note = pmiNote(inputs, result);
@@ -116,6 +183,7 @@ export function MortgagePrintReport({ inputs, result }: { inputs: MortgageInputs
       </div>
       {note ? <p className="text-sm text-slate-700">{note}</p> : null}
       <p className="text-sm text-slate-700">Closing costs are typically 2-5% of the home price and are not part of the monthly payment.</p>
+      {scenarios.length > 0 ? <PrintedComparison inputs={inputs} result={result} scenarios={scenarios} /> : null}
       <section>
         <h2 className="mb-2 text-base font-semibold text-brand-900">Amortization schedule ({totals.payments} payments)</h2>
         <AmortizationTable rows={result.schedule} />

@@ -33,6 +33,14 @@ const BIWEEKLY_ROWS: typeof ROWS = [
   { label: "Biweekly interest saved", value: (r) => (r.biweekly ? formatMoney(r.biweekly.interestSaved) : "—") },
 ];
 
+/** The figures compared for loans computed like `base` (the page's table and the print report's). */
+export const comparedRows = (base: MortgageInputs) => (base.biweekly ? [...ROWS, ...BIWEEKLY_ROWS] : ROWS);
+
+/** A scenario's own value as the table shows it: money, a rate or years. */
+export function scenarioValue(field: ScenarioField, value: number): string {
+  return MONEY_FIELDS.has(field) ? formatMoney(value) : field === "interestRate" ? `${value}%` : String(value);
+}
+
 /**
  * Up to three loans side by side: the form's, and up to two more that differ in price, down
  * payment, rate, term and monthly extra payment (everything else from the form). Each is kept
@@ -78,7 +86,7 @@ export function ScenarioComparison({
     focusNext.current = i < scenarios.length - 1 ? `scenario-${i + 2}-remove` : "scenario-add";
     onChange(scenarios.filter((_, j) => j !== i));
   };
-  const rows = base.biweekly ? [...ROWS, ...BIWEEKLY_ROWS] : ROWS;
+  const rows = comparedRows(base);
   const columns = [
     { name: "Scenario 1", result: baseResult as MortgageResult | null },
     ...read.map((r, i) => ({ name: `Scenario ${i + 2}`, result: r.result })),
@@ -142,7 +150,7 @@ export function ScenarioComparison({
                     {field === "extraPaymentAmount" ? <span className="block text-xs font-normal text-slate-500">per month</span> : null}
                   </th>
                   <td className="px-2 py-1.5 tabular-nums text-slate-900">
-                    {MONEY_FIELDS.has(field) ? formatMoney(base[field]) : field === "interestRate" ? `${base[field]}%` : base[field]}
+                    {scenarioValue(field, base[field])}
                     {field === "extraPaymentAmount" && base.extraPaymentFrequency !== 12 ? (
                       <span className="block text-xs text-slate-500">not monthly on the form</span>
                     ) : null}

@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { ExternalLink, Lock, ShieldCheck } from "lucide-react";
 import { ErrorSummary, Field, FieldError, inputProps } from "~/components/forms/FormParts";
 import type { FormResult } from "~/components/forms/parse-form";
+import { upperCaseAsTyped } from "~/components/forms/upper-case";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
 import { usePaymentDialog } from "./PaymentDialog";
 import { useHydrated } from "~/components/useHydrated";
@@ -99,6 +100,7 @@ export function PaymentForm({ lastResult }: { lastResult?: FormResult }) {
             {(aria) => (
               <input
                 {...inputProps(fields.memberId, { type: "text", ...aria })}
+                onChange={upperCaseAsTyped}
                 autoCapitalize="characters"
                 spellCheck={false}
                 maxLength={MEMBER_ID_MAX}

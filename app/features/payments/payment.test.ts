@@ -24,6 +24,11 @@ describe("paymentSchema", () => {
     expect(paymentSchema.parse({ option: "warranty", amount: "" }).amount).toBe(599);
   });
 
+  it("upper-cases the membership ID, as the certificate number is at sign-in", () => {
+    expect(paymentSchema.parse({ option: "membership", memberId: " aha-4550 " }).memberId).toBe("AHA-4550");
+    expect(paymentSchema.safeParse({ option: "membership", memberId: "aha 1" }).success).toBe(false);
+  });
+
   it("asks for an amount in dollars and cents for the variable options", () => {
     const error = (amount: string) => paymentSchema.safeParse({ option: "other", amount }).error?.issues[0]?.message;
     expect(error("")).toBe("Please enter the amount you want to pay");

@@ -182,7 +182,7 @@ function RowActions({ feed, onEdit, onDelete, onRetry, retrying }: RowHandlers &
           className="btn-ghost px-2.5 text-brand-800"
           onClick={() => onRetry(feed)}
           disabled={retrying !== null}
-          aria-label={retrying === feed.id ? `Retrying ${feed.name}` : `Retry ${feed.name} now`}
+          aria-label={retrying === feed.id ? `Retrying... ${feed.name}` : `Retry now: ${feed.name}`}
         >
           <RotateCw className={`h-4 w-4 ${retrying === feed.id ? "animate-spin" : ""}`} aria-hidden />
           <span aria-hidden>{retrying === feed.id ? "Retrying..." : "Retry now"}</span>

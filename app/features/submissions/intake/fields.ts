@@ -80,8 +80,11 @@ export function optionalStateCode() {
 
 export const MEMBER_ID_MAX = 30;
 
+/** A membership ID is the certificate number: upper-cased, as at sign-in ("aha123" is AHA123). */
 export function optionalMemberId() {
-  return optionalText("Membership ID", MEMBER_ID_MAX).refine((v) => v === null || /^[A-Za-z0-9-]+$/.test(v), {
-    message: "Membership ID may contain only letters, numbers and dashes",
-  });
+  return optionalText("Membership ID", MEMBER_ID_MAX)
+    .refine((v) => v === null || /^[A-Za-z0-9-]+$/.test(v), {
+      message: "Membership ID may contain only letters, numbers and dashes",
+    })
+    .transform((v) => v?.toUpperCase() ?? null);
 }

@@ -70,6 +70,10 @@ describe("request form to API bodies", () => {
     });
   });
 
+  it("the membership ID is the certificate number, upper-cased", () => {
+    expect(requestFormSchema.parse({ fullName: "Lee Park", email: "lee@example.com", memberId: " aha-9 " }).memberId).toBe("AHA-9");
+  });
+
   it("material request: materials requested and notes kept apart", () => {
     expect(toMaterialRequest(form)).toMatchObject({ materials_requested: "Guide", notes: "Thanks", address1: null, member_id: "AHA-9" });
   });
