@@ -65,6 +65,7 @@ export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
   const rows: PaymentRow[] = [];
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
+  const [certCol, amountCol, paidCol, refCol, methodCol] = [...PAYMENT_COLUMNS, "method"].map((name) => col[name]);
   let line = 1 + lineBreaks(rawRow(data[0]));
   let totalRows = 0;
   for (let i = 1; i < data.length; i++) {
@@ -73,48 +74,44 @@ export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
     line = rowLine + lineBreaks(rawRow(cells));
     if (cells.every((c) => c.trim() === "")) continue;
     totalRows++;
-    const cell = (name: string) => (col[name] >= 0 ? (cells[col[name]] ?? "").trim() : "");
-    const problem = (message: string) => problems.push({ line: rowLine, message });
-    const certificate = normalizeCertificate(cell("certificate_number"));
-    if (!certificate) {
-      problem(PAYMENTS_CSV_MESSAGES.certificate);
-      continue;
-    }
-    const amountCents = parseCents(cell("amount"));
-    if (amountCents === null || amountCents < 1 || amountCents > MAX_PAYMENT_CENTS) {
-      problem(PAYMENTS_CSV_MESSAGES.amount);
-      continue;
-    }
-    const paidOn = paymentDay(cell("paid_on"));
-    if (!paidOn) {
-      problem(PAYMENTS_CSV_MESSAGES.paidOn);
-      continue;
-    }
-    if (paidOn > latest) {
-      problem(PAYMENTS_CSV_MESSAGES.future);
-      continue;
-    }
-    const reference = cell("reference");
-    if (!reference || reference.length > 100 || !isOneLine(reference)) {
-      problem(PAYMENTS_CSV_MESSAGES.reference);
-      continue;
-    }
-    const methodText = cell("method").toLowerCase();
-    if (methodText && !(PAYMENT_METHODS as readonly string[]).includes(methodText)) {
-      problem(PAYMENTS_CSV_MESSAGES.method);
-      continue;
-    }
-    const earlier = seen.get(reference);
-    if (earlier !== undefined) {
-      problem(PAYMENTS_CSV_MESSAGES.repeated(earlier));
-      continue;
-    }
-    seen.set(reference, rowLine);
-    // The portal takes cards unless the file says otherwise.
-    rows.push({ line: rowLine, certificate, amountCents, paidOn, reference, method: (methodText || "card") as PaymentMethod });
+    const problem = checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
+    if (typeof problem === "string") problems.push({ line: rowLine, message: problem });
+    else rows.push(problem);
   }
   if (totalRows === 0) return { ok: false, error: PAYMENTS_CSV_MESSAGES.noRows };
   return { ok: true, rows, problems, totalRows };
+}
+
+const cellAt = (cells: string[], index: number) => (index >= 0 ? (cells[index] ?? "").trim() : "");
+
+/** One row checked: the payment, or what is wrong with it. (A function of its own: the loop above makes no closures per row.) */
+function checkRow(
+  cells: string[],
+  certCol: number,
+  amountCol: number,
+  paidCol: number,
+  refCol: number,
+  methodCol: number,
+  latest: string,
+  seen: Map<string, number>,
+  line: number,
+): PaymentRow | string {
+  const certificate = normalizeCertificate(cellAt(cells, certCol));
+  if (!certificate) return PAYMENTS_CSV_MESSAGES.certificate;
+  const amountCents = parseCents(cellAt(cells, amountCol));
+  if (amountCents === null || amountCents < 1 || amountCents > MAX_PAYMENT_CENTS) return PAYMENTS_CSV_MESSAGES.amount;
+  const paidOn = paymentDay(cellAt(cells, paidCol));
+  if (!paidOn) return PAYMENTS_CSV_MESSAGES.paidOn;
+  if (paidOn > latest) return PAYMENTS_CSV_MESSAGES.future;
+  const reference = cellAt(cells, refCol);
+  if (!reference || reference.length > 100 || !isOneLine(reference)) return PAYMENTS_CSV_MESSAGES.reference;
+  const methodText = cellAt(cells, methodCol).toLowerCase();
+  if (methodText && !(PAYMENT_METHODS as readonly string[]).includes(methodText)) return PAYMENTS_CSV_MESSAGES.method;
+  const earlier = seen.get(reference);
+  if (earlier !== undefined) return PAYMENTS_CSV_MESSAGES.repeated(earlier);
+  seen.set(reference, line);
+  // The portal takes cards unless the file says otherwise.
+  return { line, certificate, amountCents, paidOn, reference, method: (methodText || "card") as PaymentMethod };
 }
 
 /** A row's cells as text, to count the line breaks inside its quoted fields. */
