@@ -8,21 +8,20 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 /**
  * The body of a page action, read as a browser form posts it. Anything else (JSON, plain
  * text, no body, a broken multipart body) is the caller's mistake: a 400, never a 500. A
- * urlencoded form whose bytes, or percent-escapes, are not UTF-8 (a 0xFF, a %FF) is refused
- * as the JSON API refuses it, rather than read with U+FFFD in their place.
+ * form whose bytes, or percent-escapes, are not UTF-8 (a 0xFF, a %FF) is refused as the JSON
+ * API refuses it, rather than read with U+FFFD in their place.
  */
 export async function readPostedForm(request: Request): Promise<FormData> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (!FORM_TYPES.includes(type)) throw data(UNREADABLE_FORM, { status: 400 });
-  if (type === FORM_TYPES[0]) {
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await request.clone().arrayBuffer());
-    } catch {
-      throw data(UNREADABLE_FORM, { status: 400 });
-    }
-    if (!isUtf8Text(percentDecoded(bytes))) throw data(ILL_FORMED_TEXT, { status: 400 });
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await request.clone().arrayBuffer());
+  } catch {
+    throw data(UNREADABLE_FORM, { status: 400 });
   }
+  // No page form sends a file: a multipart body is its text fields, UTF-8 as a whole.
+  if (!isUtf8Text(type === FORM_TYPES[0] ? percentDecoded(bytes) : bytes)) throw data(ILL_FORMED_TEXT, { status: 400 });
   try {
     return await request.formData();
   } catch {

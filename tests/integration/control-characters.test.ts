@@ -208,6 +208,15 @@ describeEachDatabase("format characters and ill-formed text", (dialect) => {
       expect(page.status, String(name)).toBe(400);
       expect(page.body, String(name)).toContain(ILL_FORMED_TEXT);
     }
+    const multipart = await send(
+      "/contact-us",
+      "multipart/form-data; boundary=b0",
+      '--b0\r\nContent-Disposition: form-data; name="name"\r\n\r\nDana',
+      [0xff],
+      '\r\n--b0\r\nContent-Disposition: form-data; name="email"\r\n\r\ndana@example.com\r\n--b0--\r\n',
+    );
+    expect(multipart.status).toBe(400);
+    expect(multipart.body).toContain(ILL_FORMED_TEXT);
     expect(await countContacts()).toBe(before);
     // Well-formed UTF-8, raw or escaped, is read as the text it is.
     const fine = await send(
