@@ -41,6 +41,11 @@ export default function handleRequest(
         reject(error);
       },
       onError(error: unknown) {
+        // A refusal (a 4xx) is the caller's mistake, logged as what it is, whoever threw it.
+        if (isRouteErrorResponse(error) && error.status < 500) {
+          loadContext.services?.logger.info({ status: error.status, path: new URL(request.url).pathname }, "page request refused");
+          return;
+        }
         responseStatusCode = 500;
         loadContext.services?.logger.error({ err: error }, "render error");
       },

@@ -48,6 +48,10 @@ export function jsonBody(limit: string | number = JSON_LIMIT): RequestHandler {
       const type = String(req.headers["content-type"] ?? "");
       return !type.startsWith("multipart/");
     },
+    // Bytes that are not UTF-8 (0xFF) would be read as U+FFFD and stored so: refused like a lone surrogate.
+    verify: (_req, _res, bytes, encoding) => {
+      if (!isWellFormed(bytes, encoding)) throw new HttpError(400, ILL_FORMED_TEXT);
+    },
   });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
@@ -59,6 +63,18 @@ export function jsonBody(limit: string | number = JSON_LIMIT): RequestHandler {
 }
 
 export const ILL_FORMED_TEXT = "The request holds text that is not valid Unicode";
+
+/** Whether a body's bytes are well-formed text in its charset (UTF-8 unless it names a UTF-16 one). */
+function isWellFormed(bytes: Uint8Array, encoding: string): boolean {
+  const label = encoding.toLowerCase();
+  try {
+    new TextDecoder(label === "utf-16" ? "utf-16le" : label, { fatal: true }).decode(bytes);
+    return true;
+  } catch (err) {
+    // A charset TextDecoder does not know is left to the parser (which answers 415).
+    return (err as { code?: string }).code !== "ERR_ENCODING_INVALID_ENCODED_DATA";
+  }
+}
 
 /** JSON error answers: {success:false, error, details?}; never a stack trace. */
 export function apiErrorHandler(log: { error: (o: object, m: string) => void }): ErrorRequestHandler {

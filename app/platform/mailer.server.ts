@@ -34,8 +34,30 @@ export class Mailer {
       from: this.config.mailFrom || `${this.config.orgName} <${this.config.contactEmail}>`,
       to,
       replyTo: this.config.contactEmail,
-      subject,
+      subject: literalSubject(subject),
       text,
     });
   }
+}
+
+/**
+ * A subject that mail programs show as typed. Nodemailer sends an ASCII subject as it is, so
+ * text that spells an RFC 2047 encoded word (`=?UTF-8?B?...?=`, in a sender's name) would be
+ * decoded by the reader's mail program into other text: such a subject is sent encoded
+ * itself, as whole encoded words (of 45 bytes at most: 72 characters each), whose content is
+ * never decoded again.
+ */
+export function literalSubject(subject: string): string {
+  if (!subject.includes("=?")) return subject;
+  const pieces: string[] = [];
+  let piece = "";
+  for (const char of subject) {
+    if (Buffer.byteLength(piece + char) > 45) {
+      pieces.push(piece);
+      piece = "";
+    }
+    piece += char;
+  }
+  if (piece) pieces.push(piece);
+  return pieces.map((p) => `=?UTF-8?B?${Buffer.from(p).toString("base64")}?=`).join(" ");
 }

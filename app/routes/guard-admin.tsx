@@ -3,6 +3,7 @@ import type { Route } from "./+types/guard-admin";
 import { requireAdmin } from "~/features/auth/guards.server";
 import { useAuthSync } from "~/features/auth/auth-sync";
 import { AuthRequired, VerifyingAuth } from "~/features/auth/GuardScreens";
+import { RouteError } from "~/components/RouteError";
 
 /** Staff pages: a logged-out visitor sees 'Authentication Required', a member is sent to /. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -17,5 +18,5 @@ export default function AdminGuard() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 401) return <AuthRequired />;
-  throw error;
+  return <RouteError error={error} />;
 }

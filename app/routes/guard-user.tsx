@@ -3,6 +3,7 @@ import type { Route } from "./+types/guard-user";
 import { gateVisitorFromKnowledgeCenter, requireUser } from "~/features/auth/guards.server";
 import { useAuthSync } from "~/features/auth/auth-sync";
 import { AuthRequired, VerifyingAuth } from "~/features/auth/GuardScreens";
+import { RouteError } from "~/components/RouteError";
 
 /** Pages for any signed-in user. Each child loader checks the session again itself. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -33,5 +34,5 @@ export default function UserGuard() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 401) return <AuthRequired />;
-  throw error;
+  return <RouteError error={error} />;
 }

@@ -3,6 +3,7 @@ import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { multiLineMessage, oneLineMessage } from "../../app/platform/text-fields";
 import { ILL_FORMED_TEXT } from "../../app/platform/http.server";
+import { rawRequest } from "../support/raw-http";
 
 /** Control characters in one-line fields are refused with a clear message, everywhere; messages keep their lines. */
 describeEachDatabase("control characters in input", (dialect) => {
@@ -183,6 +184,50 @@ describeEachDatabase("format characters and ill-formed text", (dialect) => {
     expect(await countContacts()).toBe(before);
     // A real pair (an emoji) is well-formed text.
     expect((await post("/api/forms", { ...contact, message: "Thanks \ud83d\ude00" })).status).toBe(201);
+  });
+
+  it("bytes that are not UTF-8 (0xFF) in a JSON body or a posted page form are a 400, and nothing is stored", async () => {
+    const before = await countContacts();
+    const send = (path: string, type: string, ...parts: Array<string | number[]>) => {
+      const body = Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      return rawRequest(server.port, Buffer.concat([Buffer.from(head), body]));
+    };
+    const json = await send(
+      "/api/forms",
+      "application/json",
+      '{"name":"Dana',
+      [0xff],
+      '","email":"dana@example.com","subject":"general","message":"Hello"}',
+    );
+    expect(json.status).toBe(400);
+    expect(JSON.parse(json.body).error).toBe(ILL_FORMED_TEXT);
+    const form = "application/x-www-form-urlencoded";
+    for (const name of [[0xff], "%FF", "Dan%C3"]) {
+      const page = await send("/contact-us", form, "name=Dana", name, "&email=dana%40example.com&subject=general&message=Hello");
+      expect(page.status, String(name)).toBe(400);
+      expect(page.body, String(name)).toContain(ILL_FORMED_TEXT);
+    }
+    const multipart = await send(
+      "/contact-us",
+      "multipart/form-data; boundary=b0",
+      '--b0\r\nContent-Disposition: form-data; name="name"\r\n\r\nDana',
+      [0xff],
+      '\r\n--b0\r\nContent-Disposition: form-data; name="email"\r\n\r\ndana@example.com\r\n--b0--\r\n',
+    );
+    expect(multipart.status).toBe(400);
+    expect(multipart.body).toContain(ILL_FORMED_TEXT);
+    expect(await countContacts()).toBe(before);
+    // Well-formed UTF-8, raw or escaped, is read as the text it is.
+    const fine = await send(
+      "/contact-us",
+      form,
+      "name=Ren",
+      [0xc3, 0xa9],
+      "e+Dan%C3%A9&email=dana%40example.com&subject=general&message=Hello%25",
+    );
+    expect(fine.status).toBe(200);
+    expect(await countContacts()).toBe(before + 1);
   });
 
   it("messages refuse bidi controls and separators but keep line breaks, tabs and emoji sequences", async () => {

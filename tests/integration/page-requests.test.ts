@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { rawRequest } from "../support/raw-http";
@@ -31,6 +31,30 @@ describeEachDatabase("page requests", (dialect) => {
         expect(await res.text()).toContain("The form could not be read");
       });
     }
+
+    it("/application (a signed-in member's page): each malformed body is a 400, and no line is logged as an error", async () => {
+      const { cookie } = await loginAs(server, "member");
+      const errors = vi.spyOn(server.services.logger, "error");
+      try {
+        for (const [what, headers, body] of bodies) {
+          const res = await server.request("/application", { method: "POST", cookie, headers, body });
+          expect(res.status, what).toBe(400);
+          expect(await res.text(), what).toContain("The form could not be read");
+        }
+        for (const [what, headers, body] of bodies) {
+          const res = await server.request("/application.data", { method: "POST", cookie, headers, body });
+          expect(res.status, `.data: ${what}`).toBe(400);
+        }
+        // The public pages' actions too.
+        for (const page of ACTION_PAGES) {
+          const res = await server.request(page, { method: "POST", cookie, headers: { "Content-Type": "text/plain" }, body: "x" });
+          expect(res.status, page).toBe(400);
+        }
+        expect(errors.mock.calls.map((call) => call[1])).toEqual([]);
+      } finally {
+        errors.mockRestore();
+      }
+    });
 
     it("a real form post still works (the payment hand-over)", async () => {
       const res = await server.request("/make-payment", {

@@ -10,9 +10,10 @@ export interface RawAnswer {
 
 /**
  * One HTTP/1.1 request written byte for byte on a fresh socket: for the methods and Host
- * headers that Node's own client and fetch refuse to send (TRACE, `Host: a b`...).
+ * headers that Node's own client and fetch refuse to send (TRACE, `Host: a b`...), or bytes
+ * that are not UTF-8.
  */
-export function rawRequest(port: number, head: string, { halfClose = false } = {}): Promise<RawAnswer> {
+export function rawRequest(port: number, head: string | Buffer, { halfClose = false } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     let text = "";
@@ -32,7 +33,8 @@ export function rawRequest(port: number, head: string, { halfClose = false } = {
       const at = text.indexOf("\r\n\r\n");
       resolve({ status, headers, raw: text, body: at < 0 ? "" : text.slice(at + 4) });
     });
-    socket.write(head.endsWith("\r\n\r\n") ? head : `${head}\r\nConnection: close\r\n\r\n`);
+    // A Buffer is a whole request (its head and its body), written as it is.
+    socket.write(typeof head !== "string" || head.endsWith("\r\n\r\n") ? head : `${head}\r\nConnection: close\r\n\r\n`);
     // The client's side ends once the request is sent; the server's side stays open for the answer.
     if (halfClose) socket.end();
   });

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "~/platform/logger.server";
+import { literalSubject } from "~/platform/mailer.server";
 import { SUBMISSION_KINDS, submissionReference, type SubmissionKind } from "./kinds";
 import type { SubmissionRow } from "./repository.server";
 import { subjectLabel } from "./schemas";
@@ -76,7 +77,7 @@ export class StaffNotifier {
       from,
       to: this.config.notifyEmail,
       replyTo: message.replyTo,
-      subject: message.subject,
+      subject: literalSubject(message.subject),
       text: message.text,
     });
   }
