@@ -149,7 +149,16 @@ async function startSite(port: number, dataDir: string) {
   // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const child = spawn(process.execPath, [...profile, "server.js"], {
-    env: { ...process.env, ...SITE_ENV, BUILD_DIR, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    // PUBLIC_URL: public pages are kept only for the site's own address (decision 007).
+    env: {
+      ...process.env,
+      ...SITE_ENV,
+      BUILD_DIR,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   await waitUntilUp(`http://127.0.0.1:${port}/healthz`, child);

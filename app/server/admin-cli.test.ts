@@ -85,7 +85,7 @@ describeEachDatabase("admin CLI", (dialect) => {
                                               applicantName, coverage, email, phone, address1, city,
                                               state, zip, gender; a known case number is updated)
   npm run admin -- backup <file>             (a consistent copy of the embedded database, taken while the site runs)
-  npm run admin -- restore <file>            (replaces the embedded database with a backup; stop the site first)`,
+  npm run admin -- restore <file>            (replaces the embedded database with a backup; refused while the site runs)`,
     });
     expect((await run("import-cases")).out).toMatch(/^import-cases takes one CSV file\n\nUsage:\n/);
   });

@@ -27,6 +27,7 @@ import { jsonUploadSchema } from "~/features/member-import/contract";
 import {
   cancelSchema,
   paymentSchema as membershipPaymentSchema,
+  paymentsImportSchema,
   planSchema,
   refundSchema,
   reinstateSchema,
@@ -288,6 +289,14 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Refund a payment, whole or in part, once (201)",
     access: "staff",
     body: refundSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/membership/payments/import"],
+    summary:
+      "The payment portal's CSV export: previewed (apply false), or recorded all or nothing (201); references already recorded are skipped",
+    access: "staff",
+    body: paymentsImportSchema,
   },
   {
     method: "post",

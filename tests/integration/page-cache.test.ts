@@ -23,6 +23,14 @@ describeEachDatabase("kept public pages", (dialect) => {
     return sessionCookieFrom(res);
   }
 
+  it("a public page kept for every visitor names its inline scripts by hash, with no nonce", async () => {
+    const res = await server.request("/about-us");
+    const html = await res.text();
+    expect(/<script[^>]*\snonce="([^"]+)"/.exec(html)?.[1]).toBeUndefined();
+    const scriptSrc = (res.headers.get("content-security-policy") ?? "").split(";").find((d) => d.startsWith("script-src"));
+    expect(scriptSrc).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
+  });
+
   it("a member's page (their name, a nonce) never reaches the next anonymous visitor", async () => {
     const cookie = await signInMember("Quillonia");
     const own = await server.request("/", { cookie });
