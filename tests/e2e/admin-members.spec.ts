@@ -213,6 +213,35 @@ test.describe("member administration", () => {
     await expectNoAxeViolations(page);
   });
 
+  test("the audit log's filters are kept in the address: a reload or a shared link shows the same entries", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const me = await signIn("super_admin");
+    const tag = uniq();
+    await services.audit.record({ actorId: me.userId, action: "members.export", rowCount: 1, details: { q: tag } });
+    await services.audit.record({ actorId: me.userId, action: "feeds.retry", target: { type: "feed", id: null, label: `Feed ${tag}` } });
+    await page.goto("/admin/members?tab=audit");
+    await page.getByLabel("Person").selectOption({ label: me.username! });
+    await page.getByLabel("Action").selectOption({ label: "Retried RSS feed" });
+    await expect(page).toHaveURL(new RegExp(`[?&]actor=${me.userId}(&|$)`));
+    await expect(page).toHaveURL(/[?&]action=feeds\.retry(&|$)/);
+    const rows = page.getByTestId("audit-row");
+    await expect(rows.filter({ hasText: `Feed ${tag}` })).toHaveCount(1);
+    await expect(rows.filter({ hasText: "Exported members" })).toHaveCount(0);
+
+    await page.reload();
+    await expect(page.getByLabel("Action")).toHaveValue("feeds.retry");
+    await expect(page.getByLabel("Person")).toHaveValue(String(me.userId));
+    await expect(rows.filter({ hasText: `Feed ${tag}` })).toHaveCount(1);
+    await expect(rows.filter({ hasText: "Exported members" })).toHaveCount(0);
+    // A value that is no filter is left out rather than shown as one.
+    await page.goto("/admin/members?tab=audit&action=nope&page=-3");
+    await expect(page.getByLabel("Action")).toHaveValue("");
+    await expect(rows.first()).toBeVisible();
+  });
+
   for (const [device, viewport] of [
     ["desktop", { width: 1280, height: 800 }],
     ["phone", { width: 390, height: 844 }],

@@ -320,7 +320,8 @@ test.describe("guards", () => {
     await expect(page.getByRole("tab", { name: /Form & Application Submissions/ })).toHaveAttribute("aria-selected", "true");
     await expect(page.getByRole("tab", { name: /RSS/ })).toHaveCount(0);
     await page.goto("/admin/rss");
-    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page).toHaveURL(/\/admin\/dashboard(\?notice=super-admin-only)?$/);
+    await expect(page.getByTestId("dashboard-notice")).toContainText("is for super admins only");
     await expect(page.getByRole("link", { name: "Admin", exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "Application", exact: true })).toBeVisible();
   });

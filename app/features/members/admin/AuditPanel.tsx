@@ -1,7 +1,8 @@
 import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
-import { DEFAULT_PAGE_SIZE } from "~/platform/paging";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
+import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry, type AuditPage } from "../contract";
 import { auditApi, errorText, formatWhen } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
@@ -26,10 +27,15 @@ export function describeTarget(e: AuditEntry): string {
 
 /** The audit log (super_admin): newest first, filtered by person and by action, in server-side pages. */
 export function AuditPanel() {
-  const [actorId, setActorId] = useState("");
-  const [action, setAction] = useState("");
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  // The filters and the page live in the address (a link or a reload shows the same entries); a value that is not one is left out.
+  const [params, update] = useAddressQuery();
+  const actorId = /^[1-9]\d{0,9}$/.test(params.get("actor") ?? "") ? params.get("actor")! : "";
+  const action = (AUDIT_ACTIONS as readonly string[]).includes(params.get("action") ?? "") ? params.get("action")! : "";
+  const page = /^[1-9]\d{0,5}$/.test(params.get("page") ?? "") ? Number(params.get("page")) : 1;
+  const pageSize = (PAGE_SIZES as readonly number[]).includes(Number(params.get("pageSize")))
+    ? Number(params.get("pageSize"))
+    : DEFAULT_PAGE_SIZE;
+  const setPage = (next: number) => update({ page: next === 1 ? null : String(next) });
   const [data, setData] = useState<AuditPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -95,8 +101,7 @@ export function AuditPanel() {
             className="field-input w-auto"
             value={actorId}
             onChange={(e) => {
-              setActorId(e.target.value);
-              setPage(1);
+              update({ actor: e.target.value, page: null });
             }}
           >
             <option value="">Everyone</option>
@@ -116,8 +121,7 @@ export function AuditPanel() {
             className="field-input w-auto"
             value={action}
             onChange={(e) => {
-              setAction(e.target.value);
-              setPage(1);
+              update({ action: e.target.value, page: null });
             }}
           >
             <option value="">All actions</option>
@@ -147,8 +151,7 @@ export function AuditPanel() {
           busy={loading}
           onPage={setPage}
           onPageSize={(size) => {
-            setPageSize(size);
-            setPage(1);
+            update({ pageSize: size === DEFAULT_PAGE_SIZE ? null : String(size), page: null });
           }}
         />
       ) : null}
