@@ -291,6 +291,8 @@ test.describe("admin submissions", () => {
     await openTab(page);
     await search(page, `history${tag}`);
     await expect(rows(page)).toHaveCount(1);
+    // The list follows the search before the address has it: wait for the address, then keep it.
+    await expect.poll(() => new URL(page.url()).searchParams.get("search")).toBe(`history${tag}`);
     const listAddress = page.url();
     const view = rows(page)
       .first()
