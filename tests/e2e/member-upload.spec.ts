@@ -97,12 +97,12 @@ test.describe("/admin/upload (Admin User Upload, JSON variant)", () => {
 
     await page.getByRole("button", { name: "Upload Users" }).click();
     const result = page.getByTestId("upload-result");
-    await expect(result.getByRole("heading")).toHaveText("Upload Partially Successful");
+    await expect(result.getByRole("heading", { level: 2 })).toHaveText("Upload Partially Successful");
     await expect(result).toContainText("Imported 3 users (3 new, 0 updated, 0 unchanged); 25 rows had errors and were skipped.");
     // A partial import is headed so (not 'Upload Successful') and reads as a warning, the rows skipped beside the rows imported.
     await expect(result).toHaveAttribute("data-tone", "partial");
-    await expect(result.getByRole("heading").locator("svg.lucide-triangle-alert")).toHaveCount(1);
-    await expect(result.getByRole("heading").locator("svg.lucide-circle-check")).toHaveCount(0);
+    await expect(result.getByRole("heading", { level: 2 }).locator("svg.lucide-triangle-alert")).toHaveCount(1);
+    await expect(result.getByRole("heading", { level: 2 }).locator("svg.lucide-circle-check")).toHaveCount(0);
     await expect(result.getByTestId("upload-counts")).toHaveText("3 imported, 25 skipped");
     await expect(result.getByText("Total Processed")).toBeVisible();
     await expect(result.locator("dd")).toHaveText(["28", "3", "25", /^\d+(\.\d+)?s$/]);

@@ -30,8 +30,8 @@ test.describe("auth sync across tabs", () => {
     await expect(second.getByTestId("welcome-line")).toHaveText("Welcome, Avery Member");
 
     await first.getByRole("button", { name: "Log Out" }).click();
-    await expect(first.getByRole("link", { name: "Member Login" })).toBeVisible();
-    await expect(second.getByRole("link", { name: "Member Login" })).toBeVisible();
+    await expect(first.getByRole("banner").getByRole("link", { name: "Member Login" })).toBeVisible();
+    await expect(second.getByRole("banner").getByRole("link", { name: "Member Login" })).toBeVisible();
     await expect(second.getByTestId("welcome-line")).toHaveCount(0);
     await expect(second.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
   });
