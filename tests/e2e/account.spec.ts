@@ -1,5 +1,15 @@
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
+import { sessionCookieName } from "../../app/features/auth/cookie.server";
+import type { Services } from "../../app/server/services.server";
+import { E2E_BASE } from "./env";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
+
+/** Signs the account in on another browser (a second session of the same account). */
+async function addSession(services: Services, context: BrowserContext, userId: number) {
+  const user = (await services.auth.users.findById(userId))!;
+  const { token } = await services.auth.sessions.create(user, false);
+  await context.addCookies([{ name: sessionCookieName(false), value: token, url: E2E_BASE, httpOnly: true, sameSite: "Lax" }]);
+}
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `.tmp/screens/account-${name}.png`, fullPage: true, style: "header { position: static !important; }" });
@@ -39,7 +49,10 @@ test.describe("my account", () => {
     await page.getByRole("button", { name: "Save contact details" }).click();
     await expect(page.getByText("Enter an e-mail address like name@example.com.").first()).toBeVisible();
     await page.getByLabel("E-mail").fill("robin@example.com");
-    await page.getByLabel("Phone").fill("(203) 555-0199");
+    // Digits typed as they come are shown formatted like every other phone number of the site.
+    await page.getByLabel("Phone").fill("2035550199");
+    await page.getByLabel("Address line 1").focus();
+    await expect(page.getByLabel("Phone")).toHaveValue("(203) 555-0199");
     await page.getByLabel("Address line 1").fill("12 Elm Street");
     await page.getByLabel("City").fill("Stamford");
     await page.getByLabel("State").fill("ct");
@@ -55,6 +68,55 @@ test.describe("my account", () => {
     await expectNoAxeViolations(page);
     await shot(page, "phone");
     await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+  });
+
+  test("'Sign out everywhere' ends the member's sessions in other browsers and keeps this one", async ({
+    page,
+    browser,
+    signIn,
+    services,
+  }) => {
+    const me = await signIn("member", { firstName: "Sasha" });
+    const elsewhere = await browser.newContext();
+    await addSession(services, elsewhere, me.userId);
+    const other = await elsewhere.newPage();
+    await other.goto("/account");
+    await expect(other.getByRole("heading", { name: "Hello, Sasha Member", level: 1 })).toBeVisible();
+
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByTestId("sign-out-everywhere-message")).toHaveText(
+      "Signed out everywhere else: 1 other session was ended. This browser stays signed in.",
+    );
+    await other.reload();
+    await expect(other.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await expect(other.getByTestId("welcome-line")).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Hello, Sasha Member", level: 1 })).toBeVisible();
+    await elsewhere.close();
+  });
+
+  test("'Sign out everywhere' on the staff dashboard ends the staff member's other sessions", async ({
+    page,
+    browser,
+    signIn,
+    services,
+  }) => {
+    const me = await signIn("limited_admin");
+    const elsewhere = await browser.newContext();
+    await addSession(services, elsewhere, me.userId);
+    const other = await elsewhere.newPage();
+    await other.goto("/admin/dashboard");
+    await expect(other).toHaveURL(/\/admin\/dashboard$/);
+
+    await page.goto("/admin/dashboard");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByText("Signed out everywhere else: 1 other session was ended. This browser stays signed in.")).toBeVisible();
+    await other.reload();
+    await expect(other.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+    await page.reload();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await elsewhere.close();
   });
 
   test("staff have no account page: the address takes them to their dashboard", async ({ page, signIn }) => {

@@ -75,9 +75,13 @@ export async function createAccount(services: Services, role: Role, firstName = 
   return { userId: id, username };
 }
 
-/** Runs axe-core on the page and fails with the list of violations. */
+/**
+ * Runs axe-core on the page and fails with the list of violations. Beside axe's default rules
+ * it runs `label-content-name-mismatch` (experimental, so off by default): a control's
+ * accessible name must start with its visible text, or speech users cannot name it.
+ */
 export async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
   const summary = results.violations.map(
     (v) =>
       `${v.id}: ${v.help} (${v.nodes

@@ -5,6 +5,7 @@ import { SUCCESS_MESSAGE } from "../../app/features/applications/ApplicationForm
 import { APPLICATION_DRAFT_FORM } from "../../app/features/applications/draft";
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from "../../app/features/contact/contact-info";
 import { REQUEST_SUCCESS } from "../../app/features/form-requests/messages";
+import { field, sign } from "./application-form";
 import { createAccount, expect, MEMBER_PASSWORD, test } from "./fixtures";
 import { expectWhollyInViewBelowHeader } from "./in-view";
 
@@ -56,33 +57,6 @@ async function fillContact(page: Page) {
   await page.getByLabel("Email Address").fill(`robin-${unique()}@example.com`);
   await page.getByLabel("Subject").selectOption("warranty");
   await page.getByLabel("Message", { exact: true }).fill("Is storm damage to my fence covered by the plan?");
-}
-
-/** An application form control by its label, whether marked required (*) or "(optional)". */
-const field = (page: Page, label: string) =>
-  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*|\\s*\\(optional\\))?$`));
-
-/** Draws a stroke on a signature area with the mouse (as application.spec.ts does). */
-async function sign(page: Page, name: string) {
-  const canvas = page.getByTestId(`signature-${name}`).locator("canvas");
-  await expect(canvas).toHaveAttribute("data-ready", "true");
-  let box = (await canvas.boundingBox())!;
-  await expect(async () => {
-    await canvas.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
-    const first = (await canvas.boundingBox())!;
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    box = (await canvas.boundingBox())!;
-    expect(box).toEqual(first);
-    const hit = await canvas.evaluate((el, [x, y]) => document.elementFromPoint(x, y) === el, [box.x + 20, box.y + box.height / 2]);
-    expect(hit).toBe(true);
-  }).toPass({ timeout: 15_000 });
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + 20, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++)
-    await page.mouse.move(box.x + 20 + i * Math.min(30, (box.width - 40) / 8), y + (i % 2 ? -40 : 40), { steps: 4 });
-  await page.mouse.up();
-  await expect(canvas).toHaveAttribute("data-signed", "true");
 }
 
 async function fillApplication(page: Page) {

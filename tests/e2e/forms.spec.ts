@@ -413,7 +413,9 @@ test.describe("make payment", () => {
     await expect(page.getByTestId("payment-summary")).toContainText("$42.50");
 
     await page.getByRole("radio", { name: /Membership Fees/ }).check();
-    await page.getByLabel("Membership ID").fill("AHA123456");
+    // Typed in lower case, the ID shows as it is stored and printed on the certificate.
+    await page.getByLabel("Membership ID").fill("aha123456");
+    await expect(page.getByLabel("Membership ID")).toHaveValue("AHA123456");
     const summary = page.getByTestId("payment-summary");
     await expect(summary).toContainText("Membership Fees");
     await expect(summary).toContainText("AHA123456");

@@ -207,6 +207,21 @@ test.describe("mortgage calculator", () => {
     await expect(page).toHaveURL(/s3=/);
     await page.reload();
     await expect(row("Principal & interest")).toContainText("$1,199.10" + "$1,581.59" + "$1,199.10");
+
+    // The print view carries the comparison, with the same figures, and prints it.
+    await stubPrint(page);
+    await page.getByRole("link", { name: "Print / Save as PDF" }).click();
+    await expect(page).toHaveURL(/\/mortgage-calculator\/print\?.*s2=250000%2C50000%2C5%2C15%2C0&s3=250000%2C50000%2C6%2C30%2C200/);
+    const printed = page.getByTestId("printed-scenarios");
+    await page.emulateMedia({ media: "print" });
+    await expect(printed.getByRole("columnheader")).toHaveText(["Scenario 1", "Scenario 2", "Scenario 3"]);
+    const printedRow = (label: string) => printed.getByRole("row", { name: new RegExp(`^${label}`) });
+    await expect(printedRow("Interest rate")).toContainText("6%" + "5%" + "6%");
+    await expect(printedRow("Principal & interest")).toContainText("$1,199.10" + "$1,581.59" + "$1,199.10");
+    await expect(printedRow("Payoff date")).toContainText("December 2054" + "December 2039");
+    await page.emulateMedia({ media: "screen" });
+    await page.goBack();
+    await expect(row("Principal & interest")).toContainText("$1,199.10" + "$1,581.59" + "$1,199.10");
     await expectNoAxeViolations(page);
     await scenarios.scrollIntoViewIfNeeded();
     if (process.env.SCREENSHOTS) await scenarios.screenshot({ path: ".tmp/shots/scenarios-1280.png" });
