@@ -53,7 +53,7 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
   }, [fetchMembership]);
 
   return (
-    <div className="grid gap-8 lg:col-span-2 lg:grid-cols-[1.25fr_1fr]">
+    <div className="grid gap-8 lg:col-span-2 lg:grid-cols-[1fr_1.2fr]">
       <section aria-labelledby="coverage-heading" aria-busy={load.state === "loading"} className={BOX} data-testid="coverage">
         <h2 id="coverage-heading" className="text-xl font-bold text-brand-900">
           Coverage
@@ -153,7 +153,7 @@ function CoverageDetails({ view, certificate }: { view: MembershipView; certific
                   <td className="whitespace-nowrap py-2 pr-3 align-top text-slate-900">{row.on}</td>
                   <td className="py-2 pr-3 align-top text-slate-700">
                     <span className={row.kind === "refund" ? "font-semibold text-slate-900" : undefined}>{row.details}</span>
-                    {row.refunded ? <span className="ml-1 text-slate-500">(refunded)</span> : null}
+                    {row.refunded ? <span className="text-slate-500"> (refunded)</span> : null}
                   </td>
                   <td
                     className={`whitespace-nowrap py-2 text-right align-top font-medium ${row.kind === "refund" ? "text-red-800" : "text-slate-900"}`}
