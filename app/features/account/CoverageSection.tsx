@@ -150,7 +150,7 @@ function CoverageDetails({ view, certificate }: { view: MembershipView; certific
             <tbody className="divide-y divide-slate-100">
               {rows.map((row) => (
                 <tr key={row.id} data-kind={row.kind}>
-                  <td className="whitespace-nowrap py-2 pr-3 align-top text-slate-900">{row.on}</td>
+                  <td className="py-2 pr-3 align-top text-slate-900 sm:whitespace-nowrap">{row.on}</td>
                   <td className="py-2 pr-3 align-top text-slate-700">
                     <span className={row.kind === "refund" ? "font-semibold text-slate-900" : undefined}>{row.details}</span>
                     {row.refunded ? <span className="text-slate-500"> (refunded)</span> : null}

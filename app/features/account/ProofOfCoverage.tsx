@@ -1,30 +1,19 @@
 import { LoaderCircle, Printer, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { ConfirmDialog } from "~/components/admin/Feedback";
+import { lazyDialog } from "~/components/lazyDialog";
 import { usePublicConfig } from "~/components/usePublicConfig";
 import { errorReason } from "~/platform/json-client";
 import type { CardAnswer, MembershipView } from "~/features/membership/contract";
 import { accountApi } from "./api-client";
 import { coverageAmountText, paidThroughText } from "./coverage-display";
 import { LoadFailure } from "./LoadFailure";
+import { PROOF_TEXTS } from "./proof-texts";
+
+/** Its code (Radix Dialog with it) is fetched when it first opens: most visits never do. */
+const RenewCodeDialog = lazyDialog(() => import("./RenewCodeDialog").then((m) => m.RenewCodeDialog));
 
 /** The card's element: printing My account prints it alone (app.css). */
 export const PROOF_CARD_ID = "proof-of-coverage-card";
-
-export const PROOF_TEXTS = {
-  intro:
-    "Print this card or save it as a PDF. Its QR code opens a page that says whether you are covered and through when, with your first name and last initial only.",
-  print: "Print or save as PDF",
-  renew: "New code",
-  renewTitle: "Make a new code?",
-  renewBody:
-    "The QR code on every card you printed or saved before stops working at once: scanning it will no longer show your coverage. Print or save the new card afterwards.",
-  renewConfirm: "Make a new code",
-  renewBusy: "Making a new code...",
-  renewed: "Your card has a new code. Cards printed or saved before no longer verify.",
-  renewFailed: (reason: string) => `Could not make a new code: ${reason}`,
-  noPlan: "Your proof of coverage card appears here once your membership has a plan on record.",
-} as const;
 
 type Load = { state: "loading" } | { state: "error"; message: string } | { state: "ready"; card: CardAnswer };
 
@@ -117,18 +106,12 @@ export function ProofOfCoverageSection({ view, certificate, name }: { view: Memb
                   <RefreshCw className="h-4 w-4" aria-hidden /> {PROOF_TEXTS.renew}
                 </button>
               </div>
-              <ConfirmDialog
+              <RenewCodeDialog
                 open={confirming}
-                title={PROOF_TEXTS.renewTitle}
-                confirmIcon={<RefreshCw className="h-4 w-4" aria-hidden />}
-                confirmLabel={PROOF_TEXTS.renewConfirm}
-                busyLabel={PROOF_TEXTS.renewBusy}
+                onOpenChange={(open) => !renewing && setConfirming(open)}
                 busy={renewing}
-                onCancel={() => setConfirming(false)}
                 onConfirm={() => void renew()}
-              >
-                <p>{PROOF_TEXTS.renewBody}</p>
-              </ConfirmDialog>
+              />
             </>
           )}
         </>
