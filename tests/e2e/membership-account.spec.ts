@@ -10,6 +10,8 @@ const shot = (page: Page, name: string) =>
 const today = () => todayIn("America/New_York");
 
 test.describe("my account: coverage and proof of coverage", () => {
+  // One after the other: every look-up of /verify counts against this machine's one address.
+  test.describe.configure({ mode: "default" });
   let staff: { id: number };
   test.beforeEach(async ({ services }) => {
     staff = { id: (await createAccount(services, "limited_admin")).userId };
@@ -92,6 +94,7 @@ test.describe("my account: coverage and proof of coverage", () => {
       await expectNoAxeViolations(page);
       await shot(page, `account-${width}`);
       await card.screenshot({ path: `.tmp/screens/membership-card-${width}.png` });
+      await section.screenshot({ path: `.tmp/screens/membership-coverage-${width}.png` });
 
       // Make a Payment: the hand-over, with the membership ID and the amount due filled in.
       await section.getByRole("button", { name: "Make a Payment" }).click();
@@ -117,6 +120,7 @@ test.describe("my account: coverage and proof of coverage", () => {
       // The card's code opens the public page: covered, first name, last initial, through when.
       const verify = await page.goto(verifyUrl);
       expect(verify!.status()).toBe(200);
+      expect(verify!.headers()["cache-control"]).toContain("no-store");
       const main = page.locator("main");
       await expect(main.getByRole("heading", { level: 1 })).toHaveText("Covered");
       await expect(main).toContainText("Robin M.");
@@ -193,12 +197,24 @@ test.describe("my account: coverage and proof of coverage", () => {
 
       const guessed = await page.goto(`/verify/${"A".repeat(43)}`);
       expect(guessed!.status()).toBe(404);
+      expect(guessed!.headers()["cache-control"]).toContain("no-store");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not verified");
       await expect(page.getByRole("alert")).toHaveText("This proof of coverage is not valid. It may have been replaced by a newer card.");
       await expectNoAxeViolations(page);
       await shot(page, `verify-guessed-${width}`);
     });
   }
+
+  test("guessing codes is slowed: after 30 look-ups from one address the page answers 429 with Retry-After", async ({ page }) => {
+    // A visitor (not signed in) is told too that the answer is not to be kept.
+    const first = await page.request.get(`/verify/${"G".repeat(43)}`);
+    expect([first.status(), first.headers()["cache-control"]]).toEqual([404, "no-store"]);
+    for (let i = 1; i < 30; i++) expect((await page.request.get(`/verify/${"G".repeat(42)}${i % 10}`)).status()).toBe(404);
+    const refused = await page.goto(`/verify/${"G".repeat(43)}`);
+    expect(refused!.status()).toBe(429);
+    expect(Number(refused!.headers()["retry-after"])).toBeGreaterThan(0);
+    await expect(page.getByRole("alert")).toHaveText("Too many verifications from your network. Please try again later.");
+  });
 
   test("a member without a plan is told so; a failed load says why and can be tried again", async ({ page, signIn }) => {
     await signIn("member");
