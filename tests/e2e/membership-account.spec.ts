@@ -218,18 +218,24 @@ test.describe("my account: coverage and proof of coverage", () => {
 
   test("a member without a plan is told so; a failed load says why and can be tried again", async ({ page, signIn }) => {
     await signIn("member");
+    // The first answer is held until the page has shown that it is loading, then fails.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     let failures = 1;
-    await page.route("**/api/account/membership", (route) =>
-      failures-- > 0
-        ? route.fulfill({
-            status: 503,
-            contentType: "application/json",
-            body: JSON.stringify({ success: false, error: "Service unavailable" }),
-          })
-        : route.fallback(),
-    );
+    await page.route("**/api/account/membership", async (route) => {
+      if (failures-- <= 0) return route.fallback();
+      await held;
+      await route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ success: false, error: "Service unavailable" }),
+      });
+    });
     await page.goto("/account");
     const section = page.getByTestId("coverage");
+    await expect(section.getByRole("status")).toHaveText("Loading your coverage...");
+    await expect(section).toHaveAttribute("aria-busy", "true");
+    release();
     await expect(section.getByRole("alert")).toContainText("Could not load your coverage: Service unavailable");
     await expectNoAxeViolations(page);
     await section.getByRole("button", { name: "Try again" }).click();
