@@ -113,8 +113,10 @@ test.describe("my account: coverage and proof of coverage", () => {
       await expect(page.locator("footer").last()).toBeHidden();
       await expect(card).toBeVisible();
       await page.screenshot({ path: `.tmp/screens/membership-print-${width}.png`, fullPage: true });
-      const pdf = await page.pdf({ format: "Letter", printBackground: true });
-      expect(pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g)).toHaveLength(1);
+      for (const format of ["Letter", "A4"]) {
+        const pdf = await page.pdf({ format, printBackground: true });
+        expect(pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g), format).toHaveLength(1);
+      }
       await page.emulateMedia({ media: "screen" });
 
       // The card's code opens the public page: covered, first name, last initial, through when.
