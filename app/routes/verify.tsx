@@ -9,6 +9,17 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Proof of Coverage", description: "Whether a member's home protection plan is in force.", noindex: true });
 
 /**
+ * The answer changes when the member pays, lapses or gets a new card: never kept by a cache.
+ * A refusal's Retry-After comes from the loader.
+ */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const out = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = loaderHeaders.get("Retry-After");
+  if (retryAfter) out.set("Retry-After", retryAfter);
+  return out;
+}
+
+/**
  * Where a proof-of-coverage card's QR code leads: covered or not, the first name, the last
  * initial and the covered-through date, and nothing else about the member (issue 31).
  */

@@ -155,13 +155,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   {
     method: "get",
     paths: ["/api/account/membership/card"],
-    summary: "The signed-in member's proof-of-coverage token and the address its QR code opens",
+    summary: "The signed-in member's proof-of-coverage token, the absolute address its QR code opens and the QR code as SVG",
     access: "signed-in",
   },
   {
     method: "post",
     paths: ["/api/account/membership/card"],
-    summary: "A new proof-of-coverage token; the old card stops verifying",
+    summary: "A new proof-of-coverage token (with its address and QR code); the old card stops verifying",
     access: "signed-in",
   },
   {

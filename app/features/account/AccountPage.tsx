@@ -7,16 +7,22 @@ import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
 import { formatPhone } from "~/features/applications/contract";
 import { accountApi } from "./api-client";
+import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
 import { ACCOUNT_MESSAGES, CONTACT_LABELS, contactDetailsSchema, type AccountOverview, type ContactDetails } from "./contract";
 
 const when = (iso: string) => formatDateTime(iso) ?? iso;
 
-/** The member's own page: membership, what they sent with its status history, and their contact details. */
+/**
+ * The member's own page: coverage and the proof-of-coverage card, membership, what they sent
+ * with its status history, and their contact details.
+ */
 export function AccountPage({ overview }: { overview: AccountOverview }) {
   const { membership, submissions } = overview;
+  const name = [membership.firstName, membership.lastName].filter(Boolean).join(" ");
   return (
     <div className="container-page grid gap-8 py-12 lg:grid-cols-[1fr_1.2fr]">
+      <CoverageSections certificate={membership.certificate} name={name} />
       <div className="space-y-8">
         <section aria-labelledby="membership-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
           <h2 id="membership-heading" className="text-xl font-bold text-brand-900">
@@ -26,7 +32,7 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
             <dt className="text-slate-600">Certificate number</dt>
             <dd className="font-semibold text-slate-900">{membership.certificate}</dd>
             <dt className="text-slate-600">Name</dt>
-            <dd className="text-slate-900">{[membership.firstName, membership.lastName].filter(Boolean).join(" ") || "—"}</dd>
+            <dd className="text-slate-900">{name || "—"}</dd>
             <dt className="text-slate-600">Status</dt>
             <dd className="text-slate-900">
               {membership.active ? (

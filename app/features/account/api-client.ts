@@ -1,4 +1,5 @@
 import { jsonClient } from "~/platform/json-client";
+import type { CardAnswer, MembershipAnswer } from "~/features/membership/contract";
 import type { ContactDetails, SignOutEverywhereAnswer } from "./contract";
 
 const call = jsonClient();
@@ -8,4 +9,10 @@ export const accountApi = {
     call<{ success: true; contact: ContactDetails }>("/api/account/contact", { method: "PUT", json: contact }).then((b) => b.contact),
   signOutEverywhere: () =>
     call<SignOutEverywhereAnswer>("/api/account/sign-out-everywhere", { method: "POST", json: {} }).then((b) => b.ended),
+  /** The member's own plan, coverage and payments. */
+  membership: (signal?: AbortSignal) => call<MembershipAnswer>("/api/account/membership", { signal }),
+  /** The proof-of-coverage card's address and QR code. */
+  card: (signal?: AbortSignal) => call<CardAnswer>("/api/account/membership/card", { signal }),
+  /** A new code for the card: the old one stops verifying. */
+  renewCard: () => call<CardAnswer>("/api/account/membership/card", { method: "POST", json: {} }),
 };

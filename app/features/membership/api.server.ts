@@ -1,4 +1,4 @@
-import { Router, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import type { PublicUser } from "~/features/auth/user";
 import { ACCOUNT_MESSAGES } from "~/features/account/contract";
@@ -19,6 +19,7 @@ import {
   type PaymentsImportAnswer,
 } from "./contract";
 import { formatCents } from "./coverage";
+import { qrCodeSvg, verifyUrl } from "./proof-card.server";
 import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImportService } from "./payments-import.server";
 import type { CoverageService } from "./service.server";
 import type { VerifyService } from "./verify.server";
@@ -43,10 +44,13 @@ export function membershipRouter({
   coverage,
   paymentsImport,
   verify,
+  publicUrl = null,
 }: {
   coverage: CoverageService;
   paymentsImport: PaymentsImportService;
   verify: VerifyService;
+  /** PUBLIC_URL: the origin a card's QR code names (else the request's own). */
+  publicUrl?: string | null;
 }): Router {
   const router = Router();
   const memberOnly = (res: Response) => {
@@ -54,7 +58,10 @@ export function membershipRouter({
     if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
     return user;
   };
-  const card = (res: Response, token: string) => res.json({ success: true, token, verifyPath: `/verify/${token}` } satisfies CardAnswer);
+  const card = async (req: Request, res: Response, token: string) => {
+    const url = verifyUrl(publicUrl?.trim() || `${req.protocol}://${req.get("host")}`, token);
+    res.json({ success: true, token, verifyPath: `/verify/${token}`, verifyUrl: url, qrSvg: await qrCodeSvg(url) } satisfies CardAnswer);
+  };
   const json = jsonBody();
   const memberId = (raw: unknown) => parseInput(idParamSchema, raw);
 
@@ -68,13 +75,13 @@ export function membershipRouter({
     "/api/account/membership/card",
     noStore,
     apiRequireUser,
-    handler(async (_req, res) => card(res, await verify.tokenFor(memberOnly(res).id))),
+    handler(async (req, res) => card(req, res, await verify.tokenFor(memberOnly(res).id))),
   );
   router.post(
     "/api/account/membership/card",
     noStore,
     apiRequireUser,
-    handler(async (_req, res) => card(res, await verify.renew(memberOnly(res).id))),
+    handler(async (req, res) => card(req, res, await verify.renew(memberOnly(res).id))),
   );
   // Public: what a scanned card shows (first name, last initial, covered or not, through when).
   router.get(

@@ -216,6 +216,10 @@ export interface CardAnswer {
   success: true;
   token: string;
   verifyPath: string;
+  /** The absolute address the QR code opens. */
+  verifyUrl: string;
+  /** The QR code of verifyUrl as SVG markup, drawn on the server. */
+  qrSvg: string;
 }
 
 /** GET /api/verify/:token: all a scanned card tells. */

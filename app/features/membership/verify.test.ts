@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import type { CardAnswer, VerifyAnswer } from "./contract";
+import { qrCodeSvg } from "./proof-card.server";
 import { VERIFY_MESSAGES } from "./verify.server";
 
 describeEachDatabase("membership: proof of coverage", (dialect) => {
@@ -8,7 +9,7 @@ describeEachDatabase("membership: proof of coverage", (dialect) => {
   let staff: { cookie: string };
   let superAdmin: { cookie: string };
   beforeAll(async () => {
-    server = await startTestServer(dialect, { TRUST_PROXY: "1" });
+    server = await startTestServer(dialect, { TRUST_PROXY: "1", PUBLIC_URL: "https://members.example.org/" });
     staff = await loginAs(server, "limited_admin", { username: "verify-staff" });
     superAdmin = await loginAs(server, "super_admin", { username: "verify-super" });
   });
@@ -43,6 +44,9 @@ describeEachDatabase("membership: proof of coverage", (dialect) => {
     const m = await member("2394.00"); // ten years
     expect(m.card.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(m.card.verifyPath).toBe(`/verify/${m.card.token}`);
+    // The QR code opens the site's public address, drawn on the server as SVG.
+    expect(m.card.verifyUrl).toBe(`https://members.example.org/verify/${m.card.token}`);
+    expect(m.card.qrSvg).toBe(await qrCodeSvg(m.card.verifyUrl));
     const { status, text } = await verify(m.card.token);
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual({
@@ -83,6 +87,8 @@ describeEachDatabase("membership: proof of coverage", (dialect) => {
       await server.request("/api/account/membership/card", { method: "POST", cookie: m.cookie })
     ).json()) as CardAnswer;
     expect(renewed.token).not.toBe(m.card.token);
+    expect(renewed.verifyUrl).toBe(`https://members.example.org/verify/${renewed.token}`);
+    expect(renewed.qrSvg).toBe(await qrCodeSvg(renewed.verifyUrl));
     expect(await verify(m.card.token)).toMatchObject({ status: 404 });
     expect((await verify(renewed.token)).status).toBe(200);
     const guessed = await verify("A".repeat(43));

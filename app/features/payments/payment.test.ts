@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/platform/config.server";
-import { PAYMENT_OPTIONS, parseAmount, paymentPortalHref, paymentSchema, portalCarries, portalHandoverNote } from "./payment";
+import {
+  PAYMENT_OPTIONS,
+  membershipDuePayment,
+  parseAmount,
+  paymentPortalHref,
+  paymentSchema,
+  portalCarries,
+  portalHandoverNote,
+} from "./payment";
 
 describe("payment options", () => {
   it("are the spec's four cards with their amounts", () => {
@@ -106,5 +114,21 @@ describe("the payment portal address", () => {
   it("is accepted as PAYMENT_PORTAL_URL with its placeholders", () => {
     const url = "https://pay.example.com/checkout?amount={amount}&member={memberId}&for={option}";
     expect(loadConfig({ NODE_ENV: "test", AUTH_SECRET: "x".repeat(40), PAYMENT_PORTAL_URL: url }).PAYMENT_PORTAL_URL).toBe(url);
+  });
+});
+
+describe("the hand-over prefilled with a member's amount due", () => {
+  it("is membership fees at the amount due (not the yearly fee), with the certificate as the membership ID", () => {
+    const due = membershipDuePayment("aha123456", 1995);
+    expect(due).toEqual({ option: "membership", title: "Membership Fees", memberId: "AHA123456", amount: 19.95 });
+    expect(paymentPortalHref("https://pay.example.com/?a={amount}&m={memberId}&o={option}", due)).toBe(
+      "https://pay.example.com/?a=19.95&m=AHA123456&o=membership",
+    );
+    expect(membershipDuePayment("AHA1", 505).amount).toBe(5.05);
+  });
+
+  it("leaves out a certificate the payment form would not take", () => {
+    expect(membershipDuePayment("AHA 1", 9900).memberId).toBeNull();
+    expect(membershipDuePayment(null, 9900).memberId).toBeNull();
   });
 });

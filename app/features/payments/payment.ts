@@ -83,6 +83,19 @@ export const paymentSchema = z
 
 export type PaymentSummary = z.output<typeof paymentSchema>;
 
+const memberIdSchema = optionalMemberId();
+
+/**
+ * The hand-over prefilled with what a member owes (My account's 'Make a Payment'): membership
+ * fees at the amount due, which a monthly plan or a credit makes other than the yearly fee,
+ * and their certificate number as the membership ID (left out if it is not one the form takes).
+ */
+export function membershipDuePayment(certificate: string | null, amountCents: number): PaymentSummary {
+  const option = paymentOption("membership")!;
+  const memberId = memberIdSchema.safeParse(certificate ?? "");
+  return { option: option.value, title: option.title, memberId: memberId.success ? memberId.data : null, amount: amountCents / 100 };
+}
+
 /** What the payment portal's address may carry: `PAYMENT_PORTAL_URL` can hold these placeholders. */
 export type PortalField = "amount" | "memberId" | "option";
 const PLACEHOLDER = /\{(amount|memberId|option)\}/g;

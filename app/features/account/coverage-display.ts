@@ -1,0 +1,98 @@
+/**
+ * What My account says about a member's coverage (issue 31): the sentence under the status,
+ * the tone of its badge, and the payment history as the member reads it. Pure, from the
+ * membership answer; the dates and amounts themselves come from coverage.ts.
+ */
+import { formatCents, formatLongDay, type Coverage } from "~/features/membership/coverage";
+import type { PaymentMethod, PaymentView, PlanView } from "~/features/membership/contract";
+
+export type StatusTone = "good" | "info" | "warning" | "bad" | "none";
+
+export function statusTone(coverage: Coverage): StatusTone {
+  switch (coverage.state.kind) {
+    case "covered":
+      return "good";
+    case "starts":
+      return "info";
+    case "awaiting-first-payment":
+    case "past-due":
+      return "warning";
+    case "lapsed":
+    case "cancelled":
+      return "bad";
+    case "no-plan":
+      return "none";
+  }
+}
+
+/** One sentence on where the member stands and what, if anything, to do. */
+export function statusNote(coverage: Coverage): string {
+  const state = coverage.state;
+  const due = coverage.nextDue ? formatLongDay(coverage.nextDue.on) : null;
+  switch (state.kind) {
+    case "no-plan":
+      return "We have no plan on record for your membership yet. Please contact us and we will set it up.";
+    case "awaiting-first-payment":
+      return "Your coverage begins on the 1st of the month after we receive your first payment.";
+    case "starts":
+      return `We have your first payment. Your coverage begins on ${formatLongDay(state.on)}.`;
+    case "covered":
+      return `Your home protection plan is in force through ${formatLongDay(coverage.paidThrough!)}.`;
+    case "past-due":
+      return `The payment due ${due} has not reached us. Pay by ${formatLongDay(coverage.graceEndsOn!)} to keep your membership from lapsing.`;
+    case "lapsed":
+      return `Your membership lapsed: the payment due ${due} did not reach us. Make a payment or contact us to bring it up to date.`;
+    case "cancelled":
+      return `Your membership was cancelled on ${formatLongDay(state.on)}. Please contact us if you have questions.`;
+  }
+}
+
+/** Coverage effective, as the member reads it when there is no date yet. */
+export function effectiveText(coverage: Coverage, plan: PlanView | null): string {
+  if (coverage.effectiveOn) return formatLongDay(coverage.effectiveOn);
+  if (plan?.carriedPaidThrough) return "In force from your earlier records";
+  return "After your first payment";
+}
+
+export const paidThroughText = (coverage: Coverage) => (coverage.paidThrough ? formatLongDay(coverage.paidThrough) : "Not yet paid");
+
+export const coverageAmountText = (plan: PlanView | null) =>
+  plan?.coverageCents != null ? formatCents(plan.coverageCents) : "Not on record";
+
+const PAID_BY: Record<PaymentMethod, string> = {
+  card: "Payment by card",
+  ach: "Payment by ACH",
+  check: "Payment by check",
+  other: "Payment",
+};
+
+export interface PaymentRow {
+  id: number;
+  on: string;
+  /** "Payment", "Refund" */
+  kind: "payment" | "refund";
+  /** "Payment by card · Ref. PP-1001", "Refund of the payment of March 3, 2026" */
+  details: string;
+  /** "$19.95", "-$19.95" */
+  amount: string;
+  refunded: boolean;
+}
+
+/** The ledger newest first; a refund is shown as one, naming the payment it pays back. */
+export function paymentRows(payments: readonly PaymentView[]): PaymentRow[] {
+  const byId = new Map(payments.map((p) => [p.id, p]));
+  return [...payments]
+    .sort((a, b) => (a.paidOn === b.paidOn ? b.id - a.id : a.paidOn < b.paidOn ? 1 : -1))
+    .map((p) => {
+      const refunded = p.refundOf !== null ? byId.get(p.refundOf) : undefined;
+      const how = [PAID_BY[p.method], p.reference && `Ref. ${p.reference}`].filter(Boolean).join(" · ");
+      return {
+        id: p.id,
+        on: formatLongDay(p.paidOn),
+        kind: p.refundOf !== null ? "refund" : "payment",
+        details: p.refundOf !== null ? (refunded ? `Refund of the payment of ${formatLongDay(refunded.paidOn)}` : "Refund") : how,
+        amount: formatCents(p.amountCents),
+        refunded: p.refundOf === null && p.refundedBy !== null,
+      };
+    });
+}
