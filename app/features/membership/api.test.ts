@@ -124,7 +124,11 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
 
     const first = await pay({ reference: "DUP-1" });
     expect(first.status).toBe(201);
-    expect(await pay({ reference: "DUP-1" })).toMatchObject({ status: 409, body: { error: M.referenceTaken } });
+    // The refusal names its field, so the form shows it by the Reference.
+    expect(await pay({ reference: "DUP-1" })).toMatchObject({
+      status: 409,
+      body: { error: M.referenceTaken, details: { reference: M.referenceTaken } },
+    });
     // The refused payment took nothing with it (PostgreSQL's aborted transaction rolled back whole).
     const paymentId = first.body.payments[0].id;
     const refund = (json: Record<string, unknown>, id = paymentId) =>

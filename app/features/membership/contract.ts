@@ -206,8 +206,11 @@ export interface PaymentsImportAnswer {
     skipped: number;
     skippedRows: Array<{ line: number; reference: string }>;
     problems: number;
-    problemRows: Array<{ line: number; message: string }>;
+    /** Unknown certificates and members without a plan carry the certificate number. */
+    problemRows: Array<{ line: number; message: string; certificate?: string }>;
     members: number;
+    /** The first rows to be recorded (up to 100), with the member each matched. */
+    matchedRows: Array<{ line: number; certificate: string; name: string; amountCents: number; paidOn: string; reference: string }>;
   };
 }
 

@@ -172,8 +172,9 @@ export class CoverageService {
           })
           .execute();
       } catch (err) {
-        // The transaction is over on PostgreSQL after this: say why and let it roll back.
-        if (isUniqueViolation(err)) throw DomainError.conflict(M.referenceTaken);
+        // The transaction is over on PostgreSQL after this: say why and let it roll back. The
+        // message names its field, so the form shows it by the Reference it is about.
+        if (isUniqueViolation(err)) throw new DomainError("conflict", M.referenceTaken, { details: { reference: M.referenceTaken } });
         throw err;
       }
       return { label, details: { amountCents: input.amount, paidOn: input.paidOn, method: input.method, reference: input.reference } };
