@@ -1,11 +1,11 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { DefaultValue } from "@conform-to/react";
 import { LoaderCircle } from "lucide-react";
 import type { z } from "~/platform/zod";
 import { Modal } from "~/components/Modal";
 import type { FormSchema } from "~/components/forms/parse-form";
 import { FormFailure } from "~/components/forms/FormParts";
-import { useSchemaForm } from "~/components/forms/useSchemaForm";
+import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 
 type SchemaFields<S extends FormSchema> = ReturnType<typeof useSchemaForm<S>>["fields"];
 
@@ -20,6 +20,8 @@ export interface FormDialogProps<S extends FormSchema> {
   busy: boolean;
   /** The server's refusal of the last attempt, shown in the dialog so nothing typed is lost. */
   error: string | null;
+  /** The server's messages for single fields of the last attempt ({ field: message }), shown by their fields. */
+  fieldErrors?: Record<string, string> | null;
   submitLabel: string;
   busyLabel: string;
   submitIcon?: ReactNode;
@@ -57,6 +59,7 @@ function FormDialogOpening<S extends FormSchema>({
   defaultValue,
   busy,
   error,
+  fieldErrors,
   submitLabel,
   busyLabel,
   submitIcon,
@@ -66,14 +69,21 @@ function FormDialogOpening<S extends FormSchema>({
   children,
 }: FormDialogProps<S>) {
   const id = useId();
-  const { form, fields, formProps, failureId, announceFailure } = useSchemaForm({
+  const lastSubmission = useRef<Parameters<typeof showErrors>[0] | null>(null);
+  const { form, fields, formProps, failureId, announceFailure, showErrors } = useSchemaForm({
     id: `form${id.replace(/[^a-zA-Z0-9]/g, "")}`,
     schema,
     defaultValue,
-    onValid: (data) => {
+    onValid: (data, submission) => {
+      lastSubmission.current = submission;
       if (!busy) onSubmit(data);
     },
   });
+  // The server's messages for fields go beside them (the same place the schema's own go).
+  useEffect(() => {
+    if (fieldErrors && lastSubmission.current) showErrors(lastSubmission.current, toFieldErrors(fieldErrors, Object.keys(fields)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- shown once per answer
+  }, [fieldErrors]);
   // The server's refusal takes the focus, so it is read out and seen.
   useEffect(() => {
     if (error) announceFailure();
