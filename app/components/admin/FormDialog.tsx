@@ -81,7 +81,10 @@ function FormDialogOpening<S extends FormSchema>({
   });
   // The server's messages for fields go beside them (the same place the schema's own go).
   useEffect(() => {
-    if (fieldErrors && lastSubmission.current) showErrors(lastSubmission.current, toFieldErrors(fieldErrors, Object.keys(fields)));
+    if (!fieldErrors || !lastSubmission.current) return;
+    // The schema's own fields (Conform's `fields` is a proxy that lists none).
+    const known = "shape" in schema && schema.shape && typeof schema.shape === "object" ? Object.keys(schema.shape) : [];
+    showErrors(lastSubmission.current, toFieldErrors(fieldErrors, known));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- shown once per answer
   }, [fieldErrors]);
   // The server's refusal takes the focus, so it is read out and seen.

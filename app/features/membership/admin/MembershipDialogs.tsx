@@ -128,7 +128,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {(fields) => (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field meta={fields.amount} label="Amount" required hint="In dollars, like 19.95">
+              <Field meta={fields.amount} label="Amount" hint="In dollars, like 19.95">
                 {({ ariaDescribedBy }) => (
                   <input
                     {...inputProps(fields.amount, { type: "text", ariaDescribedBy })}
@@ -138,11 +138,11 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
                   />
                 )}
               </Field>
-              <Field meta={fields.paidOn} label="Paid on" required>
+              <Field meta={fields.paidOn} label="Paid on">
                 <input {...inputProps(fields.paidOn, { type: "date" })} className="field-input" />
               </Field>
             </div>
-            <Field meta={fields.method} label="Method" required>
+            <Field meta={fields.method} label="Method">
               <select {...selectProps(fields.method)} className="field-input">
                 <option value="">Choose how it was paid</option>
                 {PAYMENT_METHODS.map((m) => (
@@ -195,7 +195,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
       >
         {(fields) => (
           <>
-            <Field meta={fields.billing} label="Billing" required>
+            <Field meta={fields.billing} label="Billing">
               <select {...selectProps(fields.billing)} className="field-input">
                 <option value="">Choose monthly or annual</option>
                 {BILLINGS.map((b) => (
@@ -256,7 +256,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
           const payment = form.payment;
           const cents = data.amount ?? payment.amountCents;
           setPending({
-            title: "Refund Payment",
+            title: "Confirm refund",
             text: `Refund ${formatCents(cents)} of the payment of ${formatLongDay(payment.paidOn)}? The refund is recorded for good: it cannot be edited or removed.`,
             confirmLabel: "Refund",
             busyLabel: "Refunding...",
@@ -283,11 +283,11 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
                   />
                 )}
               </Field>
-              <Field meta={fields.refundedOn} label="Refunded on" required>
+              <Field meta={fields.refundedOn} label="Refunded on">
                 <input {...inputProps(fields.refundedOn, { type: "date" })} className="field-input" />
               </Field>
             </div>
-            <Field meta={fields.reason} label="Reason" required>
+            <Field meta={fields.reason} label="Reason">
               <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
             </Field>
           </>
@@ -306,7 +306,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         submitIcon={<Ban className="h-4 w-4" aria-hidden />}
         onSubmit={(data) =>
           setPending({
-            title: "Cancel Membership",
+            title: "Confirm cancellation",
             text: `Cancel the membership of ${certificate} as of ${formatLongDay(data.cancelledOn)}? Coverage ends then; a super admin can reinstate it later.`,
             confirmLabel: "Cancel membership",
             busyLabel: "Cancelling...",
@@ -317,10 +317,10 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
       >
         {(fields) => (
           <>
-            <Field meta={fields.cancelledOn} label="Cancelled on" required>
+            <Field meta={fields.cancelledOn} label="Cancelled on">
               <input {...inputProps(fields.cancelledOn, { type: "date" })} className="field-input" />
             </Field>
-            <Field meta={fields.reason} label="Reason" required>
+            <Field meta={fields.reason} label="Reason">
               <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
             </Field>
           </>
@@ -339,7 +339,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         submitIcon={<RotateCcw className="h-4 w-4" aria-hidden />}
         onSubmit={(data) =>
           setPending({
-            title: "Reinstate Membership",
+            title: "Confirm reinstatement",
             text: `Reinstate the membership of ${certificate} as of ${formatLongDay(data.reinstatedOn)}?`,
             confirmLabel: "Reinstate",
             busyLabel: "Reinstating...",
@@ -349,7 +349,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         }
       >
         {(fields) => (
-          <Field meta={fields.reinstatedOn} label="Reinstated on" required>
+          <Field meta={fields.reinstatedOn} label="Reinstated on">
             <input {...inputProps(fields.reinstatedOn, { type: "date" })} className="field-input" />
           </Field>
         )}
