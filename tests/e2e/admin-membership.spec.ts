@@ -228,7 +228,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(page).toHaveURL(/tab=payments/);
       const panel = page.getByRole("tabpanel");
       await expect(panel.getByRole("heading", { name: "Import payments (CSV)" })).toBeVisible();
-      await expect(panel.getByRole("button", { name: "Apply" })).toBeDisabled();
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
       const input = panel.locator('input[type="file"]');
 
       const header = "certificate_number,amount,paid_on,reference";
@@ -240,7 +240,7 @@ for (const [device, viewport] of VIEWPORTS) {
         ),
       });
       await expect(panel.getByTestId("payments-file")).toContainText("bad.csv");
-      await panel.getByRole("button", { name: "Preview" }).click();
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
       const result = panel.getByTestId("payments-result");
       await expect(panel.getByTestId("payments-message")).toHaveText(
         "2 rows have problems: nothing can be recorded from this file until they are corrected.",
@@ -249,7 +249,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(result.getByTestId("payments-problems")).toContainText(
         "Line 4: amount must be dollars and cents above $0.00, like 19.95",
       );
-      await expect(panel.getByRole("button", { name: "Apply" })).toBeDisabled();
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
       await expectNoAxeViolations(page);
       if (device === "phone") await noSidewaysScroll(page);
       await shot(page, `import-problems-${device}`);
@@ -258,7 +258,7 @@ for (const [device, viewport] of VIEWPORTS) {
       const good = `${header}\n${a.certificate},19.95,${today},${tag}-1\n${b.certificate.toLowerCase()},19.95,${today},${tag}-3\n`;
       await input.setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
       await expect(panel.getByTestId("payments-result")).toHaveCount(0);
-      await panel.getByRole("button", { name: "Preview" }).click();
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
       await expect(panel.getByTestId("payments-message")).toHaveText("Ready to record 2 payments ($39.90) for 2 members.");
       await expect(result.getByTestId("payments-matched")).toContainText(`Line 2: ${a.certificate} (Rosa Payer), $19.95`);
       await expect(result.getByTestId("payments-matched")).toContainText(`Line 3: ${b.certificate} (Bo Payer), $19.95`);
@@ -266,23 +266,68 @@ for (const [device, viewport] of VIEWPORTS) {
       await expectNoAxeViolations(page);
       await shot(page, `import-preview-${device}`);
 
-      await panel.getByRole("button", { name: "Apply" }).click();
+      await panel.getByRole("button", { name: "Apply", exact: true }).click();
       await expect(panel.getByTestId("payments-message")).toHaveText("Recorded 2 payments ($39.90) for 2 members.");
       await expect(result).toHaveAttribute("data-kind", "applied");
-      await expect(panel.getByRole("button", { name: "Apply" })).toBeDisabled();
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
       expect(await ledger(services, a.id)).toEqual([[1995, `${tag}-1`]]);
       expect(await ledger(services, b.id)).toEqual([[1995, `${tag}-3`]]);
       await shot(page, `import-applied-${device}`);
 
       // The same file again: every reference is already recorded.
       await input.setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
-      await panel.getByRole("button", { name: "Preview" }).click();
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
       await expect(panel.getByTestId("payments-message")).toHaveText(
         "Every payment in the file is already recorded: nothing new to record.",
       );
       await expect(result.getByTestId("payments-skipped")).toContainText(`Line 2: reference ${tag}-1`);
-      await expect(panel.getByRole("button", { name: "Apply" })).toBeDisabled();
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
       expect(await ledger(services, a.id)).toHaveLength(1);
     });
   });
 }
+
+test("a large payments file shows the upload progress, then the server at work, for the preview and for the apply", async ({
+  page,
+  signIn,
+  services,
+}) => {
+  test.setTimeout(180_000);
+  const tag = `LG${uniq()}`;
+  const members = [await seedMember(services, tag), await seedMember(services, tag)];
+  const today = services.coverage.today();
+  const rows = Array.from({ length: 30_000 }, (_, i) => `${members[i % 2].certificate},19.95,${today},${tag}-${i}`);
+  await signIn("limited_admin");
+  await page.goto("/admin/members?tab=payments");
+  await page.locator('input[type="file"]').setInputFiles({
+    name: "large.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(["certificate_number,amount,paid_on,reference", ...rows].join("\n")),
+  });
+  // Every progress bar drawn is written down as it is drawn: on a busy machine the upload can be
+  // over before a check from the test would look.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const label = document.querySelector('[role="progressbar"]')?.getAttribute("aria-label");
+      if (label && seen[seen.length - 1] !== label) seen.push(label);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  const seen = () => page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen.splice(0));
+
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByTestId("payments-message")).toHaveText("Ready to record 30,000 payments ($598,500.00) for 2 members.", {
+    timeout: 30_000,
+  });
+  expect(await seen()).toEqual(["Upload progress", "Processing"]);
+  await expect(page.getByTestId("payments-matched")).toContainText("... and 29,900 more");
+
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByTestId("payments-message")).toHaveText("Recorded 30,000 payments ($598,500.00) for 2 members.", {
+    timeout: 60_000,
+  });
+  expect(await seen()).toEqual(["Upload progress", "Processing"]);
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  expect(await ledger(services, members[0].id)).toHaveLength(15_000);
+});

@@ -331,11 +331,11 @@ function Section({ title, action, children }: { title: string; action?: ReactNod
 
 function Facts({ rows, testId }: { rows: [string, string][]; testId: string }) {
   return (
-    <dl className="grid grid-cols-[minmax(0,10rem)_1fr] gap-x-4 gap-y-2 text-sm" data-testid={testId}>
+    <dl className="grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[minmax(0,10rem)_1fr] sm:gap-y-2" data-testid={testId}>
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="font-medium text-slate-600">{label}</dt>
-          <dd className="text-slate-900">{value}</dd>
+          <dd className="mb-2 text-slate-900 sm:mb-0">{value}</dd>
         </div>
       ))}
     </dl>
