@@ -194,11 +194,12 @@ for (const [device, viewport] of VIEWPORTS) {
 
       await membership.getByRole("button", { name: "Reinstate" }).click();
       const reinstate = page.getByRole("dialog", { name: "Reinstate membership", exact: true });
+      await reinstate.getByLabel("Reason").fill("Paid again in full");
       await reinstate.getByRole("button", { name: "Reinstate" }).click();
       await page.getByRole("dialog", { name: "Confirm reinstatement", exact: true }).getByRole("button", { name: "Reinstate" }).click();
       await expect(reinstate).toBeHidden();
       await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
-      await expect(membership.getByTestId("membership-events")).toContainText(`Reinstated on ${formatLongDay(today)}`);
+      await expect(membership.getByTestId("membership-events")).toContainText(`Reinstated on ${formatLongDay(today)}: Paid again in full`);
 
       // A limited admin sees the history but is offered neither.
       const other = await browser.newContext({ viewport });

@@ -199,7 +199,12 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       status: 400,
       body: { error: M.beforeCancellation },
     });
-    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" });
+    expect(
+      await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "two\nlines" }),
+    ).toMatchObject({ status: 400, body: { details: { reason: M.text("Reason", 500) } } });
+    // A reason is optional, and kept with the reinstatement when given.
+    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "Paid again in full" });
+    expect(r.body.events.at(-1)).toMatchObject({ kind: "reinstated", on: "2026-04-01", reason: "Paid again in full" });
     expect(r.body.coverage).toMatchObject({ label: "Awaiting first payment", nextDue: { on: "2026-04-01", amountCents: 1995 } });
     expect(await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" })).toMatchObject({
       status: 409,

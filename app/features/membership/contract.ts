@@ -142,7 +142,8 @@ export type RefundInput = z.output<typeof refundSchema>;
 export const cancelSchema = z.object({ cancelledOn: day("Cancelled on"), reason });
 export type CancelInput = z.output<typeof cancelSchema>;
 
-export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on") });
+/** The reason is optional: a reinstatement is usually the member paying again, which the ledger already says. */
+export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on"), reason: optionalLine("Reason", 500) });
 export type ReinstateInput = z.output<typeof reinstateSchema>;
 
 export interface PlanView {

@@ -245,9 +245,15 @@ export class CoverageService {
       if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
       await trx
         .insertInto("membership_events")
-        .values({ user_id: memberId, kind: "reinstated", on_date: input.reinstatedOn, reason: null, ...(await this.recorder(trx, actor)) })
+        .values({
+          user_id: memberId,
+          kind: "reinstated",
+          on_date: input.reinstatedOn,
+          reason: input.reason ?? null,
+          ...(await this.recorder(trx, actor)),
+        })
         .execute();
-      return { label, details: { reinstatedOn: input.reinstatedOn } };
+      return { label, details: { reinstatedOn: input.reinstatedOn, ...(input.reason ? { reason: input.reason } : {}) } };
     });
   }
 

@@ -147,7 +147,7 @@ export function MembershipDialog({
               membershipApi.setPlan(memberId, body as Parameters<typeof membershipApi.setPlan>[1]),
             refund: membershipApi.refund,
             cancel: (body: { cancelledOn: string; reason: string }) => membershipApi.cancel(memberId, body),
-            reinstate: (body: { reinstatedOn: string }) => membershipApi.reinstate(memberId, body),
+            reinstate: (body: { reinstatedOn: string; reason: string | null }) => membershipApi.reinstate(memberId, body),
           },
     [memberId],
   );

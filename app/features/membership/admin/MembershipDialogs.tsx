@@ -47,7 +47,7 @@ export interface FormsProps {
     setPlan: (body: Record<string, unknown>) => Promise<MembershipAnswer>;
     refund: (paymentId: number, body: { amount: string | null; refundedOn: string; reason: string }) => Promise<MembershipAnswer>;
     cancel: (body: { cancelledOn: string; reason: string }) => Promise<MembershipAnswer>;
-    reinstate: (body: { reinstatedOn: string }) => Promise<MembershipAnswer>;
+    reinstate: (body: { reinstatedOn: string; reason: string | null }) => Promise<MembershipAnswer>;
   };
   onClose: () => void;
   onDone: (view: MembershipView, message: string, paymentId?: number) => void;
@@ -333,7 +333,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         title="Reinstate membership"
         description={`Certificate number ${certificate}. A new term starts: coverage is effective the 1st of the month after this day and the first payment received from it.`}
         schema={reinstateSchema}
-        defaultValue={{ reinstatedOn: today }}
+        defaultValue={{ reinstatedOn: today, reason: "" }}
         submitLabel="Reinstate"
         busyLabel="Reinstating..."
         submitIcon={<RotateCcw className="h-4 w-4" aria-hidden />}
@@ -343,15 +343,20 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
             text: `Reinstate the membership of ${certificate} as of ${formatLongDay(data.reinstatedOn)}?`,
             confirmLabel: "Reinstate",
             busyLabel: "Reinstating...",
-            run: () => api.reinstate({ reinstatedOn: data.reinstatedOn }),
+            run: () => api.reinstate({ reinstatedOn: data.reinstatedOn, reason: data.reason }),
             done: (v) => `Membership reinstated. Status: ${v.coverage.label}.`,
           })
         }
       >
         {(fields) => (
-          <Field meta={fields.reinstatedOn} label="Reinstated on">
-            <input {...inputProps(fields.reinstatedOn, { type: "date" })} className="field-input" />
-          </Field>
+          <>
+            <Field meta={fields.reinstatedOn} label="Reinstated on">
+              <input {...inputProps(fields.reinstatedOn, { type: "date" })} className="field-input" />
+            </Field>
+            <Field meta={fields.reason} label="Reason" optional>
+              <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
+            </Field>
+          </>
         )}
       </FormDialog>
 

@@ -26,7 +26,7 @@ export const membershipApi = {
     call<MembershipAnswer>(`/api/admin/membership/payments/${paymentId}/refund`, { method: "POST", json: body }),
   cancel: (memberId: number, body: { cancelledOn: string; reason: string }) =>
     call<MembershipAnswer>(`${base(memberId)}/cancel`, { method: "POST", json: body }),
-  reinstate: (memberId: number, body: { reinstatedOn: string }) =>
+  reinstate: (memberId: number, body: { reinstatedOn: string; reason: string | null }) =>
     call<MembershipAnswer>(`${base(memberId)}/reinstate`, { method: "POST", json: body }),
 };
 
