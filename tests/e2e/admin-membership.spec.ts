@@ -70,6 +70,8 @@ for (const [device, viewport] of VIEWPORTS) {
       await signIn("limited_admin");
       await page.goto(`/admin/members?q=${tag}`);
 
+      await expect(page.getByRole("button", { name: `Record payment ${member.certificate}` })).toBeVisible();
+      await shot(page, `list-${device}`);
       await page.getByRole("button", { name: `Record payment ${member.certificate}` }).click();
       const form = page.getByRole("dialog", { name: "Record payment", exact: true });
       await expect(form).toBeVisible();
@@ -141,6 +143,8 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(membership.getByTestId("payment").nth(1)).toContainText("-$19.95");
       await expect(membership.getByTestId("payment").nth(1)).toContainText("Paid twice by mistake");
       await expect(recorded).toContainText("Refunded");
+      // The Refund button is gone: the focus waits on Record payment, inside the membership.
+      await expect(membership.getByRole("button", { name: "Record payment", exact: true })).toBeFocused();
       await expect(recorded.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
       expect(await ledger(services, member.id)).toEqual([
         [1995, `CHK-${tag}`],

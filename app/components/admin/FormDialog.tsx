@@ -25,6 +25,8 @@ export interface FormDialogProps<S extends FormSchema> {
   submitLabel: string;
   busyLabel: string;
   submitIcon?: ReactNode;
+  /** Where the focus goes on closing when the button that opened the dialog is gone (see Modal). */
+  returnFocus?: () => HTMLElement | null;
   /** Whether the submit button is enabled for the values as they stand (e.g. the required fields are filled). */
   canSubmit?: (value: Record<string, unknown> | undefined) => boolean;
   onClose: () => void;
@@ -64,6 +66,7 @@ function FormDialogOpening<S extends FormSchema>({
   busyLabel,
   submitIcon,
   canSubmit,
+  returnFocus,
   onClose,
   onSubmit,
   children,
@@ -99,6 +102,7 @@ function FormDialogOpening<S extends FormSchema>({
       onOpenChange={(o) => !o && !busy && onClose()}
       title={title}
       description={description}
+      returnFocus={returnFocus}
       footer={
         <>
           <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>

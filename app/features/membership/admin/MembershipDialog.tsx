@@ -7,7 +7,7 @@ import { errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay, type CoverageState } from "../coverage";
 import { BILLING_LABELS, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
 import { membershipApi } from "./api-client";
-import { MembershipForms, type MembershipForm } from "./MembershipDialogs";
+import { MembershipForms, RECORD_PAYMENT_ID, type MembershipForm } from "./MembershipDialogs";
 
 /** The member a membership dialog is about. */
 export interface MembershipMember {
@@ -248,7 +248,7 @@ export function MembershipDialog({
               <Section
                 title="Payments"
                 action={
-                  <button type="button" className="btn-primary" onClick={() => open({ kind: "payment" })}>
+                  <button id={RECORD_PAYMENT_ID} type="button" className="btn-primary" onClick={() => open({ kind: "payment" })}>
                     <BadgeDollarSign className="h-4 w-4" aria-hidden />
                     Record payment
                   </button>

@@ -20,6 +20,9 @@ import {
 } from "../contract";
 import { BILLINGS } from "../coverage";
 
+/** The membership's own Record payment button, where the focus returns when a form's opener is gone. */
+export const RECORD_PAYMENT_ID = "membership-record-payment";
+
 /** Cents back to the dollars the API reads ("19.95"): the forms hand over checked values in cents. */
 export const dollars = (cents: number) => (cents / 100).toFixed(2);
 
@@ -98,7 +101,8 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
   }
 
   const today = view?.today ?? "";
-  const common = { busy, error, fieldErrors, onClose };
+  // A refunded payment's Refund button is gone when its dialog closes: the focus goes to Record payment.
+  const common = { busy, error, fieldErrors, onClose, returnFocus: () => document.getElementById(RECORD_PAYMENT_ID) };
 
   return (
     <>
