@@ -336,3 +336,40 @@ test("a large payments file shows the upload progress, then the server at work, 
   await expect(page.getByRole("progressbar")).toHaveCount(0);
   expect(await ledger(services, members[0].id)).toHaveLength(15_000);
 });
+
+test("failures are said where they happen and can be tried again: the membership not loaded, the payments file not sent", async ({
+  page,
+  signIn,
+  services,
+}) => {
+  test.setTimeout(120_000);
+  const tag = `FL${uniq()}`;
+  const member = await seedMember(services, tag);
+  await signIn("limited_admin");
+  await page.goto(`/admin/members?q=${tag}`);
+  await page.route("**/api/admin/members/*/membership", (route) => route.abort());
+  await page.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+  const membership = page.getByRole("dialog", { name: "Membership of Rosa Payer", exact: true });
+  await expect(membership.getByRole("alert")).toContainText("The membership could not be loaded:");
+  await page.unroute("**/api/admin/members/*/membership");
+  await membership.getByRole("button", { name: "Try again" }).click();
+  await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
+  await membership.getByRole("button", { name: "Close dialog" }).click();
+
+  await page.goto("/admin/members?tab=payments");
+  await page.route("**/api/admin/membership/payments/import", (route) => route.abort());
+  await page.locator('input[type="file"]').setInputFiles({
+    name: "p.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`certificate_number,amount,paid_on,reference\n${member.certificate},19.95,2026-01-02,${tag}\n`),
+  });
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByRole("alert").getByTestId("payments-message")).toHaveText(
+    "The file could not be sent: Network error: the server could not be reached",
+  );
+  // A file that is not CSV is refused before anything is sent.
+  await page.locator('input[type="file"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(page.getByRole("alert").filter({ hasText: "Please choose a CSV file (.csv)." })).toBeVisible();
+  await expect(page.getByTestId("payments-result")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Preview", exact: true })).toBeDisabled();
+});
