@@ -164,9 +164,12 @@ for (const [device, viewport] of VIEWPORTS) {
       const today = services.coverage.today();
       await signIn("super_admin");
       await page.goto(`/admin/members?q=${tag}`);
-      await page.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+      // Record payment on a member without a plan: nothing to pay for yet, and the dialog says so.
+      await page.getByRole("button", { name: `Record payment ${member.certificate}` }).click();
       const membership = page.getByRole("dialog", { name: "Membership of Cass Payer", exact: true });
       await expect(membership.getByTestId("membership-status")).toHaveText("No plan on record");
+      await expect(page.getByTestId("membership-message")).toHaveText("This member has no plan on record. Give them a plan first.");
+      await expect(page.getByRole("dialog", { name: "Record payment", exact: true })).toHaveCount(0);
 
       await membership.getByRole("button", { name: "Give plan" }).click();
       const plan = page.getByRole("dialog", { name: "Give plan", exact: true });

@@ -140,6 +140,10 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       });
     expect(await refund({ amount: "20.00" })).toMatchObject({ status: 400, body: { error: M.refundTooMuch } });
     expect(await refund({ reason: "" })).toMatchObject({ status: 400, body: { error: M.reason } });
+    expect(await refund({ refundedOn: "2026-01-31" })).toMatchObject({
+      status: 400,
+      body: { error: M.refundBeforePayment, details: { refundedOn: M.refundBeforePayment } },
+    });
     const partial = await refund({ amount: "5.00" });
     expect(partial.status).toBe(201);
     expect(partial.body.coverage).toMatchObject({ label: "Awaiting first payment", creditCents: 1495 });

@@ -39,6 +39,7 @@ export const MEMBERSHIP_MESSAGES = {
   reason: "Give the reason, in at most 500 characters",
   refundOfRefund: "A refund cannot be refunded",
   refundTooMuch: "A refund cannot be more than the payment",
+  refundBeforePayment: "A refund cannot be dated before the payment it pays back",
   alreadyRefunded: "This payment has already been refunded",
   alreadyCancelled: "This membership is already cancelled",
   notCancelled: "Only a cancelled membership can be reinstated",

@@ -188,12 +188,14 @@ export class CoverageService {
     if (!payment) throw DomainError.notFound(M.paymentNotFound);
     return this.change(actor, Number(payment.user_id), "membership.refund", async (trx, label) => {
       const original = await this.locked(
-        trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method"]).where("id", "=", paymentId),
+        trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method", "paid_on"]).where("id", "=", paymentId),
       );
       if (!original) throw DomainError.notFound(M.paymentNotFound);
       if (original.refund_of !== null || Number(original.amount_cents) < 0) throw DomainError.invalid(M.refundOfRefund);
       const amount = input.amount ?? Number(original.amount_cents);
       if (amount > Number(original.amount_cents)) throw DomainError.invalid(M.refundTooMuch, { amount: M.refundTooMuch });
+      // Dated before its payment, a refund would count against the term before the money came in.
+      if (input.refundedOn < original.paid_on) throw DomainError.invalid(M.refundBeforePayment, { refundedOn: M.refundBeforePayment });
       try {
         await trx
           .insertInto("membership_payments")

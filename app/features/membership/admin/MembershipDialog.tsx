@@ -5,7 +5,7 @@ import { FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay, type CoverageState } from "../coverage";
-import { BILLING_LABELS, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
+import { BILLING_LABELS, MEMBERSHIP_MESSAGES, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
 import { membershipApi } from "./api-client";
 import { MembershipForms, RECORD_PAYMENT_ID, type MembershipForm } from "./MembershipDialogs";
 
@@ -131,10 +131,12 @@ export function MembershipDialog({
   useEffect(() => {
     if (view && wantsPayment.current) {
       wantsPayment.current = false;
+      // Without a plan there is nothing to pay for: say so, beside Give plan.
+      if (!view.plan) return show("warning", MEMBERSHIP_MESSAGES.noPlan);
       fromRow.current = true;
       setForm({ kind: "payment" });
     }
-  }, [view]);
+  }, [view, show]);
 
   const api = useMemo(
     () =>
