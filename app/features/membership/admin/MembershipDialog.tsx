@@ -96,6 +96,13 @@ export function MembershipDialog({
   // The Record payment form opened from the row: closing it unsaved closes the membership too.
   const fromRow = useRef(false);
   const memberId = member?.id ?? null;
+  // Each opening loads afresh: what an earlier opening showed (and the forms' amounts and days
+  // taken from it) may be out of date.
+  const [openedFor, setOpenedFor] = useState(memberId);
+  if (openedFor !== memberId) {
+    setOpenedFor(memberId);
+    setLoaded(null);
+  }
   const view = loaded && loaded.id === memberId ? loaded.view : null;
 
   useEffect(() => {
