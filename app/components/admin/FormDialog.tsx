@@ -1,11 +1,11 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { DefaultValue } from "@conform-to/react";
 import { LoaderCircle } from "lucide-react";
 import type { z } from "~/platform/zod";
 import { Modal } from "~/components/Modal";
 import type { FormSchema } from "~/components/forms/parse-form";
 import { FormFailure } from "~/components/forms/FormParts";
-import { useSchemaForm } from "~/components/forms/useSchemaForm";
+import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 
 type SchemaFields<S extends FormSchema> = ReturnType<typeof useSchemaForm<S>>["fields"];
 
@@ -20,9 +20,13 @@ export interface FormDialogProps<S extends FormSchema> {
   busy: boolean;
   /** The server's refusal of the last attempt, shown in the dialog so nothing typed is lost. */
   error: string | null;
+  /** The server's messages for single fields of the last attempt ({ field: message }), shown by their fields. */
+  fieldErrors?: Record<string, string> | null;
   submitLabel: string;
   busyLabel: string;
   submitIcon?: ReactNode;
+  /** Where the focus goes on closing when the button that opened the dialog is gone (see Modal). */
+  returnFocus?: () => HTMLElement | null;
   /** Whether the submit button is enabled for the values as they stand (e.g. the required fields are filled). */
   canSubmit?: (value: Record<string, unknown> | undefined) => boolean;
   onClose: () => void;
@@ -57,23 +61,35 @@ function FormDialogOpening<S extends FormSchema>({
   defaultValue,
   busy,
   error,
+  fieldErrors,
   submitLabel,
   busyLabel,
   submitIcon,
   canSubmit,
+  returnFocus,
   onClose,
   onSubmit,
   children,
 }: FormDialogProps<S>) {
   const id = useId();
-  const { form, fields, formProps, failureId, announceFailure } = useSchemaForm({
+  const lastSubmission = useRef<Parameters<typeof showErrors>[0] | null>(null);
+  const { form, fields, formProps, failureId, announceFailure, showErrors } = useSchemaForm({
     id: `form${id.replace(/[^a-zA-Z0-9]/g, "")}`,
     schema,
     defaultValue,
-    onValid: (data) => {
+    onValid: (data, submission) => {
+      lastSubmission.current = submission;
       if (!busy) onSubmit(data);
     },
   });
+  // The server's messages for fields go beside them (the same place the schema's own go).
+  useEffect(() => {
+    if (!fieldErrors || !lastSubmission.current) return;
+    // The schema's own fields (Conform's `fields` is a proxy that lists none).
+    const known = "shape" in schema && schema.shape && typeof schema.shape === "object" ? Object.keys(schema.shape) : [];
+    showErrors(lastSubmission.current, toFieldErrors(fieldErrors, known));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- shown once per answer
+  }, [fieldErrors]);
   // The server's refusal takes the focus, so it is read out and seen.
   useEffect(() => {
     if (error) announceFailure();
@@ -86,6 +102,7 @@ function FormDialogOpening<S extends FormSchema>({
       onOpenChange={(o) => !o && !busy && onClose()}
       title={title}
       description={description}
+      returnFocus={returnFocus}
       footer={
         <>
           <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>

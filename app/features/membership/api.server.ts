@@ -25,10 +25,14 @@ import type { CoverageService } from "./service.server";
 import type { VerifyService } from "./verify.server";
 
 function importMessage(report: PaymentsImportReport, applied: boolean): string {
-  const skipped = report.skipped ? ` ${report.skipped} already recorded ${report.skipped === 1 ? "is" : "are"} skipped.` : "";
-  if (report.problems) return PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems);
+  const skipped = report.skipped
+    ? ` ${report.skipped.toLocaleString("en-US")} already recorded ${report.skipped === 1 ? "is" : "are"} skipped.`
+    : "";
+  if (report.problems)
+    return applied ? PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems) : PAYMENTS_IMPORT_MESSAGES.previewProblems(report.problems);
   if (!report.toRecord) return PAYMENTS_IMPORT_MESSAGES.nothingNew;
-  const what = `${report.toRecord} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${report.members} ${report.members === 1 ? "member" : "members"}`;
+  const count = (n: number) => n.toLocaleString("en-US");
+  const what = `${count(report.toRecord)} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${count(report.members)} ${report.members === 1 ? "member" : "members"}`;
   return applied ? `Recorded ${what}.${skipped}` : `Ready to record ${what}.${skipped}`;
 }
 

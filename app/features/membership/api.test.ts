@@ -124,7 +124,11 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
 
     const first = await pay({ reference: "DUP-1" });
     expect(first.status).toBe(201);
-    expect(await pay({ reference: "DUP-1" })).toMatchObject({ status: 409, body: { error: M.referenceTaken } });
+    // The refusal names its field, so the form shows it by the Reference.
+    expect(await pay({ reference: "DUP-1" })).toMatchObject({
+      status: 409,
+      body: { error: M.referenceTaken, details: { reference: M.referenceTaken } },
+    });
     // The refused payment took nothing with it (PostgreSQL's aborted transaction rolled back whole).
     const paymentId = first.body.payments[0].id;
     const refund = (json: Record<string, unknown>, id = paymentId) =>
@@ -136,6 +140,10 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       });
     expect(await refund({ amount: "20.00" })).toMatchObject({ status: 400, body: { error: M.refundTooMuch } });
     expect(await refund({ reason: "" })).toMatchObject({ status: 400, body: { error: M.reason } });
+    expect(await refund({ refundedOn: "2026-01-31" })).toMatchObject({
+      status: 400,
+      body: { error: M.refundBeforePayment, details: { refundedOn: M.refundBeforePayment } },
+    });
     const partial = await refund({ amount: "5.00" });
     expect(partial.status).toBe(201);
     expect(partial.body.coverage).toMatchObject({ label: "Awaiting first payment", creditCents: 1495 });
@@ -195,7 +203,12 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       status: 400,
       body: { error: M.beforeCancellation },
     });
-    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" });
+    expect(
+      await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "two\nlines" }),
+    ).toMatchObject({ status: 400, body: { details: { reason: M.text("Reason", 500) } } });
+    // A reason is optional, and kept with the reinstatement when given.
+    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "Paid again in full" });
+    expect(r.body.events.at(-1)).toMatchObject({ kind: "reinstated", on: "2026-04-01", reason: "Paid again in full" });
     expect(r.body.coverage).toMatchObject({ label: "Awaiting first payment", nextDue: { on: "2026-04-01", amountCents: 1995 } });
     expect(await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" })).toMatchObject({
       status: 409,

@@ -39,6 +39,7 @@ export const MEMBERSHIP_MESSAGES = {
   reason: "Give the reason, in at most 500 characters",
   refundOfRefund: "A refund cannot be refunded",
   refundTooMuch: "A refund cannot be more than the payment",
+  refundBeforePayment: "A refund cannot be dated before the payment it pays back",
   alreadyRefunded: "This payment has already been refunded",
   alreadyCancelled: "This membership is already cancelled",
   notCancelled: "Only a cancelled membership can be reinstated",
@@ -142,7 +143,8 @@ export type RefundInput = z.output<typeof refundSchema>;
 export const cancelSchema = z.object({ cancelledOn: day("Cancelled on"), reason });
 export type CancelInput = z.output<typeof cancelSchema>;
 
-export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on") });
+/** The reason is optional: a reinstatement is usually the member paying again, which the ledger already says. */
+export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on"), reason: optionalLine("Reason", 500) });
 export type ReinstateInput = z.output<typeof reinstateSchema>;
 
 export interface PlanView {
@@ -206,8 +208,11 @@ export interface PaymentsImportAnswer {
     skipped: number;
     skippedRows: Array<{ line: number; reference: string }>;
     problems: number;
-    problemRows: Array<{ line: number; message: string }>;
+    /** Unknown certificates and members without a plan carry the certificate number. */
+    problemRows: Array<{ line: number; message: string; certificate?: string }>;
     members: number;
+    /** The first rows to be recorded (up to 100), with the member each matched. */
+    matchedRows: Array<{ line: number; certificate: string; name: string; amountCents: number; paidOn: string; reference: string }>;
   };
 }
 

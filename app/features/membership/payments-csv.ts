@@ -37,6 +37,8 @@ export interface PaymentRow {
 export interface RowProblem {
   line: number;
   message: string;
+  /** The certificate number of a row that matched no member (or one without a plan). */
+  certificate?: string;
 }
 
 export type PaymentsCsv = { ok: true; rows: PaymentRow[]; problems: RowProblem[]; totalRows: number } | { ok: false; error: string };

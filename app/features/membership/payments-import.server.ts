@@ -9,11 +9,16 @@ import type { MembershipActor } from "./service.server";
 
 /** The most problems and skipped rows an answer lists (every one is counted). */
 export const LISTED_ROWS = 500;
+/** The most matched rows a preview lists, for staff to see the file was read as meant. */
+export const LISTED_MATCHES = 100;
 const CHUNK = 500;
 
 export const PAYMENTS_IMPORT_MESSAGES = {
   hasProblems: (n: number) =>
     `${n} ${n === 1 ? "row has a problem" : "rows have problems"}: nothing was recorded. Correct the file and try again.`,
+  /** A preview records nothing anyway: it says what stops the file from being applied. */
+  previewProblems: (n: number) =>
+    `${n} ${n === 1 ? "row has a problem" : "rows have problems"}: nothing can be recorded from this file until ${n === 1 ? "it is" : "they are"} corrected.`,
   raced: "These payments were being recorded by someone else at the same moment. Preview the file again.",
   nothingNew: "Every payment in the file is already recorded: nothing new to record.",
 } as const;
@@ -29,6 +34,17 @@ export interface PaymentsImportReport {
   problems: number;
   problemRows: RowProblem[];
   members: number;
+  /** The first rows to be recorded, with the member each matched. */
+  matchedRows: MatchedRow[];
+}
+
+export interface MatchedRow {
+  line: number;
+  certificate: string;
+  name: string;
+  amountCents: number;
+  paidOn: string;
+  reference: string;
 }
 
 type Db = Kysely<Database>;
@@ -97,7 +113,10 @@ export class PaymentsImportService {
     }
   }
 
-  private async check(db: Db, csv: string): Promise<{ report: PaymentsImportReport; rows: Array<PaymentRow & { memberId: number }> }> {
+  private async check(
+    db: Db,
+    csv: string,
+  ): Promise<{ report: PaymentsImportReport; rows: Array<PaymentRow & { memberId: number; name: string }> }> {
     const parsed = parsePaymentsCsv(csv, addDays(todayIn(this.timeZone, this.now()), 1));
     if (!parsed.ok) throw DomainError.invalid(parsed.error);
     const problems = [...parsed.problems];
@@ -106,14 +125,14 @@ export class PaymentsImportService {
       db,
       parsed.rows.map((r) => r.reference),
     );
-    const rows: Array<PaymentRow & { memberId: number }> = [];
+    const rows: Array<PaymentRow & { memberId: number; name: string }> = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
     for (const row of parsed.rows) {
       const member = members.get(row.certificate);
       if (recorded.has(row.reference)) skippedRows.push({ line: row.line, reference: row.reference });
-      else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate });
-      else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan });
-      else rows.push({ ...row, memberId: member.id });
+      else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate, certificate: row.certificate });
+      else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan, certificate: row.certificate });
+      else rows.push({ ...row, memberId: member.id, name: member.name });
     }
     problems.sort((a, b) => a.line - b.line);
     return {
@@ -127,21 +146,34 @@ export class PaymentsImportService {
         problems: problems.length,
         problemRows: problems.slice(0, LISTED_ROWS),
         members: new Set(rows.map((r) => r.memberId)).size,
+        matchedRows: rows.slice(0, LISTED_MATCHES).map(({ line, certificate, name, amountCents, paidOn, reference }) => ({
+          line,
+          certificate,
+          name,
+          amountCents,
+          paidOn,
+          reference,
+        })),
       },
     };
   }
 
-  private async members(db: Db, certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean }>> {
-    const found = new Map<string, { id: number; hasPlan: boolean }>();
+  private async members(db: Db, certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean; name: string }>> {
+    const found = new Map<string, { id: number; hasPlan: boolean; name: string }>();
     for (let i = 0; i < certificates.length; i += CHUNK) {
       const rows = await db
         .selectFrom("users")
         .leftJoin("membership_plans", "membership_plans.user_id", "users.id")
-        .select(["users.id", "users.certificate_number", "membership_plans.user_id as plan"])
+        .select(["users.id", "users.certificate_number", "users.first_name", "users.last_name", "membership_plans.user_id as plan"])
         .where("users.role", "=", "user")
         .where("users.certificate_number", "in", certificates.slice(i, i + CHUNK))
         .execute();
-      for (const r of rows) found.set(r.certificate_number!, { id: Number(r.id), hasPlan: r.plan !== null });
+      for (const r of rows)
+        found.set(r.certificate_number!, {
+          id: Number(r.id),
+          hasPlan: r.plan !== null,
+          name: [r.first_name, r.last_name].filter(Boolean).join(" "),
+        });
     }
     return found;
   }

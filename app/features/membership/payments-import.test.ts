@@ -54,6 +54,12 @@ describeEachDatabase("membership: payments import", (dialect) => {
       message: "Ready to record 3 payments ($79.80) for 2 members.",
       report: { toRecord: 3, skipped: 0, problems: 0 },
     });
+    // The preview lists the rows it matched, each with its member, for staff to check.
+    expect(preview.body.report.matchedRows).toEqual([
+      { line: 2, certificate: certificates[0], name: "Pat", amountCents: 1995, paidOn: "2026-01-16", reference: "A-1" },
+      { line: 3, certificate: certificates[1], name: "Pat", amountCents: 1995, paidOn: "2026-01-20", reference: "A-2" },
+      { line: 4, certificate: certificates[0], name: "Pat", amountCents: 3990, paidOn: "2026-02-16", reference: "A-3" },
+    ]);
     expect(await ledger()).toEqual([]);
 
     const applied = await send(csv, true);
@@ -98,12 +104,14 @@ describeEachDatabase("membership: payments import", (dialect) => {
       toRecord: 1,
       problems: 3,
       problemRows: [
-        { line: 3, message: P.unknownCertificate },
-        { line: 4, message: P.noPlan },
+        { line: 3, message: P.unknownCertificate, certificate: "NOBODY" },
+        { line: 4, message: P.noPlan, certificate: certificates[2] },
         { line: 5, message: P.amount },
       ],
     });
-    expect(preview.body.message).toBe(I.hasProblems(3));
+    // A preview records nothing anyway: it says what stops the file, not that nothing was recorded.
+    expect(preview.body.message).toBe(I.previewProblems(3));
+    expect(preview.body.message).toBe("3 rows have problems: nothing can be recorded from this file until they are corrected.");
     const applied = await send(csv, true);
     expect(applied.status).toBe(400);
     expect(applied.body.error).toBe(I.hasProblems(3));

@@ -172,8 +172,9 @@ export class CoverageService {
           })
           .execute();
       } catch (err) {
-        // The transaction is over on PostgreSQL after this: say why and let it roll back.
-        if (isUniqueViolation(err)) throw DomainError.conflict(M.referenceTaken);
+        // The transaction is over on PostgreSQL after this: say why and let it roll back. The
+        // message names its field, so the form shows it by the Reference it is about.
+        if (isUniqueViolation(err)) throw new DomainError("conflict", M.referenceTaken, { details: { reference: M.referenceTaken } });
         throw err;
       }
       return { label, details: { amountCents: input.amount, paidOn: input.paidOn, method: input.method, reference: input.reference } };
@@ -187,12 +188,14 @@ export class CoverageService {
     if (!payment) throw DomainError.notFound(M.paymentNotFound);
     return this.change(actor, Number(payment.user_id), "membership.refund", async (trx, label) => {
       const original = await this.locked(
-        trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method"]).where("id", "=", paymentId),
+        trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method", "paid_on"]).where("id", "=", paymentId),
       );
       if (!original) throw DomainError.notFound(M.paymentNotFound);
       if (original.refund_of !== null || Number(original.amount_cents) < 0) throw DomainError.invalid(M.refundOfRefund);
       const amount = input.amount ?? Number(original.amount_cents);
       if (amount > Number(original.amount_cents)) throw DomainError.invalid(M.refundTooMuch, { amount: M.refundTooMuch });
+      // Dated before its payment, a refund would count against the term before the money came in.
+      if (input.refundedOn < original.paid_on) throw DomainError.invalid(M.refundBeforePayment, { refundedOn: M.refundBeforePayment });
       try {
         await trx
           .insertInto("membership_payments")
@@ -244,9 +247,15 @@ export class CoverageService {
       if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
       await trx
         .insertInto("membership_events")
-        .values({ user_id: memberId, kind: "reinstated", on_date: input.reinstatedOn, reason: null, ...(await this.recorder(trx, actor)) })
+        .values({
+          user_id: memberId,
+          kind: "reinstated",
+          on_date: input.reinstatedOn,
+          reason: input.reason ?? null,
+          ...(await this.recorder(trx, actor)),
+        })
         .execute();
-      return { label, details: { reinstatedOn: input.reinstatedOn } };
+      return { label, details: { reinstatedOn: input.reinstatedOn, ...(input.reason ? { reason: input.reason } : {}) } };
     });
   }
 

@@ -1,26 +1,28 @@
-import { ArrowLeft, History, ShieldCheck, Users } from "lucide-react";
+import { ArrowLeft, FileSpreadsheet, History, ShieldCheck, Users } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link, useSearchParams } from "react-router";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
+import { PaymentsImportPanel } from "~/features/membership/admin/PaymentsImportPanel";
 import { AuditPanel } from "./AuditPanel";
 import { MembersPanel } from "./MembersPanel";
 import { StaffPanel } from "./StaffPanel";
 
-export type MembersTab = "members" | "staff" | "audit";
+export type MembersTab = "members" | "payments" | "staff" | "audit";
 
-/** Staff accounts and the audit log are for super_admin; everyone else stays on members. */
+/** Importing payments is for any admin; staff accounts and the audit log for super_admin; anything else is members. */
 export function resolveMembersTab(user: PublicUser, requested: string | null): MembersTab {
+  if (requested === "payments") return requested;
   if ((requested === "staff" || requested === "audit") && isSuperAdmin(user)) return requested;
   return "members";
 }
 
-/** /admin/members: members for any admin; staff accounts and the audit log for super_admin. */
+/** /admin/members: members and the payments import for any admin; staff accounts and the audit log for super_admin. */
 export function MemberAdministration({ user, initialTab }: { user: PublicUser; initialTab: MembersTab }) {
   const [, setParams] = useSearchParams();
   const superAdmin = isSuperAdmin(user);
   const tabClass =
-    "inline-flex flex-1 items-center justify-center gap-2 border-b-2 border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
+    "inline-flex flex-1 items-center justify-center gap-2 border-b-2 [&>svg]:hidden sm:[&>svg]:block border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
   return (
     <section className="container-page py-10">
       <Link to="/admin/dashboard" className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:text-brand-900">
@@ -30,43 +32,53 @@ export function MemberAdministration({ user, initialTab }: { user: PublicUser; i
       <p className="mt-4 text-sm font-semibold uppercase tracking-wider text-brand-600">Member Administration</p>
       <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Members{superAdmin ? " and staff" : ""}</h1>
 
-      {superAdmin ? (
-        <Tabs.Root
-          defaultValue={initialTab}
-          onValueChange={(value) => setParams(value === "members" ? {} : { tab: value }, { replace: true, preventScrollReset: true })}
-          className="mt-8"
-        >
-          <Tabs.List aria-label="Member administration sections" className="flex border-b border-slate-200">
-            <Tabs.Trigger value="members" className={tabClass}>
-              <Users className="h-4 w-4" aria-hidden />
-              Members
-            </Tabs.Trigger>
-            <Tabs.Trigger value="staff" className={tabClass}>
-              <ShieldCheck className="h-4 w-4" aria-hidden />
-              <span className="hidden sm:inline">Staff Accounts</span>
-              <span className="sm:hidden">Staff</span>
-            </Tabs.Trigger>
-            <Tabs.Trigger value="audit" className={tabClass}>
-              <History className="h-4 w-4" aria-hidden />
-              <span className="hidden sm:inline">Audit Log</span>
-              <span className="sm:hidden">Audit</span>
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="members" className="pt-6 focus:outline-none">
-            <MembersPanel />
-          </Tabs.Content>
-          <Tabs.Content value="staff" className="pt-6 focus:outline-none">
-            <StaffPanel currentUserId={user.id} />
-          </Tabs.Content>
-          <Tabs.Content value="audit" className="pt-6 focus:outline-none">
-            <AuditPanel />
-          </Tabs.Content>
-        </Tabs.Root>
-      ) : (
-        <div className="mt-8">
-          <MembersPanel />
-        </div>
-      )}
+      <Tabs.Root
+        defaultValue={initialTab}
+        onValueChange={(value) => setParams(value === "members" ? {} : { tab: value }, { replace: true, preventScrollReset: true })}
+        className="mt-8"
+      >
+        <Tabs.List aria-label="Member administration sections" className="flex border-b border-slate-200">
+          <Tabs.Trigger value="members" className={tabClass}>
+            <Users className="h-4 w-4" aria-hidden />
+            Members
+          </Tabs.Trigger>
+          <Tabs.Trigger value="payments" className={tabClass}>
+            <FileSpreadsheet className="h-4 w-4" aria-hidden />
+            <span className="hidden sm:inline">Import payments (CSV)</span>
+            <span className="sm:hidden">Payments</span>
+          </Tabs.Trigger>
+          {superAdmin ? (
+            <>
+              <Tabs.Trigger value="staff" className={tabClass}>
+                <ShieldCheck className="h-4 w-4" aria-hidden />
+                <span className="hidden sm:inline">Staff Accounts</span>
+                <span className="sm:hidden">Staff</span>
+              </Tabs.Trigger>
+              <Tabs.Trigger value="audit" className={tabClass}>
+                <History className="h-4 w-4" aria-hidden />
+                <span className="hidden sm:inline">Audit Log</span>
+                <span className="sm:hidden">Audit</span>
+              </Tabs.Trigger>
+            </>
+          ) : null}
+        </Tabs.List>
+        <Tabs.Content value="members" className="pt-6 focus:outline-none">
+          <MembersPanel superAdmin={superAdmin} />
+        </Tabs.Content>
+        <Tabs.Content value="payments" className="pt-6 focus:outline-none">
+          <PaymentsImportPanel />
+        </Tabs.Content>
+        {superAdmin ? (
+          <>
+            <Tabs.Content value="staff" className="pt-6 focus:outline-none">
+              <StaffPanel currentUserId={user.id} />
+            </Tabs.Content>
+            <Tabs.Content value="audit" className="pt-6 focus:outline-none">
+              <AuditPanel />
+            </Tabs.Content>
+          </>
+        ) : null}
+      </Tabs.Root>
     </section>
   );
 }

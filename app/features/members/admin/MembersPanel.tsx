@@ -14,6 +14,7 @@ import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, t
 import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
+import { MembershipDialog, MembershipRowActions, type MembershipMember } from "~/features/membership/admin/MembershipDialog";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
 
@@ -31,7 +32,7 @@ function listQuery(params: URLSearchParams): URLSearchParams {
  * Members: search, status filter, server-side pages and sorting, activate/deactivate, delete
  * with confirmation, and CSV export of the filtered list. Any admin.
  */
-export function MembersPanel() {
+export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
   const [params, update] = useAddressQuery();
   const query = useMemo(() => listQuery(params), [params]);
   const queryKey = query.toString();
@@ -42,6 +43,7 @@ export function MembersPanel() {
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MemberRow | null>(null);
   const [editing, setEditing] = useState<MemberRow | null>(null);
+  const [membershipOf, setMembershipOf] = useState<{ member: MembershipMember; payment: boolean } | null>(null);
   const [reload, setReload] = useState(0);
   const { flash, show, clear } = useFlashMessage();
 
@@ -142,6 +144,11 @@ export function MembersPanel() {
         meta: { actions: true },
         cell: ({ row: { original: m } }) => (
           <div className="flex flex-wrap justify-end gap-1">
+            <MembershipRowActions
+              member={{ id: m.id, certificate: m.certificate_number, name: memberName(m) }}
+              onOpen={(member, payment) => setMembershipOf({ member, payment })}
+              disabled={busyId === m.id}
+            />
             <button
               type="button"
               className="btn-ghost px-2.5"
@@ -232,6 +239,13 @@ export function MembersPanel() {
         />
       ) : null}
       <EditMemberDialog member={editing} onClose={() => setEditing(null)} onSaved={saved} />
+      <MembershipDialog
+        member={membershipOf?.member ?? null}
+        startWithPayment={membershipOf?.payment ?? false}
+        superAdmin={superAdmin}
+        onClose={() => setMembershipOf(null)}
+        onChanged={() => setReload((n) => n + 1)}
+      />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Member"

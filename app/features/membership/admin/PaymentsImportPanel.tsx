@@ -1,0 +1,259 @@
+import { useRef, useState, type ReactNode } from "react";
+import { CircleAlert, CircleCheck, FileSearch, Info, TriangleAlert, Upload } from "lucide-react";
+import { AdminPanel } from "~/components/AdminPanel";
+import { Announced } from "~/components/admin/Feedback";
+import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
+import { isCsvFile, isTooLarge, sizeInKb } from "~/features/member-import/csv-file";
+import { DropZone, UploadProgress } from "~/features/member-import/UploadParts";
+import { formatCents, formatLongDay } from "../coverage";
+import type { PaymentsImportAnswer } from "../contract";
+import { PAYMENTS_CSV_MESSAGES } from "../payments-csv";
+import { sendPaymentsImport, type ImportPhase } from "./api-client";
+
+export const PAYMENTS_IMPORT_TEXTS = {
+  chooseCsv: "Please choose a CSV file (.csv).",
+  tooLarge: "File is too large. The maximum size is 10MB.",
+  readFailed: "The file could not be read. Choose it again.",
+  failed: "The file could not be sent",
+} as const;
+
+type Report = PaymentsImportAnswer["report"];
+type Outcome =
+  | { kind: "preview"; message: string; report: Report }
+  | { kind: "applied"; message: string; report: Report }
+  | { kind: "refused"; message: string; problemRows: Report["problemRows"] };
+
+/**
+ * Import payments (CSV): the payment portal's export (certificate_number, amount, paid_on,
+ * reference) is previewed first (rows matched to members, unknown certificates, references
+ * already recorded, bad rows with their line), then applied all or nothing. A reference is
+ * recorded once, so the same file twice records nothing new.
+ */
+export function PaymentsImportPanel() {
+  const [file, setFile] = useState<{ name: string; size: number; text: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [phase, setPhase] = useState<ImportPhase | null>(null);
+  const [sendingApply, setSendingApply] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const sending = useRef(false);
+  const busy = phase !== null;
+
+  async function choose(next: File) {
+    setOutcome(null);
+    setFile(null);
+    if (!isCsvFile(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.chooseCsv);
+    if (isTooLarge(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.tooLarge);
+    try {
+      const text = await next.text();
+      setNotice(null);
+      setFile({ name: next.name, size: next.size, text });
+    } catch {
+      setNotice(PAYMENTS_IMPORT_TEXTS.readFailed);
+    }
+  }
+
+  async function send(apply: boolean) {
+    if (!file || sending.current) return;
+    sending.current = true;
+    setSendingApply(apply);
+    setPhase({ kind: "sending", loaded: 0, total: file.text.length });
+    try {
+      const answer = await sendPaymentsImport(file.text, apply, setPhase);
+      const body = answer.body;
+      if (body && body.success) setOutcome({ kind: body.applied ? "applied" : "preview", message: body.message, report: body.report });
+      else {
+        const details = body && !body.success ? (body.details as { problems?: Report["problemRows"] } | undefined) : undefined;
+        setOutcome({
+          kind: "refused",
+          message: body && !body.success ? body.error : `${PAYMENTS_IMPORT_TEXTS.failed}: the server answered ${answer.status}`,
+          problemRows: details?.problems ?? [],
+        });
+      }
+    } catch (err) {
+      setOutcome({
+        kind: "refused",
+        message: `${PAYMENTS_IMPORT_TEXTS.failed}: ${err instanceof Error ? err.message : String(err)}`,
+        problemRows: [],
+      });
+    } finally {
+      sending.current = false;
+      setPhase(null);
+    }
+  }
+
+  const canApply = outcome?.kind === "preview" && outcome.report.problems === 0 && outcome.report.toRecord > 0;
+  return (
+    <AdminPanel
+      title="Import payments (CSV)"
+      description="Record the payments of the payment portal's export at once: preview the file, then apply it."
+    >
+      <div className="grid gap-6 lg:grid-cols-5">
+        <aside
+          className="min-w-0 rounded-xl border border-brand-100 bg-brand-50 p-5 text-sm text-slate-800 lg:col-span-2"
+          aria-labelledby="payments-howto"
+        >
+          <h3 id="payments-howto" className="flex items-center gap-2 text-base font-semibold text-brand-900">
+            <Info className="h-5 w-5" aria-hidden />
+            The file
+          </h3>
+          <ol className="mt-3 list-decimal space-y-2 pl-5">
+            <li>
+              The first line names the columns <code className="font-mono">certificate_number</code>,{" "}
+              <code className="font-mono">amount</code>, <code className="font-mono">paid_on</code> and{" "}
+              <code className="font-mono">reference</code> (an optional <code className="font-mono">method</code>: card, ach, check or
+              other; card when left out).
+            </li>
+            <li>Amounts in dollars (19.95); days written YYYY-MM-DD or MM/DD/YYYY.</li>
+            <li>A reference already recorded is skipped, so the same file imported twice records nothing new.</li>
+            <li>If any row has a problem, nothing is recorded: correct the file and preview it again.</li>
+          </ol>
+        </aside>
+        <div className="min-w-0 lg:col-span-3">
+          <DropZone onFile={(f) => void choose(f)} disabled={busy} label="Choose payments CSV" />
+          {notice ? (
+            <p role="alert" className="field-error mt-3">
+              {notice}
+            </p>
+          ) : null}
+          {file ? (
+            <p className="mt-4 text-sm text-slate-800" data-testid="payments-file">
+              <span className="font-semibold">{file.name}</span> <span className="text-slate-600">({sizeInKb(file.size)})</span>
+            </p>
+          ) : null}
+          <div className="mt-4 flex flex-wrap gap-3">
+            <button type="button" className="btn-outline" onClick={() => void send(false)} disabled={!file || busy}>
+              <FileSearch className="h-4 w-4" aria-hidden />
+              {busy && !sendingApply ? "Previewing..." : "Preview"}
+            </button>
+            <button type="button" className="btn-primary" onClick={() => void send(true)} disabled={!canApply || busy}>
+              <Upload className="h-4 w-4" aria-hidden />
+              {busy && sendingApply ? "Applying..." : "Apply"}
+            </button>
+          </div>
+          <UploadProgress phase={phase} />
+        </div>
+      </div>
+      <Announced alert={outcome?.kind === "refused"}>{outcome ? <ImportOutcome outcome={outcome} /> : null}</Announced>
+    </AdminPanel>
+  );
+}
+
+const TONES = {
+  good: { box: "border-green-200 bg-green-50", text: "text-green-900", Icon: CircleCheck },
+  warn: { box: "border-amber-300 bg-amber-50", text: "text-amber-950", Icon: TriangleAlert },
+  bad: { box: "border-red-200 bg-red-50", text: "text-red-900", Icon: CircleAlert },
+};
+
+function ImportOutcome({ outcome }: { outcome: Outcome }) {
+  const ref = useRevealOnChange<HTMLElement>(outcome);
+  const report = outcome.kind === "refused" ? null : outcome.report;
+  const tone =
+    outcome.kind === "refused" || (report && report.problems > 0)
+      ? "bad"
+      : outcome.kind === "applied"
+        ? "good"
+        : report?.toRecord
+          ? "good"
+          : "warn";
+  const { box, text, Icon } = TONES[tone];
+  const heading = outcome.kind === "preview" ? "Preview" : outcome.kind === "applied" ? "Payments recorded" : "Nothing recorded";
+  const problems = report?.problemRows ?? (outcome.kind === "refused" ? outcome.problemRows : []);
+  const unknown = problems.filter((p) => p.message === PAYMENTS_CSV_MESSAGES.unknownCertificate);
+  const bad = problems.filter((p) => p.message !== PAYMENTS_CSV_MESSAGES.unknownCertificate);
+  return (
+    <section
+      ref={ref}
+      aria-labelledby="payments-result-title"
+      data-testid="payments-result"
+      data-kind={outcome.kind}
+      className={`mt-6 rounded-xl border p-5 ${REVEAL_MARGIN} ${box}`}
+    >
+      <h3 id="payments-result-title" className={`flex items-center gap-2 text-lg font-semibold ${text}`}>
+        <Icon className="h-5 w-5" aria-hidden />
+        {heading}
+      </h3>
+      <p className={`mt-1 text-sm font-medium ${text}`} data-testid="payments-message">
+        {outcome.message}
+      </p>
+      {report ? (
+        <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <Stat label="Rows in file" value={report.totalRows} />
+          <Stat label={outcome.kind === "applied" ? "Recorded" : "To record"} value={report.toRecord} />
+          <Stat label="Already recorded" value={report.skipped} />
+          <Stat label="Problems" value={report.problems} />
+        </dl>
+      ) : null}
+      {report && report.matchedRows.length && outcome.kind === "preview" ? (
+        <RowList
+          title={`Matched (${report.toRecord.toLocaleString("en-US")})`}
+          testId="payments-matched"
+          more={report.toRecord - report.matchedRows.length}
+        >
+          {report.matchedRows.map((r) => (
+            <li key={r.line}>
+              Line {r.line}: {r.certificate}
+              {r.name ? ` (${r.name})` : ""}, {formatCents(r.amountCents)} on {formatLongDay(r.paidOn)}, reference {r.reference}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+      {unknown.length ? (
+        <RowList title="Unknown certificates" testId="payments-unknown">
+          {unknown.map((p) => (
+            <li key={p.line}>
+              Line {p.line}: {p.certificate ? `${p.certificate} (${p.message})` : p.message}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+      {bad.length ? (
+        <RowList title="Bad rows" testId="payments-problems" more={(report?.problems ?? problems.length) - problems.length}>
+          {bad.map((p) => (
+            <li key={p.line}>
+              Line {p.line}: {p.certificate ? `${p.certificate}: ` : ""}
+              {p.message}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+      {report && report.skippedRows.length ? (
+        <RowList title="Already recorded (skipped)" testId="payments-skipped" more={report.skipped - report.skippedRows.length}>
+          {report.skippedRows.map((r) => (
+            <li key={r.line}>
+              Line {r.line}: reference {r.reference}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-lg font-semibold text-slate-900">{value.toLocaleString("en-US")}</dd>
+    </div>
+  );
+}
+
+function RowList({ title, testId, more = 0, children }: { title: string; testId: string; more?: number; children: ReactNode }) {
+  return (
+    <div className="mt-4" data-testid={testId}>
+      <h4 id={`${testId}-title`} className="text-sm font-semibold text-slate-900">
+        {title}
+      </h4>
+      {/* A focusable region, so a long list scrolls from the keyboard. */}
+      <div
+        role="region"
+        tabIndex={0}
+        aria-labelledby={`${testId}-title`}
+        className="mt-2 max-h-64 overflow-auto rounded-md bg-white/60 p-2"
+      >
+        <ul className="list-disc space-y-1 pl-5 text-sm break-words text-slate-800">{children}</ul>
+      </div>
+      {more > 0 ? <p className="mt-2 text-sm text-slate-700">... and {more.toLocaleString("en-US")} more</p> : null}
+    </div>
+  );
+}

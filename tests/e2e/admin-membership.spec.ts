@@ -1,0 +1,378 @@
+import crypto from "node:crypto";
+import type { Page } from "@playwright/test";
+import { MEMBER_BIRTHDATE, expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
+import type { Services } from "../../app/server/services.server";
+import { addDays, firstOfNextMonth, formatLongDay } from "../../app/features/membership/coverage";
+
+const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
+
+const VIEWPORTS = [
+  ["desktop", { width: 1280, height: 900 }],
+  ["phone", { width: 390, height: 844 }],
+] as const;
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `.tmp/screens/admin-membership-${name}.png`, fullPage: true, style: "header { position: static !important; }" });
+
+/** A member with a monthly plan approved today (or none), given by a staff account made for it. */
+async function seedMember(services: Services, tag: string, { plan = true, firstName = "Rosa" } = {}) {
+  const certificate = `${tag}-${uniq()}`;
+  const { id } = await services.auth.users.createMember({
+    certificate,
+    birthdateDigest: services.auth.digestBirthdate(MEMBER_BIRTHDATE),
+    firstName,
+    lastName: "Payer",
+  });
+  if (plan) {
+    const staff = await services.auth.createStaff(`seed${uniq().toLowerCase()}`, "correct horse battery", "super_admin");
+    await services.coverage.setPlan(staff, id, {
+      billing: "monthly",
+      coverageAmount: 25_000_000,
+      beneficiaryName: "Alex Payer",
+      beneficiaryRelationship: "child",
+      approvedOn: services.coverage.today(),
+    });
+  }
+  return { id, certificate };
+}
+
+const ledger = async (services: Services, memberId: number) =>
+  (
+    await services.database.db
+      .selectFrom("membership_payments")
+      .select(["amount_cents", "reference"])
+      .where("user_id", "=", memberId)
+      .orderBy("id")
+      .execute()
+  ).map((r) => [Number(r.amount_cents), r.reference]);
+
+async function noSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+for (const [device, viewport] of VIEWPORTS) {
+  test.describe(`staff's membership screens (${device})`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.setViewportSize(viewport);
+    });
+
+    test("Record payment: a field error by its field, then the new status and the payment at once; a refund, confirmed", async ({
+      page,
+      signIn,
+      services,
+    }) => {
+      test.setTimeout(180_000);
+      const tag = `RP${uniq()}`;
+      const member = await seedMember(services, tag);
+      const today = services.coverage.today();
+      const startsOn = formatLongDay(firstOfNextMonth(today));
+      await signIn("limited_admin");
+      await page.goto(`/admin/members?q=${tag}`);
+
+      await expect(page.getByRole("button", { name: `Record payment ${member.certificate}` })).toBeVisible();
+      await shot(page, `list-${device}`);
+      await page.getByRole("button", { name: `Record payment ${member.certificate}` }).click();
+      const form = page.getByRole("dialog", { name: "Record payment", exact: true });
+      await expect(form).toBeVisible();
+      // The amount due and today are filled in.
+      await expect(form.getByLabel("Amount")).toHaveValue("19.95");
+      await expect(form.getByLabel("Paid on")).toHaveValue(today);
+      await form.getByLabel("Method").selectOption("check");
+      await form.getByLabel("Reference").fill(`CHK-${tag}`);
+      // A day after tomorrow: only the server knows the association's today; its message sits by the field.
+      await form.getByLabel("Paid on").fill(addDays(today, 5));
+      const refused = page.waitForResponse((r) => r.url().endsWith(`/members/${member.id}/membership/payments`));
+      await form.getByRole("button", { name: "Record payment", exact: true }).click();
+      expect((await refused).status()).toBe(400);
+      await expectFieldError(page, "Paid on", "Paid on cannot be in the future");
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `payment-error-${device}`);
+      expect(await ledger(services, member.id)).toEqual([]);
+
+      await form.getByLabel("Paid on").fill(today);
+      await form.getByRole("button", { name: "Record payment", exact: true }).click();
+      await expect(form).toBeHidden();
+      const membership = page.getByRole("dialog", { name: "Membership of Rosa Payer", exact: true });
+      await expect(page.getByTestId("membership-message")).toHaveText(`Payment of $19.95 recorded. Status: Starts ${startsOn}.`);
+      await expect(membership.getByTestId("membership-status")).toHaveText(`Starts ${startsOn}`);
+      await expect(membership.getByTestId("membership-dates")).toContainText(`Coverage effective${startsOn}`);
+      const recorded = membership.getByTestId("payment").filter({ hasText: `CHK-${tag}` });
+      await expect(recorded).toContainText("$19.95");
+      await expect(recorded).toContainText("Check");
+      await expect(recorded).toContainText("Just recorded");
+      expect(await ledger(services, member.id)).toEqual([[1995, `CHK-${tag}`]]);
+      await expect(membership.getByTestId("membership-plan")).toContainText("Alex Payer (child)");
+      await expect(membership.getByTestId("membership-plan")).toContainText("$250,000.00");
+      // Cancel and Reinstate are for super admins only.
+      await expect(membership.getByRole("button", { name: "Cancel membership" })).toHaveCount(0);
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `payment-recorded-${device}`);
+
+      // The same reference again: the server's refusal by the Reference field.
+      await membership.getByRole("button", { name: "Record payment", exact: true }).click();
+      await form.getByLabel("Method").selectOption("card");
+      await form.getByLabel("Reference").fill(`CHK-${tag}`);
+      await form.getByRole("button", { name: "Record payment", exact: true }).click();
+      // Its label says "(optional)": the field is found by its start.
+      const reference = form.getByLabel("Reference");
+      await expect(reference).toHaveAttribute("aria-invalid", "true");
+      const errorId = ((await reference.getAttribute("aria-describedby")) ?? "").split(" ")[0];
+      await expect(page.locator(`[id="${errorId}"]`)).toHaveText("A payment with this reference is already recorded");
+      await form.getByRole("button", { name: "Cancel" }).click();
+      await expect(form).toBeHidden();
+      await expect(membership).toBeVisible();
+
+      // A refund: the whole payment when the amount is blank, after a confirmation.
+      await recorded.getByRole("button", { name: /^Refund the payment of/ }).click();
+      const refund = page.getByRole("dialog", { name: "Refund payment", exact: true });
+      await refund.getByLabel("Reason").fill("Paid twice by mistake");
+      await refund.getByRole("button", { name: "Refund", exact: true }).click();
+      const confirm = page.getByRole("dialog", { name: "Confirm refund", exact: true });
+      await expect(confirm).toContainText("Refund $19.95 of the payment of");
+      await expectNoAxeViolations(page);
+      await shot(page, `refund-confirm-${device}`);
+      await confirm.getByRole("button", { name: "Refund", exact: true }).click();
+      await expect(confirm).toBeHidden();
+      await expect(refund).toBeHidden();
+      await expect(page.getByTestId("membership-message")).toHaveText("Refund of $19.95 recorded. Status: Awaiting first payment.");
+      await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
+      await expect(membership.getByTestId("payment")).toHaveCount(2);
+      await expect(membership.getByTestId("payment").nth(1)).toContainText("-$19.95");
+      await expect(membership.getByTestId("payment").nth(1)).toContainText("Paid twice by mistake");
+      await expect(recorded).toContainText("Refunded");
+      // The Refund button is gone: the focus waits on Record payment, inside the membership.
+      await expect(membership.getByRole("button", { name: "Record payment", exact: true })).toBeFocused();
+      await expect(recorded.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+      expect(await ledger(services, member.id)).toEqual([
+        [1995, `CHK-${tag}`],
+        [-1995, null],
+      ]);
+    });
+
+    test("a super admin gives a plan, cancels and reinstates, each confirmed; a limited admin is not offered them", async ({
+      page,
+      browser,
+      signIn,
+      services,
+    }) => {
+      test.setTimeout(180_000);
+      const tag = `CN${uniq()}`;
+      const member = await seedMember(services, tag, { plan: false, firstName: "Cass" });
+      const today = services.coverage.today();
+      await signIn("super_admin");
+      await page.goto(`/admin/members?q=${tag}`);
+      // Record payment on a member without a plan: nothing to pay for yet, and the dialog says so.
+      await page.getByRole("button", { name: `Record payment ${member.certificate}` }).click();
+      const membership = page.getByRole("dialog", { name: "Membership of Cass Payer", exact: true });
+      await expect(membership.getByTestId("membership-status")).toHaveText("No plan on record");
+      await expect(page.getByTestId("membership-message")).toHaveText("This member has no plan on record. Give them a plan first.");
+      await expect(page.getByRole("dialog", { name: "Record payment", exact: true })).toHaveCount(0);
+
+      await membership.getByRole("button", { name: "Give plan" }).click();
+      const plan = page.getByRole("dialog", { name: "Give plan", exact: true });
+      await plan.getByLabel("Billing").selectOption("annual");
+      await plan.getByLabel("Coverage amount").fill("100000");
+      await plan.getByRole("button", { name: "Save plan" }).click();
+      await expect(plan).toBeHidden();
+      await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
+      await expect(membership.getByTestId("membership-dates")).toContainText(`$99.00 on ${formatLongDay(today)}`);
+
+      await membership.getByRole("button", { name: "Cancel membership" }).click();
+      const cancel = page.getByRole("dialog", { name: "Cancel membership", exact: true });
+      await cancel.getByRole("button", { name: "Cancel membership" }).click();
+      // The reason is required, checked in the browser by the contract's schema.
+      await expectFieldError(page, "Reason", "Give the reason, in at most 500 characters");
+      await cancel.getByLabel("Reason").fill("Moved out of state");
+      await cancel.getByRole("button", { name: "Cancel membership" }).click();
+      const confirm = page.getByRole("dialog", { name: "Confirm cancellation", exact: true });
+      await expect(confirm).toContainText(`Cancel the membership of ${member.certificate} as of ${formatLongDay(today)}?`);
+      // Cancel has the focus: Enter alone never cancels a membership.
+      await expect(confirm.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await confirm.getByRole("button", { name: "Cancel membership" }).click();
+      await expect(cancel).toBeHidden();
+      await expect(membership.getByTestId("membership-status")).toHaveText("Cancelled");
+      await expect(membership.getByTestId("membership-events")).toContainText(`Cancelled on ${formatLongDay(today)}: Moved out of state`);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `cancelled-${device}`);
+
+      await membership.getByRole("button", { name: "Reinstate" }).click();
+      const reinstate = page.getByRole("dialog", { name: "Reinstate membership", exact: true });
+      await reinstate.getByLabel("Reason").fill("Paid again in full");
+      await reinstate.getByRole("button", { name: "Reinstate" }).click();
+      await page.getByRole("dialog", { name: "Confirm reinstatement", exact: true }).getByRole("button", { name: "Reinstate" }).click();
+      await expect(reinstate).toBeHidden();
+      await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
+      await expect(membership.getByTestId("membership-events")).toContainText(`Reinstated on ${formatLongDay(today)}: Paid again in full`);
+
+      // A limited admin sees the history but is offered neither.
+      const other = await browser.newContext({ viewport });
+      const limitedPage = await other.newPage();
+      await signIn("limited_admin", { context: other });
+      await limitedPage.goto(`/admin/members?q=${tag}`);
+      await limitedPage.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+      const seen = limitedPage.getByRole("dialog", { name: "Membership of Cass Payer", exact: true });
+      await expect(seen.getByTestId("membership-events")).toContainText("Cancelled on");
+      await expect(seen.getByRole("button", { name: /Cancel membership|Reinstate/ })).toHaveCount(0);
+      await other.close();
+    });
+
+    test("Import payments (CSV): a bad row imports nothing; a good file is previewed, then applied; the same file again records nothing new", async ({
+      page,
+      signIn,
+      services,
+    }) => {
+      test.setTimeout(180_000);
+      const tag = `IM${uniq()}`;
+      const a = await seedMember(services, tag);
+      const b = await seedMember(services, tag, { firstName: "Bo" });
+      const today = services.coverage.today();
+      await signIn("limited_admin");
+      await page.goto("/admin/members");
+      await page.getByRole("tab", { name: /payments/i }).click();
+      await expect(page).toHaveURL(/tab=payments/);
+      const panel = page.getByRole("tabpanel");
+      await expect(panel.getByRole("heading", { name: "Import payments (CSV)" })).toBeVisible();
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+      const input = panel.locator('input[type="file"]');
+
+      const header = "certificate_number,amount,paid_on,reference";
+      await input.setInputFiles({
+        name: "bad.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(
+          `${header}\n${a.certificate},19.95,${today},${tag}-1\nNOBODY-${tag},19.95,${today},${tag}-2\n${b.certificate},abc,${today},${tag}-3\n`,
+        ),
+      });
+      await expect(panel.getByTestId("payments-file")).toContainText("bad.csv");
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
+      const result = panel.getByTestId("payments-result");
+      await expect(panel.getByTestId("payments-message")).toHaveText(
+        "2 rows have problems: nothing can be recorded from this file until they are corrected.",
+      );
+      await expect(result.getByTestId("payments-unknown")).toContainText(`Line 3: NOBODY-${tag} (no member has this certificate number)`);
+      await expect(result.getByTestId("payments-problems")).toContainText(
+        "Line 4: amount must be dollars and cents above $0.00, like 19.95",
+      );
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `import-problems-${device}`);
+      expect(await ledger(services, a.id)).toEqual([]);
+
+      const good = `${header}\n${a.certificate},19.95,${today},${tag}-1\n${b.certificate.toLowerCase()},19.95,${today},${tag}-3\n`;
+      await input.setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
+      await expect(panel.getByTestId("payments-result")).toHaveCount(0);
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
+      await expect(panel.getByTestId("payments-message")).toHaveText("Ready to record 2 payments ($39.90) for 2 members.");
+      await expect(result.getByTestId("payments-matched")).toContainText(`Line 2: ${a.certificate} (Rosa Payer), $19.95`);
+      await expect(result.getByTestId("payments-matched")).toContainText(`Line 3: ${b.certificate} (Bo Payer), $19.95`);
+      expect(await ledger(services, a.id)).toEqual([]);
+      await expectNoAxeViolations(page);
+      await shot(page, `import-preview-${device}`);
+
+      await panel.getByRole("button", { name: "Apply", exact: true }).click();
+      await expect(panel.getByTestId("payments-message")).toHaveText("Recorded 2 payments ($39.90) for 2 members.");
+      await expect(result).toHaveAttribute("data-kind", "applied");
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+      expect(await ledger(services, a.id)).toEqual([[1995, `${tag}-1`]]);
+      expect(await ledger(services, b.id)).toEqual([[1995, `${tag}-3`]]);
+      await shot(page, `import-applied-${device}`);
+
+      // The same file again: every reference is already recorded.
+      await input.setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
+      await panel.getByRole("button", { name: "Preview", exact: true }).click();
+      await expect(panel.getByTestId("payments-message")).toHaveText(
+        "Every payment in the file is already recorded: nothing new to record.",
+      );
+      await expect(result.getByTestId("payments-skipped")).toContainText(`Line 2: reference ${tag}-1`);
+      await expect(panel.getByRole("button", { name: "Apply", exact: true })).toBeDisabled();
+      expect(await ledger(services, a.id)).toHaveLength(1);
+    });
+  });
+}
+
+test("a large payments file shows the upload progress, then the server at work, for the preview and for the apply", async ({
+  page,
+  signIn,
+  services,
+}) => {
+  test.setTimeout(180_000);
+  const tag = `LG${uniq()}`;
+  const members = [await seedMember(services, tag), await seedMember(services, tag)];
+  const today = services.coverage.today();
+  const rows = Array.from({ length: 30_000 }, (_, i) => `${members[i % 2].certificate},19.95,${today},${tag}-${i}`);
+  await signIn("limited_admin");
+  await page.goto("/admin/members?tab=payments");
+  await page.locator('input[type="file"]').setInputFiles({
+    name: "large.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(["certificate_number,amount,paid_on,reference", ...rows].join("\n")),
+  });
+  // Every progress bar drawn is written down as it is drawn: on a busy machine the upload can be
+  // over before a check from the test would look.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const label = document.querySelector('[role="progressbar"]')?.getAttribute("aria-label");
+      if (label && seen[seen.length - 1] !== label) seen.push(label);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  const seen = () => page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen.splice(0));
+
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByTestId("payments-message")).toHaveText("Ready to record 30,000 payments ($598,500.00) for 2 members.", {
+    timeout: 30_000,
+  });
+  expect(await seen()).toEqual(["Upload progress", "Processing"]);
+  await expect(page.getByTestId("payments-matched")).toContainText("... and 29,900 more");
+
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByTestId("payments-message")).toHaveText("Recorded 30,000 payments ($598,500.00) for 2 members.", {
+    timeout: 60_000,
+  });
+  expect(await seen()).toEqual(["Upload progress", "Processing"]);
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  expect(await ledger(services, members[0].id)).toHaveLength(15_000);
+});
+
+test("failures are said where they happen and can be tried again: the membership not loaded, the payments file not sent", async ({
+  page,
+  signIn,
+  services,
+}) => {
+  test.setTimeout(120_000);
+  const tag = `FL${uniq()}`;
+  const member = await seedMember(services, tag);
+  await signIn("limited_admin");
+  await page.goto(`/admin/members?q=${tag}`);
+  await page.route("**/api/admin/members/*/membership", (route) => route.abort());
+  await page.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+  const membership = page.getByRole("dialog", { name: "Membership of Rosa Payer", exact: true });
+  await expect(membership.getByRole("alert")).toContainText("The membership could not be loaded:");
+  await page.unroute("**/api/admin/members/*/membership");
+  await membership.getByRole("button", { name: "Try again" }).click();
+  await expect(membership.getByTestId("membership-status")).toHaveText("Awaiting first payment");
+  await membership.getByRole("button", { name: "Close dialog" }).click();
+
+  await page.goto("/admin/members?tab=payments");
+  await page.route("**/api/admin/membership/payments/import", (route) => route.abort());
+  await page.locator('input[type="file"]').setInputFiles({
+    name: "p.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`certificate_number,amount,paid_on,reference\n${member.certificate},19.95,2026-01-02,${tag}\n`),
+  });
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByRole("alert").getByTestId("payments-message")).toHaveText(
+    "The file could not be sent: Network error: the server could not be reached",
+  );
+  // A file that is not CSV is refused before anything is sent.
+  await page.locator('input[type="file"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await expect(page.getByRole("alert").filter({ hasText: "Please choose a CSV file (.csv)." })).toBeVisible();
+  await expect(page.getByTestId("payments-result")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Preview", exact: true })).toBeDisabled();
+});
