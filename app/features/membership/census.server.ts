@@ -22,7 +22,10 @@ import { coverageOn, PLAN_PRICE_CENTS, type Billing, type Coverage, type LedgerE
  * go stale, and the payments import and the Record payment dialog need not keep anything in
  * step.
  */
-export async function coverageCensus(db: Kysely<Database>, today: string): Promise<Map<number, Coverage>> {
+export async function coverageCensus(db: Kysely<Database>, today: string, only?: number): Promise<Map<number, Coverage>> {
+  // One member (a row just edited): the same queries, on that member's rows alone.
+  const onlyPayments = only === undefined ? sql`` : sql`where p.user_id = ${only}`;
+  const onlyMember = only === undefined ? sql`` : sql`and u.id = ${only}`;
   const [members, events, eventLedgers] = await Promise.all([
     sql<{
       id: number;
@@ -43,15 +46,23 @@ export async function coverageCensus(db: Kysely<Database>, today: string): Promi
             sum(p.amount_cents) over (partition by p.user_id order by p.paid_on, p.id rows between unbounded preceding and current row) as running
           from membership_payments p
           join membership_plans pp on pp.user_id = p.user_id
+          ${onlyPayments}
         ) r
         group by r.user_id
       ) pay on pay.user_id = u.id
-      where u.role = 'user'`.execute(db),
-    db.selectFrom("membership_events").select(["user_id", "kind", "on_date", "reason"]).orderBy("user_id").orderBy("id").execute(),
+      where u.role = 'user' ${onlyMember}`.execute(db),
+    db
+      .selectFrom("membership_events")
+      .select(["user_id", "kind", "on_date", "reason"])
+      .$if(only !== undefined, (q) => q.where("user_id", "=", only!))
+      .orderBy("user_id")
+      .orderBy("id")
+      .execute(),
     db
       .selectFrom("membership_payments")
       .select(["user_id", "paid_on", "amount_cents"])
       .where("user_id", "in", (eb) => eb.selectFrom("membership_events").select("user_id"))
+      .$if(only !== undefined, (q) => q.where("user_id", "=", only!))
       .orderBy("user_id")
       .orderBy("paid_on")
       .orderBy("id")
