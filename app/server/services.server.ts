@@ -20,6 +20,7 @@ import { ApplicationsService, type ApplicationsServiceOptions } from "~/features
 import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
+import { MembershipDashboard } from "~/features/membership/dashboard.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { VerifyService } from "~/features/membership/verify.server";
 import { MemberImportService } from "~/features/member-import/import.server";
@@ -61,6 +62,8 @@ export interface Services {
   coverage: CoverageService;
   /** The payment portal's CSV export, previewed and recorded all or nothing. */
   paymentsImport: PaymentsImportService;
+  /** The staff dashboard's membership figures (counts by status, the last twelve months). */
+  membershipDashboard: MembershipDashboard;
   /** Proof of coverage: the card's token and the public /verify page. */
   verify: VerifyService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
@@ -128,6 +131,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       coverage,
     ),
     paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
+    membershipDashboard: new MembershipDashboard(database.db, () => coverage.today()),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,
