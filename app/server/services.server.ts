@@ -21,6 +21,7 @@ import { MembershipFromApplications } from "~/features/applications/membership.s
 import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
 import { MembershipDashboard } from "~/features/membership/dashboard.server";
+import { CoverageCensus } from "~/features/membership/census.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { VerifyService } from "~/features/membership/verify.server";
 import { MemberImportService } from "~/features/member-import/import.server";
@@ -81,6 +82,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const rateLimits = new RateLimits(database);
   const audit = new AuditLog(database.db);
   const coverage = new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE);
+  const census = new CoverageCensus(database.db, () => coverage.today());
   const mailer = new Mailer({
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
@@ -112,13 +114,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       audit,
     }),
     audit,
-    memberAdmin: new MemberAdminService(
-      database.db,
-      database.dialect,
-      audit,
-      (mmddyy) => birthdateDigest(secret, mmddyy),
-      () => coverage.today(),
-    ),
+    memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy), census),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
@@ -131,7 +127,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       coverage,
     ),
     paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
-    membershipDashboard: new MembershipDashboard(database.db, () => coverage.today()),
+    membershipDashboard: new MembershipDashboard(census),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

@@ -6,7 +6,7 @@ import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
 import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
 import { todayUtc } from "~/platform/dates";
-import { coverageCensus } from "~/features/membership/census.server";
+import type { CoverageCensus } from "~/features/membership/census.server";
 import type { Coverage } from "~/features/membership/coverage";
 import { countByStatus, coverageSummary, type CoverageKind } from "~/features/membership/statuses";
 import {
@@ -100,8 +100,8 @@ export class MemberAdminService {
     private audit: AuditRecorder,
     /** The keyed digest of a normalized (MMDDYY) birthdate, as sign-in compares it. */
     private digestBirthdate: (mmddyy: string) => string,
-    /** The association's calendar day (TIME_ZONE): the day coverage statuses are computed for. */
-    private today: () => string = todayUtc,
+    /** Every member's coverage on the association's calendar day. */
+    private coverage: CoverageCensus,
   ) {}
 
   // ---- members -------------------------------------------------------------------------
@@ -150,9 +150,8 @@ export class MemberAdminService {
    * page's rows are read by id. bench/members.ts measures it at 50,000 members.
    */
   async listMembers(query: MemberQuery): Promise<Omit<MembersPage, "success">> {
-    const today = this.today();
-    const [census, ordered] = await Promise.all([
-      coverageCensus(this.db, today),
+    const [{ today, census }, ordered] = await Promise.all([
+      this.coverage.all(),
       this.sorted(this.filteredMembers(query).select("id"), query).execute(),
     ]);
     const ids = ordered.map((r) => Number(r.id));
@@ -174,8 +173,8 @@ export class MemberAdminService {
 
   /** The filtered list as CSV (no birthdates, no digests); the export itself is audited. */
   async exportMembers(actor: Actor, query: MemberQuery): Promise<{ csv: string; rows: number }> {
-    const [census, all] = await Promise.all([
-      coverageCensus(this.db, this.today()),
+    const [{ census }, all] = await Promise.all([
+      this.coverage.all(),
       this.sorted(this.filteredMembers(query).select(MEMBER_COLUMNS), query).execute(),
     ]);
     const rows = query.coverage ? all.filter((r) => census.get(Number(r.id))?.state.kind === query.coverage) : all;
@@ -211,7 +210,7 @@ export class MemberAdminService {
 
   /** One member's coverage today, for a row just changed. */
   private async coverageOf(memberId: number): Promise<Coverage | undefined> {
-    return (await coverageCensus(this.db, this.today(), memberId)).get(memberId);
+    return this.coverage.of(memberId);
   }
 
   /** Activates or deactivates a member; deactivation ends their sessions in the same transaction. */

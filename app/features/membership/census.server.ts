@@ -20,7 +20,7 @@ import { coverageOn, PLAN_PRICE_CENTS, type Billing, type Coverage, type LedgerE
  *
  * Measured by bench/members.ts (npm run bench:members). Nothing is stored: a status cannot
  * go stale, and the payments import and the Record payment dialog need not keep anything in
- * step.
+ * step. CoverageCensus below keeps the last answer while nothing it reads has changed.
  */
 export async function coverageCensus(db: Kysely<Database>, today: string, only?: number): Promise<Map<number, Coverage>> {
   // One member (a row just edited): the same queries, on that member's rows alone.
@@ -111,4 +111,66 @@ export async function coverageCensus(db: Kysely<Database>, today: string, only?:
     );
   }
   return out;
+}
+
+type Census = Map<number, Coverage>;
+
+/**
+ * The census of the association's calendar day, kept in the process while the rows it is
+ * computed from stay the same. At 50,000 members a census takes its three queries over the
+ * whole ledger (about a second on a loaded two-core machine, bench/members.ts); the check
+ * that nothing changed is one statement of counts and maxima over indexes, a few
+ * milliseconds. Ledger and event rows are only ever inserted (refunds are new rows) or
+ * deleted with their member, and ids only grow, so a row's count and largest id change with
+ * every write; a plan's change sets its updated_at to the time of the change. Each instance keeps its own copy and checks the
+ * shared database on every read, so several instances never disagree for longer than a
+ * request. The answer of a check may be newer than the census it keys, never older: the key
+ * is read first.
+ */
+export class CoverageCensus {
+  private kept: { key: string; census: Promise<Census> } | null = null;
+
+  constructor(
+    private db: Kysely<Database>,
+    /** The association's calendar day. */
+    readonly today: () => string,
+  ) {}
+
+  /** Every member's coverage today, and the day. */
+  async all(): Promise<{ today: string; census: Census }> {
+    const today = this.today();
+    const key = `${today}|${await this.fingerprint()}`;
+    if (this.kept?.key !== key) {
+      const census = coverageCensus(this.db, today);
+      this.kept = { key, census };
+      // A failed census is not kept: the next read tries again.
+      census.catch(() => {
+        if (this.kept?.census === census) this.kept = null;
+      });
+    }
+    return { today, census: await this.kept.census };
+  }
+
+  /** One member's coverage today (a row just changed), without the whole census. */
+  async of(memberId: number): Promise<Coverage | undefined> {
+    return (await coverageCensus(this.db, this.today(), memberId)).get(memberId);
+  }
+
+  private async fingerprint(): Promise<string> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select
+        (select count(*) from users where role = 'user') as members,
+        (select max(id) from users) as users_max,
+        (select count(*) from membership_payments) as payments,
+        (select max(id) from membership_payments) as payments_max,
+        (select count(*) from membership_events) as events,
+        (select max(id) from membership_events) as events_max,
+        (select count(*) from membership_plans) as plans,
+        (select max(updated_at) from membership_plans) as plans_updated,
+        -- Two plans changed in one millisecond: the second adds a row at the latest time.
+        (select count(*) from membership_plans where updated_at = (select max(updated_at) from membership_plans)) as plans_latest`.execute(
+      this.db,
+    );
+    return JSON.stringify(rows[0]);
+  }
 }

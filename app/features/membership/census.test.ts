@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
-import { coverageCensus } from "./census.server";
+import { CoverageCensus, coverageCensus } from "./census.server";
 import type { Billing } from "./coverage";
 import { CoverageService } from "./service.server";
 
@@ -143,4 +143,68 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
       }
     }
   }, 120_000);
+
+  it("keeps the census while nothing it reads changes, and computes it again after any write or on a new day", async () => {
+    const { db } = ctx.services.database;
+    let today = "2026-05-10";
+    const census = new CoverageCensus(db, () => today);
+    const first = await census.all();
+    expect((await census.all()).census).toBe(first.census);
+
+    const fresh = async () => {
+      const kept = await census.all();
+      expect(kept.census).toEqual(await coverageCensus(db, today));
+      return kept.census;
+    };
+    const id = await member(900, { billing: "monthly", approvedOn: "2026-04-01" }, []);
+    let last = await fresh();
+    expect(last).not.toBe(first.census);
+    expect(last.get(id)?.label).toBe("Awaiting first payment");
+
+    const now = new Date().toISOString();
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      [
+        "a payment",
+        () =>
+          db
+            .insertInto("membership_payments")
+            .values({ user_id: id, amount_cents: 1995, paid_on: "2026-04-02", method: "card", recorded_at: now })
+            .execute(),
+      ],
+      [
+        "a refund",
+        () =>
+          db
+            .insertInto("membership_payments")
+            .values({ user_id: id, amount_cents: -1995, paid_on: "2026-04-03", method: "card", recorded_at: now })
+            .execute(),
+      ],
+      [
+        "a plan change",
+        () =>
+          db
+            .updateTable("membership_plans")
+            .set({ billing: "annual", updated_at: new Date(Date.now() + 1000).toISOString() })
+            .where("user_id", "=", id)
+            .execute(),
+      ],
+      [
+        "a cancellation",
+        () =>
+          db
+            .insertInto("membership_events")
+            .values({ user_id: id, kind: "cancelled", on_date: "2026-05-01", reason: "x", recorded_at: now })
+            .execute(),
+      ],
+      ["a member's deletion", () => db.deleteFrom("users").where("certificate_number", "=", "CEN5").execute()],
+    ];
+    for (const [what, write] of writes) {
+      await write();
+      const next = await fresh();
+      expect(next, what).not.toBe(last);
+      last = next;
+    }
+    today = "2026-05-11";
+    expect(await fresh()).not.toBe(last);
+  });
 });
