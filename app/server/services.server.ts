@@ -137,6 +137,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       certificateFormat: config.CERTIFICATE_FORMAT,
       orgName: config.ORG_NAME,
       publicUrl: config.PUBLIC_URL ?? null,
+      timeZone: config.TIME_ZONE,
     }),
     memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit),
   };
