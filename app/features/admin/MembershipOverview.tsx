@@ -58,7 +58,7 @@ export function MembershipOverview({ figures }: { figures: MembershipFigures | n
               to={`/admin/members?coverage=${kind}`}
               className="block h-full rounded-xl border border-slate-200 px-3 py-2 hover:border-brand-400 hover:bg-brand-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
             >
-              <span className="block text-2xl font-bold tabular-nums text-brand-900">{number(counts[kind])}</span>
+              <span className="block text-2xl font-bold tabular-nums text-brand-900">{number(counts[kind])}</span>{" "}
               <span className="block text-sm text-slate-700">{COVERAGE_KIND_NAMES[kind]}</span>
             </Link>
           </li>

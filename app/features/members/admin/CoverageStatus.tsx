@@ -61,7 +61,7 @@ export function CoverageFilter({
           pressed ? "border-brand-800 bg-brand-800 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-50"
         }`}
       >
-        {label}
+        {label}{" "}
         <span
           className={`rounded-full px-1.5 text-xs font-semibold tabular-nums ${pressed ? "bg-white/20 text-white" : "bg-slate-100 text-slate-700"}`}
         >
