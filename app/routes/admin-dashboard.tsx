@@ -1,3 +1,4 @@
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
 import { AdminDashboard, resolveNotice, resolveTab } from "~/features/admin/AdminDashboard";
@@ -10,9 +11,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin(context);
   const params = new URL(request.url).searchParams;
   const tab = resolveTab(user, params.get("tab"));
-  return { user, tab, notice: resolveNotice(user, params.get("notice")) };
+  const membership = await context.services.membershipDashboard.figures().catch((err: unknown) => {
+    context.services.logger.error({ err }, "admin dashboard: membership figures failed");
+    return null;
+  });
+  return { user, tab, notice: resolveNotice(user, params.get("notice")), membership };
+}
+
+/**
+ * The tabs and the notice keep their state in the address: changing them changes nothing the
+ * loader reads but the initial tab, so the membership figures are not computed again.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
 }
 
 export default function AdminDashboardRoute({ loaderData }: Route.ComponentProps) {
-  return <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} notice={loaderData.notice} />;
+  return (
+    <AdminDashboard user={loaderData.user} initialTab={loaderData.tab} notice={loaderData.notice} membership={loaderData.membership} />
+  );
 }

@@ -8,9 +8,14 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** /admin/rss: the dashboard on its RSS tab, super_admin only. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSuperAdmin(context) };
+  const user = requireSuperAdmin(context);
+  const membership = await context.services.membershipDashboard.figures().catch((err: unknown) => {
+    context.services.logger.error({ err }, "admin dashboard: membership figures failed");
+    return null;
+  });
+  return { user, membership };
 }
 
 export default function AdminRssRoute({ loaderData }: Route.ComponentProps) {
-  return <AdminDashboard user={loaderData.user} initialTab="rss" />;
+  return <AdminDashboard user={loaderData.user} initialTab="rss" membership={loaderData.membership} />;
 }

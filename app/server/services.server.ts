@@ -20,6 +20,8 @@ import { ApplicationsService, type ApplicationsServiceOptions } from "~/features
 import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
+import { MembershipDashboard } from "~/features/membership/dashboard.server";
+import { CoverageCensus } from "~/features/membership/census.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { VerifyService } from "~/features/membership/verify.server";
 import { MemberImportService } from "~/features/member-import/import.server";
@@ -61,6 +63,8 @@ export interface Services {
   coverage: CoverageService;
   /** The payment portal's CSV export, previewed and recorded all or nothing. */
   paymentsImport: PaymentsImportService;
+  /** The staff dashboard's membership figures (counts by status, the last twelve months). */
+  membershipDashboard: MembershipDashboard;
   /** Proof of coverage: the card's token and the public /verify page. */
   verify: VerifyService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
@@ -78,6 +82,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const rateLimits = new RateLimits(database);
   const audit = new AuditLog(database.db);
   const coverage = new CoverageService(database.db, database.dialect, audit, config.TIME_ZONE);
+  const census = new CoverageCensus(database.db, () => coverage.today());
   const mailer = new Mailer({
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
@@ -109,7 +114,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       audit,
     }),
     audit,
-    memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy)),
+    memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy), census),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
@@ -122,6 +127,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       coverage,
     ),
     paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
+    membershipDashboard: new MembershipDashboard(census),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,
@@ -131,7 +137,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       certificateFormat: config.CERTIFICATE_FORMAT,
       orgName: config.ORG_NAME,
       publicUrl: config.PUBLIC_URL ?? null,
+      timeZone: config.TIME_ZONE,
     }),
-    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit, () => coverage.today()),
   };
 }

@@ -118,11 +118,11 @@ test.describe("member administration", () => {
     expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, "utf8");
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("certificate_number,first_name,last_name,email,status,last_login_at,created_at");
+    expect(lines[0]).toBe("certificate_number,first_name,last_name,email,status,coverage_status,paid_through,last_login_at,created_at");
     expect(lines).toHaveLength(30); // header + 29 (one deleted)
     // In the order on screen (certificate number, descending).
-    expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,,active,,`));
-    expect(lines[29]).toMatch(new RegExp(`^${tag}-001,Sam,Tester1,,active,2024-05-01T10:30:00.000Z,`));
+    expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,,active,No plan on record,,,`));
+    expect(lines[29]).toMatch(new RegExp(`^${tag}-001,Sam,Tester1,,active,No plan on record,,2024-05-01T10:30:00.000Z,`));
     expect(csv).not.toContain(`${tag}-003`);
     const digest = (await services.auth.users.findById(ids[0]))!.birthdate_digest!;
     expect(csv).not.toContain(digest);

@@ -10,6 +10,8 @@ import { isSuperAdmin } from "~/features/auth/user";
 import { SubmissionsPanel } from "~/features/submissions/admin/SubmissionsPanel";
 import { SignOutEverywhereButton } from "~/features/account/SignOutEverywhere";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
+import type { MembershipFigures } from "~/features/membership/trend";
+import { MembershipOverview } from "./MembershipOverview";
 
 export type AdminTab = "rss" | "submissions" | "videos";
 
@@ -37,10 +39,13 @@ export function AdminDashboard({
   user,
   initialTab,
   notice = null,
+  membership,
 }: {
   user: PublicUser;
   initialTab: AdminTab;
   notice?: DashboardNotice | null;
+  /** Counts by coverage status and the last twelve months; null when they could not be read. */
+  membership: MembershipFigures | null;
 }) {
   const [, setSearchParams] = useSearchParams();
   const [noticeShown, setNoticeShown] = useState(notice !== null);
@@ -92,6 +97,7 @@ export function AdminDashboard({
           />
         </div>
       ) : null}
+      <MembershipOverview figures={membership} />
       <Tabs.Root
         defaultValue={initialTab}
         onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}

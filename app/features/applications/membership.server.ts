@@ -8,6 +8,8 @@ import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
 import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches } from "./contract";
 import { MEMBERSHIP_MESSAGES } from "./contract";
+import { todayIn } from "~/features/membership/coverage";
+import { parseCents } from "~/features/membership/contract";
 
 /** A certificate number from CERTIFICATE_FORMAT ("AHA{0000000}") and a counter value. */
 export function formatCertificate(format: string, n: number): string {
@@ -31,6 +33,8 @@ export interface MembershipDeps {
   certificateFormat: string;
   orgName: string;
   publicUrl: string | null;
+  /** The association's time zone: the approval's calendar day is its day. */
+  timeZone: string;
 }
 
 /** What createMember needs from the application. */
@@ -92,6 +96,9 @@ export class MembershipFromApplications {
           "state",
           "zip",
           "member_user_id",
+          "amount_of_coverage",
+          "beneficiary_name",
+          "beneficiary_relationship",
         ])
         .where("id", "=", applicationId)
         .executeTakeFirst();
@@ -131,6 +138,7 @@ export class MembershipFromApplications {
         email = app.email;
       }
       await trx.updateTable("applications").set({ member_user_id: member.id }).where("id", "=", applicationId).execute();
+      await this.planFromApplication(trx, actorId, app, member);
       await audit.record(
         {
           actorId,
@@ -145,6 +153,58 @@ export class MembershipFromApplications {
     if (outcome.kind === "existing") return this.membershipOf(applicationId);
     const welcome = await this.sendWelcome(actorId, applicationId, outcome.member.certificate, outcome.email, site);
     return { member: outcome.member, created: outcome.created, welcome };
+  }
+
+  /**
+   * The member's plan from the application: its amount of coverage and beneficiary, billed
+   * monthly (the application's payment options, monthly billing, automatic checking and
+   * credit card, are ways to pay the monthly dues: none asks for the annual plan, which staff
+   * can choose on the member's row), approved on the day staff approved the application (the
+   * association's calendar day of its last change to approved in the audit log; today if the
+   * log has none). A member linked to who already has a plan keeps it.
+   */
+  private async planFromApplication(
+    trx: Kysely<Database>,
+    actorId: number,
+    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null },
+    member: { id: number; certificate: string },
+  ): Promise<void> {
+    const approval = await trx
+      .selectFrom("audit_log")
+      .select(["created_at", "details"])
+      .where("action", "=", "submissions.status")
+      .where("target_label", "=", `application_${app.id}`)
+      .orderBy("id", "desc")
+      .execute();
+    const approvedAt = approval.find((r) => (JSON.parse(r.details ?? "{}") as { to?: unknown }).to === "approved")?.created_at;
+    const approvedOn = todayIn(this.deps.timeZone, approvedAt ? new Date(approvedAt) : new Date());
+    const now = nowIso();
+    const inserted = await trx
+      .insertInto("membership_plans")
+      .values({
+        user_id: member.id,
+        billing: "monthly",
+        coverage_cents: parseCents(app.amount_of_coverage),
+        beneficiary_name: app.beneficiary_name,
+        beneficiary_relationship: app.beneficiary_relationship,
+        approved_on: approvedOn,
+        carried_paid_through: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column("user_id").doNothing())
+      .returning("user_id")
+      .executeTakeFirst();
+    if (!inserted) return;
+    await this.deps.audit.record(
+      {
+        actorId,
+        action: "membership.plan",
+        target: { type: "member", id: member.id, label: member.certificate },
+        details: { billing: "monthly", approvedOn, application: `application_${app.id}` },
+      },
+      trx,
+    );
   }
 
   /** What the application is linked to now (for a second click, or the detail dialog). */

@@ -101,6 +101,12 @@ export function AdminUserUpload() {
               <code className="font-mono">birthdate</code> are required; <code className="font-mono">first_name</code>,{" "}
               <code className="font-mono">last_name</code> and <code className="font-mono">email</code> are optional.
             </li>
+            <li>
+              Associations moving in may add a plan: <code className="font-mono">plan</code> (monthly or annual),{" "}
+              <code className="font-mono">coverage_amount</code> in dollars and <code className="font-mono">paid_through</code> (a date in
+              the birthdate&apos;s formats), all optional. A member with a paid-through date is covered through it; without one they await
+              their first payment. A blank cell keeps what the member&apos;s plan has.
+            </li>
             <li>Birthdates may be written {DATE_FORMATS_TEXT.replace("YYYY-MM-DD", "YYYY-MM-DD (preferred)")}.</li>
             <li>Certificate numbers should be unique. A certificate number already on file updates that member's birthdate and name.</li>
             <li>Rows with errors are skipped and listed with their line number; the other rows are imported.</li>

@@ -228,6 +228,7 @@ export function UserUpload() {
               are not case-sensitive)
             </li>
             <li>Optional columns: first_name, last_name, email</li>
+            <li>Optional plan columns: plan (monthly or annual), coverage_amount (dollars), paid_through (a date)</li>
             <li>Birthdate formats: {DATE_FORMATS_TEXT}</li>
             <li>Certificate numbers should be unique</li>
             <li>Maximum file size: {MAX_UPLOAD_LABEL}</li>

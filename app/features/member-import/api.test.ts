@@ -502,7 +502,7 @@ describeEachDatabase("member CSV import API", (dialect) => {
             actorId: expect.any(Number),
             action: "members.import",
             rowCount: 1,
-            details: { filename: "fine.csv", totalProcessed: 2, errors: 1, created: 1, updated: 0, unchanged: 0 },
+            details: { filename: "fine.csv", totalProcessed: 2, errors: 1, created: 1, updated: 0, unchanged: 0, plans: 0 },
             visible: 1,
           },
         ]);

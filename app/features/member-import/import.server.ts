@@ -43,6 +43,8 @@ export class MemberImportService {
     private logger: Logger,
     /** Each import is recorded in the write transaction: if the record fails, nothing is kept. */
     public audit: AuditRecorder,
+    /** The association's calendar day: a new plan's approved_on. */
+    private today: () => string = todayUtc,
   ) {
     this.claims = new ImportClaims(db);
   }
@@ -92,7 +94,7 @@ export class MemberImportService {
     let outcome;
     try {
       outcome = await this.db.transaction().execute(async (trx) => {
-        const writer = await membersWriter(trx, this.dialect, nowIso());
+        const writer = await membersWriter(trx, this.dialect, nowIso(), this.today());
         const parsed = await readMemberCsv(input.csv, todayUtc(), async (found: MemberRecord[]) => {
           for (const r of found) {
             let digest = digests.get(r.mmddyy);
@@ -118,6 +120,7 @@ export class MemberImportService {
               created: written.created,
               updated: written.updated,
               unchanged: written.unchanged,
+              plans: written.plans,
             },
           },
           trx,
@@ -162,6 +165,7 @@ export class MemberImportService {
     }
     const message =
       `Imported ${plural(successful, "user")} (${written.created} new, ${written.updated} updated, ${written.unchanged} unchanged)` +
+      (written.plans ? `, ${plural(written.plans, "plan")} given or changed` : "") +
       (rowErrors.length ? `; ${plural(rowErrors.length, "row")} had errors and ${rowErrors.length === 1 ? "was" : "were"} skipped.` : ".");
     return { status: 200, body: { success: true, message, ...(details.length ? { details } : {}), stats, ...split } };
   }

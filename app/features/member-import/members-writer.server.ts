@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
+import type { ImportedPlan } from "./parse-csv";
 
 export interface MemberWrite {
   line: number;
@@ -9,6 +10,8 @@ export interface MemberWrite {
   firstName: string | null;
   lastName: string | null;
   email: string | null;
+  /** The optional plan columns; null or absent: the member's plan is left as it is. */
+  plan?: ImportedPlan | null;
 }
 
 export interface WriteOutcome {
@@ -17,6 +20,8 @@ export interface WriteOutcome {
   unchanged: number;
   /** Rows whose certificate number belongs to a staff account: never touched. */
   staff: MemberWrite[];
+  /** Plans given or changed by the plan columns. */
+  plans: number;
 }
 
 /** Rows per statement. Each statement carries its rows as one or four array parameters, not as N x columns. */
@@ -43,7 +48,13 @@ export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows
  * The same writes for rows that arrive in parts (a streamed file): each part is written in
  * full chunks as they fill, the last one by finish(), which returns the outcome.
  */
-export async function membersWriter(trx: Kysely<Database>, dialect: Dialect, now: string) {
+export async function membersWriter(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  now: string,
+  /** A new plan's approved_on: the import's day on the association's calendar (see writePlans). */
+  today: string = now.slice(0, 10),
+) {
   const staffCertificates = new Set(
     (
       await trx
@@ -54,7 +65,7 @@ export async function membersWriter(trx: Kysely<Database>, dialect: Dialect, now
         .execute()
     ).map((r) => r.certificate_number!),
   );
-  const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [] };
+  const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [], plans: 0 };
   let pending: MemberWrite[] = [];
 
   const upsert = async (chunk: MemberWrite[]) => {
@@ -65,6 +76,8 @@ export async function membersWriter(trx: Kysely<Database>, dialect: Dialect, now
       else outcome.updated++;
     }
     outcome.unchanged += chunk.length - written.length;
+    const planned = chunk.filter((r) => r.plan);
+    if (planned.length) outcome.plans += await writePlans(trx, dialect, planned, now, today);
   };
 
   return {
@@ -121,4 +134,47 @@ async function upsertSqlite(trx: Kysely<Database>, rows: MemberWrite[], now: str
     from json_each(${json}) where true
     ${ON_CONFLICT}`.execute(trx);
   return written;
+}
+
+/**
+ * The plan columns of an association moving in: a new plan or a change to the member's plan
+ * (billing; the amount of coverage and paid through when given, else kept). A new plan is
+ * approved on the import's day: the day this association put the member on a plan here (the
+ * old records' approval day is not in the file). With paid_through the member is covered
+ * through that day (coverage.ts's carried-over coverage, which payments recorded here
+ * extend); without it they await their first payment, whose month decides their coverage's
+ * first day. An existing plan keeps its approved_on. A row that changes nothing writes
+ * nothing, so the same file twice changes nothing.
+ */
+async function writePlans(trx: Kysely<Database>, dialect: Dialect, rows: MemberWrite[], now: string, today: string): Promise<number> {
+  const onConflict = sql`
+    on conflict (user_id) do update set
+      billing = excluded.billing,
+      coverage_cents = coalesce(excluded.coverage_cents, membership_plans.coverage_cents),
+      carried_paid_through = coalesce(excluded.carried_paid_through, membership_plans.carried_paid_through),
+      updated_at = excluded.updated_at
+    where membership_plans.billing is distinct from excluded.billing
+      or (excluded.coverage_cents is not null and membership_plans.coverage_cents is distinct from excluded.coverage_cents)
+      or (excluded.carried_paid_through is not null and membership_plans.carried_paid_through is distinct from excluded.carried_paid_through)
+    returning user_id`;
+  const plans = rows.map((r) => r.plan!);
+  if (dialect === "postgres") {
+    const { rows: written } = await sql`
+      insert into membership_plans (user_id, billing, coverage_cents, approved_on, carried_paid_through, created_at, updated_at)
+      select u.id, t.b, t.c, ${today}, t.p, ${now}, ${now}
+      from unnest(${rows.map((r) => r.certificate)}::text[], ${plans.map((p) => p.billing)}::text[],
+                  ${plans.map((p) => p.coverageCents)}::integer[], ${plans.map((p) => p.paidThrough)}::text[]) as t(cert, b, c, p)
+      join users u on u.certificate_number = t.cert and u.role = 'user'
+      ${onConflict}`.execute(trx);
+    return written.length;
+  }
+  const json = JSON.stringify(rows.map((r, i) => [r.certificate, plans[i].billing, plans[i].coverageCents, plans[i].paidThrough]));
+  const { rows: written } = await sql`
+    insert into membership_plans (user_id, billing, coverage_cents, approved_on, carried_paid_through, created_at, updated_at)
+    select u.id, j.value ->> 1, j.value ->> 2, ${today}, j.value ->> 3, ${now}, ${now}
+    from json_each(${json}) j
+    join users u on u.certificate_number = j.value ->> 0 and u.role = 'user'
+    where true
+    ${onConflict}`.execute(trx);
+  return written.length;
 }

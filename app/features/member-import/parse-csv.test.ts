@@ -21,8 +21,8 @@ describe("parseMemberCsv", () => {
       "a-102,1975/13/01,Bad,Date\r\n";
     const r = ok(text);
     expect(r.records).toEqual([
-      { line: 2, certificate: "A-100", mmddyy: "011580", digest: "", firstName: "Smith, Jr.", lastName: "Doe", email: null },
-      { line: 6, certificate: "A-101", mmddyy: "020375", digest: "", firstName: "Ann", lastName: null, email: null },
+      { line: 2, certificate: "A-100", mmddyy: "011580", digest: "", firstName: "Smith, Jr.", lastName: "Doe", email: null, plan: null },
+      { line: 6, certificate: "A-101", mmddyy: "020375", digest: "", firstName: "Ann", lastName: null, email: null, plan: null },
     ]);
     expect(r.rowErrors).toEqual([{ line: 7, message: 'Line 7: birthdate "1975/13/01" is not a real date' }]);
     expect(r.totalRows).toBe(3);

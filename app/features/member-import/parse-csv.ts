@@ -4,6 +4,8 @@ import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./bi
 import { isOneLine } from "~/platform/text-fields";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 import { z } from "~/platform/zod";
+import { BILLINGS, type Billing } from "~/features/membership/coverage";
+import { MAX_COVERAGE_CENTS, parseCents } from "~/features/membership/contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
@@ -25,6 +27,17 @@ export interface MemberRecord {
   lastName: string | null;
   /** Null when the file has no e-mail for the row: an existing member keeps theirs. */
   email: string | null;
+  /** The optional plan columns (associations moving in); null when the row gives no plan. */
+  plan: ImportedPlan | null;
+}
+
+/** A plan from the optional columns plan, coverage_amount and paid_through. */
+export interface ImportedPlan {
+  billing: Billing;
+  /** Null: not given (an existing plan keeps its amount). */
+  coverageCents: number | null;
+  /** YYYY-MM-DD, paid through on the old records; null: not given (an existing plan keeps its day). */
+  paidThrough: string | null;
 }
 
 export interface RowError {
@@ -175,7 +188,7 @@ class MemberCsvReader {
   done = false;
   private blank = true;
   private header: string[] | null = null;
-  private col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1 };
+  private col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1, plan: -1, coverage: -1, paidThrough: -1 };
   private headerCells: string[] = [];
   private rowErrors: RowError[] = [];
   private seen = new Map<string, number>();
@@ -212,6 +225,9 @@ class MemberCsvReader {
           first: names.indexOf("first_name"),
           last: names.indexOf("last_name"),
           email: names.findIndex((n) => n === "email" || n === "e_mail"),
+          plan: names.indexOf("plan"),
+          coverage: names.indexOf("coverage_amount"),
+          paidThrough: names.indexOf("paid_through"),
         };
         if (this.col.cert < 0 || this.col.birth < 0) this.done = true;
         continue;
@@ -272,6 +288,9 @@ interface Columns {
   first: number;
   last: number;
   email: number;
+  plan: number;
+  coverage: number;
+  paidThrough: number;
 }
 
 /** A row's values, or the reason it cannot be imported. */
@@ -306,6 +325,8 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
   if (email && (email.length > MAX_EMAIL_LENGTH || !emailAddress.safeParse(email).success)) {
     return `email ${JSON.stringify(email.slice(0, 60))} is not an e-mail address like name@example.com`;
   }
+  const plan = planOf(row, col);
+  if (typeof plan === "string") return plan;
   return {
     line: 0,
     certificate,
@@ -314,7 +335,42 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
     firstName,
     lastName,
     email: email || null,
+    plan,
   };
+}
+
+/** The most a plan's coverage column holds (a 32-bit integer of cents on PostgreSQL): $21,474,836.47. */
+const MAX_IMPORTED_COVERAGE_CENTS = Math.min(MAX_COVERAGE_CENTS, 2_147_483_647);
+
+/** Any day in the birthdate's formats, future ones included. */
+const NO_LIMIT = "9999-12-31";
+
+/** The row's plan from the optional columns, null when it gives none, or why it cannot be imported. */
+function planOf(row: string[], col: Columns): ImportedPlan | null | string {
+  const cell = (index: number) => (index < 0 ? "" : (row[index] ?? "").trim());
+  const billing = cell(col.plan).toLowerCase();
+  const coverage = cell(col.coverage);
+  const paidThrough = cell(col.paidThrough);
+  if (!billing && !coverage && !paidThrough) return null;
+  const shown = (v: string) => JSON.stringify(v.slice(0, 40));
+  if (!billing) return "plan is missing: give monthly or annual with coverage_amount or paid_through";
+  if (!(BILLINGS as readonly string[]).includes(billing)) return `plan ${shown(cell(col.plan))} must be monthly or annual`;
+  let coverageCents: number | null = null;
+  if (coverage) {
+    coverageCents = parseCents(coverage);
+    if (coverageCents === null || coverageCents > MAX_IMPORTED_COVERAGE_CENTS)
+      return `coverage_amount ${shown(coverage)} is not an amount in dollars like 250000 or 250000.00`;
+  }
+  let day: string | null = null;
+  if (paidThrough) {
+    const parsed = parseBirthdate(paidThrough, NO_LIMIT);
+    if (!parsed.ok)
+      return parsed.reason === "impossible"
+        ? `paid_through ${shown(paidThrough)} is not a real date`
+        : `paid_through ${shown(paidThrough)} is not a date in the format ${DATE_FORMATS_TEXT}`;
+    day = `${parsed.year}-${String(parsed.month).padStart(2, "0")}-${String(parsed.day).padStart(2, "0")}`;
+  }
+  return { billing: billing as Billing, coverageCents, paidThrough: day };
 }
 
 function name(row: string[], index: number): string | null | Error {

@@ -118,3 +118,34 @@ describe("optional columns", () => {
     expect(ok("\uFEFFCertificate Number,Birthdate\nA,1980-01-01\n").headerCells).toEqual(["Certificate Number", "Birthdate"]);
   });
 });
+
+describe("the optional plan columns", () => {
+  const HEAD = "certificate_number,birthdate,Plan,Coverage Amount,Paid Through";
+  it("read a plan, its amount of coverage and the day paid through, in any date format the birthdate takes", () => {
+    const r = ok(
+      `${HEAD}\nP1,1980-01-01,Monthly,"250,000",2026-03-31\nP2,1980-01-01,annual,,03/31/2027\nP3,1980-01-01,,,\nP4,1980-01-01,annual,99.5,\n`,
+    );
+    expect(r.rowErrors).toEqual([]);
+    expect(r.records.map((x) => x.plan)).toEqual([
+      { billing: "monthly", coverageCents: 25_000_000, paidThrough: "2026-03-31" },
+      { billing: "annual", coverageCents: null, paidThrough: "2027-03-31" },
+      null,
+      { billing: "annual", coverageCents: 9950, paidThrough: null },
+    ]);
+  });
+
+  it("refuse a row with a bad value, naming the column and the value", () => {
+    expect(
+      errors(
+        `${HEAD}\nQ1,1980-01-01,weekly,,\nQ2,1980-01-01,,1000,\nQ3,1980-01-01,monthly,lots,\nQ4,1980-01-01,monthly,,2026-02-30\nQ5,1980-01-01,monthly,,next week\nQ6,1980-01-01,monthly,30000000,\n`,
+      ),
+    ).toEqual([
+      'Line 2: plan "weekly" must be monthly or annual',
+      "Line 3: plan is missing: give monthly or annual with coverage_amount or paid_through",
+      'Line 4: coverage_amount "lots" is not an amount in dollars like 250000 or 250000.00',
+      'Line 5: paid_through "2026-02-30" is not a real date',
+      'Line 6: paid_through "next week" is not a date in the format YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD',
+      'Line 7: coverage_amount "30000000" is not an amount in dollars like 250000 or 250000.00',
+    ]);
+  });
+});

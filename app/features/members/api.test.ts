@@ -118,7 +118,7 @@ describeEachDatabase("member administration API", (dialect) => {
     ]);
 
     const csv = await (await req("/api/admin/members/export?q=STAT-C", { cookie: limited.cookie })).text();
-    expect(csv.split("\r\n")[1]).toMatch(/^STAT-C,,,,inactive,,\d{4}-/);
+    expect(csv.split("\r\n")[1]).toMatch(/^STAT-C,,,,inactive,No plan on record,,,\d{4}-/);
 
     // Activating an active member leaves their sessions alone; the audit names the member.
     const signedIn = sessionCookieFrom(await memberLogin("STAT-A"));
@@ -262,6 +262,7 @@ describeEachDatabase("member administration API", (dialect) => {
           "state",
           "zip",
           "application_id",
+          "coverage",
         ].sort(),
       );
       expect(JSON.stringify(first)).not.toMatch(/digest|1980|011580/);

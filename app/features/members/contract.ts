@@ -12,6 +12,7 @@ import type { Database } from "~/platform/schema";
 import { isOneLine } from "~/platform/text-fields";
 import { contactDetailsSchema } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT, parseBirthdate } from "~/features/member-import/birthdate";
+import { COVERAGE_KINDS, type CoverageCounts, type CoverageSummary } from "~/features/membership/statuses";
 
 export const MIN_STAFF_PASSWORD_LENGTH = 12;
 
@@ -127,6 +128,8 @@ const searchParam = z
 export const memberQuerySchema = z.object({
   q: searchParam,
   status: z.enum(MEMBER_STATUSES, { error: "Status must be all, active or inactive" }).optional().default("all"),
+  /** The coverage status (computed on the association's calendar day); absent: every status. */
+  coverage: z.enum(COVERAGE_KINDS, { error: `Coverage must be one of ${COVERAGE_KINDS.join(", ")}` }).optional(),
   sort: z.enum(MEMBER_SORTS, { error: "Unknown sort column" }).optional().default("certificate_number"),
   dir: z.enum(["asc", "desc"], { error: "Direction must be asc or desc" }).optional().default("asc"),
   page: intParam(1, 1_000_000),
@@ -241,6 +244,8 @@ export interface MemberRow {
   zip: string | null;
   /** The application this member was made from or linked to. */
   application_id: number | null;
+  /** The member's coverage today (computed, never stored). */
+  coverage: CoverageSummary;
 }
 
 export interface StaffRow {
@@ -270,6 +275,10 @@ export interface MembersPage {
   success: true;
   members: MemberRow[];
   pagination: Pagination;
+  /** How many members the search and the active filter match in each coverage status (before the coverage filter). */
+  coverageCounts: CoverageCounts;
+  /** The association's calendar day the statuses are computed for. */
+  coverageDay: string;
 }
 export interface MemberAnswer {
   success: true;
@@ -292,7 +301,17 @@ export interface AuditPage {
 }
 
 /** Columns of the CSV export, in order. */
-export const EXPORT_COLUMNS = ["certificate_number", "first_name", "last_name", "email", "status", "last_login_at", "created_at"] as const;
+export const EXPORT_COLUMNS = [
+  "certificate_number",
+  "first_name",
+  "last_name",
+  "email",
+  "status",
+  "coverage_status",
+  "paid_through",
+  "last_login_at",
+  "created_at",
+] as const;
 
 export function exportFileName(now = new Date()): string {
   return `members-${todayUtc(now)}.csv`;

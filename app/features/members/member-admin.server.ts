@@ -6,6 +6,9 @@ import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
 import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
 import { todayUtc } from "~/platform/dates";
+import type { CoverageCensus } from "~/features/membership/census.server";
+import type { Coverage } from "~/features/membership/coverage";
+import { countByStatus, coverageSummary, type CoverageKind } from "~/features/membership/statuses";
 import {
   EXPORT_COLUMNS,
   MEMBER_EDIT_FIELDS,
@@ -27,7 +30,7 @@ export interface Actor {
 
 type UsersQuery = SelectQueryBuilder<Database, "users", object>;
 
-function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>): MemberRow {
+function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>, coverage: Coverage | undefined): MemberRow {
   return {
     id: row.id,
     certificate_number: row.certificate_number ?? "",
@@ -44,6 +47,7 @@ function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>): Membe
     state: row.state,
     zip: row.zip,
     application_id: row.application_id === null ? null : Number(row.application_id),
+    coverage: coverage ? coverageSummary(coverage) : { status: "no-plan", label: "No plan on record", paidThrough: null },
   };
 }
 
@@ -79,6 +83,9 @@ const MEMBER_COLUMNS = [
   "zip",
   "application_id",
 ] as const;
+/** A member the census did not see (added since): no plan on record, as a new member has none. */
+const NO_PLAN: Pick<Coverage, "state" | "label"> = { state: { kind: "no-plan" satisfies CoverageKind }, label: "No plan on record" };
+
 const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at"] as const;
 
 /**
@@ -93,6 +100,8 @@ export class MemberAdminService {
     private audit: AuditRecorder,
     /** The keyed digest of a normalized (MMDDYY) birthdate, as sign-in compares it. */
     private digestBirthdate: (mmddyy: string) => string,
+    /** Every member's coverage on the association's calendar day. */
+    private coverage: CoverageCensus,
   ) {}
 
   // ---- members -------------------------------------------------------------------------
@@ -133,37 +142,59 @@ export class MemberAdminService {
     return out.orderBy("id", dir) as Q;
   }
 
+  /**
+   * A page of members with each one's coverage, and the counts of each coverage status among
+   * the members the search and the active filter match. Coverage is computed, never stored,
+   * so the coverage filter cannot be a WHERE: the database gives the matching ids in the
+   * list's order, the census (one pass over all members' ledgers) their statuses, and the
+   * page's rows are read by id. bench/members.ts measures it at 50,000 members.
+   */
   async listMembers(query: MemberQuery): Promise<Omit<MembersPage, "success">> {
-    const base = this.filteredMembers(query);
-    const [countRow, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirst(),
-      this.sorted(base.select(MEMBER_COLUMNS), query)
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize)
-        .execute(),
+    const [{ today, census }, ordered] = await Promise.all([
+      this.coverage.all(),
+      this.sorted(this.filteredMembers(query).select("id"), query).execute(),
     ]);
-    const total = Number(countRow?.n ?? 0);
+    const ids = ordered.map((r) => Number(r.id));
+    const matching = query.coverage ? ids.filter((id) => census.get(id)?.state.kind === query.coverage) : ids;
+    const pageIds = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
+    const rows = pageIds.length ? await this.db.selectFrom("users").select(MEMBER_COLUMNS).where("id", "in", pageIds).execute() : [];
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const total = matching.length;
     return {
-      members: rows.map(toMemberRow),
+      members: pageIds.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toMemberRow(row, census.get(id))] : [];
+      }),
       pagination: { page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) },
+      coverageCounts: countByStatus(ids.map((id) => census.get(id) ?? NO_PLAN)),
+      coverageDay: today,
     };
   }
 
   /** The filtered list as CSV (no birthdates, no digests); the export itself is audited. */
   async exportMembers(actor: Actor, query: MemberQuery): Promise<{ csv: string; rows: number }> {
-    const rows = await this.sorted(this.filteredMembers(query).select(MEMBER_COLUMNS), query).execute();
+    const [{ census }, all] = await Promise.all([
+      this.coverage.all(),
+      this.sorted(this.filteredMembers(query).select(MEMBER_COLUMNS), query).execute(),
+    ]);
+    const rows = query.coverage ? all.filter((r) => census.get(Number(r.id))?.state.kind === query.coverage) : all;
     const csv = Papa.unparse(
       {
         fields: [...EXPORT_COLUMNS],
-        data: rows.map((r) => [
-          r.certificate_number ?? "",
-          r.first_name ?? "",
-          r.last_name ?? "",
-          r.email ?? "",
-          toBool(r.is_active) ? "active" : "inactive",
-          r.last_login_at ?? "",
-          r.created_at,
-        ]),
+        data: rows.map((r) => {
+          const coverage = census.get(Number(r.id));
+          return [
+            r.certificate_number ?? "",
+            r.first_name ?? "",
+            r.last_name ?? "",
+            r.email ?? "",
+            toBool(r.is_active) ? "active" : "inactive",
+            coverage?.label ?? NO_PLAN.label,
+            coverage?.paidThrough ?? "",
+            r.last_login_at ?? "",
+            r.created_at,
+          ];
+        }),
       },
       // A name like "=HYPERLINK(...)" must stay text when the file is opened in a spreadsheet.
       { escapeFormulae: true, newline: "\r\n" },
@@ -172,14 +203,19 @@ export class MemberAdminService {
       actorId: actor.id,
       action: "members.export",
       rowCount: rows.length,
-      details: { q: query.q || undefined, status: query.status },
+      details: { q: query.q || undefined, status: query.status, coverage: query.coverage },
     });
     return { csv: `${csv}\r\n`, rows: rows.length };
   }
 
+  /** One member's coverage today, for a row just changed. */
+  private async coverageOf(memberId: number): Promise<Coverage | undefined> {
+    return this.coverage.of(memberId);
+  }
+
   /** Activates or deactivates a member; deactivation ends their sessions in the same transaction. */
   async setMemberActive(actor: Actor, memberId: number, active: boolean): Promise<MemberRow> {
-    return this.db.transaction().execute(async (trx) => {
+    const row = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable("users")
         .set({ is_active: active ? 1 : 0, updated_at: nowIso() })
@@ -197,8 +233,9 @@ export class MemberAdminService {
         },
         trx,
       );
-      return toMemberRow(updated);
+      return updated;
     });
+    return toMemberRow(row, await this.coverageOf(memberId));
   }
 
   /**
@@ -215,7 +252,7 @@ export class MemberAdminService {
       if (!parsed.ok) throw DomainError.invalid(MESSAGES.badBirthdate);
       digest = this.digestBirthdate(toMmddyy(parsed.year, parsed.month, parsed.day));
     }
-    return this.db.transaction().execute(async (trx) => {
+    const row = await this.db.transaction().execute(async (trx) => {
       const before = await trx
         .selectFrom("users")
         .select(MEMBER_COLUMNS)
@@ -224,7 +261,7 @@ export class MemberAdminService {
         .executeTakeFirst();
       if (!before) throw DomainError.notFound(MESSAGES.memberNotFound);
       const changed = MEMBER_EDIT_FIELDS.filter((f) => (f === "birthdate" ? digest !== undefined : before[f] !== fields[f]));
-      if (!changed.length) return toMemberRow(before);
+      if (!changed.length) return before;
       const updated = await trx
         .updateTable("users")
         .set({ ...fields, ...(digest !== undefined ? { birthdate_digest: digest } : {}), updated_at: nowIso() })
@@ -243,8 +280,9 @@ export class MemberAdminService {
         },
         trx,
       );
-      return toMemberRow(updated);
+      return updated;
     });
+    return toMemberRow(row, await this.coverageOf(memberId));
   }
 
   /** Deletes a member; their sessions go with them (foreign key cascade, and explicitly). */

@@ -15,6 +15,8 @@ import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
 import { MembershipDialog, MembershipRowActions, type MembershipMember } from "~/features/membership/admin/MembershipDialog";
+import type { CoverageCounts } from "~/features/membership/statuses";
+import { CoverageBadge, CoverageFilter, coverageFilterOf } from "./CoverageStatus";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
 
@@ -25,6 +27,8 @@ function listQuery(params: URLSearchParams): URLSearchParams {
     const v = params.get(key);
     if (v) out.set(key, v);
   }
+  const coverage = coverageFilterOf(params);
+  if (coverage) out.set("coverage", coverage);
   return out;
 }
 
@@ -133,6 +137,12 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         cell: (c) => <StatusBadge active={c.row.original.is_active} />,
       },
       {
+        id: "coverage",
+        enableSorting: false,
+        meta: { label: "Coverage" },
+        cell: (c) => <CoverageBadge coverage={c.row.original.coverage} />,
+      },
+      {
         id: "last_login_at",
         accessorKey: "last_login_at",
         meta: { label: "Last sign-in" },
@@ -202,13 +212,13 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
   const exportQuery = new URLSearchParams(query);
   exportQuery.delete("page");
   exportQuery.delete("pageSize");
-  const filtered = !!(params.get("q") || params.get("status"));
+  const filtered = !!(params.get("q") || params.get("status") || coverageFilterOf(params));
   const state = data === null ? (failed ? "error" : "loading") : data.members.length === 0 ? "empty" : "ready";
 
   return (
     <AdminPanel
       title="Members"
-      description="Search members by certificate number, name or e-mail, see when they last signed in, edit, deactivate or delete an account, and export the list."
+      description="Search members by certificate number, name or e-mail, filter them by coverage status, see when they last signed in, edit, deactivate or delete an account, and export the list."
       actions={
         <a className="btn-outline" href={membersApi.exportHref(exportQuery)} download>
           <Download className="h-4 w-4" aria-hidden />
@@ -217,7 +227,12 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
       }
     >
       <FlashBanner flash={flash} onDismiss={clear} />
-      <MemberFilters q={params.get("q") ?? ""} status={params.get("status") ?? "all"} onChange={update} />
+      <MemberFilters
+        q={params.get("q") ?? ""}
+        status={params.get("status") ?? "all"}
+        coverage={{ value: coverageFilterOf(params), counts: data?.coverageCounts ?? null }}
+        onChange={update}
+      />
       <div aria-busy={loading} data-testid="members-list" className={loading && data ? "opacity-60 transition-opacity" : undefined}>
         <TableState
           state={state}
@@ -268,7 +283,17 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
 }
 
 /** The controls of the list. Every change, with any search still being typed, goes to the address in one step. */
-function MemberFilters({ q, status, onChange }: { q: string; status: string; onChange: (changes: QueryChanges) => void }) {
+function MemberFilters({
+  q,
+  status,
+  coverage,
+  onChange,
+}: {
+  q: string;
+  status: string;
+  coverage: { value: ReturnType<typeof coverageFilterOf>; counts: CoverageCounts | null };
+  onChange: (changes: QueryChanges) => void;
+}) {
   const box = useSearchBox(q, (text) => onChange({ q: text, page: null }));
   return (
     <ListSearchForm box={box} className="mb-5 flex flex-wrap items-end gap-3">
@@ -297,6 +322,11 @@ function MemberFilters({ q, status, onChange }: { q: string; status: string; onC
       <button type="submit" className="btn-primary">
         Search
       </button>
+      <CoverageFilter
+        value={coverage.value}
+        counts={coverage.counts}
+        onChange={(next) => onChange({ coverage: next, q: box.flush(), page: null })}
+      />
     </ListSearchForm>
   );
 }
