@@ -9,7 +9,7 @@ import type { AuditRecorder } from "~/features/members/contract";
 import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches } from "./contract";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { todayIn } from "~/features/membership/coverage";
-import { parseCents } from "~/features/membership/contract";
+import { coverageCentsOf } from "~/features/membership/contract";
 
 /** A certificate number from CERTIFICATE_FORMAT ("AHA{0000000}") and a counter value. */
 export function formatCertificate(format: string, n: number): string {
@@ -184,7 +184,7 @@ export class MembershipFromApplications {
       .values({
         user_id: member.id,
         billing: "monthly",
-        coverage_cents: parseCents(app.amount_of_coverage),
+        coverage_cents: coverageCentsOf(app.amount_of_coverage),
         beneficiary_name: app.beneficiary_name,
         beneficiary_relationship: app.beneficiary_relationship,
         approved_on: approvedOn,

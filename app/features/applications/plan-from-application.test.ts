@@ -99,4 +99,14 @@ describeEachDatabase("an approved application's member gets a plan from the appl
     expect(await makeMember(linked, existing.id)).toBe(existing.id);
     expect((await membership(existing.id)).plan).toMatchObject({ billing: "annual", approvedOn: "2024-05-05", coverageCents: 9_000_000 });
   });
+  it("leaves out an amount of coverage no plan can hold (it stays for staff to give), and still makes the member", async () => {
+    // $999,999,999: past the plan's column on PostgreSQL, which would refuse the whole approval.
+    const id = await insertApplication(db(), { applicant_name: "Huge Coverage", dob: "1970-01-01", amount_of_coverage: "999999999" });
+    await approve(id);
+    const view = await membership(await makeMember(id));
+    expect(view.plan).toMatchObject({ billing: "monthly", coverageCents: null });
+    const top = await insertApplication(db(), { applicant_name: "Top Coverage", dob: "1970-01-02", amount_of_coverage: "10,000,000" });
+    await approve(top);
+    expect((await membership(await makeMember(top))).plan).toMatchObject({ coverageCents: 1_000_000_000 });
+  });
 });

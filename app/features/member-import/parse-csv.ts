@@ -5,7 +5,7 @@ import { isOneLine } from "~/platform/text-fields";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 import { z } from "~/platform/zod";
 import { BILLINGS, type Billing } from "~/features/membership/coverage";
-import { MAX_COVERAGE_CENTS, parseCents } from "~/features/membership/contract";
+import { coverageCentsOf } from "~/features/membership/contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
@@ -339,9 +339,6 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
   };
 }
 
-/** The most a plan's coverage column holds (a 32-bit integer of cents on PostgreSQL): $21,474,836.47. */
-const MAX_IMPORTED_COVERAGE_CENTS = Math.min(MAX_COVERAGE_CENTS, 2_147_483_647);
-
 /** Any day in the birthdate's formats, future ones included. */
 const NO_LIMIT = "9999-12-31";
 
@@ -357,9 +354,8 @@ function planOf(row: string[], col: Columns): ImportedPlan | null | string {
   if (!(BILLINGS as readonly string[]).includes(billing)) return `plan ${shown(cell(col.plan))} must be monthly or annual`;
   let coverageCents: number | null = null;
   if (coverage) {
-    coverageCents = parseCents(coverage);
-    if (coverageCents === null || coverageCents > MAX_IMPORTED_COVERAGE_CENTS)
-      return `coverage_amount ${shown(coverage)} is not an amount in dollars like 250000 or 250000.00`;
+    coverageCents = coverageCentsOf(coverage);
+    if (coverageCents === null) return `coverage_amount ${shown(coverage)} is not an amount in dollars like 250000 or 250000.00`;
   }
   let day: string | null = null;
   if (paidThrough) {

@@ -121,6 +121,16 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       status: 400,
       body: { error: M.billing },
     });
+    // Up to $10,000,000 of coverage, kept whole on both databases; a cent more is refused, not a 500.
+    expect(await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, coverageAmount: "10,000,000.01" })).toMatchObject({
+      status: 400,
+      body: { error: M.coverage },
+    });
+    expect(await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, coverageAmount: "10000000" })).toMatchObject({
+      status: 200,
+      body: { plan: { coverageCents: 1_000_000_000 } },
+    });
+    await call(`${base(id)}/plan`, "PUT", limited.cookie, plan);
 
     const first = await pay({ reference: "DUP-1" });
     expect(first.status).toBe(201);

@@ -21,7 +21,11 @@ export const BILLING_LABELS = { monthly: "Monthly ($19.95 a month)", annual: "An
 
 /** The largest single payment or amount of coverage the forms take, in cents. */
 export const MAX_PAYMENT_CENTS = 10_000_000;
-export const MAX_COVERAGE_CENTS = 100_000_000_00;
+/**
+ * The most coverage a plan records: $10,000,000.00, far above any home's, and within the plan's
+ * column (a 32-bit integer of cents on PostgreSQL, which ends at $21,474,836.47).
+ */
+export const MAX_COVERAGE_CENTS = 1_000_000_000;
 
 export const MEMBERSHIP_MESSAGES = {
   memberNotFound: "Member not found",
@@ -46,6 +50,12 @@ export const MEMBERSHIP_MESSAGES = {
   beforeCancellation: "A reinstatement must be on or after the cancellation date",
   text: (label: string, max: number) => `${label} must be one line of at most ${max} characters`,
 } as const;
+
+/** An amount of coverage as typed (an application's, an import's) in cents, or null when it is none a plan can hold. */
+export function coverageCentsOf(text: string | null | undefined): number | null {
+  const cents = text ? parseCents(text) : null;
+  return cents !== null && cents <= MAX_COVERAGE_CENTS ? cents : null;
+}
 
 /** Dollars typed by a person ("1,250.50", "$19.95") as cents, or null. */
 export function parseCents(text: string): number | null {
