@@ -66,12 +66,12 @@ export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
   const [certCol, amountCol, paidCol, refCol, methodCol] = [...PAYMENT_COLUMNS, "method"].map((name) => col[name]);
-  let line = 1 + lineBreaks(rawRow(data[0]));
+  let line = 1 + lineBreaksIn(data[0]);
   let totalRows = 0;
   for (let i = 1; i < data.length; i++) {
     const cells = data[i];
     const rowLine = line + 1;
-    line = rowLine + lineBreaks(rawRow(cells));
+    line = rowLine + lineBreaksIn(cells);
     if (cells.every((c) => c.trim() === "")) continue;
     totalRows++;
     const problem = checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
@@ -114,9 +114,11 @@ function checkRow(
   return { line, certificate, amountCents, paidOn, reference, method: (methodText || "card") as PaymentMethod };
 }
 
-/** A row's cells as text, to count the line breaks inside its quoted fields. */
-function rawRow(cells: string[] | undefined): string {
-  return cells ? cells.join("") : "";
+/** The line breaks inside a row's quoted fields (most rows have none: only those are scanned). */
+function lineBreaksIn(cells: string[] | undefined): number {
+  let n = 0;
+  for (const cell of cells ?? []) if (cell.includes("\n") || cell.includes("\r")) n += lineBreaks(cell);
+  return n;
 }
 
 function lineBreaks(text: string): number {
