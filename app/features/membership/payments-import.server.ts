@@ -4,7 +4,7 @@ import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
 import { addDays, todayIn } from "./coverage";
-import { parsePaymentsCsv, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
+import { parsePaymentsCsvInTurns, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
 import type { MembershipActor } from "./service.server";
 
 /** The most problems and skipped rows an answer lists (every one is counted). */
@@ -12,9 +12,12 @@ export const LISTED_ROWS = 500;
 /**
  * Rows per statement, looked up or written. Each statement carries its rows as one JSON text
  * (SQLite json_each) or a few arrays (PostgreSQL unnest), so its size is not bounded by either
- * database's limit on bound parameters, and 100,000 rows take 20 statements each way.
+ * database's limit on bound parameters. SQLite runs each statement inside this process, which
+ * answers no other request meanwhile: its statements stay short. PostgreSQL works in its own
+ * process while this one serves others, and reads the whole table once per look-up statement
+ * when it finds that cheaper than the index: fewer, larger statements.
  */
-export const IMPORT_CHUNK = 5000;
+export const IMPORT_CHUNK: Record<Dialect, number> = { sqlite: 5000, postgres: 25_000 };
 
 export const PAYMENTS_IMPORT_MESSAGES = {
   hasProblems: (n: number) =>
@@ -38,16 +41,19 @@ export interface PaymentsImportReport {
 
 type Db = Kysely<Database>;
 
+type CheckedRow = PaymentRow & { memberId: number };
+
 const isForeignKeyViolation = (err: unknown) => {
   const code = (err as { code?: string } | null)?.code;
   return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY";
 };
-type CheckedRow = PaymentRow & { memberId: number };
 
-/** Lets the server answer other requests between two statements of a long import. */
+/** Rows matched to their members between two turns of the event loop. */
+const ROWS_PER_TURN = 10_000;
+/** Lets the server answer other requests between two steps of a long import (the file is read, matched and written in steps). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function* chunks<T>(items: T[], size = IMPORT_CHUNK): Generator<T[]> {
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
@@ -70,6 +76,7 @@ export class PaymentsImportService {
     private audit: AuditRecorder,
     private timeZone: string,
     private now: () => Date = () => new Date(),
+    private chunkRows = IMPORT_CHUNK[dialect],
   ) {}
 
   async preview(csv: string): Promise<PaymentsImportReport> {
@@ -85,7 +92,7 @@ export class PaymentsImportService {
       return await this.db.transaction().execute(async (trx) => {
         const staff = await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst();
         const recorded = { by: actor.id, label: staff?.username ?? null, at: nowIso() };
-        for (const chunk of chunks(rows)) {
+        for (const chunk of chunks(rows, this.chunkRows)) {
           await this.insert(trx, chunk, recorded);
           await nextTurn();
         }
@@ -109,7 +116,7 @@ export class PaymentsImportService {
   }
 
   private async check(csv: string): Promise<{ report: PaymentsImportReport; rows: CheckedRow[] }> {
-    const parsed = parsePaymentsCsv(csv, addDays(todayIn(this.timeZone, this.now()), 1));
+    const parsed = await parsePaymentsCsvInTurns(csv, addDays(todayIn(this.timeZone, this.now()), 1), nextTurn);
     if (!parsed.ok) throw DomainError.invalid(parsed.error);
     const problems = [...parsed.problems];
     const members = await this.members([...new Set(parsed.rows.map((r) => r.certificate))]);
@@ -118,7 +125,9 @@ export class PaymentsImportService {
     const skippedRows: Array<{ line: number; reference: string }> = [];
     const memberIds = new Set<number>();
     let totalCents = 0;
-    for (const row of parsed.rows) {
+    for (let i = 0; i < parsed.rows.length; i++) {
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
+      const row = parsed.rows[i];
       const member = members.get(row.certificate);
       if (recorded.has(row.reference)) skippedRows.push({ line: row.line, reference: row.reference });
       else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate });
@@ -148,7 +157,7 @@ export class PaymentsImportService {
   /** The certificate numbers' members (staff accounts are no members). */
   private async members(certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean }>> {
     const found = new Map<string, { id: number; hasPlan: boolean }>();
-    for (const chunk of chunks(certificates)) {
+    for (const chunk of chunks(certificates, this.chunkRows)) {
       // The role is checked here, not in the query: with it there, SQLite (without statistics)
       // reads the members by the role's index instead of the certificate numbers by theirs.
       const { rows } = await sql<{ id: number; certificate_number: string; role: string; plan: number | null }>`
@@ -163,7 +172,7 @@ export class PaymentsImportService {
 
   private async recordedReferences(references: string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const chunk of chunks(references)) {
+    for (const chunk of chunks(references, this.chunkRows)) {
       const { rows } = await sql<{ reference: string }>`
         select reference from membership_payments
         where refund_of is null and reference ${this.inList(chunk)}`.execute(this.db);
