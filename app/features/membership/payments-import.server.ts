@@ -119,8 +119,11 @@ export class PaymentsImportService {
     const parsed = await parsePaymentsCsvInTurns(csv, addDays(todayIn(this.timeZone, this.now()), 1), nextTurn);
     if (!parsed.ok) throw DomainError.invalid(parsed.error);
     const problems = [...parsed.problems];
-    const members = await this.members([...new Set(parsed.rows.map((r) => r.certificate))]);
-    const recorded = await this.recordedReferences(parsed.rows.map((r) => r.reference));
+    // At once: PostgreSQL answers both on two connections.
+    const [members, recorded] = await Promise.all([
+      this.members([...new Set(parsed.rows.map((r) => r.certificate))]),
+      this.recordedReferences(parsed.rows.map((r) => r.reference)),
+    ]);
     const rows: CheckedRow[] = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
     const memberIds = new Set<number>();
