@@ -127,14 +127,13 @@ export function* csvPieces(text: string, pieceChars = PIECE_CHARS): Generator<st
   };
   const lineBreak = meta.linebreak;
   let start = 0;
-  // Quote characters counted up to `counted` (exclusive).
-  let counted = 0;
+  // The quote characters before the line break looked at, and the first one after it.
   let quotes = 0;
+  let nextQuote = text.indexOf('"');
   for (;;) {
     let end = -1;
     for (let at = text.indexOf(lineBreak, start + pieceChars); at >= 0; at = text.indexOf(lineBreak, at + lineBreak.length)) {
-      for (let q = text.indexOf('"', counted); q >= 0 && q < at; q = text.indexOf('"', q + 1)) quotes++;
-      counted = at;
+      for (; nextQuote >= 0 && nextQuote < at; nextQuote = text.indexOf('"', nextQuote + 1)) quotes++;
       if (quotes % 2 === 0) {
         end = at;
         break;
