@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parsePaymentsCsv, paymentDay, PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
+import Papa from "papaparse";
+import { csvPieces, parsePaymentsCsv, paymentDay, PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
 
 const parse = (text: string) => parsePaymentsCsv(text, "2026-11-27");
 
@@ -62,5 +63,53 @@ describe("the payment portal's CSV export", () => {
     expect(paymentDay("2/29/2027")).toBeNull();
     expect(paymentDay("2027-13-01")).toBeNull();
     expect(paymentDay("12/31/2026")).toBe("2026-12-31");
+  });
+});
+
+describe("reading a large file a piece at a time", () => {
+  const whole = (text: string) => Papa.parse<string[]>(text, { skipEmptyLines: false }).data;
+  const inPieces = (text: string, size: number) => [...csvPieces(text, size)].flat();
+
+  it("reads the rows Papa reads from the whole text, wherever the pieces end", () => {
+    const texts = [
+      'a,b\r\n1,"x\r\ny"\r\n\r\n3,4\r\n5,6',
+      'a,b\n"q ""quoted"" , and\nmore",2\n\n\n"",""\n',
+      "a;b\r\n1;2\r\n",
+      'x"y,z\n1,"2\n3"\n4,5\n"6',
+      'a,b\n"open,1\n2,3\n4,5',
+      'a,"b"c,d\n"e\nf",g\n',
+      "\n\na\n",
+    ];
+    for (const text of texts) for (let size = 1; size <= text.length + 1; size++) expect(inPieces(text, size)).toEqual(whole(text));
+  });
+
+  it("matches Papa on many random texts of quotes, commas and line breaks", () => {
+    // A fixed sequence (linear congruential), so a failure repeats.
+    let seed = 31;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = ["a", "b", ",", '"', '"', "\n", "\r\n", "\r", " ", ";"];
+    for (let n = 0; n < 400; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      for (const size of [1, 2, 3, 5, 8, 13]) expect(inPieces(text, size), JSON.stringify(text)).toEqual(whole(text));
+    }
+  });
+
+  it("keeps the pieces small when cells hold quoted line breaks", () => {
+    const text = Array.from({ length: 50 }, (_, i) => `${i},"a\nb ""c"""`).join("\n");
+    expect([...csvPieces(text, 1)].map((rows) => rows.length)).toEqual(Array(50).fill(1));
+  });
+
+  it("gives each row its physical line across pieces", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => (i === 10 ? `A${i},19.95,2026-01-01,"R\n${i}"` : `A${i},19.95,2026-01-01,R${i}`));
+    const text = `certificate_number,amount,paid_on,reference\n${rows.join("\n")}\n\nA99,abc,2026-01-01,R99\n`;
+    const got = parsePaymentsCsv(text, "2026-11-27");
+    if (!got.ok) throw new Error(got.error);
+    for (const size of [1, 7, 40, 100]) expect(parsePaymentsCsv(text, "2026-11-27", size)).toEqual(got);
+    expect(got.rows).toHaveLength(29);
+    expect(got.rows.at(-1)).toMatchObject({ line: 32, reference: "R29" });
+    expect(got.problems).toEqual([
+      { line: 12, message: P.reference },
+      { line: 34, message: P.amount },
+    ]);
   });
 });

@@ -50,16 +50,42 @@ export function paymentDay(text: string): string | null {
   return isIsoDate(day) ? day : null;
 }
 
+/** Characters read at once: about 7,000 rows of a portal export, a few milliseconds. */
+export const PIECE_CHARS = 256 * 1024;
+
 /**
  * Reads and checks a payments file. Lines are the file's physical lines (the header is line
  * 1); blank lines are skipped; extra columns are ignored; a reference seen earlier in the file
  * makes the later row a problem. `latest` is the last day a payment may carry.
  */
-export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
+export function parsePaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS): PaymentsCsv {
+  const reading = readPaymentsCsv(text, latest, pieceChars);
+  for (;;) {
+    const step = reading.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same, awaiting `between` after each piece of PIECE_CHARS: a server reading a large file
+ * answers other requests meanwhile.
+ */
+export async function parsePaymentsCsvInTurns(text: string, latest: string, between: () => Promise<void>): Promise<PaymentsCsv> {
+  const reading = readPaymentsCsv(text, latest);
+  for (;;) {
+    const step = reading.next();
+    if (step.done) return step.value;
+    await between();
+  }
+}
+
+/** Reads the file a piece at a time, pausing (yield) after each. */
+function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS): Generator<void, PaymentsCsv> {
   if (!/\S/.test(text)) return { ok: false, error: PAYMENTS_CSV_MESSAGES.empty };
-  const parsed = Papa.parse<string[]>(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, { skipEmptyLines: false });
-  const data = parsed.data;
-  const header = (data[0] ?? []).map(normalizeHeader);
+  const pieces = csvPieces(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, pieceChars);
+  let piece = pieces.next();
+  const head = piece.done ? undefined : piece.value.shift();
+  const header = (head ?? []).map(normalizeHeader);
   const col = Object.fromEntries([...PAYMENT_COLUMNS, "method"].map((name) => [name, header.indexOf(name)])) as Record<string, number>;
   const missing = PAYMENT_COLUMNS.filter((name) => col[name] < 0);
   if (missing.length) return { ok: false, error: PAYMENTS_CSV_MESSAGES.missingColumns(missing) };
@@ -68,20 +94,67 @@ export function parsePaymentsCsv(text: string, latest: string): PaymentsCsv {
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
   const [certCol, amountCol, paidCol, refCol, methodCol] = [...PAYMENT_COLUMNS, "method"].map((name) => col[name]);
-  let line = 1 + lineBreaks(rawRow(data[0]));
+  let line = 1 + lineBreaksIn(head);
   let totalRows = 0;
-  for (let i = 1; i < data.length; i++) {
-    const cells = data[i];
-    const rowLine = line + 1;
-    line = rowLine + lineBreaks(rawRow(cells));
-    if (cells.every((c) => c.trim() === "")) continue;
-    totalRows++;
-    const problem = checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
-    if (typeof problem === "string") problems.push({ line: rowLine, message: problem });
-    else rows.push(problem);
+  for (; !piece.done; piece = pieces.next()) {
+    for (const cells of piece.value) {
+      const rowLine = line + 1;
+      line = rowLine + lineBreaksIn(cells);
+      if (cells.every((c) => c.trim() === "")) continue;
+      totalRows++;
+      const problem = checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
+      if (typeof problem === "string") problems.push({ line: rowLine, message: problem });
+      else rows.push(problem);
+    }
+    yield;
   }
   if (totalRows === 0) return { ok: false, error: PAYMENTS_CSV_MESSAGES.noRows };
   return { ok: true, rows, problems, totalRows };
+}
+
+/**
+ * The rows Papa.parse reads from the whole text, read a piece of about `pieceChars` at a time
+ * (each piece's rows in turn), so a large file is not one long task. A piece ends before a
+ * line break with an even number of quote characters before it: outside any quoted field in
+ * a well-formed file. Where stray quotes fool that count, the piece ends inside a quoted
+ * field and Papa reports a quotes error; then that piece is read again with the rest of the
+ * file, as one. The delimiter and line break are Papa's guesses from the whole text.
+ */
+export function* csvPieces(text: string, pieceChars = PIECE_CHARS): Generator<string[][]> {
+  const { meta } = Papa.parse<string[]>(text, { preview: 1 });
+  const config: Papa.ParseConfig<string[]> = {
+    delimiter: meta.delimiter,
+    newline: meta.linebreak as Papa.ParseConfig["newline"],
+    skipEmptyLines: false,
+  };
+  const lineBreak = meta.linebreak;
+  let start = 0;
+  // The quote characters before the line break looked at, and the first one after it.
+  let quotes = 0;
+  let nextQuote = text.indexOf('"');
+  for (;;) {
+    let end = -1;
+    for (let at = text.indexOf(lineBreak, start + pieceChars); at >= 0; at = text.indexOf(lineBreak, at + lineBreak.length)) {
+      for (; nextQuote >= 0 && nextQuote < at; nextQuote = text.indexOf('"', nextQuote + 1)) quotes++;
+      if (quotes % 2 === 0) {
+        end = at;
+        break;
+      }
+    }
+    if (end < 0) {
+      // The rest of the file: a text ending in a line break ends with an empty row, as Papa reads it.
+      const rest = text.slice(start);
+      yield rest === "" ? [[""]] : Papa.parse<string[]>(rest, config).data;
+      return;
+    }
+    const parsed = Papa.parse<string[]>(text.slice(start, end), config);
+    if (parsed.errors.some((e) => e.type === "Quotes")) {
+      yield Papa.parse<string[]>(text.slice(start), config).data;
+      return;
+    }
+    yield parsed.data;
+    start = end + lineBreak.length;
+  }
 }
 
 const cellAt = (cells: string[], index: number) => (index >= 0 ? (cells[index] ?? "").trim() : "");
@@ -116,9 +189,11 @@ function checkRow(
   return { line, certificate, amountCents, paidOn, reference, method: (methodText || "card") as PaymentMethod };
 }
 
-/** A row's cells as text, to count the line breaks inside its quoted fields. */
-function rawRow(cells: string[] | undefined): string {
-  return cells ? cells.join("") : "";
+/** The line breaks inside a row's quoted fields (most rows have none: only those are scanned). */
+function lineBreaksIn(cells: string[] | undefined): number {
+  let n = 0;
+  for (const cell of cells ?? []) if (cell.includes("\n") || cell.includes("\r")) n += lineBreaks(cell);
+  return n;
 }
 
 function lineBreaks(text: string): number {

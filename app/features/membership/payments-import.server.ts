@@ -1,17 +1,25 @@
-import type { Kysely } from "kysely";
-import { isUniqueViolation, nowIso } from "~/platform/db.server";
+import { sql, type Kysely } from "kysely";
+import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
 import { addDays, todayIn } from "./coverage";
-import { parsePaymentsCsv, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
+import { parsePaymentsCsvInTurns, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
 import type { MembershipActor } from "./service.server";
 
 /** The most problems and skipped rows an answer lists (every one is counted). */
 export const LISTED_ROWS = 500;
 /** The most matched rows a preview lists, for staff to see the file was read as meant. */
 export const LISTED_MATCHES = 100;
-const CHUNK = 500;
+/**
+ * Rows per statement, looked up or written. Each statement carries its rows as one JSON text
+ * (SQLite json_each) or a few arrays (PostgreSQL unnest), so its size is not bounded by either
+ * database's limit on bound parameters. SQLite runs each statement inside this process, which
+ * answers no other request meanwhile: its statements stay short. PostgreSQL works in its own
+ * process while this one serves others, and reads the whole table once per look-up statement
+ * when it finds that cheaper than the index: fewer, larger statements.
+ */
+export const IMPORT_CHUNK: Record<Dialect, number> = { sqlite: 5000, postgres: 25_000 };
 
 export const PAYMENTS_IMPORT_MESSAGES = {
   hasProblems: (n: number) =>
@@ -49,52 +57,61 @@ export interface MatchedRow {
 
 type Db = Kysely<Database>;
 
+type CheckedRow = PaymentRow & { memberId: number; name: string };
+
+const isForeignKeyViolation = (err: unknown) => {
+  const code = (err as { code?: string } | null)?.code;
+  return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY";
+};
+
+/** Rows matched to their members between two turns of the event loop. */
+const ROWS_PER_TURN = 10_000;
+/** Lets the server answer other requests between two steps of a long import (the file is read, matched and written in steps). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
 /**
  * Payments from the payment portal's export (certificate_number, amount, paid_on, reference):
  * previewed first (each row matched to a member, references already recorded, problems with
  * their line), then applied all or nothing in one transaction. Each reference is recorded once,
  * by the database's unique index, whoever imports the file and however often.
+ *
+ * Apply checks the file as preview does, before its transaction, so the transaction holds
+ * SQLite's one connection (every other request's queries wait for it) only while it writes.
+ * What the check found cannot go stale unseen: a reference recorded in between is refused by
+ * the unique index, a member deleted in between by the foreign key (plans are never removed,
+ * and a member never becomes staff), and either undoes the whole import.
  */
 export class PaymentsImportService {
   constructor(
     private db: Db,
+    private dialect: Dialect,
     private audit: AuditRecorder,
     private timeZone: string,
     private now: () => Date = () => new Date(),
+    private chunkRows = IMPORT_CHUNK[dialect],
   ) {}
 
   async preview(csv: string): Promise<PaymentsImportReport> {
-    return (await this.check(this.db, csv)).report;
+    return (await this.check(csv)).report;
   }
 
   async apply(actor: MembershipActor, csv: string): Promise<PaymentsImportReport> {
+    const { report, rows } = await this.check(csv);
+    if (report.problems > 0)
+      throw DomainError.invalid(PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems), { problems: report.problemRows });
+    if (rows.length === 0) return report;
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const { report, rows } = await this.check(trx, csv);
-        if (report.problems > 0)
-          throw DomainError.invalid(PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems), { problems: report.problemRows });
         const staff = await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst();
-        const recordedAt = nowIso();
-        for (let i = 0; i < rows.length; i += CHUNK) {
-          await trx
-            .insertInto("membership_payments")
-            .values(
-              rows.slice(i, i + CHUNK).map((r) => ({
-                user_id: r.memberId,
-                amount_cents: r.amountCents,
-                paid_on: r.paidOn,
-                method: r.method,
-                reference: r.reference,
-                refund_of: null,
-                note: null,
-                recorded_by: actor.id,
-                recorded_by_label: staff?.username ?? null,
-                recorded_at: recordedAt,
-              })),
-            )
-            .execute();
+        const recorded = { by: actor.id, label: staff?.username ?? null, at: nowIso() };
+        for (const chunk of chunks(rows, this.chunkRows)) {
+          await this.insert(trx, chunk, recorded);
+          await nextTurn();
         }
-        if (rows.length === 0) return report;
         await this.audit.record(
           {
             actorId: actor.id,
@@ -107,32 +124,38 @@ export class PaymentsImportService {
         return report;
       });
     } catch (err) {
-      // Another import of the same references committed first (PostgreSQL waits on the index).
-      if (isUniqueViolation(err)) throw DomainError.conflict(PAYMENTS_IMPORT_MESSAGES.raced);
+      // Another import of the same references committed first (PostgreSQL waits on the index),
+      // or a member was deleted since the check.
+      if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw DomainError.conflict(PAYMENTS_IMPORT_MESSAGES.raced);
       throw err;
     }
   }
 
-  private async check(
-    db: Db,
-    csv: string,
-  ): Promise<{ report: PaymentsImportReport; rows: Array<PaymentRow & { memberId: number; name: string }> }> {
-    const parsed = parsePaymentsCsv(csv, addDays(todayIn(this.timeZone, this.now()), 1));
+  private async check(csv: string): Promise<{ report: PaymentsImportReport; rows: CheckedRow[] }> {
+    const parsed = await parsePaymentsCsvInTurns(csv, addDays(todayIn(this.timeZone, this.now()), 1), nextTurn);
     if (!parsed.ok) throw DomainError.invalid(parsed.error);
     const problems = [...parsed.problems];
-    const members = await this.members(db, [...new Set(parsed.rows.map((r) => r.certificate))]);
-    const recorded = await this.recordedReferences(
-      db,
-      parsed.rows.map((r) => r.reference),
-    );
-    const rows: Array<PaymentRow & { memberId: number; name: string }> = [];
+    // At once: PostgreSQL answers both on two connections.
+    const [members, recorded] = await Promise.all([
+      this.members([...new Set(parsed.rows.map((r) => r.certificate))]),
+      this.recordedReferences(parsed.rows.map((r) => r.reference)),
+    ]);
+    const rows: CheckedRow[] = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
-    for (const row of parsed.rows) {
+    const memberIds = new Set<number>();
+    let totalCents = 0;
+    for (let i = 0; i < parsed.rows.length; i++) {
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
+      const row = parsed.rows[i];
       const member = members.get(row.certificate);
       if (recorded.has(row.reference)) skippedRows.push({ line: row.line, reference: row.reference });
       else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate, certificate: row.certificate });
       else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan, certificate: row.certificate });
-      else rows.push({ ...row, memberId: member.id, name: member.name });
+      else {
+        rows.push({ ...row, memberId: member.id, name: member.name });
+        memberIds.add(member.id);
+        totalCents += row.amountCents;
+      }
     }
     problems.sort((a, b) => a.line - b.line);
     return {
@@ -140,12 +163,12 @@ export class PaymentsImportService {
       report: {
         totalRows: parsed.totalRows,
         toRecord: rows.length,
-        totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0),
+        totalCents,
         skipped: skippedRows.length,
         skippedRows: skippedRows.slice(0, LISTED_ROWS),
         problems: problems.length,
         problemRows: problems.slice(0, LISTED_ROWS),
-        members: new Set(rows.map((r) => r.memberId)).size,
+        members: memberIds.size,
         matchedRows: rows.slice(0, LISTED_MATCHES).map(({ line, certificate, name, amountCents, paidOn, reference }) => ({
           line,
           certificate,
@@ -158,37 +181,65 @@ export class PaymentsImportService {
     };
   }
 
-  private async members(db: Db, certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean; name: string }>> {
+  /** The certificate numbers' members (staff accounts are no members). */
+  private async members(certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean; name: string }>> {
     const found = new Map<string, { id: number; hasPlan: boolean; name: string }>();
-    for (let i = 0; i < certificates.length; i += CHUNK) {
-      const rows = await db
-        .selectFrom("users")
-        .leftJoin("membership_plans", "membership_plans.user_id", "users.id")
-        .select(["users.id", "users.certificate_number", "users.first_name", "users.last_name", "membership_plans.user_id as plan"])
-        .where("users.role", "=", "user")
-        .where("users.certificate_number", "in", certificates.slice(i, i + CHUNK))
-        .execute();
+    for (const chunk of chunks(certificates, this.chunkRows)) {
+      // The role is checked here, not in the query: with it there, SQLite (without statistics)
+      // reads the members by the role's index instead of the certificate numbers by theirs.
+      const { rows } = await sql<{
+        id: number;
+        certificate_number: string;
+        role: string;
+        first_name: string | null;
+        last_name: string | null;
+        plan: number | null;
+      }>`
+        select u.id, u.certificate_number, u.role, u.first_name, u.last_name, p.user_id as plan
+        from users u left join membership_plans p on p.user_id = u.id
+        where u.certificate_number ${this.inList(chunk)}`.execute(this.db);
       for (const r of rows)
-        found.set(r.certificate_number!, {
-          id: Number(r.id),
-          hasPlan: r.plan !== null,
-          name: [r.first_name, r.last_name].filter(Boolean).join(" "),
-        });
+        if (r.role === "user")
+          found.set(r.certificate_number, {
+            id: Number(r.id),
+            hasPlan: r.plan !== null,
+            name: [r.first_name, r.last_name].filter(Boolean).join(" "),
+          });
+      await nextTurn();
     }
     return found;
   }
 
-  private async recordedReferences(db: Db, references: string[]): Promise<Set<string>> {
+  private async recordedReferences(references: string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < references.length; i += CHUNK) {
-      const rows = await db
-        .selectFrom("membership_payments")
-        .select("reference")
-        .where("refund_of", "is", null)
-        .where("reference", "in", references.slice(i, i + CHUNK))
-        .execute();
-      for (const r of rows) found.add(r.reference!);
+    for (const chunk of chunks(references, this.chunkRows)) {
+      const { rows } = await sql<{ reference: string }>`
+        select reference from membership_payments
+        where refund_of is null and reference ${this.inList(chunk)}`.execute(this.db);
+      for (const r of rows) found.add(r.reference);
+      await nextTurn();
     }
     return found;
+  }
+
+  /** `in (the texts)` as one parameter. */
+  private inList(texts: string[]) {
+    return this.dialect === "postgres" ? sql`= any(${texts}::text[])` : sql`in (select value from json_each(${JSON.stringify(texts)}))`;
+  }
+
+  /** Writes the rows in the file's order. */
+  private async insert(trx: Db, rows: CheckedRow[], recorded: { by: number; label: string | null; at: string }): Promise<void> {
+    const into = sql`insert into membership_payments
+      (user_id, amount_cents, paid_on, method, reference, refund_of, note, recorded_by, recorded_by_label, recorded_at)`;
+    const constants = sql`null, null, ${recorded.by}, ${recorded.label}, ${recorded.at}`;
+    if (this.dialect === "postgres")
+      await sql`${into}
+        select t.*, ${constants}
+        from unnest(${rows.map((r) => r.memberId)}::int[], ${rows.map((r) => r.amountCents)}::int[], ${rows.map((r) => r.paidOn)}::text[],
+                    ${rows.map((r) => r.method)}::text[], ${rows.map((r) => r.reference)}::text[]) as t`.execute(trx);
+    else
+      await sql`${into}
+        select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ${constants}
+        from json_each(${JSON.stringify(rows.map((r) => [r.memberId, r.amountCents, r.paidOn, r.method, r.reference]))})`.execute(trx);
   }
 }

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/platform/schema";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import type { PaymentsImportAnswer } from "./contract";
 import { PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
-import { PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
+import { LISTED_ROWS, PaymentsImportService, PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
 
 describeEachDatabase("membership: payments import", (dialect) => {
   let server: TestServer;
@@ -131,5 +133,129 @@ describeEachDatabase("membership: payments import", (dialect) => {
     const refs = (await ledger()).map((r) => r[1]).filter((r) => String(r).startsWith("C-"));
     expect(refs).toHaveLength(300);
     expect(new Set(refs).size).toBe(300);
+  });
+
+  const HEADER = "certificate_number,amount,paid_on,reference";
+  /** More rows than SQLite's statements take (5,000) and than one piece of the file holds. */
+  const LARGE = 12_000;
+  const large = (prefix: string) => Array.from({ length: LARGE }, (_, i) => `${certificates[i % 2]},19.95,2026-05-01,${prefix}-${i}`);
+
+  it("applies a large file all at once, and the same file again records nothing new", async () => {
+    const before = (await ledger()).length;
+    const csv = `${HEADER}\n${large("L").join("\n")}\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({ totalRows: LARGE, toRecord: LARGE, skipped: 0, problems: 0, members: 2 });
+    expect((await ledger()).length).toBe(before);
+
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(201);
+    expect(applied.body.report).toMatchObject({ toRecord: LARGE, totalCents: LARGE * 1995 });
+    const after = await ledger();
+    expect(after.length).toBe(before + LARGE);
+    expect(after.at(-1)).toEqual([ids[(LARGE - 1) % 2], `L-${LARGE - 1}`, 1995]);
+
+    const again = await send(csv, true);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ message: I.nothingNew, report: { toRecord: 0, skipped: LARGE } });
+    expect(again.body.report.skippedRows).toHaveLength(LISTED_ROWS);
+    expect(again.body.report.skippedRows.at(-1)).toEqual({ line: LISTED_ROWS + 1, reference: `L-${LISTED_ROWS - 1}` });
+    expect((await ledger()).length).toBe(before + LARGE);
+    const audit = await server.services.database.db
+      .selectFrom("audit_log")
+      .select("row_count")
+      .where("action", "=", "membership.payments_import")
+      .where("row_count", "=", LARGE)
+      .execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it("one bad row at the end of a large file, or a reference the file repeats, imports nothing", async () => {
+    const before = await ledger();
+    const rows = large("E");
+    const csv = `${HEADER}\n${rows.join("\n")}\n${certificates[0]},19.95,2026-05-01,E-5\nNOBODY,19.95,2026-05-01,E-last\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({
+      totalRows: LARGE + 2,
+      toRecord: LARGE,
+      problems: 2,
+      problemRows: [
+        { line: LARGE + 2, message: P.repeated(7) },
+        { line: LARGE + 3, message: P.unknownCertificate },
+      ],
+    });
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(I.hasProblems(2));
+    expect(await ledger()).toEqual(before);
+  });
+
+  describe("a file written in several statements", () => {
+    /** The service on the test's database, seven rows a statement, with `meanwhile` run just before it writes. */
+    const importer = (meanwhile: () => Promise<unknown>) => {
+      const db = server.services.database.db;
+      const racing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === "transaction")
+            return () => ({
+              execute: async (work: (trx: Kysely<Database>) => Promise<unknown>) => {
+                await meanwhile();
+                return target.transaction().execute(work);
+              },
+            });
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      return new PaymentsImportService(racing, dialect, server.services.audit, "America/New_York", () => new Date(), 7);
+    };
+    const file = (prefix: string, last: string) =>
+      `${HEADER}\n${Array.from({ length: 29 }, (_, i) => `${certificates[0]},19.95,2026-06-01,${prefix}-${i}`).join("\n")}\n${last},19.95,2026-06-01,${prefix}-29\n`;
+    const actor = () => ({ id: staff.userId });
+
+    it("records every chunk when nothing changed in between", async () => {
+      const before = (await ledger()).length;
+      const report = await importer(async () => {}).apply(actor(), file("S", certificates[1]));
+      expect(report.toRecord).toBe(30);
+      const after = await ledger();
+      expect(after.length).toBe(before + 30);
+      expect(after.slice(-30).map((r) => r[1])).toEqual(Array.from({ length: 30 }, (_, i) => `S-${i}`));
+    });
+
+    it("undoes every chunk when a reference in the last one was recorded since the check", async () => {
+      const before = await ledger();
+      const apply = importer(() =>
+        server.services.database.db
+          .insertInto("membership_payments")
+          .values({
+            user_id: ids[1],
+            amount_cents: 1995,
+            paid_on: "2026-06-01",
+            method: "card",
+            reference: "T-29",
+            recorded_at: new Date().toISOString(),
+          })
+          .execute(),
+      ).apply(actor(), file("T", certificates[1]));
+      await expect(apply).rejects.toMatchObject({ kind: "conflict", message: I.raced });
+      const after = await ledger();
+      expect(after.length).toBe(before.length + 1);
+      expect(after.filter((r) => String(r[1]).startsWith("T-"))).toEqual([[ids[1], "T-29", 1995]]);
+    });
+
+    it("undoes every chunk when a member in the last one was deleted since the check", async () => {
+      const doomed = await loginAs(server, "member", { certificate: "PAYGONE" });
+      await server.request(`/api/admin/members/${doomed.userId}/membership/plan`, {
+        method: "PUT",
+        cookie: staff.cookie,
+        json: { billing: "monthly", approvedOn: "2026-01-15" },
+      });
+      const before = await ledger();
+      const apply = importer(() => server.services.database.db.deleteFrom("users").where("id", "=", doomed.userId).execute()).apply(
+        actor(),
+        file("U", "PAYGONE"),
+      );
+      await expect(apply).rejects.toMatchObject({ kind: "conflict", message: I.raced });
+      expect(await ledger()).toEqual(before);
+    });
   });
 });
