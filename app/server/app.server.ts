@@ -104,7 +104,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   );
   api.use(memberAdminRouter({ memberAdmin: services.memberAdmin, audit: services.audit }));
   api.use(videosRouter({ videos: services.videos, logger }));
-  api.use(membershipRouter({ coverage: services.coverage, paymentsImport: services.paymentsImport, verify: services.verify }));
+  api.use(
+    membershipRouter({
+      coverage: services.coverage,
+      paymentsImport: services.paymentsImport,
+      verify: services.verify,
+      reminders: services.reminders,
+    }),
+  );
   api.use(accountRouter({ account: services.account }));
   api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));

@@ -22,6 +22,7 @@ import { AccountService } from "~/features/account/service.server";
 import { CoverageService } from "~/features/membership/service.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { VerifyService } from "~/features/membership/verify.server";
+import { ReminderService, type ReminderSettings, type ReminderTransport } from "~/features/membership/reminders.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -63,6 +64,8 @@ export interface Services {
   paymentsImport: PaymentsImportService;
   /** Proof of coverage: the card's token and the public /verify page. */
   verify: VerifyService;
+  /** Membership reminder e-mails: planned once a day into an outbox, sent under a lease. */
+  reminders: ReminderService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -71,6 +74,7 @@ export interface Services {
 export interface ServiceOptions {
   ingest?: Pick<IngestServiceOptions, "fetch" | "ingest">;
   applications?: ApplicationsServiceOptions;
+  reminders?: { settings?: Partial<ReminderSettings>; now?: () => Date; transport?: ReminderTransport | null };
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger, options: ServiceOptions = {}): Services {
@@ -121,6 +125,33 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       rateLimits.limiter({ name: "verify_lookup", points: 30, windowMs: 10 * 60_000 }),
       coverage,
     ),
+    reminders: new ReminderService({
+      db: database.db,
+      dialect: database.dialect,
+      transport:
+        options.reminders?.transport !== undefined
+          ? options.reminders.transport
+          : config.REMINDERS_ENABLED && config.SMTP_URL
+            ? new Mailer(
+                { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
+                { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
+              )
+            : null,
+      mail: {
+        orgName: config.ORG_NAME,
+        phone: config.CONTACT_PHONE,
+        email: config.CONTACT_EMAIL,
+        paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
+      },
+      timeZone: config.TIME_ZONE,
+      logger,
+      settings: {
+        ratePerSecond: config.REMINDER_RATE_PER_SECOND,
+        checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
+        ...options.reminders?.settings,
+      },
+      now: options.reminders?.now,
+    }),
     paymentsImport: new PaymentsImportService(database.db, audit, config.TIME_ZONE),
     membership: new MembershipFromApplications({
       db: database.db,
