@@ -48,10 +48,14 @@ const cases: Array<{ name: string; record: MembershipRecord; today: string; due:
   { name: "paid before 3 days: none", record: monthly("2027-03-10", [pay("2027-03-11", 1995)]), today: "2027-03-13", due: null },
   {
     name: "reinstated, unpaid: a new first-payment period",
-    record: monthly("2026-01-10", [pay("2026-01-10", 1995)], [
-      { kind: "cancelled", on: "2026-06-01", reason: "x" },
-      { kind: "reinstated", on: "2027-03-01" },
-    ]),
+    record: monthly(
+      "2026-01-10",
+      [pay("2026-01-10", 1995)],
+      [
+        { kind: "cancelled", on: "2026-06-01", reason: "x" },
+        { kind: "reinstated", on: "2027-03-01" },
+      ],
+    ),
     today: "2027-03-05",
     due: { kind: "first-payment", period: "2027-03-01", dueOn: "2027-03-04" },
   },
@@ -150,8 +154,6 @@ describe("the reminder's mail", () => {
       (kind) => reminderMail(kind, coverageOn(paidAnnual, "2027-03-24"), { ...ctx, firstName: null }).subject,
     );
     expect(new Set(subjects).size).toBe(4);
-    expect(reminderMail("due-soon", coverageOn(paidAnnual, "2027-03-24"), ctx).text).toContain(
-      "please pay $99.00 by April 1, 2027",
-    );
+    expect(reminderMail("due-soon", coverageOn(paidAnnual, "2027-03-24"), ctx).text).toContain("please pay $99.00 by April 1, 2027");
   });
 });
