@@ -6,6 +6,7 @@ import { isSuperAdmin } from "~/features/auth/user";
 import { AuditPanel } from "./AuditPanel";
 import { MembersPanel } from "./MembersPanel";
 import { StaffPanel } from "./StaffPanel";
+import { MembersWithoutEmail } from "~/features/membership/admin/ReminderMails";
 
 export type MembersTab = "members" | "staff" | "audit";
 
@@ -54,6 +55,7 @@ export function MemberAdministration({ user, initialTab }: { user: PublicUser; i
           </Tabs.List>
           <Tabs.Content value="members" className="pt-6 focus:outline-none">
             <MembersPanel />
+            <MembersWithoutEmail />
           </Tabs.Content>
           <Tabs.Content value="staff" className="pt-6 focus:outline-none">
             <StaffPanel currentUserId={user.id} />
@@ -65,6 +67,7 @@ export function MemberAdministration({ user, initialTab }: { user: PublicUser; i
       ) : (
         <div className="mt-8">
           <MembersPanel />
+          <MembersWithoutEmail />
         </div>
       )}
     </section>

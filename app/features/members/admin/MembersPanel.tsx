@@ -14,6 +14,7 @@ import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, t
 import { errorText, formatWhen, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
+import { ReminderMails } from "~/features/membership/admin/ReminderMails";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
 
@@ -405,6 +406,11 @@ function EditMemberDialog({
               <input {...inputProps(fields.birthdate, { type: "text", ariaDescribedBy })} className="field-input" autoComplete="off" />
             )}
           </Field>
+          {member ? (
+            <div className="border-t border-slate-200 pt-4">
+              <ReminderMails memberId={member.id} />
+            </div>
+          ) : null}
         </>
       )}
     </FormDialog>
