@@ -55,7 +55,7 @@ const envSchema = z.object({
   /** Membership reminder e-mails (first payment, due soon, past due, lapsed); they need SMTP_URL too. */
   REMINDERS_ENABLED: bool.default(true),
   /** SMTP connections the reminders keep open at most (a pool). */
-  REMINDER_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(20).default(3),
+  REMINDER_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(20).default(5),
   /** Reminder e-mails started per second at most: 30 sends 50,000 in under half an hour. */
   REMINDER_RATE_PER_SECOND: z.coerce.number().min(1).max(1000).default(30),
   /** How often an instance checks for reminders to plan and send. */
