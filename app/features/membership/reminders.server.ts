@@ -124,8 +124,9 @@ export class ReminderService {
     const { leaseTtlMs } = this.settings;
     if (!(await this.outbox.acquireLease(this.holder, this.now().getTime(), leaseTtlMs))) return null;
     try {
-      const planned = await this.planToday();
-      const sent = await this.sendWaiting(() => this.outbox.renewLease(this.holder, this.now().getTime(), leaseTtlMs));
+      const renew = () => this.outbox.renewLease(this.holder, this.now().getTime(), leaseTtlMs);
+      const planned = await this.planToday(renew);
+      const sent = await this.sendWaiting(renew);
       return { planned, ...sent };
     } finally {
       await this.outbox.releaseLease(this.holder).catch((err) => this.deps.logger.warn({ err }, "could not release the reminder lease"));
@@ -136,7 +137,7 @@ export class ReminderService {
    * Puts each member's reminder due today in the outbox, once a day (idempotent: run again, or
    * by two instances at once, it adds nothing twice). Returns the number added.
    */
-  async planToday(): Promise<number> {
+  async planToday(stillHolding: () => Promise<boolean> = async () => true): Promise<number> {
     const today = this.today();
     if (await this.outbox.dayPlanned(today, this.now().toISOString())) return 0;
     let added = 0;
@@ -150,6 +151,8 @@ export class ReminderService {
         return reminder ? [{ userId: m.id, ...reminder }] : [];
       });
       for (let i = 0; i < due.length; i += 500) added += await this.outbox.add(due.slice(i, i + 500), this.now().toISOString());
+      // Lost the lease (this page took longer than it): another instance plans the rest, adding nothing twice.
+      if (!(await stillHolding())) return added;
     }
     await this.outbox.finishDay(today, added, this.now().toISOString());
     if (added) this.deps.logger.info({ day: today, reminders: added }, "membership reminders queued");
