@@ -393,6 +393,7 @@ export interface Database {
   membership_verify_tokens: MembershipVerifyTokensTable;
   membership_reminders: MembershipRemindersTable;
   membership_reminder_days: MembershipReminderDaysTable;
+  membership_reminder_lease: MembershipReminderLeaseTable;
 }
 
 /** Migration 0026: the proof-of-coverage token of a member (derived from nonce; only its digest kept). */
@@ -468,6 +469,13 @@ export interface MembershipReminderDaysTable {
   started_at: Timestamp;
   finished_at: Timestamp | null;
   queued: Generated<number>;
+}
+
+/** Migration 0027: the reminder scheduler's lease (one row), taken by one conditional UPDATE. */
+export interface MembershipReminderLeaseTable {
+  name: string;
+  holder: string | null;
+  expires_at: Timestamp | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -7,7 +7,7 @@ import type { DueReminder, ReminderKind } from "./reminders";
 
 type Db = Kysely<Database>;
 
-/** The scheduler's row in ingest_leases (migration 0027): one instance plans and sends at a time. */
+/** The scheduler's lease row (migration 0027): one instance plans and sends at a time. */
 export const REMINDER_LEASE = "membership_reminders";
 
 /** A member with a plan, as the reminders need them. */
@@ -245,13 +245,13 @@ export class ReminderOutbox {
     return { rows, total: Number(total.n) };
   }
 
-  // ---- the scheduler's lease: a row of ingest_leases, taken by one conditional UPDATE ----
+  // ---- the scheduler's lease: one row, taken by one conditional UPDATE (as the ingest's) ----
 
   async acquireLease(holder: string, now: number, ttlMs: number): Promise<boolean> {
     const nowText = new Date(now).toISOString();
     const res = await this.db
-      .updateTable("ingest_leases")
-      .set({ holder, run_id: null, expires_at: new Date(now + ttlMs).toISOString() })
+      .updateTable("membership_reminder_lease")
+      .set({ holder, expires_at: new Date(now + ttlMs).toISOString() })
       .where("name", "=", REMINDER_LEASE)
       .where((eb) => eb.or([eb("holder", "is", null), eb("expires_at", "is", null), eb("expires_at", "<", nowText)]))
       .executeTakeFirst();
@@ -261,7 +261,7 @@ export class ReminderOutbox {
   /** Extends a held lease; false when it was lost (expired and taken by another instance). */
   async renewLease(holder: string, now: number, ttlMs: number): Promise<boolean> {
     const res = await this.db
-      .updateTable("ingest_leases")
+      .updateTable("membership_reminder_lease")
       .set({ expires_at: new Date(now + ttlMs).toISOString() })
       .where("name", "=", REMINDER_LEASE)
       .where("holder", "=", holder)
@@ -271,7 +271,7 @@ export class ReminderOutbox {
 
   async releaseLease(holder: string): Promise<void> {
     await this.db
-      .updateTable("ingest_leases")
+      .updateTable("membership_reminder_lease")
       .set({ holder: null, expires_at: null })
       .where("name", "=", REMINDER_LEASE)
       .where("holder", "=", holder)
@@ -280,11 +280,15 @@ export class ReminderOutbox {
 
   /** Frees the lease of a stopped server of this machine, and the claims it left: a restart goes on at once. */
   async freeOfDeadLocalHolder(): Promise<boolean> {
-    const lease = await this.db.selectFrom("ingest_leases").select("holder").where("name", "=", REMINDER_LEASE).executeTakeFirst();
+    const lease = await this.db
+      .selectFrom("membership_reminder_lease")
+      .select("holder")
+      .where("name", "=", REMINDER_LEASE)
+      .executeTakeFirst();
     const holder = lease?.holder;
     if (!holder || !isGoneLocalHolder(holder)) return false;
     await this.db
-      .updateTable("ingest_leases")
+      .updateTable("membership_reminder_lease")
       .set({ holder: null, expires_at: null })
       .where("name", "=", REMINDER_LEASE)
       .where("holder", "=", holder)

@@ -264,6 +264,19 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     expect((await remindersOf(removed.id)).reminders[0]).toMatchObject({ status: "dropped", lastError: REMINDER_DROP_REASONS.noAddress });
   });
 
+  it("one instance at a time: another waits out a live lease, and takes it once it has run out", async () => {
+    const one = await member({ billing: "monthly", carried: "2027-03-15" });
+    const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
+    expect(await outbox.acquireLease("elsewhere/1/x/y", clock.getTime(), 60_000)).toBe(true);
+    expect(await a.services.reminders.runOnce()).toBeNull();
+    expect(await b.services.reminders.runOnce()).toBeNull();
+    clock = new Date(clock.getTime() + 61_000);
+    expect(await b.services.reminders.runOnce()).toMatchObject({ planned: 1, sent: 1 });
+    // Released after the run: the other instance takes it at once.
+    expect(await a.services.reminders.runOnce()).toEqual({ planned: 0, sent: 0, failed: 0, dropped: 0 });
+    expect(recipients()).toEqual([one.email]);
+  });
+
   it("staff only; an unknown member is a 404; a bad id a 400", async () => {
     const m = await loginAs(a, "member");
     expect((await a.request(`/api/admin/members/${m.userId}/membership/reminders`, { cookie: m.cookie })).status).toBe(403);

@@ -4,8 +4,8 @@ import { idType } from "./types";
 /**
  * Membership reminder e-mails (issue 31): an outbox with one row per member, reminder and
  * period (the unique key makes each sent once, whichever instance plans it), the days whose
- * reminders were planned, and the scheduler's lease (a row of ingest_leases, shared the same
- * way between instances).
+ * reminders were planned, and the scheduler's lease (taken and shared between instances as
+ * the ingest's lease in ingest_leases is).
  */
 export const m0027_membership_reminders: AppMigration = {
   async up(db, dialect) {
@@ -56,6 +56,13 @@ export const m0027_membership_reminders: AppMigration = {
       .addColumn("queued", "integer", (c) => c.notNull().defaultTo(0))
       .execute();
 
-    await db.insertInto("ingest_leases").values({ name: "membership_reminders", holder: null, run_id: null, expires_at: null }).execute();
+    // The scheduler's lease, as the ingest's (ingest_leases): one row, taken by one conditional UPDATE.
+    await db.schema
+      .createTable("membership_reminder_lease")
+      .addColumn("name", "text", (c) => c.primaryKey())
+      .addColumn("holder", "text")
+      .addColumn("expires_at", "text")
+      .execute();
+    await db.insertInto("membership_reminder_lease").values({ name: "membership_reminders", holder: null, expires_at: null }).execute();
   },
 };
