@@ -68,7 +68,7 @@ test.describe("reminder e-mails in member administration", () => {
 
       await page.getByRole("button", { name: `Edit ${tag}-1` }).click();
       const dialog = page.getByRole("dialog", { name: "Edit Member" });
-      const mails = dialog.getByRole("region", { name: "Reminder e-mails" });
+      const mails = dialog.getByRole("region", { name: "Payment reminders" });
       const items = mails.getByTestId("reminder-mails").getByRole("listitem");
       await expect(items).toHaveCount(3);
       // Newest first.

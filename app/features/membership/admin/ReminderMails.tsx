@@ -100,9 +100,9 @@ export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number
   return (
     <section aria-labelledby={headingId} className="space-y-2">
       <Heading id={headingId} className="text-base font-semibold text-brand-900">
-        Reminder e-mails
+        Payment reminders
       </Heading>
-      <Loaded answer={answer} what="reminder e-mails">
+      <Loaded answer={answer} what="payment reminders">
         {(data) => (
           <>
             {!data.hasEmail ? (
