@@ -52,6 +52,14 @@ const envSchema = z.object({
     .transform((v) => (v ? v : undefined))
     .pipe(z.email().optional()),
   MAIL_FROM: z.string().optional(),
+  /** Membership reminder e-mails (first payment, due soon, past due, lapsed); they need SMTP_URL too. */
+  REMINDERS_ENABLED: bool.default(true),
+  /** SMTP connections the reminders keep open at most (a pool). */
+  REMINDER_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(20).default(5),
+  /** Reminder e-mails started per second at most: 30 sends 50,000 in under half an hour. */
+  REMINDER_RATE_PER_SECOND: z.coerce.number().min(1).max(1000).default(30),
+  /** How often an instance checks for reminders to plan and send. */
+  REMINDER_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   INGEST_TOKEN: z.string().min(16, "INGEST_TOKEN must be at least 16 characters").optional(),
   RSS_INGEST_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
   RSS_ALLOW_PRIVATE_HOSTS: bool.default(false),

@@ -9,18 +9,34 @@ export interface MailConfig {
   orgName: string;
 }
 
+export interface MailerOptions {
+  /**
+   * Many messages (membership reminders): kept-open SMTP connections, at most this many at
+   * once; messages beyond wait their turn in the pool. Without it, a connection per message.
+   */
+  maxConnections?: number;
+}
+
 /**
  * The site's own mail to one person (a reply to a submission's sender, a new member's
- * welcome), from the association, answers going to its contact address. Sent at once: the
- * caller learns whether the mail server took it.
+ * welcome, a membership reminder), from the association, answers going to its contact
+ * address. Sent at once: the caller learns whether the mail server took it.
  */
 export class Mailer {
   private transport: Transporter | null;
 
-  constructor(private config: MailConfig) {
-    this.transport = config.smtpUrl
-      ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
-      : null;
+  constructor(
+    private config: MailConfig,
+    options: MailerOptions = {},
+  ) {
+    const timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+    const pool = options.maxConnections ? { pool: true as const, maxConnections: options.maxConnections } : {};
+    this.transport = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, ...timeouts, ...pool }) : null;
+  }
+
+  /** Closes a pool's connections (a mail still being sent is finished first by the server's timeout). */
+  close(): void {
+    this.transport?.close();
   }
 
   get enabled(): boolean {

@@ -391,6 +391,9 @@ export interface Database {
   membership_payments: MembershipPaymentsTable;
   membership_events: MembershipEventsTable;
   membership_verify_tokens: MembershipVerifyTokensTable;
+  membership_reminders: MembershipRemindersTable;
+  membership_reminder_days: MembershipReminderDaysTable;
+  membership_reminder_lease: MembershipReminderLeaseTable;
 }
 
 /** Migration 0026: the proof-of-coverage token of a member (derived from nonce; only its digest kept). */
@@ -439,6 +442,40 @@ export interface MembershipEventsTable {
   recorded_by: number | null;
   recorded_by_label: string | null;
   recorded_at: Timestamp;
+}
+
+/** Migration 0027: the reminder outbox; one row per member, kind and period (unique). */
+export interface MembershipRemindersTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  period: string;
+  due_on: string;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  claimed_by: string | null;
+  claimed_until: Timestamp | null;
+  last_error: string | null;
+  sent_to: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 0027: a day whose reminders were planned (finished_at set once all are in the outbox). */
+export interface MembershipReminderDaysTable {
+  day: string;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  queued: Generated<number>;
+}
+
+/** Migration 0027: the reminder scheduler's lease (one row), taken by one conditional UPDATE. */
+export interface MembershipReminderLeaseTable {
+  name: string;
+  holder: string | null;
+  expires_at: Timestamp | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -110,6 +110,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       paymentsImport: services.paymentsImport,
       verify: services.verify,
       publicUrl: config.PUBLIC_URL,
+      reminders: services.reminders,
     }),
   );
   api.use(accountRouter({ account: services.account }));

@@ -31,6 +31,8 @@ export async function startServer(opts: StartOptions = {}) {
   if ((await ensureFirstAdmin(services)) === "none") console.log(`\n${NO_STAFF_HINT}\n`);
   // Default RSS feeds on the first start, and the ingest scheduler (RSS_INGEST_INTERVAL_MINUTES).
   await services.ingest.start();
+  // Membership reminder e-mails (REMINDERS_ENABLED, with SMTP_URL): each check under a lease.
+  await services.reminders.start(Math.min(15_000, config.REMINDER_CHECK_SECONDS * 1000));
   // The default video catalogue, once, on the first start.
   await services.videos.seedDefaults();
 
@@ -69,7 +71,7 @@ export async function startServer(opts: StartOptions = {}) {
       cutOff = true;
       server.closeAllConnections();
     }, config.SHUTDOWN_GRACE_SECONDS * 1000);
-    await Promise.all([drained, services.ingest.stop()]);
+    await Promise.all([drained, services.ingest.stop(), services.reminders.stop()]);
     clearTimeout(grace);
     services.applications.close();
     await services.submissions.notifier.settled();

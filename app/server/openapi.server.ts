@@ -270,6 +270,18 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     access: "staff",
   },
   {
+    method: "get",
+    paths: ["/api/admin/members/{id}/membership/reminders"],
+    summary: "A member's reminder e-mails with their state (queued, sent, failed with the retry time and reason, dropped)",
+    access: "staff",
+  },
+  {
+    method: "get",
+    paths: ["/api/admin/membership/reminders/without-email"],
+    summary: "Members with a plan and no e-mail address: they get no reminders (the first 100, and how many)",
+    access: "staff",
+  },
+  {
     method: "put",
     paths: ["/api/admin/members/{id}/membership/plan"],
     summary: "Give a member a plan, or change it",

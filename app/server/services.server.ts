@@ -24,6 +24,7 @@ import { MembershipDashboard } from "~/features/membership/dashboard.server";
 import { CoverageCensus } from "~/features/membership/census.server";
 import { PaymentsImportService } from "~/features/membership/payments-import.server";
 import { VerifyService } from "~/features/membership/verify.server";
+import { ReminderService, type ReminderSettings, type ReminderTransport } from "~/features/membership/reminders.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 
 /**
@@ -67,6 +68,8 @@ export interface Services {
   membershipDashboard: MembershipDashboard;
   /** Proof of coverage: the card's token and the public /verify page. */
   verify: VerifyService;
+  /** Membership reminder e-mails: planned once a day into an outbox, sent under a lease. */
+  reminders: ReminderService;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -75,6 +78,7 @@ export interface Services {
 export interface ServiceOptions {
   ingest?: Pick<IngestServiceOptions, "fetch" | "ingest">;
   applications?: ApplicationsServiceOptions;
+  reminders?: { settings?: Partial<ReminderSettings>; now?: () => Date; transport?: ReminderTransport | null };
 }
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger, options: ServiceOptions = {}): Services {
@@ -128,6 +132,33 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     ),
     paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE),
     membershipDashboard: new MembershipDashboard(census),
+    reminders: new ReminderService({
+      db: database.db,
+      dialect: database.dialect,
+      transport:
+        options.reminders?.transport !== undefined
+          ? options.reminders.transport
+          : config.REMINDERS_ENABLED && config.SMTP_URL
+            ? new Mailer(
+                { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
+                { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
+              )
+            : null,
+      mail: {
+        orgName: config.ORG_NAME,
+        phone: config.CONTACT_PHONE,
+        email: config.CONTACT_EMAIL,
+        paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
+      },
+      timeZone: config.TIME_ZONE,
+      logger,
+      settings: {
+        ratePerSecond: config.REMINDER_RATE_PER_SECOND,
+        checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
+        ...options.reminders?.settings,
+      },
+      now: options.reminders?.now,
+    }),
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

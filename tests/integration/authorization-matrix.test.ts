@@ -103,6 +103,9 @@ const API: Record<string, Row> = {
   "GET /api/verify/:token": everyone(404),
   // Membership: any staff member records payments and plans; only a super_admin cancels.
   "GET /api/admin/members/:id/membership": staff(404),
+  // Reminder mails: any staff member sees them, and who gets none for want of an address.
+  "GET /api/admin/members/:id/membership/reminders": staff(404),
+  "GET /api/admin/membership/reminders/without-email": staff(200),
   "PUT /api/admin/members/:id/membership/plan": staff(400),
   "POST /api/admin/members/:id/membership/payments": staff(400),
   "POST /api/admin/membership/payments/:id/refund": staff(400),

@@ -8,17 +8,39 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on an ephemeral port that keeps what it receives. */
-export async function startSmtp() {
+export interface SmtpOptions {
+  /** Returns an answer to refuse each message with (e.g. a temporary failure), or null to take it. */
+  refuse?: () => string | null;
+}
+
+/**
+ * A real SMTP server on an ephemeral port that keeps what it receives; `connections` counts the
+ * open ones and `maxConnections` the most open at once.
+ */
+export async function startSmtp({ refuse }: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
+  const stats = { connections: 0, maxConnections: 0 };
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onConnect(_session, callback) {
+      stats.connections++;
+      stats.maxConnections = Math.max(stats.maxConnections, stats.connections);
+      callback();
+    },
+    onClose() {
+      stats.connections--;
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
+        const refusal = refuse?.();
+        if (refusal) {
+          callback(Object.assign(new Error(refusal), { responseCode: 451 }));
+          return;
+        }
         received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
         callback();
       });
@@ -26,7 +48,7 @@ export async function startSmtp() {
   });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  return { received, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return { received, stats, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }
 
 /** Quoted-printable soft breaks and escapes undone, enough to read a plain-text mail. */

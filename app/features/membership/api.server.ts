@@ -17,12 +17,15 @@ import {
   type MembershipAnswer,
   type VerifyAnswer,
   type PaymentsImportAnswer,
+  type MemberRemindersAnswer,
+  type MembersWithoutEmailAnswer,
 } from "./contract";
 import { formatCents } from "./coverage";
 import { qrCodeSvg, verifyUrl } from "./proof-card.server";
 import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImportService } from "./payments-import.server";
 import type { CoverageService } from "./service.server";
 import type { VerifyService } from "./verify.server";
+import type { ReminderService } from "./reminders.server";
 
 function importMessage(report: PaymentsImportReport, applied: boolean): string {
   const skipped = report.skipped
@@ -49,12 +52,14 @@ export function membershipRouter({
   paymentsImport,
   verify,
   publicUrl = null,
+  reminders,
 }: {
   coverage: CoverageService;
   paymentsImport: PaymentsImportService;
   verify: VerifyService;
   /** PUBLIC_URL: the origin a card's QR code names (else the request's own). */
   publicUrl?: string | null;
+  reminders: ReminderService;
 }): Router {
   const router = Router();
   const memberOnly = (res: Response) => {
@@ -102,6 +107,22 @@ export function membershipRouter({
     "/api/admin/members/:id/membership",
     apiRequireAdmin,
     handler(async (req, res) => answer(res, await coverage.view(memberId(req.params.id)))),
+  );
+  // Staff see each member's reminder mails and state, and who gets none for want of an address.
+  router.get(
+    "/api/admin/members/:id/membership/reminders",
+    apiRequireAdmin,
+    handler(async (req, res) => {
+      const found = await reminders.forMember(memberId(req.params.id));
+      res.json({ success: true, ...found } satisfies MemberRemindersAnswer);
+    }),
+  );
+  router.get(
+    "/api/admin/membership/reminders/without-email",
+    apiRequireAdmin,
+    handler(async (_req, res) =>
+      res.json({ success: true, ...(await reminders.membersWithoutEmail()) } satisfies MembersWithoutEmailAnswer),
+    ),
   );
   router.put(
     "/api/admin/members/:id/membership/plan",

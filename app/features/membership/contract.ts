@@ -8,11 +8,14 @@
  *   POST /api/admin/members/:id/membership/cancel    CancelInput -> MembershipAnswer   (super_admin)
  *   POST /api/admin/members/:id/membership/reinstate ReinstateInput -> MembershipAnswer (super_admin)
  *   GET  /api/account/membership                                -> MembershipAnswer   (the member)
+ *   GET  /api/admin/members/:id/membership/reminders            -> MemberRemindersAnswer (staff)
+ *   GET  /api/admin/membership/reminders/without-email          -> MembersWithoutEmailAnswer (staff)
  */
 import { z } from "~/platform/zod";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";
 import { BILLINGS, type Coverage } from "./coverage";
+import type { ReminderKind } from "./reminders";
 
 export const PAYMENT_METHODS = ["card", "ach", "check", "other"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -245,3 +248,41 @@ export interface VerifyAnswer {
   lastInitial: string;
   coveredThrough: string | null;
 }
+
+/** One reminder e-mail of a member, as staff see it. */
+export interface ReminderView {
+  id: number;
+  kind: ReminderKind;
+  /** "Past due", "Payment due soon"... */
+  label: string;
+  /** The paid-through date (or the term's first day) it is about. */
+  period: string;
+  dueOn: string;
+  /** queued: waiting; failed: tried again at nextAttemptAt (null: no more tries); dropped: no longer due, not sent. */
+  status: "queued" | "sent" | "failed" | "dropped";
+  /** A sender holds it right now. */
+  sending: boolean;
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** Why the last try failed, or why it was dropped. */
+  lastError: string | null;
+  sentTo: string | null;
+  sentAt: string | null;
+  createdAt: string;
+}
+
+export interface MemberReminders {
+  memberId: number;
+  /** Without an address the member gets no reminders. */
+  hasEmail: boolean;
+  /** Whether this server sends reminders at all (SMTP_URL and REMINDERS_ENABLED). */
+  enabled: boolean;
+  reminders: ReminderView[];
+}
+export type MemberRemindersAnswer = { success: true } & MemberReminders;
+
+export interface MembersWithoutEmail {
+  total: number;
+  members: Array<{ id: number; certificateNumber: string | null; firstName: string | null; lastName: string | null }>;
+}
+export type MembersWithoutEmailAnswer = { success: true } & MembersWithoutEmail;

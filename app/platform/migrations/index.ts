@@ -16,6 +16,7 @@ import { m0016_application_members } from "./0016_application_members";
 import { m0017_member_accounts } from "./0017_member_accounts";
 import { m0018_submission_assignments } from "./0018_submission_assignments";
 import { m0026_membership } from "./0026_membership";
+import { m0027_membership_reminders } from "./0027_membership_reminders";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, AppMigration> = {
   "0017_member_accounts": m0017_member_accounts,
   "0018_submission_assignments": m0018_submission_assignments,
   "0026_membership": m0026_membership,
+  "0027_membership_reminders": m0027_membership_reminders,
 };

@@ -7,6 +7,7 @@ import { PaymentsImportPanel } from "~/features/membership/admin/PaymentsImportP
 import { AuditPanel } from "./AuditPanel";
 import { MembersPanel } from "./MembersPanel";
 import { StaffPanel } from "./StaffPanel";
+import { MembersWithoutEmail } from "~/features/membership/admin/ReminderMails";
 
 export type MembersTab = "members" | "payments" | "staff" | "audit";
 
@@ -64,6 +65,7 @@ export function MemberAdministration({ user, initialTab }: { user: PublicUser; i
         </Tabs.List>
         <Tabs.Content value="members" className="pt-6 focus:outline-none">
           <MembersPanel superAdmin={superAdmin} />
+          <MembersWithoutEmail />
         </Tabs.Content>
         <Tabs.Content value="payments" className="pt-6 focus:outline-none">
           <PaymentsImportPanel />

@@ -1,0 +1,288 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { decodeBody, startSmtp } from "../../../tests/support/smtp";
+import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import type { MemberRemindersAnswer, MembersWithoutEmailAnswer } from "./contract";
+import { ReminderOutbox } from "./reminder-outbox.server";
+import { REMINDER_DROP_REASONS } from "./reminders.server";
+
+/**
+ * The reminder outbox on a real database and a real SMTP server: each reminder once per member,
+ * kind and period, whatever the number of instances and runs; retried after a refusal and never
+ * again after success; to the member's own stored address only; none without one.
+ */
+describeEachDatabase("membership reminders: the outbox", (dialect) => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let refusing = false;
+  // The instances' shared clock, moved by the tests. Noon in New York.
+  let clock = new Date("2027-03-20T16:00:00Z");
+  const now = () => clock;
+  const settings = { ratePerSecond: 1000, batchSize: 3 };
+  let a: TestServer;
+  let b: TestServer;
+  let staff: { cookie: string };
+
+  beforeAll(async () => {
+    smtp = await startSmtp({ refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null) });
+    const env = { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, REMINDER_SMTP_CONNECTIONS: "2" };
+    a = await startTestServer(dialect, env, { reminders: { now, settings } });
+    // A second instance over its own connection to the same database.
+    b = await startSiblingServer(a, { reminders: { now, settings } });
+    staff = await loginAs(a, "limited_admin");
+  });
+  afterAll(async () => {
+    await a.services.reminders.stop();
+    await b.services.reminders.stop();
+    await b.close();
+    await a.close();
+    await smtp.close();
+  });
+  beforeEach(async () => {
+    await a.services.database.db.deleteFrom("membership_plans").execute();
+    await a.services.database.db.deleteFrom("membership_reminders").execute();
+    await a.services.database.db.deleteFrom("membership_reminder_days").execute();
+    smtp.received.length = 0;
+    refusing = false;
+    clock = new Date("2027-03-20T16:00:00Z");
+  });
+  afterEach(() => (refusing = false));
+
+  let seq = 0;
+  /** A member with a plan and, unless `email` is null, an address. */
+  async function member(
+    plan: { billing: "monthly" | "annual"; approvedOn?: string | null; carried?: string | null },
+    opts: { email?: string | null; payments?: Array<[string, number]>; cancelledOn?: string } = {},
+  ) {
+    const { db } = a.services.database;
+    const { auth } = a.services;
+    seq++;
+    const certificate = `REM${dialect}${seq}${Date.now() % 100000}`;
+    const { id } = await auth.users.createMember({
+      certificate,
+      birthdateDigest: auth.digestBirthdate("1980-01-15"),
+      firstName: `Pat${seq}`,
+    });
+    const email = opts.email === undefined ? `member${seq}@example.org` : opts.email;
+    await db.updateTable("users").set({ email }).where("id", "=", id).execute();
+    const at = new Date().toISOString();
+    await db
+      .insertInto("membership_plans")
+      .values({
+        user_id: id,
+        billing: plan.billing,
+        coverage_cents: null,
+        beneficiary_name: null,
+        beneficiary_relationship: null,
+        approved_on: plan.approvedOn ?? null,
+        carried_paid_through: plan.carried ?? null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    for (const [paidOn, cents] of opts.payments ?? [])
+      await db
+        .insertInto("membership_payments")
+        .values({
+          user_id: id,
+          amount_cents: cents,
+          paid_on: paidOn,
+          method: "card",
+          reference: null,
+          refund_of: null,
+          note: null,
+          recorded_by: null,
+          recorded_by_label: null,
+          recorded_at: at,
+        })
+        .execute();
+    if (opts.cancelledOn)
+      await db
+        .insertInto("membership_events")
+        .values({
+          user_id: id,
+          kind: "cancelled",
+          on_date: opts.cancelledOn,
+          reason: "Moved away",
+          recorded_by: null,
+          recorded_by_label: null,
+          recorded_at: at,
+        })
+        .execute();
+    return { id, email, certificate };
+  }
+
+  const recipients = () => smtp.received.flatMap((m) => m.to).sort();
+  const remindersOf = async (id: number) => {
+    const res = await a.request(`/api/admin/members/${id}/membership/reminders`, { cookie: staff.cookie });
+    expect(res.status).toBe(200);
+    return (await res.json()) as MemberRemindersAnswer;
+  };
+
+  it("two instances, runs repeated and the clock moved across due dates: each reminder is sent exactly once", async () => {
+    // Due on March 20: past due since March 16 (carried coverage through March 15).
+    const early = await member({ billing: "monthly", carried: "2027-03-15" });
+    // Due after March 20, by March 25:
+    const dueSoon = await member({ billing: "annual", approvedOn: "2026-03-15" }, { payments: [["2026-03-15", 9900]] }); // March 24
+    const firstPayment = await member({ billing: "monthly", approvedOn: "2027-03-20" }); // March 23
+    const pastDue = await member({ billing: "monthly", carried: "2027-03-22" }); // March 23
+    const lapsed = await member({ billing: "monthly", carried: "2027-02-20" }); // grace ended March 22
+    // Never: no address; cancelled; covered monthly.
+    const noAddress = await member({ billing: "monthly", carried: "2027-03-15" }, { email: null });
+    await member({ billing: "monthly", carried: "2027-03-15" }, { cancelledOn: "2027-03-01" });
+    await member({ billing: "monthly", carried: "2027-12-31" });
+
+    const ra = a.services.reminders;
+    const rb = b.services.reminders;
+    // March 20, both instances at once, twice: the lease lets one run at a time.
+    const first = await Promise.all([ra.runOnce(), rb.runOnce()]);
+    expect(first.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    await Promise.all([ra.runOnce(), rb.runOnce()]);
+    expect(recipients()).toEqual([early.email]);
+
+    // March 25. Without the lease too: both plan and send at once; the outbox alone keeps it to once.
+    clock = new Date("2027-03-25T16:00:00Z");
+    const planned = await Promise.all([ra.planToday(), rb.planToday()]);
+    expect(planned[0] + planned[1]).toBe(4);
+    const sent = await Promise.all([ra.sendWaiting(), rb.sendWaiting()]);
+    expect(sent[0].sent + sent[1].sent).toBe(4);
+    await Promise.all([ra.runOnce(), rb.runOnce(), ra.sendWaiting(), rb.sendWaiting()]);
+    // The next day, still past due, lapsed...: the same periods, nothing new.
+    clock = new Date("2027-03-26T16:00:00Z");
+    await Promise.all([ra.runOnce(), rb.runOnce()]);
+    await Promise.all([ra.runOnce(), rb.runOnce()]);
+
+    expect(recipients()).toEqual([early.email, dueSoon.email, firstPayment.email, pastDue.email, lapsed.email].sort());
+    // Only the member's own stored address, and nothing to the member without one.
+    for (const mail of smtp.received) expect(mail.to).toHaveLength(1);
+    expect(recipients()).not.toContain(noAddress.email);
+    const mailTo = (email: string | null) => decodeBody(smtp.received.find((m) => m.to[0] === email)!.raw);
+    expect(mailTo(dueSoon.email)).toMatch(/Subject: Your annual membership payment is due soon/);
+    expect(mailTo(dueSoon.email)).toContain(`Dear Pat`);
+    expect(mailTo(dueSoon.email)).toContain(dueSoon.certificate);
+    expect(mailTo(lapsed.email)).toMatch(/Subject: Your membership has lapsed/);
+    expect(mailTo(firstPayment.email)).toMatch(/Subject: Your membership is waiting for its first payment/);
+    // The pool keeps at most REMINDER_SMTP_CONNECTIONS open per instance.
+    expect(smtp.stats.maxConnections).toBeLessThanOrEqual(4);
+
+    const view = await remindersOf(pastDue.id);
+    expect(view).toMatchObject({ hasEmail: true, enabled: true });
+    expect(view.reminders).toEqual([
+      expect.objectContaining({
+        kind: "past-due",
+        label: "Past due",
+        period: "2027-03-22",
+        status: "sent",
+        sentTo: pastDue.email,
+        attempts: 1,
+      }),
+    ]);
+    expect((await remindersOf(noAddress.id)).hasEmail).toBe(false);
+    const without = (await (
+      await a.request("/api/admin/membership/reminders/without-email", { cookie: staff.cookie })
+    ).json()) as MembersWithoutEmailAnswer;
+    expect(without.members.map((m) => m.id)).toEqual([noAddress.id]);
+    expect(without.total).toBe(1);
+  });
+
+  it("an SMTP server that refuses, then accepts, gets each reminder once; staff see the failure and its retry time", async () => {
+    const one = await member({ billing: "monthly", carried: "2027-03-15" });
+    const two = await member({ billing: "monthly", carried: "2027-03-16" });
+    refusing = true;
+    expect(await a.services.reminders.runOnce()).toMatchObject({ planned: 2, sent: 0, failed: 2 });
+    expect(smtp.received).toHaveLength(0);
+    const failed = (await remindersOf(one.id)).reminders[0];
+    expect(failed).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: "2027-03-20T16:01:00.000Z" });
+    expect(failed.lastError).toContain("451");
+
+    // Before the retry time nothing is tried, even with the server back.
+    refusing = false;
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 0, failed: 0 });
+    clock = new Date("2027-03-20T16:01:00Z");
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 2 });
+    clock = new Date("2027-03-20T18:00:00Z");
+    await Promise.all([a.services.reminders.runOnce(), b.services.reminders.runOnce()]);
+    expect(recipients()).toEqual([one.email, two.email].sort());
+    expect((await remindersOf(one.id)).reminders[0]).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+  });
+
+  it("backs off longer after each refusal", async () => {
+    const one = await member({ billing: "monthly", carried: "2027-03-15" });
+    refusing = true;
+    await a.services.reminders.runOnce();
+    clock = new Date("2027-03-20T16:01:00Z");
+    await a.services.reminders.runOnce();
+    expect((await remindersOf(one.id)).reminders[0]).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      nextAttemptAt: "2027-03-20T16:03:00.000Z",
+    });
+  });
+
+  it("a restart goes on where it stopped: rows a stopped sender claimed are sent once their claim runs out", async () => {
+    const one = await member({ billing: "monthly", carried: "2027-03-15" });
+    const two = await member({ billing: "monthly", carried: "2027-03-15" });
+    await a.services.reminders.planToday();
+    // A sender that died holding both rows' claims.
+    const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
+    const claimed = await outbox.claim("gone-host/1/x/y", 10, clock.toISOString(), "2027-03-20T16:05:00.000Z");
+    expect(claimed).toHaveLength(2);
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 0 });
+    expect((await remindersOf(one.id)).reminders[0]).toMatchObject({ status: "queued", sending: true });
+    clock = new Date("2027-03-20T16:06:00Z");
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 2 });
+    expect(await a.services.reminders.runOnce()).toMatchObject({ sent: 0 });
+    expect(recipients()).toEqual([one.email, two.email].sort());
+  });
+
+  it("a reminder no longer due when its turn comes (the member paid; the address was removed) is not sent", async () => {
+    const paid = await member({ billing: "monthly", carried: "2027-03-15" });
+    const removed = await member({ billing: "monthly", carried: "2027-03-15" });
+    const changed = await member({ billing: "monthly", carried: "2027-03-15" });
+    await a.services.reminders.planToday();
+    const { db } = a.services.database;
+    const at = new Date().toISOString();
+    await db
+      .insertInto("membership_payments")
+      .values({
+        user_id: paid.id,
+        amount_cents: 1995,
+        paid_on: "2027-03-20",
+        method: "card",
+        reference: null,
+        refund_of: null,
+        note: null,
+        recorded_by: null,
+        recorded_by_label: null,
+        recorded_at: at,
+      })
+      .execute();
+    await db.updateTable("users").set({ email: null }).where("id", "=", removed.id).execute();
+    // The address at the time of sending is the one used.
+    await db.updateTable("users").set({ email: "new-address@example.org" }).where("id", "=", changed.id).execute();
+    expect(await a.services.reminders.sendWaiting()).toEqual({ sent: 1, failed: 0, dropped: 2 });
+    expect(recipients()).toEqual(["new-address@example.org"]);
+    expect((await remindersOf(paid.id)).reminders[0]).toMatchObject({ status: "dropped", lastError: REMINDER_DROP_REASONS.noLongerDue });
+    expect((await remindersOf(removed.id)).reminders[0]).toMatchObject({ status: "dropped", lastError: REMINDER_DROP_REASONS.noAddress });
+  });
+
+  it("one instance at a time: another waits out a live lease, and takes it once it has run out", async () => {
+    const one = await member({ billing: "monthly", carried: "2027-03-15" });
+    const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
+    expect(await outbox.acquireLease("elsewhere/1/x/y", clock.getTime(), 60_000)).toBe(true);
+    expect(await a.services.reminders.runOnce()).toBeNull();
+    expect(await b.services.reminders.runOnce()).toBeNull();
+    clock = new Date(clock.getTime() + 61_000);
+    expect(await b.services.reminders.runOnce()).toMatchObject({ planned: 1, sent: 1 });
+    // Released after the run: the other instance takes it at once.
+    expect(await a.services.reminders.runOnce()).toEqual({ planned: 0, sent: 0, failed: 0, dropped: 0 });
+    expect(recipients()).toEqual([one.email]);
+  });
+
+  it("staff only; an unknown member is a 404; a bad id a 400", async () => {
+    const m = await loginAs(a, "member");
+    expect((await a.request(`/api/admin/members/${m.userId}/membership/reminders`, { cookie: m.cookie })).status).toBe(403);
+    expect((await a.request(`/api/admin/members/${m.userId}/membership/reminders`)).status).toBe(401);
+    expect((await a.request(`/api/admin/members/999999/membership/reminders`, { cookie: staff.cookie })).status).toBe(404);
+    expect((await a.request(`/api/admin/members/abc/membership/reminders`, { cookie: staff.cookie })).status).toBe(400);
+    expect((await a.request(`/api/admin/membership/reminders/without-email`, { cookie: m.cookie })).status).toBe(403);
+  });
+});

@@ -1,0 +1,99 @@
+import crypto from "node:crypto";
+import { MEMBER_BIRTHDATE, expect, expectNoAxeViolations, test } from "./fixtures";
+import type { Services } from "../../app/server/services.server";
+
+const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
+
+/** A member with a monthly plan (and an address unless `email` is null). */
+async function memberWithPlan(services: Services, certificate: string, email: string | null) {
+  const { id } = await services.auth.users.createMember({
+    certificate,
+    birthdateDigest: services.auth.digestBirthdate(MEMBER_BIRTHDATE),
+    firstName: "Robin",
+    lastName: "Reminded",
+    email,
+  });
+  const at = new Date().toISOString();
+  await services.database.db
+    .insertInto("membership_plans")
+    .values({ user_id: id, billing: "monthly", approved_on: null, carried_paid_through: "2027-02-28", created_at: at, updated_at: at })
+    .execute();
+  return id;
+}
+
+test.describe("reminder e-mails in member administration", () => {
+  for (const [label, width, height] of [
+    ["desktop", 1280, 900],
+    ["phone", 390, 844],
+  ] as const) {
+    test(`staff see a member's reminder mails with their state, and who has no address (${label})`, async ({ page, signIn, services }) => {
+      await page.setViewportSize({ width, height });
+      const tag = `0RM${uniq()}`;
+      const id = await memberWithPlan(services, `${tag}-1`, "robin@example.org");
+      await memberWithPlan(services, `${tag}-2`, null);
+      const at = "2027-03-01T15:00:00.000Z";
+      const row = (kind: string, period: string, status: string, extra: Record<string, unknown>) => ({
+        user_id: id,
+        kind,
+        period,
+        due_on: period,
+        status,
+        attempts: 1,
+        next_attempt_at: null,
+        created_at: at,
+        updated_at: at,
+        ...extra,
+      });
+      await services.database.db
+        .insertInto("membership_reminders")
+        .values([
+          row("past-due", "2027-02-28", "sent", { sent_to: "robin@example.org", sent_at: at }),
+          row("lapsed", "2027-02-28", "failed", {
+            attempts: 2,
+            last_error: "451 4.3.0 Mailbox busy, try again later",
+            next_attempt_at: "2099-04-01T15:02:00.000Z",
+          }),
+          row("due-soon", "2027-01-31", "dropped", { attempts: 0, last_error: "No longer due: the membership changed before it was sent" }),
+        ])
+        .execute();
+
+      await signIn("limited_admin");
+      await page.goto(`/admin/members?q=${tag.toLowerCase()}`);
+      await expect(page.getByTestId("members-row")).toHaveCount(2);
+
+      // Who gets none: listed below the members.
+      const without = page.getByRole("region", { name: "Members without an e-mail address" });
+      await expect(without).toContainText(`${tag}-2`);
+      await expect(without).not.toContainText(`${tag}-1`);
+
+      await page.getByRole("button", { name: `Edit ${tag}-1` }).click();
+      const dialog = page.getByRole("dialog", { name: "Edit Member" });
+      const mails = dialog.getByRole("region", { name: "Payment reminders" });
+      const items = mails.getByTestId("reminder-mails").getByRole("listitem");
+      await expect(items).toHaveCount(3);
+      // Newest first.
+      await expect(items.nth(0)).toContainText("Payment due soon (paid through January 31, 2027)");
+      await expect(items.nth(0)).toContainText("Not sent");
+      await expect(items.nth(1)).toContainText("Lapsed (paid through February 28, 2027)");
+      await expect(items.nth(1)).toContainText("451 4.3.0 Mailbox busy, try again later. Next try");
+      await expect(items.nth(1)).toContainText("Failed");
+      await expect(items.nth(2)).toContainText("Past due (paid through February 28, 2027)");
+      await expect(items.nth(2)).toContainText("To robin@example.org on");
+      await expect(items.nth(2)).toContainText("Sent");
+      await expect(mails).toContainText("This site sends no reminders: mail is not configured.");
+      await expectNoAxeViolations(page);
+      await mails.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `.tmp/reminder-mails-${label}.png` });
+      await page.keyboard.press("Escape");
+
+      await page.getByRole("button", { name: `Edit ${tag}-2` }).click();
+      await expect(page.getByRole("dialog", { name: "Edit Member" })).toContainText(
+        "No e-mail address on file: this member gets no reminders.",
+      );
+      await expect(page.getByRole("dialog", { name: "Edit Member" })).toContainText("No reminders yet.");
+      await page.keyboard.press("Escape");
+      await without.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `.tmp/members-without-email-${label}.png` });
+    });
+  }
+});
