@@ -4,6 +4,9 @@ import { MEMBER_BIRTHDATE, expect, expectFieldError, expectNoAxeViolations, test
 import type { Services } from "../../app/server/services.server";
 import { addDays, firstOfNextMonth, formatLongDay } from "../../app/features/membership/coverage";
 
+/** The member list behind the dialogs reloads after each change, dimmed meanwhile: axe reads it once it is whole again. */
+const listSettled = (page: Page) => expect(page.getByTestId("members-list")).toHaveAttribute("aria-busy", "false");
+
 const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
 
 const VIEWPORTS = [
@@ -86,6 +89,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await form.getByRole("button", { name: "Record payment", exact: true }).click();
       expect((await refused).status()).toBe(400);
       await expectFieldError(page, "Paid on", "Paid on cannot be in the future");
+      await listSettled(page);
       await expectNoAxeViolations(page);
       if (device === "phone") await noSidewaysScroll(page);
       await shot(page, `payment-error-${device}`);
@@ -107,6 +111,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(membership.getByTestId("membership-plan")).toContainText("$250,000.00");
       // Cancel and Reinstate are for super admins only.
       await expect(membership.getByRole("button", { name: "Cancel membership" })).toHaveCount(0);
+      await listSettled(page);
       await expectNoAxeViolations(page);
       if (device === "phone") await noSidewaysScroll(page);
       await shot(page, `payment-recorded-${device}`);
@@ -132,6 +137,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await refund.getByRole("button", { name: "Refund", exact: true }).click();
       const confirm = page.getByRole("dialog", { name: "Confirm refund", exact: true });
       await expect(confirm).toContainText("Refund $19.95 of the payment of");
+      await listSettled(page);
       await expectNoAxeViolations(page);
       await shot(page, `refund-confirm-${device}`);
       await confirm.getByRole("button", { name: "Refund", exact: true }).click();
@@ -191,6 +197,7 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(confirm).toContainText(`Cancel the membership of ${member.certificate} as of ${formatLongDay(today)}?`);
       // Cancel has the focus: Enter alone never cancels a membership.
       await expect(confirm.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+      await listSettled(page);
       await expectNoAxeViolations(page);
       await confirm.getByRole("button", { name: "Cancel membership" }).click();
       await expect(cancel).toBeHidden();
