@@ -6,8 +6,8 @@ import { E2E_ENV } from "./env";
 
 /** nginx from Debian's packages (not on an ordinary user's PATH), or NGINX_PATH. */
 export function nginxPath(): string | undefined {
-  const candidates = [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].filter(Boolean) as string[];
-  return candidates.find((p) => fs.existsSync(p));
+  if (process.env.NGINX_PATH) return fs.existsSync(process.env.NGINX_PATH) ? process.env.NGINX_PATH : undefined;
+  return ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => fs.existsSync(p));
 }
 
 export function opensslPath(): string | undefined {

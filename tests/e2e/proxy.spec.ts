@@ -68,14 +68,19 @@ async function startInstance(port: number): Promise<Instance> {
     env: instanceEnv(port, databaseUrl, publicUrl, ADMIN),
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await until(`the instance on ${port} to answer /healthz`, async () => {
-    if (child.exitCode !== null) throw new Error(`the instance on ${port} exited with ${child.exitCode}`);
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
-    } catch {
-      return false; // not listening yet
-    }
-  });
+  try {
+    await until(`the instance on ${port} to answer /healthz`, async () => {
+      if (child.exitCode !== null) throw new Error(`the instance on ${port} exited with ${child.exitCode}`);
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    });
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
   return { port, child };
 }
 
@@ -287,21 +292,24 @@ test("a rolling restart under load loses no request and stores every accepted po
       .some((line) => new RegExp(`upstream=(?:[^ ]*, )?127\\.0\\.0\\.1:${port} upstream_status=(?:\\d+, )?2\\d\\d `).test(line));
   };
 
-  await until("the load to start", () => outcomes.length >= 8);
   const windows: Array<{ port: number; duringRestart: number }> = [];
-  for (const [i, instance] of instances.entries()) {
-    const stoppedAt = Date.now();
-    await stopInstance(instance);
-    const logMark = fs.statSync(nginx.accessLog).size;
-    instances[i] = await startInstance(instance.port);
-    windows.push({ port: instance.port, duringRestart: answered(stoppedAt) });
-    // Back in nginx's rotation (its fail_timeout after the refused connections) before the next one stops.
-    await until(`nginx to send requests to the restarted instance on ${instance.port} again`, () => servedBy(instance.port, logMark));
+  try {
+    await until("the load to start", () => outcomes.length >= 8);
+    for (const [i, instance] of instances.entries()) {
+      const stoppedAt = Date.now();
+      await stopInstance(instance);
+      const logMark = fs.statSync(nginx.accessLog).size;
+      instances[i] = await startInstance(instance.port);
+      windows.push({ port: instance.port, duringRestart: answered(stoppedAt) });
+      // Back in nginx's rotation (its fail_timeout after the refused connections) before the next one stops.
+      await until(`nginx to send requests to the restarted instance on ${instance.port} again`, () => servedBy(instance.port, logMark));
+    }
+    const afterBoth = Date.now();
+    await until("more load after both restarts", () => answered(afterBoth) >= 8);
+  } finally {
+    running = false;
+    await Promise.all(loops);
   }
-  const afterBoth = Date.now();
-  await until("more load after both restarts", () => answered(afterBoth) >= 8);
-  running = false;
-  await Promise.all(loops);
 
   const failures = outcomes.filter((o) => o.status === 0 || o.status >= 500);
   expect(failures, JSON.stringify(failures.slice(0, 10))).toEqual([]);
