@@ -155,6 +155,8 @@ test.afterAll(async () => {
   await nginx?.stop();
   await Promise.all(instances.map(stopInstance));
   if (database) await sql(adminUrl, `drop database if exists ${database} with (force)`);
+  for (const instance of instances) fs.rmSync(instanceEnv(instance.port, "", "", ADMIN).DATA_DIR, { recursive: true, force: true });
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("over the proxy's HTTPS the session cookie is __Host- and Secure and HSTS is sent", async ({ browser }) => {
