@@ -239,9 +239,11 @@ test("nginx keeps a public page as its headers allow, and never a signed-in memb
   const anonymous = await get("/about-us");
   expect(anonymous.headers["x-cache-status"]).toBe("MISS");
   expect(anonymous.body).not.toContain(ADMIN.username);
-  // Any cookie that is not the session still shares the kept page's variant rules (Vary: Cookie).
+  // nginx honours Vary: Cookie: another visitor's cookies (not the session) get their own copy.
   const otherCookie = await get("/about-us", { Cookie: "theme=dark" });
+  expect(otherCookie.headers["x-cache-status"]).toBe("MISS");
   expect(otherCookie.body).not.toContain(ADMIN.username);
+  expect((await get("/about-us", { Cookie: "theme=dark" })).headers["x-cache-status"]).toBe("HIT");
 });
 
 interface Outcome {
