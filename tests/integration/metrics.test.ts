@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import SQLite from "better-sqlite3";
@@ -115,6 +116,18 @@ describeEachDatabase("GET /metrics", (dialect) => {
         expect(text, name).toContain(`# TYPE ${name} `);
       }
       if (dialect === "postgres") expect(value(text, 'aha_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+    });
+
+    it("exposes every metric docs/operations.md names (but the backup job's own)", async () => {
+      const text = await scrape(server);
+      const documented = new Set(
+        [...fs.readFileSync("docs/operations.md", "utf8").matchAll(/\b((?:aha|http|nodejs)_[a-z0-9_]+)/g)]
+          .map(([, name]) => name.replace(/_(bucket|count|sum)$/, ""))
+          .filter((name) => !name.startsWith("aha_backup"))
+          .filter((name) => (dialect === "postgres" ? !name.startsWith("aha_db_sqlite_") : !name.startsWith("aha_db_pool_"))),
+      );
+      expect(documented.size).toBeGreaterThan(15);
+      for (const name of documented) expect(text, name).toContain(`# TYPE ${name} `);
     });
 
     it("labels requests by route pattern and status, never by path", async () => {
