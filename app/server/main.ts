@@ -69,8 +69,9 @@ export async function startServer(opts: StartOptions = {}) {
   console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
 
   // Say "not ready" (/readyz) for SHUTDOWN_DRAIN_SECONDS while still answering, so the load
-  // balancer stops sending; then stop taking connections, let the requests in flight finish (within the grace period), stop
-  // the scheduler, then close the database: no request is cut off by a closed database.
+  // balancer stops sending; then stop taking connections, let the requests in flight finish
+  // (within the grace period), stop the scheduler, then close the database: no request is cut
+  // off by a closed database.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -104,7 +105,12 @@ export async function startServer(opts: StartOptions = {}) {
 
 /** Every answer while the instance starts. */
 function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
-  res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store", "Retry-After": "5" });
+  res.writeHead(503, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    "Retry-After": "5",
+    "X-Content-Type-Options": "nosniff",
+  });
   res.end(JSON.stringify({ status: "starting" }));
 }
 
