@@ -11,7 +11,8 @@
  * post from a different address each time) req/s, p50 and p99 (ms) and non-2xx answers; the
  * ratios against their ceilings with the goals; the contact messages stored against the 2xx
  * answers; and the server's resident memory after a warm-up of 100,000 requests and after
- * 100,000 more.
+ * 100,000 more; and what counting requests for GET /metrics costs /healthz (`metricsCost`: two
+ * more instances of the build on the same database, one with METRICS_TOKEN, in alternating rounds).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -24,6 +25,9 @@ import SQLite from "better-sqlite3";
 import { loadConfig } from "../app/platform/config.server";
 import { startServices } from "../app/server/bootstrap.server";
 import { sessionCookieName } from "../app/features/auth/cookie.server";
+import type { Request, Response } from "express";
+import { AppMetrics } from "../app/server/metrics.server";
+import type { Services } from "../app/server/services.server";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The build to start (server.js reads BUILD_DIR too): another checkout's build can be measured the same way. */
@@ -145,7 +149,7 @@ async function seedSite(dataDir: string): Promise<{ memberCookie: string }> {
   }
 }
 
-async function startSite(port: number, dataDir: string) {
+async function startSite(port: number, dataDir: string, env: Record<string, string> = {}) {
   // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const child = spawn(process.execPath, [...profile, "server.js"], {
@@ -158,6 +162,7 @@ async function startSite(port: number, dataDir: string) {
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -200,6 +205,89 @@ async function load(url: string, opts: Partial<autocannon.Options> = {}): Promis
     status5xx: result["5xx"],
     errors: result.errors + result.timeouts,
   };
+}
+
+/** Rounds of /healthz with metrics off, then on (alternating, so a change in the machine's load falls on both). */
+const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 3);
+
+/**
+ * What counting costs: /healthz's rate on the site as measured (no metrics) and on a second
+ * instance of the same build and database with METRICS_TOKEN set (every request counted),
+ * in alternating rounds of BENCH_SECONDS each; the goal is under 2% (issue 34).
+ */
+async function metricsCost(off: { base: string; pid: number }, on: { base: string; pid: number }) {
+  const runs = { off: [] as Array<Measured & { cpuMicros: number }>, on: [] as Array<Measured & { cpuMicros: number }> };
+  // The server's CPU time per request as well as its rate: on a busy machine the rate swings
+  // with the other processes' load, the CPU a request costs much less.
+  const measureOne = async (target: { base: string; pid: number }) => {
+    const cpuBefore = cpuSeconds(target.pid);
+    const started = process.hrtime.bigint();
+    const measured = await load(`${target.base}/healthz`);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const requests = measured.rps * seconds;
+    return { ...measured, cpuMicros: Math.round(((cpuSeconds(target.pid) - cpuBefore) / requests) * 1e6 * 10) / 10 };
+  };
+  for (let round = 0; round < METRICS_ROUNDS; round++) {
+    runs.off.push(await measureOne(off));
+    runs.on.push(await measureOne(on));
+  }
+  // Medians: one round crowded out by another process's burst does not decide it.
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const offRps = Math.round(median(runs.off.map((r) => r.rps)));
+  const onRps = Math.round(median(runs.on.map((r) => r.rps)));
+  const offCpu = median(runs.off.map((r) => r.cpuMicros));
+  const onCpu = median(runs.on.map((r) => r.cpuMicros));
+  const observe = observeNanos();
+  const costPercent = Math.round((1 - onRps / offRps) * 1000) / 10;
+  const cpuCostPercent = Math.round((onCpu / offCpu - 1) * 1000) / 10;
+  return {
+    rounds: METRICS_ROUNDS,
+    healthzRpsMetricsOff: offRps,
+    healthzRpsMetricsOn: onRps,
+    costPercent,
+    cpuMicrosPerRequest: { off: Math.round(offCpu * 10) / 10, on: Math.round(onCpu * 10) / 10 },
+    cpuCostPercent,
+    // The counting alone, timed in this process (AppMetrics.observe, a million times), against a request's CPU time.
+    observeNanosPerRequest: observe,
+    observeShareOfRequestCpuPercent: Math.round((observe / (offCpu * 1000)) * 10000) / 100,
+    eachRound: { off: runs.off.map((r) => [r.rps, r.cpuMicros]), on: runs.on.map((r) => [r.rps, r.cpuMicros]) },
+    non2xx: [...runs.off, ...runs.on].reduce((sum, r) => sum + r.non2xx, 0),
+    goalPercent: 2,
+    meets: costPercent < 2,
+  };
+}
+
+/** Nanoseconds AppMetrics.observe takes for one request (the work the metrics add to each answer). */
+function observeNanos(): number {
+  const services = {
+    auth: { refusals: { failed: 0, throttled: 0 } },
+    mailer: { counts: { sent: 0, failed: 0 } },
+    submissions: { notifier: { counts: { sent: 0, failed: 0 }, backlog: 0 } },
+    database: { db: null, native: { dialect: "sqlite" }, lockWaits: { count: 0, seconds: 0 } },
+    logger: null,
+  } as unknown as Services;
+  const metrics = new AppMetrics(services);
+  const req = { method: "GET", route: { path: "/healthz" } } as unknown as Request;
+  const res = { statusCode: 200, locals: {} } as unknown as Response;
+  const times = 1_000_000;
+  for (let i = 0; i < times; i++) metrics.observe(req, res, 0.001);
+  // CPU time, not the clock's: on a busy machine the clock counts other processes' turns too.
+  const started = process.cpuUsage();
+  for (let i = 0; i < times; i++) metrics.observe(req, res, 0.001);
+  const used = process.cpuUsage(started);
+  const nanos = ((used.user + used.system) * 1000) / times;
+  metrics.registry.clear();
+  return Math.round(nanos);
+}
+
+/** User and system CPU seconds a process has used (Linux: /proc/<pid>/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const ratio = (a: Measured | undefined, b: Measured | undefined) => (a && b ? Math.round((a.rps / b.rps) * 100) / 100 : null);
@@ -285,6 +373,8 @@ async function main() {
   const site = await startSite(sitePort, dataDir);
   const base = `http://127.0.0.1:${sitePort}`;
   const member = { headers: { cookie: memberCookie } };
+  let metricsSite: ChildProcess | null = null;
+  let plainSite: ChildProcess | null = null;
   try {
     // Warm-up: the first renders load modules and fill the JIT.
     await load(`${base}/`, { duration: 2 });
@@ -314,6 +404,20 @@ async function main() {
     stored.close();
 
     const memory = !ONLY || ONLY.has("memory") ? await memoryOver(base, site.pid!, memberCookie) : undefined;
+    let counted: Awaited<ReturnType<typeof metricsCost>> | undefined;
+    if (!ONLY || ONLY.has("metricsCost")) {
+      // Two fresh instances started alike, one counting: the site measured above has served pages and differs.
+      const [plainPort, metricsPort] = [await freePort(), await freePort()];
+      plainSite = await startSite(plainPort, dataDir);
+      metricsSite = await startSite(metricsPort, dataDir, { METRICS_TOKEN: "bench-metrics-token-0123" });
+      const plainBase = `http://127.0.0.1:${plainPort}`;
+      const metricsBase = `http://127.0.0.1:${metricsPort}`;
+      await load(`${plainBase}/healthz`, { duration: 2 });
+      await load(`${metricsBase}/healthz`, { duration: 2 });
+      counted = await metricsCost({ base: plainBase, pid: plainSite.pid! }, { base: metricsBase, pid: metricsSite.pid! });
+      const scraped = await fetch(`${metricsBase}/metrics`, { headers: { authorization: "Bearer bench-metrics-token-0123" } });
+      if (!(await scraped.text()).includes('route="/healthz"')) throw new Error("the metrics instance did not count /healthz");
+    }
     const report = {
       benchmark: "load",
       connections: CONNECTIONS,
@@ -341,6 +445,7 @@ async function main() {
         answered5xx: results.contactPost.status5xx,
       },
       memoryMb: memory,
+      metricsCost: counted,
     };
     report.ratios = Object.fromEntries(
       Object.entries(report.ratios).map(([name, r]) => [
@@ -355,6 +460,11 @@ async function main() {
     bareFastify?.kill("SIGKILL");
     site.kill("SIGTERM");
     await new Promise((r) => site.once("exit", r));
+    for (const extra of [plainSite, metricsSite]) {
+      if (!extra) continue;
+      extra.kill("SIGTERM");
+      await new Promise((r) => extra.once("exit", r));
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

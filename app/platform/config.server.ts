@@ -69,6 +69,15 @@ const envSchema = z.object({
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(10),
   /**
+   * On SIGTERM/SIGINT, how long the server goes on answering (with /readyz saying 503) before
+   * it stops taking connections: time for the load balancer to see it draining.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  /** GET /metrics on the site's own port, to a caller sending `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+  /** GET /metrics on this port of the loopback address (127.0.0.1) alone, without a token. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
    * Certificate numbers of members made from applications: letters, digits and dashes around
    * one run of zeros in braces, the number's width ("AHA{0000000}" gives AHA0000001).
    */

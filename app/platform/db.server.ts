@@ -31,6 +31,11 @@ export interface DatabaseHandle {
    */
   native: { dialect: "sqlite"; database: SQLite.Database } | { dialect: "postgres"; pool: pg.Pool };
   close(): Promise<void>;
+  /**
+   * SQLite only: the waits for the write lock (BEGIN IMMEDIATE, up to busy_timeout) since
+   * the open: how many took over a millisecond, and the seconds spent in all of them.
+   */
+  lockWaits: { count: number; seconds: number };
 }
 
 export interface DatabaseOptions {
@@ -57,14 +62,31 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
  * single connection.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private waits: DatabaseHandle["lockWaits"],
+  ) {
+    super(config);
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+      const started = performance.now();
+      try {
+        await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+      } finally {
+        // A wait that ended in SQLITE_BUSY (busy_timeout passed) is counted too.
+        const ms = performance.now() - started;
+        this.waits.seconds += ms / 1000;
+        if (ms > BUSY_WAIT_MS) this.waits.count++;
+      }
     };
     return driver;
   }
 }
+/** A BEGIN IMMEDIATE slower than this waited for another connection's write lock. */
+const BUSY_WAIT_MS = 1;
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.url) {
@@ -74,7 +96,14 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", schema: opts.pgSchema, native: { dialect: "postgres", pool }, close: () => db.destroy() };
+    return {
+      db,
+      dialect: "postgres",
+      schema: opts.pgSchema,
+      native: { dialect: "postgres", pool },
+      close: () => db.destroy(),
+      lockWaits: { count: 0, seconds: 0 },
+    };
   }
   const file = opts.sqliteFile!;
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -86,8 +115,9 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   // Reads straight from the mapped file instead of copying each page through read(): a scan
   // of the submissions' search text (a search under three characters) takes a third less.
   sqlite.pragma("mmap_size = 268435456");
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(sqlite) }) });
-  return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy() };
+  const lockWaits = { count: 0, seconds: 0 };
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(sqlite) }, lockWaits) });
+  return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy(), lockWaits };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {

@@ -24,6 +24,8 @@ export interface MailerOptions {
  */
 export class Mailer {
   private transport: Transporter | null;
+  /** Messages the mail server took and refused since the start (GET /metrics). */
+  readonly counts = { sent: 0, failed: 0 };
 
   constructor(
     private config: MailConfig,
@@ -46,13 +48,19 @@ export class Mailer {
   /** Sends one message and resolves once the mail server took it; rejects when it did not. */
   async send(to: string, subject: string, text: string): Promise<void> {
     if (!this.transport) throw new Error("mail is not configured");
-    await this.transport.sendMail({
-      from: this.config.mailFrom || `${this.config.orgName} <${this.config.contactEmail}>`,
-      to,
-      replyTo: this.config.contactEmail,
-      subject: literalSubject(subject),
-      text,
-    });
+    try {
+      await this.transport.sendMail({
+        from: this.config.mailFrom || `${this.config.orgName} <${this.config.contactEmail}>`,
+        to,
+        replyTo: this.config.contactEmail,
+        subject: literalSubject(subject),
+        text,
+      });
+    } catch (err) {
+      this.counts.failed++;
+      throw err;
+    }
+    this.counts.sent++;
   }
 }
 

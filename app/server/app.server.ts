@@ -19,6 +19,8 @@ import { PageCache } from "./page-cache.server";
 import { hashedAssets } from "./hashed-assets.server";
 import { staticFiles } from "./static-files.server";
 import { openApiDocument } from "./openapi.server";
+import { AppMetrics, metricsWithToken } from "./metrics.server";
+import { Readiness } from "./readiness.server";
 import { contentSecurityPolicy, hostHeaderGuard, privateWhenSignedIn, sameOriginGuard, securityHeaders } from "~/platform/security.server";
 import type { Services } from "./services.server";
 
@@ -40,6 +42,13 @@ export interface AppOptions {
   /** Directory of built client assets (build/client). */
   clientDir?: string;
   dev?: boolean;
+  /** Starting, ready or draining: what /readyz answers (ready when omitted). */
+  readiness?: Readiness;
+}
+
+/** The app's metrics, when METRICS_TOKEN or METRICS_PORT is set (main.ts serves them on METRICS_PORT). */
+export function metricsOf(app: express.Express): AppMetrics | null {
+  return (app.locals.metrics as AppMetrics | undefined) ?? null;
 }
 
 /** The whole HTTP application: security, API, then pages. */
@@ -49,14 +58,20 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   let openApi: Record<string, unknown> | undefined;
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  const metrics = config.METRICS_TOKEN || config.METRICS_PORT ? new AppMetrics(services) : null;
+  app.locals.metrics = metrics;
+  const readiness = opts.readiness ?? new Readiness("ready");
 
   // Hashed build files first: nothing else concerns them (decision 007).
   if (opts.clientDir) app.use("/assets", hashedAssets(path.join(opts.clientDir, "assets")));
 
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
+    // The page handler names the page's route (res.locals.pageRouteId) for the metrics' label.
+    if (metrics) res.locals.countRoute = true;
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      metrics?.observe(req, res, ms / 1000);
       // The path only: query strings may carry tokens (e-mail confirmation links).
       logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, "request");
     });
@@ -80,6 +95,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       res.status(503).json({ status: "error", database: "unreachable", dialect: services.database.dialect });
     }
   });
+  // Readiness, for a load balancer: 503 while the instance starts or drains after SIGTERM.
+  app.get("/readyz", noStore, (_req, res) => {
+    const state = readiness.state;
+    if (state !== "ready") res.set("Retry-After", "5");
+    res.status(state === "ready" ? 200 : 503).json({ status: state });
+  });
+  // Never public: with a token here; on METRICS_PORT (loopback) from main.ts; else not at all (404).
+  if (metrics && config.METRICS_TOKEN) app.get("/metrics", noStore, metricsWithToken(metrics, config.METRICS_TOKEN));
 
   if (opts.viteMiddleware) app.use(opts.viteMiddleware);
   if (opts.clientDir) app.use(staticFiles(opts.clientDir));
@@ -120,15 +143,12 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(["/api", "/.netlify/functions"], (_req, _res, next) => next(notFound("No such API endpoint")));
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));
 
-  if (opts.build)
-    app.use(
-      reactRouterHandler(services, opts.build, {
-        mode: opts.dev ? "development" : "production",
-        csp,
-        // In development every render shows the code as it is now.
-        pageCache: opts.dev ? undefined : new PageCache(),
-      }),
-    );
+  if (opts.build) {
+    // In development every render shows the code as it is now.
+    const pageCache = opts.dev ? undefined : new PageCache();
+    if (pageCache) metrics?.watchPageCache(pageCache);
+    app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production", csp, pageCache }));
+  }
   app.use(apiErrorHandler(logger));
   return app;
 }

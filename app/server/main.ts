@@ -1,8 +1,11 @@
+import http from "node:http";
 import { createRequire } from "node:module";
 import type { ViteDevServer } from "vite";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "~/platform/config.server";
-import { createApp } from "~/server/app.server";
+import { createApp, metricsOf } from "~/server/app.server";
+import { startMetricsServer } from "~/server/metrics.server";
+import { Readiness } from "~/server/readiness.server";
 import { configureHttpServer } from "~/platform/http.server";
 import { markServerUsing } from "~/platform/backup.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/server/bootstrap.server";
@@ -22,6 +25,15 @@ export interface StartOptions {
 export async function startServer(opts: StartOptions = {}) {
   const dev = !!opts.vite;
   const config = loadConfig({ ...process.env, NODE_ENV: dev ? "development" : "production" });
+  // The socket opens first: while the database migrates and the services start, every request
+  // (/readyz and /healthz too) is a 503 "starting", so a load balancer waits rather than fails.
+  const readiness = new Readiness("starting");
+  let handle: http.RequestListener = answerStarting;
+  const server = configureHttpServer(http.createServer((req, res) => handle(req, res)));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => (server.off("error", reject), resolve()));
+  });
   const services = await startServices(config);
   const { logger } = services;
   // On the embedded database: a restore refuses to replace the file while this server uses it.
@@ -46,24 +58,31 @@ export async function startServer(opts: StartOptions = {}) {
     : createApp(services, {
         build: (await import("virtual:react-router/server-build")) as unknown as ServerBuild,
         clientDir: opts.clientDir,
+        readiness,
       });
+  const metrics = metricsOf(app);
+  const metricsServer = metrics && config.METRICS_PORT ? await startMetricsServer(metrics, config.METRICS_PORT) : null;
 
-  const server = app.listen(config.PORT, config.HOST, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.PORT;
-    logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
-    console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
-  });
-  configureHttpServer(server);
+  handle = app;
+  readiness.state = "ready";
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
+  console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
 
-  // Stop taking connections, let the requests in flight finish (within the grace period), stop
-  // the scheduler, then close the database: no request is cut off by a closed database.
+  // Say "not ready" (/readyz) for SHUTDOWN_DRAIN_SECONDS while still answering, so the load
+  // balancer stops sending; then stop taking connections, let the requests in flight finish
+  // (within the grace period), stop the scheduler, then close the database: no request is cut
+  // off by a closed database.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
-    logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, "shutting down");
+    readiness.state = "draining";
+    logger.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, "shutting down");
+    if (config.SHUTDOWN_DRAIN_SECONDS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_SECONDS * 1000));
+    metricsServer?.close();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     let cutOff = false;
@@ -84,6 +103,17 @@ export async function startServer(opts: StartOptions = {}) {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Every answer while the instance starts. */
+function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
+  res.writeHead(503, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    "Retry-After": "5",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(JSON.stringify({ status: "starting" }));
 }
 
 /** Which build of react-dom/server Node loaded: "production" or "development" (it picks by NODE_ENV at load). */

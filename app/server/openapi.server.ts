@@ -33,7 +33,7 @@ import {
   reinstateSchema,
 } from "~/features/membership/contract";
 
-type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token";
+type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token" | "metrics token";
 
 interface Endpoint {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -44,7 +44,7 @@ interface Endpoint {
   query?: z.ZodType;
   body?: z.ZodType;
   /** What the answer is when it is not JSON. */
-  produces?: "text/csv" | "application/rss+xml";
+  produces?: "text/csv" | "application/rss+xml" | "text/plain";
   /** Also takes a multipart/form-data upload (field csvFile). */
   multipart?: boolean;
 }
@@ -58,6 +58,14 @@ const idBody = z.object({ id: feedId });
  */
 export const API_ENDPOINTS: readonly Endpoint[] = [
   { method: "get", paths: ["/healthz"], summary: "Health of the server and its database", access: "public" },
+  { method: "get", paths: ["/readyz"], summary: "Ready for requests: 503 while starting or draining", access: "public" },
+  {
+    method: "get",
+    paths: ["/metrics"],
+    summary: "Prometheus metrics (only when METRICS_TOKEN is set: Authorization: Bearer <token>)",
+    access: "metrics token",
+    produces: "text/plain",
+  },
   { method: "get", paths: ["/api/openapi.json"], summary: "This description", access: "public" },
   {
     method: "post",

@@ -149,6 +149,8 @@ export class PageCache {
   private compressing: Promise<void> = Promise.resolve();
   /** Renders of pages not kept, one at a time: the others wait their turn (see `getOrRender`). */
   private renderTurn: Promise<unknown> = Promise.resolve();
+  /** Look-ups answered from a kept page, and those that found none (GET /metrics). */
+  readonly lookups = { kept: 0, missed: 0 };
 
   constructor(opts: { maxPages?: number; maxBytes?: number; ttlMs?: number; now?: () => number } = {}) {
     this.opts = { maxPages: 200, maxBytes: 64 * 1024 * 1024, ttlMs: PAGE_TTL_SECONDS * 1000, ...opts };
@@ -185,11 +187,16 @@ export class PageCache {
 
   get(key: string): CachedPage | undefined {
     const page = this.pages.get(key);
-    if (!page) return undefined;
-    if (this.now() - page.storedAt >= this.opts.ttlMs) {
-      this.drop(key);
+    if (!page) {
+      this.lookups.missed++;
       return undefined;
     }
+    if (this.now() - page.storedAt >= this.opts.ttlMs) {
+      this.drop(key);
+      this.lookups.missed++;
+      return undefined;
+    }
+    this.lookups.kept++;
     // Most recently used last.
     this.pages.delete(key);
     this.pages.set(key, page);

@@ -71,6 +71,10 @@ export function reactRouterHandler(
   const readBody = express.raw({ type: () => true, limit: opts.bodyLimit ?? "1mb" });
   const render: RequestHandler = async (req, res, next) => {
     try {
+      if (res.locals.countRoute) {
+        const path = req.path.endsWith(".data") ? documentPathOf(req.path) : req.path;
+        res.locals.pageRouteId = pageRouteOf(await loadBuild(), path).id ?? undefined;
+      }
       const context: AppLoadContext = {
         services,
         user: res.locals.user ?? null,
@@ -111,7 +115,7 @@ export function reactRouterHandler(
 function keptAddress(req: Request, res: Response, build: ServerBuild): string | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user) return null;
   if (req.path.endsWith(".data")) return null;
-  const query = publicPageQueryOf(build, req.path);
+  const query = pageRouteOf(build, req.path).publicQuery;
   if (query === null) return null;
   const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), query);
   return address.length > MAX_CACHED_URL_LENGTH ? null : address;
@@ -119,18 +123,26 @@ function keptAddress(req: Request, res: Response, build: ServerBuild): string | 
 
 // Matching a path against the route table ranks every route each time: the answer is kept per
 // path (a few hundred at most, then started afresh, so odd paths cannot grow it without bound).
-const publicPagePaths = new WeakMap<ServerBuild, Map<string, readonly string[] | null>>();
+const pageRoutes = new WeakMap<ServerBuild, Map<string, PageRoute>>();
 const KEPT_PATH_ANSWERS = 500;
 
-/** The parameters the public page at this path reads, or null when it is not a public page. */
-function publicPageQueryOf(build: ServerBuild, pathname: string): readonly string[] | null {
-  let known = publicPagePaths.get(build);
-  if (!known) publicPagePaths.set(build, (known = new Map()));
+interface PageRoute {
+  /** The deepest matching route's id ("routes/home"), or null when none matches. */
+  id: string | null;
+  /** The parameters the page reads when it is a public page, else null. */
+  publicQuery: readonly string[] | null;
+}
+
+/** The page route at this path. */
+function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
+  let known = pageRoutes.get(build);
+  if (!known) pageRoutes.set(build, (known = new Map()));
   let answer = known.get(pathname);
   if (answer === undefined) {
     const matches = matchRoutes(routeTree(build), pathname, build.basename);
     const leaf = matches?.[matches.length - 1];
-    answer = leaf ? publicPageQuery(build.routes[leaf.route.id!]?.module.handle) : null;
+    const id = leaf?.route.id ?? null;
+    answer = { id, publicQuery: id ? publicPageQuery(build.routes[id]?.module.handle) : null };
     if (known.size >= KEPT_PATH_ANSWERS) known.clear();
     known.set(pathname, answer);
   }

@@ -37,6 +37,8 @@ export interface Services {
   publicConfig: PublicConfig;
   database: DatabaseHandle;
   logger: Logger;
+  /** The site's own mail to one person (replies, welcomes). */
+  mailer: Mailer;
   auth: AuthService;
   /** Public forms: contact messages and request forms. */
   submissions: SubmissionService;
@@ -98,6 +100,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     publicConfig: publicConfig(config),
     database,
     logger,
+    mailer,
     auth: new AuthService(database.db, secret, rateLimits),
     submissions: new SubmissionService(
       database.db,

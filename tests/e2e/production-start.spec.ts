@@ -5,6 +5,7 @@ import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import SQLite from "better-sqlite3";
+import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { E2E_DATA_DIR, E2E_ENV } from "./env";
 import { freePort } from "./second-site";
@@ -133,6 +134,35 @@ test.describe("stopping (SIGTERM)", () => {
       } finally {
         db.close();
       }
+    } finally {
+      site.child.kill("SIGKILL");
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("while it drains (SHUTDOWN_DRAIN_SECONDS) /readyz says 503 and everything else is still answered, then it stops", async () => {
+    const site = await startLoggedServer({ SHUTDOWN_DRAIN_SECONDS: "8" });
+    const base = `http://127.0.0.1:${site.port}`;
+    try {
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "ready" });
+      const request = openRequest(site.port, head(site.port));
+      await request.received;
+      request.socket.write(contact.slice(0, 20));
+      site.child.kill("SIGTERM");
+      expect((await site.logged("shutting down")).drainSeconds).toBe(8);
+      const draining = await fetch(`${base}/readyz`);
+      expect(draining.status).toBe(503);
+      expect(await draining.json()).toEqual({ status: "draining" });
+      // Liveness is not readiness: the instance is alive and its database answers.
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect((await fetch(`${base}/api/auth/me`)).status).toBe(200);
+      request.socket.write(contact.slice(20));
+      expect(await request.ended).toMatch(/\r\n\r\nHTTP\/1\.1 201 /);
+      await refusesConnections(site.port);
+      expect(await site.exited).toBe(0);
+      expect((await site.logged("stopped")).requestsCutOff).toBe(false);
     } finally {
       site.child.kill("SIGKILL");
       fs.rmSync(site.dataDir, { recursive: true, force: true });
@@ -365,4 +395,55 @@ test.describe("restore (npm run admin -- restore)", () => {
       fs.rmSync(site.dataDir, { recursive: true, force: true });
     }
   });
+});
+
+/**
+ * While the database migrates, the socket is open and every answer is a 503 "starting": a load
+ * balancer's check waits rather than fails. The migration is held by taking the lock Kysely's
+ * migrator takes on PostgreSQL (an advisory lock; on SQLite the wait would block the event loop).
+ */
+test("starting: /readyz and /healthz say 503 until the migration is done, then 200", async () => {
+  const url = process.env.TEST_DATABASE_URL;
+  test.skip(!url, "needs PostgreSQL (TEST_DATABASE_URL)");
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const database = `readyz_${process.pid}_${Date.now()}`;
+  await admin.query(`create database ${database}`);
+  const siteUrl = new URL(url!);
+  siteUrl.pathname = `/${database}`;
+  const lock = new pg.Client({ connectionString: siteUrl.toString() });
+  await lock.connect();
+  await lock.query("select pg_advisory_lock(3853314791062309107)");
+  const port = await freePort();
+  const dataDir = `${E2E_DATA_DIR}-starting-${port}`;
+  const child = spawn(process.execPath, ["server.js"], {
+    env: { ...process.env, ...E2E_ENV, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: siteUrl.toString(), LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const listening = new Promise<void>((resolve) => {
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.includes('"msg":"listening"')) resolve();
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    let starting: Response | null = null;
+    while (!starting) starting = await fetch(`${base}/readyz`).catch(() => null);
+    expect(starting.status).toBe(503);
+    expect(starting.headers.get("retry-after")).toBe("5");
+    expect(await starting.json()).toEqual({ status: "starting" });
+    expect((await fetch(`${base}/healthz`)).status).toBe(503);
+    expect((await fetch(`${base}/`)).status).toBe(503);
+    await lock.query("select pg_advisory_unlock(3853314791062309107)");
+    await listening;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  } finally {
+    child.kill("SIGKILL");
+    await lock.end();
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -31,6 +31,9 @@ const superAdmin = (allowed: Answer): Row => [401, 403, 401, 403, allowed];
 
 const API: Record<string, Row> = {
   "GET /healthz": everyone(200),
+  "GET /readyz": everyone(200),
+  // Only with the bearer token (METRICS_TOKEN): no session, not even super_admin's, is enough.
+  "GET /metrics": everyone(401),
   "GET /api/openapi.json": everyone(200),
   "POST /api/auth/login": everyone(400),
   "POST /.netlify/functions/admin-login": everyone(400),
@@ -170,7 +173,8 @@ describeEachDatabase("authorization matrix", (dialect) => {
   let listedApi: string[];
 
   beforeAll(async () => {
-    server = await startPageTestServer(dialect);
+    // GET /metrics is routed when its token is set.
+    server = await startPageTestServer(dialect, { METRICS_TOKEN: "authorization-matrix-metrics" });
     const { auth } = server.services;
     const member = await auth.users.createMember({ certificate: "AUTHZ-M1", birthdateDigest: auth.digestBirthdate("1980-01-15") });
     const inactive = await auth.users.createMember({ certificate: "AUTHZ-M2", birthdateDigest: auth.digestBirthdate("1980-01-15") });

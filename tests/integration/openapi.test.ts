@@ -4,7 +4,8 @@ import { startTestServer, type TestServer } from "../support/test-app";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer("sqlite");
+  // GET /metrics is routed (and so described) when a token is set.
+  server = await startTestServer("sqlite", { METRICS_TOKEN: "openapi-metrics-token" });
 });
 afterAll(() => server.close());
 

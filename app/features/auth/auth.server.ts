@@ -28,6 +28,8 @@ export class AuthService {
   readonly sessions: SessionStore;
   readonly throttle: LoginThrottle;
   readonly devices: DeviceCookies;
+  /** Refused sign-ins since the start (GET /metrics): wrong credentials or inactive account, and throttled attempts. */
+  readonly refusals = { failed: 0, throttled: 0 };
 
   constructor(
     db: Kysely<Database>,
@@ -47,6 +49,18 @@ export class AuthService {
    * the browser's device cookie, if any; a valid one for this account is counted on its own.
    */
   async login(input: LoginInput, ip: string, secure: boolean, deviceCookie: string | null = null): Promise<LoginResult> {
+    try {
+      return await this.checkAndStart(input, ip, secure, deviceCookie);
+    } catch (err) {
+      if (err instanceof DomainError) {
+        if (err.kind === "rate_limited") this.refusals.throttled++;
+        else if (err.kind === "unauthenticated" || err.kind === "forbidden") this.refusals.failed++;
+      }
+      throw err;
+    }
+  }
+
+  private async checkAndStart(input: LoginInput, ip: string, secure: boolean, deviceCookie: string | null): Promise<LoginResult> {
     const identifier = input.kind === "staff" ? input.username.trim().toLowerCase() : normalizeCertificate(input.username);
     const accountKey = `${input.kind}:${identifier}`;
     const path = await this.throttle.begin(accountKey, ip, this.devices.trustedKey(deviceCookie, accountKey));

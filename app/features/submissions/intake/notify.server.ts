@@ -26,6 +26,8 @@ export interface StaffMessage {
 export class StaffNotifier {
   private transport: Transporter | null;
   private pending = new Set<Promise<void>>();
+  /** Notifications the mail server took and refused since the start (GET /metrics). */
+  readonly counts = { sent: 0, failed: 0 };
 
   constructor(
     private config: NotifierConfig,
@@ -52,14 +54,23 @@ export class StaffNotifier {
     const message = composeStaffMessage(kind, row, this.config.orgName);
     const reference = submissionReference(kind, row.id);
     const sending = this.send(message)
-      .then(() => this.logger.info({ submission: reference }, "staff notified of a new submission"))
+      .then(() => {
+        this.counts.sent++;
+        this.logger.info({ submission: reference }, "staff notified of a new submission");
+      })
       .catch((err: unknown) => {
+        this.counts.failed++;
         const e = err as { message?: string; code?: string };
         // The error text only: the SMTP URL (with its password) stays out of the log.
         this.logger.error({ submission: reference, error: e?.message, code: e?.code }, "staff notification failed");
       })
       .finally(() => this.pending.delete(sending));
     this.pending.add(sending);
+  }
+
+  /** Notifications started and not yet sent or failed: the outbox's backlog (they are held in memory). */
+  get backlog(): number {
+    return this.pending.size;
   }
 
   /** Resolves when every notification started so far has been sent or has failed. */
