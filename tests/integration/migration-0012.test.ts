@@ -9,7 +9,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../app/pl
 import { migrations } from "../../app/platform/migrations/index";
 import { m0012_list_pages_and_search } from "../../app/platform/migrations/0012_list_pages_and_search";
 import { expectArticleDaysInStep, expectSubmissionListInStep } from "../support/list-index";
-import { createPgSchema } from "../support/pg-schema";
+import { createPgSchema, whileNoSchemaIsDropped } from "../support/pg-schema";
 import { applicationRow } from "../support/submission-fixtures";
 import { describeEachDatabase } from "../support/test-app";
 
@@ -19,6 +19,8 @@ import { describeEachDatabase } from "../support/test-app";
  * run over tables that drifted counts them afresh.
  */
 describeEachDatabase("migration 0012: list pages and search", (dialect) => {
+  const migrating = <T>(fn: () => Promise<T>) =>
+    dialect === "postgres" ? whileNoSchemaIsDropped(process.env.TEST_DATABASE_URL!, fn) : fn();
   let handle: DatabaseHandle;
   let cleanup = async () => {};
   const db = () => handle.db;
@@ -49,7 +51,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
       },
       ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
     });
-    const { error } = await migrator.migrateToLatest();
+    const { error } = await migrating(() => migrator.migrateToLatest());
     if (error) throw error;
 
     // ... holding submissions of every source and articles of two feeds.
@@ -103,7 +105,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
           .execute();
     }
     // 0012 first; later migrations follow it.
-    expect((await migrateToLatest(handle))[0]).toBe("0012_list_pages_and_search");
+    expect((await migrating(() => migrateToLatest(handle)))[0]).toBe("0012_list_pages_and_search");
   });
   afterAll(async () => {
     await handle.close();

@@ -17,6 +17,30 @@ export async function installPgExtensions(url: string): Promise<void> {
   }
 }
 
+/**
+ * Kysely's migrator looks for its tables across every schema of the database, and PostgreSQL's
+ * catalog functions it calls fail ("schema ... does not exist") on a schema another test file
+ * drops at that moment. Migrations hold this lock shared and drops hold it alone, so the two
+ * never overlap (test files run side by side on one database).
+ */
+const SCHEMA_LOCK = 4_031_001;
+
+async function withSchemaLock<T>(url: string, mode: "shared" | "exclusive", fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(mode === "shared" ? "select pg_advisory_lock_shared($1)" : "select pg_advisory_lock($1)", [SCHEMA_LOCK]);
+    return await fn();
+  } finally {
+    await client.end(); // ending the session releases its advisory lock
+  }
+}
+
+/** Runs a test's migrations where no other test file's schema is being dropped. */
+export function whileNoSchemaIsDropped<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  return withSchemaLock(url, "shared", fn);
+}
+
 /** A new, empty PostgreSQL schema for one test file or benchmark, and a way to drop it. */
 export async function createPgSchema(url: string, prefix: string): Promise<{ schema: string; drop(): Promise<void> }> {
   const schema = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
@@ -30,5 +54,5 @@ export async function createPgSchema(url: string, prefix: string): Promise<{ sch
     }
   };
   await run(`create schema ${schema}`);
-  return { schema, drop: () => run(`drop schema ${schema} cascade`) };
+  return { schema, drop: () => withSchemaLock(url, "exclusive", () => run(`drop schema ${schema} cascade`)) };
 }

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { createPgSchema } from "./pg-schema";
+import { createPgSchema, whileNoSchemaIsDropped } from "./pg-schema";
 import { describe, inject } from "vitest";
 import type { Config } from "../../app/platform/config.server";
 import type { Dialect } from "../../app/platform/db.server";
@@ -58,7 +58,8 @@ export async function createTestContext(
     database = openDatabase({ url, pgSchema: schema, poolSize: 4 });
     dropSchema = drop;
   }
-  await migrateToLatest(database);
+  if (dialect === "sqlite") await migrateToLatest(database);
+  else await whileNoSchemaIsDropped(process.env.TEST_DATABASE_URL!, () => migrateToLatest(database));
   const services = createServices(config, database, createLogger("silent"), options);
   return {
     services,
