@@ -25,10 +25,17 @@ export interface StartOptions {
 export async function startServer(opts: StartOptions = {}) {
   const dev = !!opts.vite;
   const config = loadConfig({ ...process.env, NODE_ENV: dev ? "development" : "production" });
-  // The socket opens first: while the database migrates and the services start, every request
-  // (/readyz and /healthz too) is a 503 "starting", so a load balancer waits rather than fails.
+  // The socket opens first. While the database migrates and the services start, /readyz and
+  // /healthz answer 503 "starting" at once, so a load balancer that checks waits; any other
+  // request (one a proxy sent without checking) waits for the site and is then answered, so a
+  // restart loses none of them.
   const readiness = new Readiness("starting");
-  let handle: http.RequestListener = answerStarting;
+  const held: Array<[http.IncomingMessage, http.ServerResponse]> = [];
+  let handle: http.RequestListener = (req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path === "/readyz" || path === "/healthz" || held.length >= MAX_HELD_WHILE_STARTING) answerStarting(req, res);
+    else held.push([req, res]);
+  };
   const server = configureHttpServer(http.createServer((req, res) => handle(req, res)));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -65,6 +72,7 @@ export async function startServer(opts: StartOptions = {}) {
 
   handle = app;
   readiness.state = "ready";
+  for (const [req, res] of held.splice(0)) app(req, res);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
@@ -105,7 +113,10 @@ export async function startServer(opts: StartOptions = {}) {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-/** Every answer while the instance starts. */
+/** Requests held while the instance starts; past them, a request is told to come back. */
+const MAX_HELD_WHILE_STARTING = 1000;
+
+/** The checks' answer while the instance starts (and any request past MAX_HELD_WHILE_STARTING). */
 function answerStarting(_req: http.IncomingMessage, res: http.ServerResponse) {
   res.writeHead(503, {
     "Content-Type": "application/json",

@@ -398,11 +398,12 @@ test.describe("restore (npm run admin -- restore)", () => {
 });
 
 /**
- * While the database migrates, the socket is open and every answer is a 503 "starting": a load
- * balancer's check waits rather than fails. The migration is held by taking the lock Kysely's
+ * While the database migrates, the socket is open: the checks answer 503 "starting" (a load
+ * balancer's check waits rather than fails), and any other request waits for the site and is
+ * then answered, a post stored once. The migration is held by taking the lock Kysely's
  * migrator takes on PostgreSQL (an advisory lock; on SQLite the wait would block the event loop).
  */
-test("starting: /readyz and /healthz say 503 until the migration is done, then 200", async () => {
+test("starting: /readyz and /healthz say 503 until the migration is done, then 200; a page and a post sent meanwhile are answered then", async () => {
   const url = process.env.TEST_DATABASE_URL;
   test.skip(!url, "needs PostgreSQL (TEST_DATABASE_URL)");
   const admin = new pg.Client({ connectionString: url });
@@ -433,9 +434,31 @@ test("starting: /readyz and /healthz say 503 until the migration is done, then 2
     expect(starting.headers.get("retry-after")).toBe("5");
     expect(await starting.json()).toEqual({ status: "starting" });
     expect((await fetch(`${base}/healthz`)).status).toBe(503);
-    expect((await fetch(`${base}/`)).status).toBe(503);
+    let answered = 0;
+    const page = fetch(`${base}/`).finally(() => answered++);
+    const post = fetch(`${base}/api/forms`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: E2E_ENV.PUBLIC_URL },
+      body: JSON.stringify({
+        name: "Early Sender",
+        email: "early@example.com",
+        phone: "",
+        subject: "warranty",
+        message: "Sent while the site starts",
+      }),
+    }).finally(() => answered++);
+    // The checks still answer at once; the page and the post wait for the site.
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    expect(answered).toBe(0);
     await lock.query("select pg_advisory_unlock(3853314791062309107)");
     await listening;
+    expect((await page).status).toBe(200);
+    expect((await post).status).toBe(201);
+    const site = new pg.Client({ connectionString: siteUrl.toString() });
+    await site.connect();
+    const stored = await site.query("select count(*)::int as n from contact_messages where email = 'early@example.com'");
+    await site.end();
+    expect(stored.rows[0].n).toBe(1);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   } finally {
