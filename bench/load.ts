@@ -181,8 +181,22 @@ function rssMb(pid: number): number | null {
   }
 }
 
+/** CPU time (user and system) a process has used, in seconds (Linux). */
+function cpuSeconds(pid: number): number | null {
+  try {
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
 interface Measured {
   rps: number;
+  /** The site process's CPU time (user and system) per answer while it was measured. */
+  siteCpuMsPerRequest?: number;
   p50: number;
   p99: number;
   ok2xx: number;
@@ -343,7 +357,15 @@ async function main() {
     await load(`${base}/knowledge-center`, { duration: 2, ...member });
     const results: Record<string, Measured> = {};
     const measure = async (name: string, run: () => Promise<Measured>) => {
-      if (!ONLY || ONLY.has(name)) results[name] = await run();
+      if (ONLY && !ONLY.has(name)) return;
+      const cpuBefore = cpuSeconds(site.pid!);
+      const measured = await run();
+      const cpuAfter = cpuSeconds(site.pid!);
+      const answered = measured.ok2xx + measured.non2xx;
+      // The site's own CPU per answer: unlike req/s, it holds on a machine busy with other work.
+      if (!name.startsWith("bare") && cpuBefore !== null && cpuAfter !== null && answered > 0)
+        measured.siteCpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / answered) / 100;
+      results[name] = measured;
     };
     await measure("bareNode", () => load(`http://127.0.0.1:${barePort}/`));
     await measure("bareExpress", () => load(`http://127.0.0.1:${expressPort}/`));
@@ -408,6 +430,7 @@ async function main() {
               rps: r?.rps,
               toStatic,
               p99: r?.p99,
+              siteCpuMsPerRequest: r?.siteCpuMsPerRequest,
               meets: toStatic !== null && r !== undefined ? toStatic >= 0.5 && r.p99 < 100 : null,
             };
           };
