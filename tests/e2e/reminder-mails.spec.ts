@@ -66,8 +66,8 @@ test.describe("reminder e-mails in member administration", () => {
       await expect(without).toContainText(`${tag}-2`);
       await expect(without).not.toContainText(`${tag}-1`);
 
-      await page.getByRole("button", { name: `Edit ${tag}-1` }).click();
-      const dialog = page.getByRole("dialog", { name: "Edit Member" });
+      await page.getByRole("button", { name: `Membership ${tag}-1` }).click();
+      const dialog = page.getByRole("dialog", { name: /^Membership of / });
       const mails = dialog.getByRole("region", { name: "Payment reminders" });
       const items = mails.getByTestId("reminder-mails").getByRole("listitem");
       await expect(items).toHaveCount(3);
@@ -86,11 +86,11 @@ test.describe("reminder e-mails in member administration", () => {
       await page.screenshot({ path: `.tmp/reminder-mails-${label}.png` });
       await page.keyboard.press("Escape");
 
-      await page.getByRole("button", { name: `Edit ${tag}-2` }).click();
-      await expect(page.getByRole("dialog", { name: "Edit Member" })).toContainText(
+      await page.getByRole("button", { name: `Membership ${tag}-2` }).click();
+      await expect(page.getByRole("dialog", { name: /^Membership of / })).toContainText(
         "No e-mail address on file: this member gets no reminders.",
       );
-      await expect(page.getByRole("dialog", { name: "Edit Member" })).toContainText("No reminders yet.");
+      await expect(page.getByRole("dialog", { name: /^Membership of / })).toContainText("No reminders yet.");
       await page.keyboard.press("Escape");
       await without.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `.tmp/members-without-email-${label}.png` });

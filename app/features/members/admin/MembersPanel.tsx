@@ -17,7 +17,6 @@ import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feed
 import { MembershipDialog, MembershipRowActions, type MembershipMember } from "~/features/membership/admin/MembershipDialog";
 import type { CoverageCounts } from "~/features/membership/statuses";
 import { CoverageBadge, CoverageFilter, coverageFilterOf } from "./CoverageStatus";
-import { ReminderMails } from "~/features/membership/admin/ReminderMails";
 
 export const memberName = (m: Pick<MemberRow, "first_name" | "last_name">) => [m.first_name, m.last_name].filter(Boolean).join(" ");
 
@@ -450,11 +449,6 @@ function EditMemberDialog({
               <input {...inputProps(fields.birthdate, { type: "text", ariaDescribedBy })} className="field-input" autoComplete="off" />
             )}
           </Field>
-          {member ? (
-            <div className="border-t border-slate-200 pt-4">
-              <ReminderMails memberId={member.id} />
-            </div>
-          ) : null}
         </>
       )}
     </FormDialog>

@@ -8,6 +8,7 @@ import { formatCents, formatLongDay, type CoverageState } from "../coverage";
 import { BILLING_LABELS, MEMBERSHIP_MESSAGES, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
 import { membershipApi } from "./api-client";
 import { MembershipForms, RECORD_PAYMENT_ID, type MembershipForm } from "./MembershipDialogs";
+import { ReminderMails } from "./ReminderMails";
 
 /** The member a membership dialog is about. */
 export interface MembershipMember {
@@ -300,6 +301,10 @@ export function MembershipDialog({
                   )}
                 </Section>
               ) : null}
+
+              <div className="rounded-lg border border-slate-200 p-4">
+                <ReminderMails memberId={member.id} />
+              </div>
             </div>
           )}
           <MembershipForms
