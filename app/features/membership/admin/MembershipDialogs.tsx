@@ -132,16 +132,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {(fields) => (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field meta={fields.amount} label="Amount" hint="In dollars, like 19.95">
-                {({ ariaDescribedBy }) => (
-                  <input
-                    {...inputProps(fields.amount, { type: "text", ariaDescribedBy })}
-                    inputMode="decimal"
-                    className="field-input"
-                    autoComplete="off"
-                  />
-                )}
-              </Field>
+              <DollarsField meta={fields.amount} label="Amount" hint="In dollars, like 19.95" />
               <Field meta={fields.paidOn} label="Paid on">
                 <input {...inputProps(fields.paidOn, { type: "date" })} className="field-input" />
               </Field>
@@ -209,16 +200,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
                 ))}
               </select>
             </Field>
-            <Field meta={fields.coverageAmount} label="Coverage amount" optional hint="In dollars, like 250000">
-              {({ ariaDescribedBy }) => (
-                <input
-                  {...inputProps(fields.coverageAmount, { type: "text", ariaDescribedBy })}
-                  inputMode="decimal"
-                  className="field-input"
-                  autoComplete="off"
-                />
-              )}
-            </Field>
+            <DollarsField meta={fields.coverageAmount} label="Coverage amount" optional hint="In dollars, like 250000" />
             <div className="grid gap-4 sm:grid-cols-2">
               <Field meta={fields.beneficiaryName} label="Beneficiary" optional>
                 <input {...inputProps(fields.beneficiaryName, { type: "text" })} className="field-input" autoComplete="off" />
@@ -277,16 +259,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {(fields) => (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field meta={fields.amount} label="Amount" optional hint="Blank refunds the whole payment">
-                {({ ariaDescribedBy }) => (
-                  <input
-                    {...inputProps(fields.amount, { type: "text", ariaDescribedBy })}
-                    inputMode="decimal"
-                    className="field-input"
-                    autoComplete="off"
-                  />
-                )}
-              </Field>
+              <DollarsField meta={fields.amount} label="Amount" optional hint="Blank refunds the whole payment" />
               <Field meta={fields.refundedOn} label="Refunded on">
                 <input {...inputProps(fields.refundedOn, { type: "date" })} className="field-input" />
               </Field>
@@ -376,5 +349,26 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         <p>{pending?.text}</p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** An amount of money typed in dollars: a text field with the decimal keyboard on phones. */
+function DollarsField({
+  meta,
+  label,
+  hint,
+  optional,
+}: {
+  meta: Parameters<typeof inputProps>[0];
+  label: string;
+  hint: string;
+  optional?: boolean;
+}) {
+  return (
+    <Field meta={meta} label={label} optional={optional} hint={hint}>
+      {({ ariaDescribedBy }) => (
+        <input {...inputProps(meta, { type: "text", ariaDescribedBy })} inputMode="decimal" className="field-input" autoComplete="off" />
+      )}
+    </Field>
   );
 }
