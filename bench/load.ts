@@ -20,7 +20,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -31,6 +30,7 @@ import { sessionCookieName } from "../app/features/auth/cookie.server";
 import type { Request, Response } from "express";
 import { AppMetrics } from "../app/server/metrics.server";
 import type { Services } from "../app/server/services.server";
+import { freePort, waitUntilUp } from "./processes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The build to start (server.js reads BUILD_DIR too): another checkout's build can be measured the same way. */
@@ -47,31 +47,6 @@ const SITE_ENV = {
   // As behind a load balancer: the visitor's address comes in X-Forwarded-For.
   TRUST_PROXY: "loopback",
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url}: not up within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The ceiling of any request: Node's own HTTP server answering a small JSON body, in its own process. */
 async function startBareServer(port: number) {

@@ -21,6 +21,7 @@ import { loadConfig } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase } from "../app/platform/db.server";
 import { addDays, todayIn } from "../app/features/membership/coverage";
 import { machineLoad, percentile, round } from "./bench-db";
+import { freePort, waitUntilUp } from "./processes";
 
 const COUNT = Number(process.env.BENCH_REMINDERS ?? 50_000);
 const PAGE = process.env.BENCH_PAGE ?? "/login";
@@ -31,31 +32,6 @@ const GOAL_SECONDS = 3600;
 const defaults = loadConfig({});
 const RATE = process.env.REMINDER_RATE_PER_SECOND ?? String(defaults.REMINDER_RATE_PER_SECOND);
 const CONNECTIONS = process.env.REMINDER_SMTP_CONNECTIONS ?? String(defaults.REMINDER_SMTP_CONNECTIONS);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url}: not up within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** COUNT members, each past due since five days ago (carried-over coverage): each owes one reminder today. */
 async function seed(dataDir: string): Promise<void> {

@@ -8,6 +8,7 @@ import { accountApi } from "./api-client";
 import { coverageAmountText, paidThroughText } from "./coverage-display";
 import { LoadFailure } from "./LoadFailure";
 import { PROOF_TEXTS } from "./proof-texts";
+import { OutcomeMessage } from "./OutcomeMessage";
 
 /** Its code (Radix Dialog with it) is fetched when it first opens: most visits never do. */
 const RenewCodeDialog = lazyDialog(() => import("./RenewCodeDialog").then((m) => m.RenewCodeDialog));
@@ -78,19 +79,7 @@ export function ProofOfCoverageSection({ view, certificate, name }: { view: Memb
           ) : (
             <>
               <ProofCard card={load.card} view={view} certificate={certificate} name={name} />
-              <div aria-live="polite">
-                {outcome ? (
-                  <p
-                    role={outcome.ok ? "status" : "alert"}
-                    data-testid="proof-card-message"
-                    className={`mt-4 rounded-md border px-3 py-2 text-sm ${
-                      outcome.ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"
-                    }`}
-                  >
-                    {outcome.text}
-                  </p>
-                ) : null}
-              </div>
+              <OutcomeMessage outcome={outcome} testId="proof-card-message" />
               <div className="mt-4 flex flex-wrap gap-3">
                 <button type="button" className="btn-primary" onClick={() => window.print()}>
                   <Printer className="h-4 w-4" aria-hidden /> {PROOF_TEXTS.print}

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { errorReason } from "~/platform/json-client";
 import { accountApi } from "./api-client";
 import { SIGN_OUT_EVERYWHERE } from "./contract";
+import { OutcomeMessage } from "./OutcomeMessage";
 
 /**
  * 'Sign out everywhere' (members on My account, staff on the admin dashboard): ends every
@@ -47,19 +48,7 @@ export function SignOutEverywhereSection() {
         Signed-in browsers
       </h2>
       <p className="mt-1 text-sm text-slate-600">{SIGN_OUT_EVERYWHERE.explanation}</p>
-      <div aria-live="polite">
-        {outcome ? (
-          <p
-            role={outcome.ok ? "status" : "alert"}
-            data-testid="sign-out-everywhere-message"
-            className={`mt-4 rounded-md border px-3 py-2 text-sm ${
-              outcome.ok ? "border-green-200 bg-green-50 text-green-900" : "border-red-200 bg-red-50 text-red-900"
-            }`}
-          >
-            {outcome.text}
-          </p>
-        ) : null}
-      </div>
+      <OutcomeMessage outcome={outcome} testId="sign-out-everywhere-message" />
       <SignOutEverywhereButton
         className="btn-outline mt-4"
         onDone={(text) => setOutcome({ ok: true, text })}
