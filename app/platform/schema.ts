@@ -394,6 +394,13 @@ export interface Database {
   membership_reminders: MembershipRemindersTable;
   membership_reminder_days: MembershipReminderDaysTable;
   membership_reminder_lease: MembershipReminderLeaseTable;
+  page_generations: PageGenerationsTable;
+}
+
+/** Migration 0029: a counter per kind of shared content kept signed-in pages show (decision 011). */
+export interface PageGenerationsTable {
+  name: string;
+  generation: number;
 }
 
 /** Migration 0026: the proof-of-coverage token of a member (derived from nonce; only its digest kept). */

@@ -1,11 +1,15 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/admin-dashboard";
 import { pageMeta } from "~/components/seo";
+import { signedInPage } from "~/platform/public-page";
 import { AdminDashboard, resolveNotice, resolveTab } from "~/features/admin/AdminDashboard";
 import { requireAdmin } from "~/features/auth/guards.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Admin Dashboard", description: "Manage AHA content and submissions.", noindex: true });
+
+/** The same for every staff member of a role but their name: kept rendered, with them put in when served (decision 011). */
+export const handle = signedInPage("membership", ["tab", "notice"]);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin(context);

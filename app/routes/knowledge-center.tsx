@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/knowledge-center";
 import { pageMeta } from "~/components/seo";
+import { signedInPage } from "~/platform/public-page";
 import { gateVisitorFromKnowledgeCenter, requireUser } from "~/features/auth/guards.server";
 import { rssApi } from "~/features/articles/api-client";
 import { categoryParam, toKnowledgeCenterPage } from "~/features/articles/cards";
@@ -13,6 +14,9 @@ export const meta: Route.MetaFunction = (args) =>
     title: "Knowledge Center",
     description: "Members-only articles, a home maintenance calendar and video tutorials for homeowners.",
   });
+
+/** The same for every member but their name: kept rendered, with the member put in when served (decision 011). */
+export const handle = signedInPage("articles", ["category", "page"]);
 
 /** Category and page of the URL (?category=&page=), so a link or a reload shows the same page. */
 function readQuery(request: Request) {

@@ -16,6 +16,9 @@ import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { PageCache } from "./page-cache.server";
+import { SignedInPages } from "./signed-in-pages.server";
+import { readPageGeneration } from "~/platform/page-generations.server";
+import { isAdmin, type PublicUser } from "~/features/auth/user";
 import { hashedAssets } from "./hashed-assets.server";
 import { staticFiles } from "./static-files.server";
 import { openApiDocument } from "./openapi.server";
@@ -44,6 +47,8 @@ export interface AppOptions {
   dev?: boolean;
   /** Starting, ready or draining: what /readyz answers (ready when omitted). */
   readiness?: Readiness;
+  /** False: every page rendered for its request (tests compare kept pages with it). Kept outside development by default. */
+  keepPages?: boolean;
 }
 
 /** The app's metrics, when METRICS_TOKEN or METRICS_PORT is set (main.ts serves them on METRICS_PORT). */
@@ -110,6 +115,24 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(sameOriginGuard(config.PUBLIC_URL));
   app.use(sessionMiddleware({ auth: services.auth }));
   app.use(privateWhenSignedIn);
+  // In development every render shows the code as it is now.
+  const keepPages = !opts.dev && opts.keepPages !== false && !!opts.build;
+  const signedInPages = keepPages
+    ? new SignedInPages({
+        articles: async () => String(await readPageGeneration(services.database.db, "articles")),
+        membership: () => services.membershipDashboard.version(),
+      })
+    : undefined;
+  app.locals.signedInPages = signedInPages;
+  // A staff member's write may change what kept signed-in pages show: read their versions again before the next one.
+  if (signedInPages) {
+    app.use((req, res, next) => {
+      if (req.method !== "GET" && req.method !== "HEAD" && isAdmin(res.locals.user as PublicUser | null)) {
+        res.on("finish", () => signedInPages.recheck());
+      }
+      next();
+    });
+  }
 
   const api = express.Router();
   // Each feature's router receives only what it uses.
@@ -144,10 +167,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use(["/api", "/.netlify/functions"], apiErrorHandler(logger));
 
   if (opts.build) {
-    // In development every render shows the code as it is now.
-    const pageCache = opts.dev ? undefined : new PageCache();
+    const pageCache = keepPages ? new PageCache() : undefined;
     if (pageCache) metrics?.watchPageCache(pageCache);
-    app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production", csp, pageCache }));
+    app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production", csp, pageCache, signedInPages }));
   }
   app.use(apiErrorHandler(logger));
   return app;

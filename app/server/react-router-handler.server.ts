@@ -4,7 +4,8 @@ import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObjec
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
-import { publicPageQuery } from "~/platform/public-page";
+import { publicPageQuery, signedInPageOf, type SignedInPageContent } from "~/platform/public-page";
+import type { PublicUser } from "~/features/auth/user";
 import { newCspNonce, type ContentSecurityPolicy } from "~/platform/security.server";
 import {
   bodyFor,
@@ -17,6 +18,7 @@ import {
   PUBLIC_PAGE_CACHE_CONTROL,
   type CachedPage,
 } from "./page-cache.server";
+import { fillTemplate, userShape, valuesOf, type SignedInPages, type StandIn } from "./signed-in-pages.server";
 
 /** What a page answers to: reading it, and posting its form (the page's action). */
 export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -31,7 +33,7 @@ const PAGE_METHOD_SET = new Set<string>(PAGE_METHODS);
 export function reactRouterHandler(
   services: Services,
   build: ServerBuild | (() => Promise<ServerBuild>),
-  opts: { mode: string; csp: ContentSecurityPolicy; bodyLimit?: string; pageCache?: PageCache },
+  opts: { mode: string; csp: ContentSecurityPolicy; bodyLimit?: string; pageCache?: PageCache; signedInPages?: SignedInPages },
 ): RequestHandler[] {
   const handle = createRequestHandler(build as ServerBuild, opts.mode);
   // Kept pages are rendered from the site's own address: without PUBLIC_URL the site does not
@@ -91,6 +93,25 @@ export function reactRouterHandler(
         );
         if (served) return;
       }
+      const signedIn = opts.signedInPages && siteOrigin ? signedInAddress(req, res, await loadBuild()) : null;
+      if (signedIn !== null) {
+        const user = res.locals.user as PublicUser;
+        const served = await serveSignedInPage(req, res, opts.csp, opts.signedInPages!, signedIn, user, async (standIn) => {
+          const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.address, { asStandIn: true }), {
+            ...context,
+            user: standIn.user,
+            sessionToken: null,
+            cspNonce: standIn.nonce,
+          });
+          const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
+          if (response.status !== 200 || !html || !response.body || response.headers.has("set-cookie")) {
+            await response.body?.cancel();
+            return null;
+          }
+          return { html: await response.text(), headers: keptHeaders(response.headers) };
+        });
+        if (served) return;
+      }
       // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.
       if (!req.path.endsWith(".data")) {
         context.cspNonce = newCspNonce();
@@ -121,6 +142,59 @@ function keptAddress(req: Request, res: Response, build: ServerBuild): string | 
   return address.length > MAX_CACHED_URL_LENGTH ? null : address;
 }
 
+/**
+ * The address and content under which this request may be answered from the kept signed-in
+ * pages, or null: only a signed-in user's GET or HEAD of a document whose page declares itself
+ * kept per role (`handle.signedInPage`).
+ */
+function signedInAddress(req: Request, res: Response, build: ServerBuild): { address: string; content: SignedInPageContent } | null {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !res.locals.user) return null;
+  if (req.path.endsWith(".data")) return null;
+  const page = pageRouteOf(build, req.path).signedIn;
+  if (page === null) return null;
+  const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), page.query);
+  return address.length > MAX_CACHED_URL_LENGTH ? null : { address, content: page.content };
+}
+
+/**
+ * Answers a signed-in page from its kept template, filled with this user and a nonce of its
+ * own. False when this request must be rendered for the user alone (a shape that is not kept,
+ * a page that is not a plain 200 page for a stand-in).
+ */
+async function serveSignedInPage(
+  req: Request,
+  res: Response,
+  csp: ContentSecurityPolicy,
+  pages: SignedInPages,
+  page: { address: string; content: SignedInPageContent },
+  user: PublicUser,
+  renderAs: (standIn: StandIn) => Promise<{ html: string; headers: Array<[string, string]> } | null>,
+): Promise<boolean> {
+  const shape = userShape(user);
+  if (shape === null) return false;
+  let template;
+  try {
+    template = await pages.template(page.content, `${page.address}|${shape}`, user, renderAs);
+  } catch {
+    return false; // The content's version could not be read: rendered for this request alone, as before.
+  }
+  if (!template) return false;
+  const nonce = newCspNonce();
+  const body = fillTemplate(template, valuesOf(user, nonce));
+  res.setHeader(CSP, csp.forPage([`'nonce-${nonce}'`]));
+  for (const [name, value] of template.headers) res.setHeader(name, value);
+  res.setHeader("Content-Length", body.length);
+  res.status(200);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+  return true;
+}
+
+/** A rendered answer's headers worth keeping with its page: not its length, cookies or caching (the request's own). */
+function keptHeaders(headers: Headers): Array<[string, string]> {
+  return [...headers.entries()].filter(([name]) => name !== "content-length" && name !== "set-cookie" && name !== "cache-control");
+}
+
 // Matching a path against the route table ranks every route each time: the answer is kept per
 // path (a few hundred at most, then started afresh, so odd paths cannot grow it without bound).
 const pageRoutes = new WeakMap<ServerBuild, Map<string, PageRoute>>();
@@ -131,6 +205,8 @@ interface PageRoute {
   id: string | null;
   /** The parameters the page reads when it is a public page, else null. */
   publicQuery: readonly string[] | null;
+  /** The parameters and content of a signed-in page kept per role, else null. */
+  signedIn: { query: readonly string[]; content: SignedInPageContent } | null;
 }
 
 /** The page route at this path. */
@@ -142,7 +218,8 @@ function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
     const matches = matchRoutes(routeTree(build), pathname, build.basename);
     const leaf = matches?.[matches.length - 1];
     const id = leaf?.route.id ?? null;
-    answer = { id, publicQuery: id ? publicPageQuery(build.routes[id]?.module.handle) : null };
+    const handle = id ? build.routes[id]?.module.handle : undefined;
+    answer = { id, publicQuery: id ? publicPageQuery(handle) : null, signedIn: id ? signedInPageOf(handle) : null };
     if (known.size >= KEPT_PATH_ANSWERS) known.clear();
     known.set(pathname, answer);
   }
@@ -241,21 +318,28 @@ function searchOf(req: Request): string {
   return at < 0 ? "" : req.originalUrl.slice(at);
 }
 
-/** The Fetch request React Router reads: this request's, or its `url` (a kept page rendered from the site's own address). */
+/**
+ * The Fetch request React Router reads: this request's, or its `url` (a kept page rendered from
+ * the site's own address). `asStandIn`: a GET without the caller's credentials, not aborted
+ * when the caller goes (a kept signed-in page, rendered for every user of its shape).
+ */
 function toFetchRequest(
   req: Request,
   res: Response,
   url: string = `${req.protocol}://${req.get("host") ?? "localhost"}${pathAndQuery(req)}`,
+  { asStandIn = false } = {},
 ): globalThis.Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
+    if (asStandIn && (key === "cookie" || key === "authorization")) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     else headers.set(key, value);
   }
   // Aborted when the client goes away before the answer is sent. The listener sits on this
   // request's response, not on the socket: a keep-alive socket outlives many requests, and a
   // listener per request there would pile up.
+  if (asStandIn) return new Request(url, { method: "GET", headers });
   const controller = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();

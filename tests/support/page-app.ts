@@ -16,6 +16,13 @@ export interface PageTestServer extends TestServer {
   port: number;
   /** The React Router build the server answers from (its route table). */
   build: ServerBuild;
+  /** The Express app (its locals: the kept signed-in pages). */
+  app: ReturnType<ServerModules["createApp"]>;
+  /**
+   * Another instance of the site on the same database (its own kept pages), at its own port;
+   * `keepPages: false` renders every page for its request, as the reference kept pages are held to.
+   */
+  startInstance(opts?: { keepPages?: boolean }): Promise<{ url: string; request: PageTestServer["request"]; close(): Promise<void> }>;
 }
 
 let vite: ViteDevServer | null = null;
@@ -40,25 +47,47 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
   const { createApp, configureHttpServer } = modules;
   // public/ served as the production build serves build/client (favicon, images).
   const app = createApp(ctx.services, { build, clientDir: path.resolve("public") });
-  const server: Server = await new Promise((resolve) => {
-    const s = configureHttpServer(app.listen(0, "127.0.0.1", () => resolve(s)));
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    ...ctx,
-    server,
-    port,
-    build,
-    url,
-    request(pathname, init = {}) {
+  const listen = (handler: typeof app): Promise<Server> =>
+    new Promise((resolve) => {
+      const s = configureHttpServer(handler.listen(0, "127.0.0.1", () => resolve(s)));
+    });
+  const requester =
+    (url: string): PageTestServer["request"] =>
+    (pathname, init = {}) => {
       const { json, cookie, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (json !== undefined) headers.set("Content-Type", "application/json");
       if (cookie) headers.set("Cookie", cookie);
       return fetch(url + pathname, { redirect: "manual", ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    };
+  const server = await listen(app);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const others: Server[] = [];
+  return {
+    ...ctx,
+    server,
+    port,
+    build,
+    app,
+    url,
+    request: requester(url),
+    async startInstance({ keepPages = true } = {}) {
+      const other = await listen(createApp(ctx.services, { build, clientDir: path.resolve("public"), keepPages }));
+      others.push(other);
+      const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      return {
+        url: otherUrl,
+        request: requester(otherUrl),
+        close: async () => {
+          other.closeAllConnections();
+          await new Promise<void>((resolve) => other.close(() => resolve()));
+        },
+      };
     },
     async close() {
+      for (const other of others) other.closeAllConnections();
+      await Promise.all(others.map((other) => new Promise<void>((resolve) => other.close(() => resolve()))));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.close();

@@ -151,6 +151,11 @@ export class CoverageCensus {
     return { today, census: await this.kept.census };
   }
 
+  /** What the census would be computed from, as one string: the day and the tables' counts and maxima (a kept page's version). */
+  async version(): Promise<string> {
+    return `${this.today()}|${await this.fingerprint()}`;
+  }
+
   /** One member's coverage today (a row just changed), without the whole census. */
   async of(memberId: number): Promise<Coverage | undefined> {
     return (await coverageCensus(this.db, this.today(), memberId)).get(memberId);

@@ -9,6 +9,11 @@ export class MembershipDashboard {
 
   constructor(private coverage: CoverageCensus) {}
 
+  /** Changes whenever the figures may (a write to a member, plan, payment or event; a new day): the kept dashboard's version. */
+  version(): Promise<string> {
+    return this.coverage.version();
+  }
+
   async figures(): Promise<MembershipFigures> {
     const { today, census } = await this.coverage.all();
     let figures = this.kept.get(census);
