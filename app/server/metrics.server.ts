@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import client from "prom-client";
 import type { Request, RequestHandler, Response } from "express";
 import type { PageCache } from "./page-cache.server";
+import type { SignedInPages } from "./signed-in-pages.server";
 import type { Services } from "./services.server";
 
 /**
@@ -20,6 +21,7 @@ export class AppMetrics {
   /** Each label set's series, looked up by one string instead of prom-client's label hashing. */
   private readonly children = new Map<string, { count: client.Counter.Internal; duration: client.Histogram.Internal<Label> }>();
   private pageCache: PageCache | null = null;
+  private signedInPages: SignedInPages | null = null;
 
   constructor(private readonly services: Services) {
     const registers = [this.registry];
@@ -58,8 +60,9 @@ export class AppMetrics {
   }
 
   /** The pages kept by the server, counted from now on. */
-  watchPageCache(cache: PageCache) {
+  watchPageCache(cache: PageCache, signedIn?: SignedInPages) {
     this.pageCache = cache;
+    this.signedInPages = signedIn ?? null;
   }
 
   async text(): Promise<string> {
@@ -118,6 +121,18 @@ export class AppMetrics {
       collect() {
         setCounter(this, { result: "kept" }, metrics.pageCache?.lookups.kept ?? 0);
         setCounter(this, { result: "missed" }, metrics.pageCache?.lookups.missed ?? 0);
+      },
+    });
+    new client.Counter({
+      name: "aha_signed_in_page_answers_total",
+      help: "Signed-in pages answered from a kept template (kept), rendered into one (rendered), or rendered for the user alone (not_kept).",
+      labelNames: ["result"],
+      registers,
+      collect() {
+        const lookups = metrics.signedInPages?.lookups;
+        setCounter(this, { result: "kept" }, lookups?.kept ?? 0);
+        setCounter(this, { result: "rendered" }, lookups?.rendered ?? 0);
+        setCounter(this, { result: "not_kept" }, lookups?.notKept ?? 0);
       },
     });
     new client.Gauge({

@@ -324,6 +324,15 @@ describe("page requests and kept pages [sqlite]", () => {
     expect(value(text, "aha_page_cache_pages")).toBe(1);
   }, 60_000);
 
+  it("counts the signed-in pages served from a kept template and rendered into one", async () => {
+    const { cookie } = await loginAs(site, "member");
+    for (let i = 0; i < 3; i++) expect((await site.request("/knowledge-center", { cookie })).status).toBe(200);
+    const text = await scrape(site);
+    expect(value(text, 'aha_signed_in_page_answers_total{result="rendered"}')).toBe(1);
+    expect(value(text, 'aha_signed_in_page_answers_total{result="kept"}')).toBe(2);
+    expect(value(text, 'aha_signed_in_page_answers_total{result="not_kept"}')).toBe(0);
+  }, 60_000);
+
   it("keeps the number of series fixed over 1,000 distinct paths", async () => {
     const kinds = [
       (i: number) => `/no-such-page-${i}`,
