@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { SignedInPages } from "../../app/server/signed-in-pages.server";
+import { readPageGeneration } from "../../app/platform/page-generations.server";
 import { describeEachDatabase, sessionCookieFrom } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 
@@ -299,6 +300,50 @@ describeEachDatabase("kept signed-in pages", (dialect) => {
     const { served, fresh } = await bothRenders(superAdmin, "/admin/dashboard");
     await expectSamePage(served.html, fresh.html, "the page");
     expect(served.html).not.toBe(before);
+  });
+
+  it("every write to the articles moves their counter on, whoever makes it: insert, update, delete, a feed's deletion cascading", async () => {
+    const { db } = server.services.database;
+    const generation = () => readPageGeneration(db, "articles");
+    const feed = await server.services.feeds.createFeed({
+      name: "Raw",
+      url: "https://raw.example.com/rss",
+      category: "news",
+      is_active: false,
+    });
+    let last = await generation();
+    const moved = async () => {
+      const now = await generation();
+      expect(now).toBeGreaterThan(last);
+      last = now;
+    };
+    const now = new Date().toISOString();
+    const row = {
+      feed_id: feed.id,
+      link: "https://raw.example.com/1",
+      title: "Raw",
+      category: "news",
+      content_hash: "h",
+      created_at: now,
+      updated_at: now,
+    };
+    await db
+      .insertInto("articles")
+      .values({ ...row, dedupe_key: "raw-1", published_at: now })
+      .execute();
+    await moved();
+    await db.updateTable("articles").set({ title: "Raw, edited" }).where("dedupe_key", "=", "raw-1").execute();
+    await moved();
+    await db.deleteFrom("articles").where("dedupe_key", "=", "raw-1").execute();
+    await moved();
+    await db
+      .insertInto("articles")
+      .values({ ...row, dedupe_key: "raw-2", published_at: now })
+      .execute();
+    await moved();
+    await db.deleteFrom("rss_feeds").where("id", "=", feed.id).execute();
+    await moved();
+    expect(await db.selectFrom("articles").select("id").where("dedupe_key", "=", "raw-2").execute()).toEqual([]);
   });
 
   it("a name with spaces at either end is rendered for its member alone, as the welcome line trims it", async () => {

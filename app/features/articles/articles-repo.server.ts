@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
-import { bumpPageGeneration } from "~/platform/page-generations.server";
 import type { ArticlesTable, Database } from "~/platform/schema";
 import type { ArticleJson } from "./contract";
 
@@ -146,10 +145,7 @@ export class ArticlesRepo {
   }
 
   async setCategoryForFeed(feedId: number, category: string) {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable("articles").set({ category, updated_at: nowIso() }).where("feed_id", "=", feedId).execute();
-      await bumpPageGeneration(trx, "articles");
-    });
+    await this.db.updateTable("articles").set({ category, updated_at: nowIso() }).where("feed_id", "=", feedId).execute();
   }
 
   /**
@@ -226,8 +222,6 @@ export class ArticlesRepo {
           .execute();
         updated++;
       }
-      // The knowledge center's kept pages show what just changed: rendered again (decision 011).
-      if (added + updated > 0) await bumpPageGeneration(trx, "articles");
       return { added, updated };
     });
   }

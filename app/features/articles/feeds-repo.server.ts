@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
 import { fromBool, mapUnique, nowIso, toBool } from "~/platform/db.server";
-import { bumpPageGeneration } from "~/platform/page-generations.server";
 import type { Database, RssFeedsTable } from "~/platform/schema";
 import type { FeedInputData, RssFeed } from "./contract";
 
@@ -79,13 +78,8 @@ export class FeedsRepo {
   }
 
   async delete(id: number): Promise<boolean> {
-    // A feed's articles go with it (on delete cascade): the kept knowledge center pages too.
-    return this.db.transaction().execute(async (trx) => {
-      const res = await trx.deleteFrom("rss_feeds").where("id", "=", id).executeTakeFirst();
-      const deleted = Number(res.numDeletedRows) > 0;
-      if (deleted) await bumpPageGeneration(trx, "articles");
-      return deleted;
-    });
+    const res = await this.db.deleteFrom("rss_feeds").where("id", "=", id).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
   }
 
   /** Active feeds, split into those due now and those still waiting out a backoff. */
