@@ -18,7 +18,6 @@ import { reactRouterHandler } from "./react-router-handler.server";
 import { PageCache } from "./page-cache.server";
 import { SignedInPages } from "./signed-in-pages.server";
 import { readPageGeneration } from "~/platform/page-generations.server";
-import { isAdmin, type PublicUser } from "~/features/auth/user";
 import { hashedAssets } from "./hashed-assets.server";
 import { staticFiles } from "./static-files.server";
 import { openApiDocument } from "./openapi.server";
@@ -124,15 +123,6 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       })
     : undefined;
   app.locals.signedInPages = signedInPages;
-  // A staff member's write may change what kept signed-in pages show: read their versions again before the next one.
-  if (signedInPages) {
-    app.use((req, res, next) => {
-      if (req.method !== "GET" && req.method !== "HEAD" && isAdmin(res.locals.user as PublicUser | null)) {
-        res.on("finish", () => signedInPages.recheck());
-      }
-      next();
-    });
-  }
 
   const api = express.Router();
   // Each feature's router receives only what it uses.

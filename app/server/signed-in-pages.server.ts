@@ -225,65 +225,38 @@ export async function renderTemplate(user: PublicUser, render: StandInRender): P
 
 type Kept = { template: Template; storedAt: number } | { template: null; storedAt: number };
 
-interface ContentState {
-  version: string | null;
-  checkedAt: number;
-  /** Moved by `recheck`: a check that began before it is not trusted for the next second. */
-  writes: number;
-  checking: Promise<string> | null;
-}
-
 /**
  * The kept templates, keyed by content version, address and user shape; the least recently
- * used dropped beyond `maxPages` or `maxBytes`; each rendered again after `ttlMs`. The version
- * of each content is read at most once per `recheckMs` (and again after `recheck`): a change
- * on another instance shows within that time.
+ * used dropped beyond `maxPages` or `maxBytes`; each rendered again after `ttlMs`. The
+ * content's version is read from the database for every answer (one indexed read: the
+ * articles' counter, or the census's counts), so a page shows every write that finished
+ * before it was asked for, on any instance, as a page rendered for the request would.
  */
 export class SignedInPages {
   private readonly pages = new Map<string, Kept>();
   private readonly rendering = new Map<string, Promise<Template | null>>();
-  private readonly contents = new Map<SignedInPageContent, ContentState>();
-  private readonly opts: { maxPages: number; maxBytes: number; ttlMs: number; recheckMs: number; now: () => number };
+  private readonly versionsSeen = new Map<SignedInPageContent, string>();
+  private readonly opts: { maxPages: number; maxBytes: number; ttlMs: number; now: () => number };
   private bytes = 0;
   /** Answers from a kept template, renders of one, and requests rendered for the user alone (GET /metrics). */
   readonly lookups = { kept: 0, rendered: 0, notKept: 0 };
 
   constructor(
     private readonly versions: Record<SignedInPageContent, () => Promise<string>>,
-    opts: { maxPages?: number; maxBytes?: number; ttlMs?: number; recheckMs?: number; now?: () => number } = {},
+    opts: { maxPages?: number; maxBytes?: number; ttlMs?: number; now?: () => number } = {},
   ) {
-    this.opts = { maxPages: 500, maxBytes: 32 * 1024 * 1024, ttlMs: 60_000, recheckMs: 1_000, now: Date.now, ...opts };
+    this.opts = { maxPages: 500, maxBytes: 32 * 1024 * 1024, ttlMs: 60_000, now: Date.now, ...opts };
   }
 
-  /** Something may have changed on this instance (a staff member's write): read every version before the next answer. */
-  recheck() {
-    for (const state of this.contents.values()) {
-      state.writes++;
-      state.checkedAt = -Infinity;
+  /** The content's current version; the pages kept at another are dropped when it moves. */
+  private async version(content: SignedInPageContent): Promise<string> {
+    const version = await this.versions[content]();
+    const seen = this.versionsSeen.get(content);
+    if (seen !== version) {
+      if (seen !== undefined) this.dropContent(content);
+      this.versionsSeen.set(content, version);
     }
-  }
-
-  /** The content's current version, read from the database at most once per `recheckMs`. */
-  private version(content: SignedInPageContent): Promise<string> {
-    let state = this.contents.get(content);
-    if (!state) this.contents.set(content, (state = { version: null, checkedAt: 0, writes: 0, checking: null }));
-    const now = this.opts.now();
-    if (state.version !== null && now - state.checkedAt < this.opts.recheckMs) return Promise.resolve(state.version);
-    if (state.checking) return state.checking;
-    const s = state;
-    const writes = s.writes;
-    s.checking = this.versions[content]()
-      .then((version) => {
-        if (s.version !== null && s.version !== version) this.dropContent(content);
-        s.version = version;
-        // A write since the read began may not be in it: read again next time.
-        s.checkedAt = s.writes === writes ? now : 0;
-        return version;
-      })
-      .finally(() => {
-        s.checking = null;
-      });
-    return s.checking;
+    return version;
   }
 
   /**

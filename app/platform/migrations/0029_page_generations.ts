@@ -5,8 +5,8 @@ import type { AppMigration } from "./types";
  * Kept signed-in pages (decision 011): one counter per kind of shared content a kept page
  * shows. The database moves the articles' counter on with every write to `articles`, whoever
  * makes it (the ingest, a feed's category or deletion cascading, `npm run admin`, a fixture):
- * no writer has to remember it. Every instance reads the counters at most once a second and
- * renders again the pages kept at an older one. The triggers copy nothing.
+ * no writer has to remember it. Every instance reads the counter before it serves a kept page
+ * and renders again a page kept at an older one. The triggers copy nothing.
  */
 export const m0029_page_generations: AppMigration = {
   async up(db, dialect) {
