@@ -223,7 +223,9 @@ export async function renderTemplate(user: PublicUser, render: StandInRender): P
   return template;
 }
 
-type Kept = { template: Template; storedAt: number } | { template: null; storedAt: number };
+/** A kept template, a page refused (null), or a page asked for once ("seen"). */
+const templateBytes = (kept: Kept) => (kept.template && kept.template !== "seen" ? kept.template.bytes : 0);
+type Kept = { template: Template | null | "seen"; storedAt: number };
 
 /**
  * The kept templates, keyed by content version, address and user shape; the least recently
@@ -266,12 +268,20 @@ export class SignedInPages {
   async template(content: SignedInPageContent, key: string, user: PublicUser, render: StandInRender): Promise<Template | null> {
     const fullKey = `${content}@${await this.version(content)}|${key}`;
     const kept = this.pages.get(fullKey);
-    if (kept && this.opts.now() - kept.storedAt < this.opts.ttlMs) {
+    if (kept && kept.template !== "seen" && this.opts.now() - kept.storedAt < this.opts.ttlMs) {
       this.pages.delete(fullKey);
       this.pages.set(fullKey, kept);
       if (kept.template) this.lookups.kept++;
       else this.lookups.notKept++;
       return kept.template;
+    }
+    // Asked for the first time: rendered for this user alone, one render as before. Making a
+    // template takes two, worth it from the second ask on; an address asked for once (a
+    // crawler's, an attacker's walk through page numbers) never costs more than it did.
+    if (!kept && !this.rendering.has(fullKey)) {
+      this.set(fullKey, { template: "seen", storedAt: this.opts.now() });
+      this.lookups.notKept++;
+      return null;
     }
     let pending = this.rendering.get(fullKey);
     if (!pending) {
@@ -296,7 +306,7 @@ export class SignedInPages {
   private set(key: string, kept: Kept) {
     this.drop(key);
     this.pages.set(key, kept);
-    this.bytes += kept.template?.bytes ?? 0;
+    this.bytes += templateBytes(kept);
     while (this.pages.size > this.opts.maxPages || (this.bytes > this.opts.maxBytes && this.pages.size > 0)) {
       this.drop(this.pages.keys().next().value!);
     }
@@ -306,7 +316,7 @@ export class SignedInPages {
     const kept = this.pages.get(key);
     if (!kept) return;
     this.pages.delete(key);
-    this.bytes -= kept.template?.bytes ?? 0;
+    this.bytes -= templateBytes(kept);
   }
 
   private dropContent(content: SignedInPageContent) {
