@@ -34,6 +34,32 @@ async function pagerItems(page: Page) {
 test.describe.configure({ mode: "default" });
 
 test.describe("knowledge center", () => {
+  test("members in their own browsers, served from one kept page, each see themselves and a page that works", async ({
+    browser,
+    signIn,
+  }) => {
+    const names = ["Odalys", "Perpetua", "Quirino"];
+    for (const firstName of names) {
+      const context = await browser.newContext();
+      const account = await signIn("member", { context, firstName });
+      const page = await context.newPage();
+      const violations: string[] = [];
+      page.on("console", (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+      });
+      const answer = await page.goto("/knowledge-center");
+      const html = (await answer!.text()) ?? "";
+      await expect(page.getByRole("link", { name: `Welcome, ${firstName} Member` })).toBeVisible();
+      for (const other of names.filter((n) => n !== firstName)) expect(html).not.toContain(other);
+      // Hydrated with this member's own data: the browser's copy of the user is theirs.
+      await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null")?.id)).toBe(account.userId);
+      await page.getByRole("link", { name: "My account" }).first().click();
+      await expect(page).toHaveURL(/\/account$/);
+      expect(violations).toEqual([]);
+      await context.close();
+    }
+  });
+
   test("pages come from the server, keep category and page in the URL, and scroll to the articles", async ({ page, signIn, services }) => {
     const category = "housing_mortgage_trends";
     await deleteArticlesIn(services, [category]);
