@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { submissionIdentity } from "../../../../tests/support/submission-fixtures";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../../tests/support/row-guard";
 import type { AuditEntry } from "~/features/members/contract";
@@ -167,19 +168,14 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     const row = await repo.insert("contact", { name: "Gone Soon", email: "g@example.com", phone: null, subject: "s", message: "m" });
     const ref = `contact_${row.id}`;
     expect((await assign(ref, { userId: ann.userId })).status).toBe(200);
+    const identity = await submissionIdentity(db(), "contact_messages", row.id);
     const deleted = await server.request("/api/admin/forms", {
       method: "DELETE",
       json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
       cookie: ann.cookie,
     });
     expect(deleted.status).toBe(200);
-    const left = () =>
-      db()
-        .selectFrom("submission_assignments")
-        .selectAll()
-        .where("submission_table", "=", "contact_messages")
-        .where("submission_id", "=", row.id)
-        .execute();
+    const left = () => db().selectFrom("submission_assignments").selectAll().where("submission_id", "=", identity).execute();
     expect(await left()).toEqual([]);
 
     const temp = await server.services.auth.createStaff(`temp-assign-${dialect}`, "correct horse battery", "limited_admin");
@@ -193,6 +189,7 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     const repo = server.services.submissions.repository;
     for (let i = 0; i < 5; i++) {
       const row = await repo.insert("contact", { name: `Race ${i}`, email: "r@example.com", phone: null, subject: "s", message: "m" });
+      const identity = await submissionIdentity(db(), "contact_messages", row.id);
       const [assigned, deleted] = await Promise.all([
         assign(`contact_${row.id}`, { userId: ann.userId }),
         server.request("/api/admin/forms", {
@@ -206,8 +203,7 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
       const orphans = await db()
         .selectFrom("submission_assignments")
         .select("submission_id")
-        .where("submission_table", "=", "contact_messages")
-        .where("submission_id", "=", row.id)
+        .where("submission_id", "=", identity)
         .execute();
       expect(orphans).toEqual([]);
     }

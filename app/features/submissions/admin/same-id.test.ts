@@ -56,18 +56,21 @@ describeEachDatabase("a contact message and a CPA request with the same id", (di
     call(`/api/admin/submissions/${ref}/assignee`, { method: "PUT", json: { userId } });
   const listed = async (ref: string) =>
     ((await call(`/api/admin/submissions?search=twin&limit=100`)) as SubmissionsPage).submissions.find((s) => s.id === ref);
+  // What is stored for either submission of this number, by the table its list row names.
   const stored = async () => ({
     notes: await server.services.database.db
-      .selectFrom("submission_notes")
-      .select(["submission_table", "body"])
-      .where("submission_id", "=", id)
-      .orderBy("id")
+      .selectFrom("submission_notes as n")
+      .innerJoin("submission_list as l", "l.id", "n.submission_id")
+      .select(["l.source as submission_table", "n.body"])
+      .where("l.row_id", "=", id)
+      .orderBy("n.id")
       .execute(),
     assignments: await server.services.database.db
-      .selectFrom("submission_assignments")
-      .select(["submission_table", "user_id"])
-      .where("submission_id", "=", id)
-      .orderBy("submission_table")
+      .selectFrom("submission_assignments as a")
+      .innerJoin("submission_list as l", "l.id", "a.submission_id")
+      .select(["l.source as submission_table", "a.user_id"])
+      .where("l.row_id", "=", id)
+      .orderBy("l.source")
       .execute(),
   });
 
