@@ -308,51 +308,44 @@ export class SubmissionAdminService {
       this.logger?.error({ submission: ref, error: (err as Error)?.message }, "reply to a submission could not be sent");
       throw DomainError.unavailable(REPLY_MESSAGES.notSent);
     }
-    return this.db.transaction().execute(async (trx) => {
-      // Deleted while the mail went out: the reply is sent, there is nothing to keep it with.
-      const submission = await this.queries.identity(table, id, trx);
-      if (submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
-      const createdAt = nowIso();
-      const note = await trx
-        .insertInto("submission_notes")
-        .values({
-          submission_id: submission,
-          author_id: actor.id,
-          author_label: actor.label,
-          kind: "reply",
-          subject: mail.subject,
-          body: mail.message,
-          created_at: createdAt,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await this.audit.record({ actorId: actor.id, action: "submissions.reply", target: { type: "submission", id, label: ref } }, trx);
-      return {
-        id: Number(note.id),
-        kind: "reply",
-        author: actor.label,
-        subject: mail.subject,
-        to,
-        body: mail.message,
-        createdAt,
-      } satisfies SubmissionNote;
-    });
+    // Deleted while the mail went out: the reply is sent, there is nothing to keep it with (404).
+    return this.keep(actor, table, id, { kind: "reply", subject: mail.subject, body: mail.message, to });
   }
 
   /** A staff member's note on a submission, kept with the author's name and recorded in the audit log. */
   async addNote(actor: Actor & { label: string | null }, table: SubmissionTable, id: number, body: string): Promise<SubmissionNote> {
-    const ref = `${SOURCES[table].prefix}${id}`;
+    return this.keep(actor, table, id, { kind: "note", subject: null, body, to: null });
+  }
+
+  /**
+   * Keeps a note or a sent reply with its submission (by its identity, so with no other) and
+   * records it in the audit log (without its text), in one transaction.
+   */
+  private async keep(
+    actor: Actor & { label: string | null },
+    table: SubmissionTable,
+    id: number,
+    note: Pick<SubmissionNote, "kind" | "subject" | "body" | "to">,
+  ): Promise<SubmissionNote> {
     return this.db.transaction().execute(async (trx) => {
       const submission = await this.queries.identity(table, id, trx);
       if (submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
       const createdAt = nowIso();
+      const { kind, subject, body } = note;
       const row = await trx
         .insertInto("submission_notes")
-        .values({ submission_id: submission, author_id: actor.id, author_label: actor.label, body, created_at: createdAt })
+        .values({ submission_id: submission, author_id: actor.id, author_label: actor.label, kind, subject, body, created_at: createdAt })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await this.audit.record({ actorId: actor.id, action: "submissions.note", target: { type: "submission", id, label: ref } }, trx);
-      return { id: Number(row.id), kind: "note", author: actor.label, subject: null, to: null, body, createdAt } satisfies SubmissionNote;
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: kind === "reply" ? "submissions.reply" : "submissions.note",
+          target: { type: "submission", id, label: `${SOURCES[table].prefix}${id}` },
+        },
+        trx,
+      );
+      return { id: Number(row.id), kind, author: actor.label, subject, to: note.to, body, createdAt };
     });
   }
 
