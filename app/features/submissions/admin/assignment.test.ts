@@ -185,6 +185,25 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     expect((await detail(`contact_${kept.id}`)).assignedTo).toBeUndefined();
   });
 
+  it("a note racing the submission's deletion is kept with it or refused (404), never left behind", async () => {
+    const repo = server.services.submissions.repository;
+    for (let i = 0; i < 5; i++) {
+      const row = await repo.insert("contact", { name: `Note race ${i}`, email: "r@example.com", phone: null, subject: "s", message: "m" });
+      const identity = await submissionIdentity(db(), "contact_messages", row.id);
+      const [noted, deleted] = await Promise.all([
+        server.request(`/api/admin/submissions/contact_${row.id}/notes`, { method: "POST", json: { body: "Racing" }, cookie: ann.cookie }),
+        server.request("/api/admin/forms", {
+          method: "DELETE",
+          json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
+          cookie: bob.cookie,
+        }),
+      ]);
+      expect([201, 404]).toContain(noted.status);
+      expect(deleted.status).toBe(200);
+      expect(await db().selectFrom("submission_notes").select("id").where("submission_id", "=", identity).execute()).toEqual([]);
+    }
+  });
+
   it("an assignment racing the submission's deletion never outlives it", async () => {
     const repo = server.services.submissions.repository;
     for (let i = 0; i < 5; i++) {

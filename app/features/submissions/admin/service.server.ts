@@ -328,7 +328,8 @@ export class SubmissionAdminService {
     note: Pick<SubmissionNote, "kind" | "subject" | "body" | "to">,
   ): Promise<SubmissionNote> {
     return this.db.transaction().execute(async (trx) => {
-      const submission = await this.queries.identity(table, id, trx);
+      // Locked on PostgreSQL: a deletion running at the same time waits, or this answers 404.
+      const submission = await this.queries.identity(table, id, trx, true);
       if (submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
       const createdAt = nowIso();
       const { kind, subject, body } = note;
