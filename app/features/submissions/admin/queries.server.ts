@@ -507,7 +507,7 @@ export class SubmissionQueries {
 
   /** The stored row, every column. */
   async find(table: SubmissionTable, id: number): Promise<Record<string, unknown> | undefined> {
-    return this.anyDb.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
+    return this.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
   }
 
   async summary(table: SubmissionTable, id: number): Promise<UnifiedRow | undefined> {
@@ -517,7 +517,7 @@ export class SubmissionQueries {
 
   /** Every row of one table, newest first (the legacy admin-forms answer). */
   async table(table: SubmissionTable): Promise<Array<Record<string, unknown>>> {
-    return this.anyDb.selectFrom(table).selectAll().orderBy("submitted_at", "desc").orderBy("id", "desc").execute();
+    return this.db.selectFrom(table).selectAll().orderBy("submitted_at", "desc").orderBy("id", "desc").execute();
   }
 }
 

@@ -397,10 +397,9 @@ export class SubmissionAdminService {
   ): Promise<{ id: string; status: SubmissionStatus }> {
     const ref = `${SOURCES[table].prefix}${id}`;
     await this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const before = await anyTrx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
+      const before = await trx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
       if (!before) throw DomainError.notFound(MESSAGES.notFound);
-      await anyTrx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
+      await trx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
       await this.audit.record(
         {
           actorId: actor.id,
@@ -417,13 +416,12 @@ export class SubmissionAdminService {
   /** Deletes the given rows of each table in one transaction; answers how many were deleted. */
   async deleteMany(actor: Actor, idsByTable: IdsByTable): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const byTable: Partial<Record<SubmissionTable, number>> = {};
       let deleted = 0;
       for (const table of SUBMISSION_TABLES) {
         const ids = [...new Set(idsByTable[table])];
         if (!ids.length) continue;
-        const result = await anyTrx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
+        const result = await trx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
         // Its list row goes with it (migration 0012's trigger), and with that its notes and
         // assignment (migration 0028's foreign keys).
         const n = Number(result.numDeletedRows);
