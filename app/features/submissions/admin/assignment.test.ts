@@ -185,46 +185,37 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     expect((await detail(`contact_${kept.id}`)).assignedTo).toBeUndefined();
   });
 
-  it("a note racing the submission's deletion is kept with it or refused (404), never left behind", async () => {
-    const repo = server.services.submissions.repository;
-    for (let i = 0; i < 5; i++) {
-      const row = await repo.insert("contact", { name: `Note race ${i}`, email: "r@example.com", phone: null, subject: "s", message: "m" });
-      const identity = await submissionIdentity(db(), "contact_messages", row.id);
-      const [noted, deleted] = await Promise.all([
-        server.request(`/api/admin/submissions/contact_${row.id}/notes`, { method: "POST", json: { body: "Racing" }, cookie: ann.cookie }),
-        server.request("/api/admin/forms", {
-          method: "DELETE",
-          json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
-          cookie: bob.cookie,
-        }),
-      ]);
-      expect([201, 404]).toContain(noted.status);
-      expect(deleted.status).toBe(200);
-      expect(await db().selectFrom("submission_notes").select("id").where("submission_id", "=", identity).execute()).toEqual([]);
-    }
-  });
-
-  it("an assignment racing the submission's deletion never outlives it", async () => {
+  /** Five times: the action and the submission's deletion at once; what the action kept must go with the submission. */
+  async function raceWithDeletion(
+    act: (ref: string) => Promise<Response>,
+    ok: number,
+    kept: "submission_notes" | "submission_assignments",
+  ) {
     const repo = server.services.submissions.repository;
     for (let i = 0; i < 5; i++) {
       const row = await repo.insert("contact", { name: `Race ${i}`, email: "r@example.com", phone: null, subject: "s", message: "m" });
       const identity = await submissionIdentity(db(), "contact_messages", row.id);
-      const [assigned, deleted] = await Promise.all([
-        assign(`contact_${row.id}`, { userId: ann.userId }),
+      const [acted, deleted] = await Promise.all([
+        act(`contact_${row.id}`),
         server.request("/api/admin/forms", {
           method: "DELETE",
           json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
           cookie: bob.cookie,
         }),
       ]);
-      expect([200, 404]).toContain(assigned.status);
+      expect([ok, 404]).toContain(acted.status);
       expect(deleted.status).toBe(200);
-      const orphans = await db()
-        .selectFrom("submission_assignments")
-        .select("submission_id")
-        .where("submission_id", "=", identity)
-        .execute();
-      expect(orphans).toEqual([]);
+      expect(await db().selectFrom(kept).select("submission_id").where("submission_id", "=", identity).execute()).toEqual([]);
     }
-  });
+  }
+
+  it("a note racing the submission's deletion is kept with it or refused (404), never left behind", () =>
+    raceWithDeletion(
+      (ref) => server.request(`/api/admin/submissions/${ref}/notes`, { method: "POST", json: { body: "Racing" }, cookie: ann.cookie }),
+      201,
+      "submission_notes",
+    ));
+
+  it("an assignment racing the submission's deletion never outlives it", () =>
+    raceWithDeletion((ref) => assign(ref, { userId: ann.userId }), 200, "submission_assignments"));
 });
