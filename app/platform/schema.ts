@@ -208,10 +208,10 @@ export interface CertificateCounterTable {
   last_value: number;
 }
 
-/** A staff member's internal note on a submission (migration 0015). */
+/** A staff member's internal note on a submission (migration 0015; keyed by the submission's list row since 0028). */
 export interface SubmissionNotesTable {
   id: Generated<number>;
-  submission_table: string;
+  /** submission_list.id; the note is deleted with the submission (migration 0028). */
   submission_id: number;
   author_id: number | null;
   /** The author's username when the note was written. */
@@ -223,9 +223,9 @@ export interface SubmissionNotesTable {
   created_at: Timestamp;
 }
 
-/** Migration 0018: the staff member a submission is assigned to. */
+/** Migration 0018: the staff member a submission is assigned to (keyed by its list row since 0028). */
 export interface SubmissionAssignmentsTable {
-  submission_table: string;
+  /** submission_list.id, the primary key; the assignment is deleted with the submission (migration 0028). */
   submission_id: number;
   user_id: number;
   assigned_by: number | null;
@@ -298,7 +298,8 @@ export interface ApplicationsTable extends SubmissionColumns {
 
 /**
  * Migration 0012: one row per submission of the four tables, kept by triggers, with what the
- * admin list sorts, filters and searches by (its sort keys as the list computes them).
+ * admin list sorts, filters and searches by (its sort keys as the list computes them). Its id
+ * is the submission's identity: notes and assignments point at it (migration 0028).
  */
 export interface SubmissionListTable {
   id: Generated<number>;

@@ -78,3 +78,14 @@ export async function insertApplication(db: Kysely<Database>, overrides: Partial
   const row = await db.insertInto("applications").values(applicationRow(overrides)).returning("id").executeTakeFirstOrThrow();
   return Number(row.id);
 }
+
+/** A stored submission's identity: the id of its list row, which its notes and assignment point at (migration 0028). */
+export async function submissionIdentity(db: Kysely<Database>, table: string, id: number): Promise<number> {
+  const row = await db
+    .selectFrom("submission_list")
+    .select("id")
+    .where("source", "=", table)
+    .where("row_id", "=", id)
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}

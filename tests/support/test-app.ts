@@ -108,6 +108,11 @@ export async function startSiblingServer(
   return listen({ services, config: siblingConfig, dataDir: of.dataDir, close: () => sibling.close() });
 }
 
+/** The real HTTP application on the services of a context the caller built (its own database, say). */
+export function serve(ctx: TestContext): Promise<TestServer> {
+  return listen(ctx);
+}
+
 async function listen(ctx: TestContext): Promise<TestServer> {
   const { createApp, configureHttpServer } = vitestModules;
   const app = createApp(ctx.services);

@@ -94,21 +94,18 @@ export class AccountService {
   }
 
   private async submissions(userId: number): Promise<AccountSubmission[]> {
-    const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const columns = ["id", "submitted_at", "status"] as const;
     const rows = (
       await Promise.all(
         SUBMISSION_TABLES.map(async (table) =>
-          (
-            await anyDb
-              .selectFrom(table)
-              .select(["id", "submitted_at", "status"])
-              // Applications: also the one the membership was made from (or staff linked it to).
-              .where((eb) =>
-                table === "applications"
-                  ? eb.or([eb("submitted_by", "=", userId), eb("member_user_id", "=", userId)])
-                  : eb("submitted_by", "=", userId),
-              )
-              .execute()
+          (table === "applications"
+            ? // Applications: also the one the membership was made from (or staff linked it to).
+              await this.db
+                .selectFrom(table)
+                .select(columns)
+                .where((eb) => eb.or([eb("submitted_by", "=", userId), eb("member_user_id", "=", userId)]))
+                .execute()
+            : await this.db.selectFrom(table).select(columns).where("submitted_by", "=", userId).execute()
           ).map((r) => ({
             ref: `${SOURCES[table].prefix}${Number(r.id)}`,
             formType: SOURCES[table].formType,

@@ -17,6 +17,7 @@ import { m0017_member_accounts } from "./0017_member_accounts";
 import { m0018_submission_assignments } from "./0018_submission_assignments";
 import { m0026_membership } from "./0026_membership";
 import { m0027_membership_reminders } from "./0027_membership_reminders";
+import { m0028_submission_identity } from "./0028_submission_identity";
 import { m0029_page_generations } from "./0029_page_generations";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, AppMigration> = {
   "0018_submission_assignments": m0018_submission_assignments,
   "0026_membership": m0026_membership,
   "0027_membership_reminders": m0027_membership_reminders,
+  "0028_submission_identity": m0028_submission_identity,
   "0029_page_generations": m0029_page_generations,
 };

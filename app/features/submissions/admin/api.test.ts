@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
-import { applicationRow, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
+import { applicationRow, insertApplication, signatureDataUrl, submissionIdentity } from "../../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
 import { guardRows } from "../../../../tests/support/row-guard";
 import { REPLY_RATE_LIMIT } from "./service.server";
@@ -732,6 +732,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect((await detail()).notes).toHaveLength(2);
 
       // Deleting the submission deletes its notes.
+      const identity = await submissionIdentity(db(), "contact_messages", contact.id);
       expect(
         (
           await req("/api/admin/forms", {
@@ -741,14 +742,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
           })
         ).status,
       ).toBe(200);
-      expect(
-        await db()
-          .selectFrom("submission_notes")
-          .select("id")
-          .where("submission_id", "=", contact.id)
-          .where("submission_table", "=", "contact_messages")
-          .execute(),
-      ).toEqual([]);
+      expect(await db().selectFrom("submission_notes").select("id").where("submission_id", "=", identity).execute()).toEqual([]);
       await db().deleteFrom("contact_messages").where("id", "=", other.id).execute();
     });
 
@@ -1156,8 +1150,7 @@ describeEachDatabase("replying to a submission by e-mail", (dialect) => {
     const kept = await server.services.database.db
       .selectFrom("submission_notes")
       .select("id")
-      .where("submission_table", "=", "contact_messages")
-      .where("submission_id", "=", target.id)
+      .where("submission_id", "=", await submissionIdentity(server.services.database.db, "contact_messages", target.id))
       .execute();
     expect(kept).toHaveLength(perSubmission);
 

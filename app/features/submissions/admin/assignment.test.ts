@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { submissionIdentity } from "../../../../tests/support/submission-fixtures";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../../tests/support/row-guard";
 import type { AuditEntry } from "~/features/members/contract";
@@ -167,19 +168,14 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     const row = await repo.insert("contact", { name: "Gone Soon", email: "g@example.com", phone: null, subject: "s", message: "m" });
     const ref = `contact_${row.id}`;
     expect((await assign(ref, { userId: ann.userId })).status).toBe(200);
+    const identity = await submissionIdentity(db(), "contact_messages", row.id);
     const deleted = await server.request("/api/admin/forms", {
       method: "DELETE",
       json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
       cookie: ann.cookie,
     });
     expect(deleted.status).toBe(200);
-    const left = () =>
-      db()
-        .selectFrom("submission_assignments")
-        .selectAll()
-        .where("submission_table", "=", "contact_messages")
-        .where("submission_id", "=", row.id)
-        .execute();
+    const left = () => db().selectFrom("submission_assignments").selectAll().where("submission_id", "=", identity).execute();
     expect(await left()).toEqual([]);
 
     const temp = await server.services.auth.createStaff(`temp-assign-${dialect}`, "correct horse battery", "limited_admin");
@@ -189,27 +185,37 @@ describeEachDatabase("assigning submissions to staff", (dialect) => {
     expect((await detail(`contact_${kept.id}`)).assignedTo).toBeUndefined();
   });
 
-  it("an assignment racing the submission's deletion never outlives it", async () => {
+  /** Five times: the action and the submission's deletion at once; what the action kept must go with the submission. */
+  async function raceWithDeletion(
+    act: (ref: string) => Promise<Response>,
+    ok: number,
+    kept: "submission_notes" | "submission_assignments",
+  ) {
     const repo = server.services.submissions.repository;
     for (let i = 0; i < 5; i++) {
       const row = await repo.insert("contact", { name: `Race ${i}`, email: "r@example.com", phone: null, subject: "s", message: "m" });
-      const [assigned, deleted] = await Promise.all([
-        assign(`contact_${row.id}`, { userId: ann.userId }),
+      const identity = await submissionIdentity(db(), "contact_messages", row.id);
+      const [acted, deleted] = await Promise.all([
+        act(`contact_${row.id}`),
         server.request("/api/admin/forms", {
           method: "DELETE",
           json: { idsByTable: { contact_messages: [row.id], cpa_requests: [], homeowner_material_requests: [], applications: [] } },
           cookie: bob.cookie,
         }),
       ]);
-      expect([200, 404]).toContain(assigned.status);
+      expect([ok, 404]).toContain(acted.status);
       expect(deleted.status).toBe(200);
-      const orphans = await db()
-        .selectFrom("submission_assignments")
-        .select("submission_id")
-        .where("submission_table", "=", "contact_messages")
-        .where("submission_id", "=", row.id)
-        .execute();
-      expect(orphans).toEqual([]);
+      expect(await db().selectFrom(kept).select("submission_id").where("submission_id", "=", identity).execute()).toEqual([]);
     }
-  });
+  }
+
+  it("a note racing the submission's deletion is kept with it or refused (404), never left behind", () =>
+    raceWithDeletion(
+      (ref) => server.request(`/api/admin/submissions/${ref}/notes`, { method: "POST", json: { body: "Racing" }, cookie: ann.cookie }),
+      201,
+      "submission_notes",
+    ));
+
+  it("an assignment racing the submission's deletion never outlives it", () =>
+    raceWithDeletion((ref) => assign(ref, { userId: ann.userId }), 200, "submission_assignments"));
 });

@@ -188,10 +188,11 @@ export class SubmissionQueries {
         "id",
         "in",
         this.db
-          .selectFrom("submission_assignments")
-          .select("submission_id")
-          .where("submission_table", "=", table)
-          .where("user_id", "=", filters.assignedTo),
+          .selectFrom("submission_assignments as a")
+          .innerJoin("submission_list as l", "l.id", "a.submission_id")
+          .select("l.row_id")
+          .where("l.source", "=", table)
+          .where("a.user_id", "=", filters.assignedTo),
       );
     }
     if (filters.search) {
@@ -271,15 +272,23 @@ export class SubmissionQueries {
     for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
     const rows = await this.db
       .selectFrom("submission_assignments as a")
+      .innerJoin("submission_list as l", "l.id", "a.submission_id")
       .innerJoin("users as u", "u.id", "a.user_id")
-      .select(["a.submission_table", "a.submission_id", "a.user_id", "u.username"])
-      .where((eb) =>
-        eb.or([...byTable].map(([table, ids]) => eb.and([eb("a.submission_table", "=", table), eb("a.submission_id", "in", ids)]))),
-      )
+      .select(["l.source", "l.row_id", "a.user_id", "u.username"])
+      .where((eb) => eb.or([...byTable].map(([table, ids]) => eb.and([eb("l.source", "=", table), eb("l.row_id", "in", ids)]))))
       .execute();
-    return new Map(
-      rows.map((r) => [`${r.submission_table}:${r.submission_id}`, { id: Number(r.user_id), name: r.username ?? `#${r.user_id}` }]),
-    );
+    return new Map(rows.map((r) => [`${r.source}:${r.row_id}`, { id: Number(r.user_id), name: r.username ?? `#${r.user_id}` }]));
+  }
+
+  /**
+   * The submission's identity: the id of its list row, which its notes and assignment point
+   * at (migration 0028). Undefined when there is no such submission. On PostgreSQL, `lock`
+   * locks the row until the transaction ends, so a deletion waits for it.
+   */
+  async identity(table: SubmissionTable, id: number, db: Kysely<Database> = this.db, lock = false): Promise<number | undefined> {
+    const q = db.selectFrom("submission_list").select("id").where("source", "=", table).where("row_id", "=", id);
+    const row = await (lock && this.dialect === "postgres" ? q.forUpdate() : q).executeTakeFirst();
+    return row ? Number(row.id) : undefined;
   }
 
   /** One page of the list and the total the pager shows. */
@@ -387,9 +396,7 @@ export class SubmissionQueries {
   private async assignedKeys(filters: ListFilters, userId: number, tables: SubmissionTable[], offset: number, limit: number) {
     let q = this.db
       .selectFrom("submission_assignments as a")
-      .innerJoin("submission_list as l", (join) =>
-        join.onRef("l.source", "=", "a.submission_table").onRef("l.row_id", "=", "a.submission_id"),
-      )
+      .innerJoin("submission_list as l", "l.id", "a.submission_id")
       .where("a.user_id", "=", userId);
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("l.source", "in", tables);
     if (filters.status !== "all") q = q.where("l.status", "=", filters.status);
@@ -500,7 +507,7 @@ export class SubmissionQueries {
 
   /** The stored row, every column. */
   async find(table: SubmissionTable, id: number): Promise<Record<string, unknown> | undefined> {
-    return this.anyDb.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
+    return this.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
   }
 
   async summary(table: SubmissionTable, id: number): Promise<UnifiedRow | undefined> {
@@ -510,7 +517,7 @@ export class SubmissionQueries {
 
   /** Every row of one table, newest first (the legacy admin-forms answer). */
   async table(table: SubmissionTable): Promise<Array<Record<string, unknown>>> {
-    return this.anyDb.selectFrom(table).selectAll().orderBy("submitted_at", "desc").orderBy("id", "desc").execute();
+    return this.db.selectFrom(table).selectAll().orderBy("submitted_at", "desc").orderBy("id", "desc").execute();
   }
 }
 

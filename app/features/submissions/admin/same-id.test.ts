@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import type { SubmissionDetail, SubmissionsPage } from "../contract";
@@ -56,19 +57,16 @@ describeEachDatabase("a contact message and a CPA request with the same id", (di
     call(`/api/admin/submissions/${ref}/assignee`, { method: "PUT", json: { userId } });
   const listed = async (ref: string) =>
     ((await call(`/api/admin/submissions?search=twin&limit=100`)) as SubmissionsPage).submissions.find((s) => s.id === ref);
+  // What is stored for either submission of this number, by the table its list row names.
+  const storedIn = async (table: "submission_notes" | "submission_assignments", column: "body" | "user_id") =>
+    (
+      await sql<Record<string, unknown>>`select l.source as submission_table, x.${sql.ref(column)}
+        from ${sql.table(table)} x join submission_list l on l.id = x.submission_id
+        where l.row_id = ${id} order by l.source`.execute(server.services.database.db)
+    ).rows.map((r) => ({ ...r, ...(column === "user_id" ? { user_id: Number(r.user_id) } : {}) }));
   const stored = async () => ({
-    notes: await server.services.database.db
-      .selectFrom("submission_notes")
-      .select(["submission_table", "body"])
-      .where("submission_id", "=", id)
-      .orderBy("id")
-      .execute(),
-    assignments: await server.services.database.db
-      .selectFrom("submission_assignments")
-      .select(["submission_table", "user_id"])
-      .where("submission_id", "=", id)
-      .orderBy("submission_table")
-      .execute(),
+    notes: await storedIn("submission_notes", "body"),
+    assignments: await storedIn("submission_assignments", "user_id"),
   });
 
   it("each shows only its own notes and assignee", async () => {

@@ -156,17 +156,18 @@ export class SubmissionAdminService {
   }
 
   async detail(table: SubmissionTable, id: number): Promise<SubmissionDetail> {
-    const [summary, row, assigned, assignees] = await Promise.all([
+    const [summary, row, submission, assigned, assignees] = await Promise.all([
       this.queries.summary(table, id),
       this.queries.find(table, id),
+      this.queries.identity(table, id),
       this.queries.assigneesOf([{ source: table, id }]),
       this.assignees(),
     ]);
-    if (!summary || !row) throw DomainError.notFound(MESSAGES.notFound);
+    if (!summary || !row || submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
     summary.assigned_to = assigned.get(`${table}:${id}`);
     const submittedAt = String(row.submitted_at ?? "");
     const email = typeof row.email === "string" && row.email.trim() ? row.email.trim() : null;
-    const [notes, history] = await Promise.all([this.notes(table, id, email), this.history(table, id, submittedAt)]);
+    const [notes, history] = await Promise.all([this.notes(submission, email), this.history(table, id, submittedAt)]);
     const fields: SubmissionField[] = [];
     const signatures: SignatureImage[] = [];
     for (const [key, value] of Object.entries(plainRow(row))) {
@@ -229,10 +230,8 @@ export class SubmissionAdminService {
   async assign(actor: Actor, table: SubmissionTable, id: number, userId: number | null): Promise<Assignee | null> {
     const ref = `${SOURCES[table].prefix}${id}`;
     return this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const submission = anyTrx.selectFrom(table).select("id").where("id", "=", id);
-      if (!(await (this.dialect === "postgres" ? submission.forUpdate() : submission).executeTakeFirst()))
-        throw DomainError.notFound(MESSAGES.notFound);
+      const submission = await this.queries.identity(table, id, trx, true);
+      if (submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
       let assignee: Assignee | null = null;
       if (userId !== null) {
         const staff = trx
@@ -249,23 +248,22 @@ export class SubmissionAdminService {
         .selectFrom("submission_assignments as a")
         .leftJoin("users as u", "u.id", "a.user_id")
         .select(["a.user_id", "u.username"])
-        .where("a.submission_table", "=", table)
-        .where("a.submission_id", "=", id)
+        .where("a.submission_id", "=", submission)
         .executeTakeFirst();
       if ((before ? Number(before.user_id) : null) === userId) return assignee;
       if (assignee) {
-        const values = { submission_table: table, submission_id: id, user_id: assignee.id, assigned_by: actor.id, assigned_at: nowIso() };
+        const values = { submission_id: submission, user_id: assignee.id, assigned_by: actor.id, assigned_at: nowIso() };
         await trx
           .insertInto("submission_assignments")
           .values(values)
           .onConflict((oc) =>
             oc
-              .columns(["submission_table", "submission_id"])
+              .column("submission_id")
               .doUpdateSet({ user_id: values.user_id, assigned_by: values.assigned_by, assigned_at: values.assigned_at }),
           )
           .execute();
       } else {
-        await trx.deleteFrom("submission_assignments").where("submission_table", "=", table).where("submission_id", "=", id).execute();
+        await trx.deleteFrom("submission_assignments").where("submission_id", "=", submission).execute();
       }
       await this.audit.record(
         {
@@ -310,59 +308,54 @@ export class SubmissionAdminService {
       this.logger?.error({ submission: ref, error: (err as Error)?.message }, "reply to a submission could not be sent");
       throw DomainError.unavailable(REPLY_MESSAGES.notSent);
     }
-    return this.db.transaction().execute(async (trx) => {
-      const createdAt = nowIso();
-      const note = await trx
-        .insertInto("submission_notes")
-        .values({
-          submission_table: table,
-          submission_id: id,
-          author_id: actor.id,
-          author_label: actor.label,
-          kind: "reply",
-          subject: mail.subject,
-          body: mail.message,
-          created_at: createdAt,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await this.audit.record({ actorId: actor.id, action: "submissions.reply", target: { type: "submission", id, label: ref } }, trx);
-      return {
-        id: Number(note.id),
-        kind: "reply",
-        author: actor.label,
-        subject: mail.subject,
-        to,
-        body: mail.message,
-        createdAt,
-      } satisfies SubmissionNote;
-    });
+    // Deleted while the mail went out: the reply is sent, there is nothing to keep it with (404).
+    return this.keep(actor, table, id, { kind: "reply", subject: mail.subject, body: mail.message, to });
   }
 
   /** A staff member's note on a submission, kept with the author's name and recorded in the audit log. */
   async addNote(actor: Actor & { label: string | null }, table: SubmissionTable, id: number, body: string): Promise<SubmissionNote> {
-    const ref = `${SOURCES[table].prefix}${id}`;
+    return this.keep(actor, table, id, { kind: "note", subject: null, body, to: null });
+  }
+
+  /**
+   * Keeps a note or a sent reply with its submission (by its identity, so with no other) and
+   * records it in the audit log (without its text), in one transaction.
+   */
+  private async keep(
+    actor: Actor & { label: string | null },
+    table: SubmissionTable,
+    id: number,
+    note: Pick<SubmissionNote, "kind" | "subject" | "body" | "to">,
+  ): Promise<SubmissionNote> {
     return this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      if (!(await anyTrx.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()))
-        throw DomainError.notFound(MESSAGES.notFound);
+      // Locked on PostgreSQL: a deletion running at the same time waits, or this answers 404.
+      const submission = await this.queries.identity(table, id, trx, true);
+      if (submission === undefined) throw DomainError.notFound(MESSAGES.notFound);
       const createdAt = nowIso();
+      const { kind, subject, body } = note;
       const row = await trx
         .insertInto("submission_notes")
-        .values({ submission_table: table, submission_id: id, author_id: actor.id, author_label: actor.label, body, created_at: createdAt })
+        .values({ submission_id: submission, author_id: actor.id, author_label: actor.label, kind, subject, body, created_at: createdAt })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await this.audit.record({ actorId: actor.id, action: "submissions.note", target: { type: "submission", id, label: ref } }, trx);
-      return { id: Number(row.id), kind: "note", author: actor.label, subject: null, to: null, body, createdAt } satisfies SubmissionNote;
+      await this.audit.record(
+        {
+          actorId: actor.id,
+          action: kind === "reply" ? "submissions.reply" : "submissions.note",
+          target: { type: "submission", id, label: `${SOURCES[table].prefix}${id}` },
+        },
+        trx,
+      );
+      return { id: Number(row.id), kind, author: actor.label, subject, to: note.to, body, createdAt };
     });
   }
 
-  private async notes(table: SubmissionTable, id: number, email: string | null): Promise<SubmissionNote[]> {
+  /** The notes and replies of a submission, by its identity (its list row's id). */
+  private async notes(submission: number, email: string | null): Promise<SubmissionNote[]> {
     const rows = await this.db
       .selectFrom("submission_notes")
       .select(["id", "kind", "author_label", "subject", "body", "created_at"])
-      .where("submission_table", "=", table)
-      .where("submission_id", "=", id)
+      .where("submission_id", "=", submission)
       .orderBy("id")
       .execute();
     return rows.map((r) => ({
@@ -404,10 +397,9 @@ export class SubmissionAdminService {
   ): Promise<{ id: string; status: SubmissionStatus }> {
     const ref = `${SOURCES[table].prefix}${id}`;
     await this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const before = await anyTrx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
+      const before = await trx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
       if (!before) throw DomainError.notFound(MESSAGES.notFound);
-      await anyTrx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
+      await trx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
       await this.audit.record(
         {
           actorId: actor.id,
@@ -424,15 +416,14 @@ export class SubmissionAdminService {
   /** Deletes the given rows of each table in one transaction; answers how many were deleted. */
   async deleteMany(actor: Actor, idsByTable: IdsByTable): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const anyTrx = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const byTable: Partial<Record<SubmissionTable, number>> = {};
       let deleted = 0;
       for (const table of SUBMISSION_TABLES) {
         const ids = [...new Set(idsByTable[table])];
         if (!ids.length) continue;
-        const result = await anyTrx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
-        await trx.deleteFrom("submission_notes").where("submission_table", "=", table).where("submission_id", "in", ids).execute();
-        await trx.deleteFrom("submission_assignments").where("submission_table", "=", table).where("submission_id", "in", ids).execute();
+        const result = await trx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
+        // Its list row goes with it (migration 0012's trigger), and with that its notes and
+        // assignment (migration 0028's foreign keys).
         const n = Number(result.numDeletedRows);
         byTable[table] = n;
         deleted += n;
