@@ -298,7 +298,8 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
   // About ninety requests one after another: more than the default time on a busy machine.
   it("answers the admin API and the member's account the same after the migration as before", { timeout: 120_000 }, async () => {
     const recording = process.env.RECORD_0028_ANSWERS === "1";
-    if (!recording) expect(await migrate(() => true)).toEqual(["0028_submission_identity"]);
+    // 0028 first; the migrations after it (0029: the kept pages' counters) touch no submission.
+    if (!recording) expect((await migrate(() => true))[0]).toBe("0028_submission_identity");
     const after = await answers(server);
     if (recording) {
       const stored = fs.existsSync(ANSWERS) ? JSON.parse(fs.readFileSync(ANSWERS, "utf8")) : {};
