@@ -1,8 +1,14 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { ArrowRight, CircleAlert } from "lucide-react";
-import { FEATURED_LOAD_FAILED } from "./featured-text";
 import type { FeaturedCards, loadFeatured } from "./FeaturedCards";
+
+/**
+ * What the block says when its code could not be fetched: featured.ts's FEATURED_LOAD_FAILED
+ * (featured.test.ts checks they agree). Importing it would put a module shared with the cards'
+ * chunk into this page's, and the page would load one more file for it.
+ */
+export const CARDS_FAILED = "Failed to load articles";
 
 type Loaded = { Cards: typeof FeaturedCards; state: Awaited<ReturnType<typeof loadFeatured>> };
 
@@ -60,7 +66,7 @@ export function FeaturedArticles({ knowledgeHref }: { knowledgeHref: string }) {
             className="mt-6 flex items-center gap-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
           >
             <CircleAlert className="h-5 w-5 shrink-0" aria-hidden />
-            {FEATURED_LOAD_FAILED}
+            {CARDS_FAILED}
           </p>
         ) : (
           <div className="mt-8" aria-busy="true">

@@ -2,14 +2,12 @@
 import { FEATURED_SLOTS } from "./categories";
 import { httpUrl } from "./cards";
 import type { FeaturedArticle } from "./contract";
-import { FEATURED_LOAD_FAILED } from "./featured-text";
 import { truncate } from "./truncate";
-
-export { FEATURED_LOAD_FAILED };
 
 export const FEATURED_TITLE_MAX = 80;
 export const FEATURED_EXCERPT_MAX = 120;
 export const NO_DESCRIPTION = "No description available.";
+export const FEATURED_LOAD_FAILED = "Failed to load articles";
 export const TECHNICAL_DIFFICULTIES = "We're experiencing technical difficulties. Please try again later.";
 
 /** Served by the site from public/images/articles (never hot-linked). */
