@@ -43,7 +43,8 @@ export const JS_BUDGETS: Record<string, number> = {
   "/about-us": 113_000,
   "/membership-benefits": 112_000,
   "/members-only": 111_000,
-  "/privacy-policy": 110_000,
+  // Loads the site chunk of small shared modules (vite-shell-chunk.ts): 4 files instead of 6, some 2.6 KB more.
+  "/privacy-policy": 113_000,
   "/contact-us": 152_000,
   "/form-requests": 152_000,
   "/make-payment": 152_000,
