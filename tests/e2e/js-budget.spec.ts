@@ -1,12 +1,13 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { JS_BUDGETS, measurePages, publicRoutes } from "../../scripts/js-budget";
+import { HOME_TAGS_GZIP_BUDGET, JS_BUDGETS, fromTags, measurePages, publicRoutes } from "../../scripts/js-budget";
 
 /**
  * The JavaScript budget of every public page (issue: front-end weight): bytes from the
  * production build's manifest, brotli-compressed as the server sends them, never timings, so
  * it holds on any machine. It reads the build the browser tests run against (scripts/test.ts
- * builds first) and opens no browser page.
+ * builds first) and opens no browser page; the home page's own tags are read from the server
+ * the browser tests start.
  */
 const pages = measurePages(path.resolve(process.env.BUILD_DIR ?? "build"));
 
@@ -35,6 +36,24 @@ test.describe("first-load JavaScript budget", () => {
       ).toBeLessThanOrEqual(budget);
     });
   }
+
+  test(`the home page's first load, counted from its own tags, stays under ${kb(HOME_TAGS_GZIP_BUDGET)} gzip`, async ({
+    request,
+    baseURL,
+  }) => {
+    const home = await fromTags(baseURL!, "/", async (url) => (await request.get(url)).body());
+    const biggest = [...home.detail]
+      .sort((a, b) => b.gzip - a.gzip)
+      .slice(0, 5)
+      .map((f) => `${f.file} ${kb(f.gzip)}`)
+      .join(", ");
+    expect(home.gzip, `/ names ${home.files} JavaScript files, ${kb(home.gzip)} gzip. Biggest: ${biggest}`).toBeLessThan(
+      HOME_TAGS_GZIP_BUDGET,
+    );
+    // What the page names is what the build's manifest says it loads: the budgets above count the same files.
+    const manifest = pages.find((p) => p.path === "/")!;
+    expect(home.detail.map((f) => f.file).sort()).toEqual(manifest.detail.map((f) => f.file).sort());
+  });
 
   test("the calculator's charts are not part of its first load", () => {
     const calculator = pages.find((p) => p.path === "/mortgage-calculator")!;

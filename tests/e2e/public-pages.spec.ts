@@ -43,6 +43,24 @@ test.describe("marketing pages", () => {
     await expect(page.locator("#about")).toBeInViewport();
   });
 
+  test("home: the featured articles' code comes after the page; when it cannot be fetched the block says so and the page works", async ({
+    page,
+  }) => {
+    // Not in the page's own tags: the block's cards are fetched once the page has loaded.
+    const html = await (await page.request.get("/")).text();
+    expect(html).not.toMatch(/FeaturedCards-[\w-]+\.js/);
+    await page.route("**/assets/FeaturedCards-*.js", (route) => route.abort());
+    await page.goto("/");
+    const block = page.getByTestId("featured-articles");
+    await expect(block.getByRole("alert")).toHaveText("Failed to load articles");
+    await expect(block.getByTestId("featured-skeleton")).toHaveCount(0);
+    await expect(block.getByRole("link", { name: "Visit the Knowledge Center" })).toHaveAttribute("href", "/members-only");
+    // The page is hydrated all the same: the header's menu still opens.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+  });
+
   test("'Become a Member' opens a dialog with the price, coverage and start date, and closes", async ({ page }) => {
     await page.goto("/");
     const open = page.getByRole("button", { name: "Become a Member" });

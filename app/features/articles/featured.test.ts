@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FeaturedArticle } from "./contract";
+import { CARDS_FAILED } from "./FeaturedArticles";
 import {
+  FEATURED_LOAD_FAILED,
   FEATURED_PLACEHOLDER_IMAGE,
   featuredButton,
   featuredExcerpt,
@@ -116,5 +118,11 @@ describe("featured states", () => {
       articles: [item()],
       error: null,
     });
+  });
+});
+
+describe("the block's frame", () => {
+  it("says what a failed answer says when the cards' code itself could not be fetched", () => {
+    expect(CARDS_FAILED).toBe(FEATURED_LOAD_FAILED);
   });
 });

@@ -54,7 +54,9 @@ export function Illustration({
       width={width}
       height={height}
       loading={aboveTheFold ? "eager" : "lazy"}
-      decoding="async"
+      // A picture on arrival is often the page's largest paint (the home page's hero on a phone): fetched first.
+      fetchPriority={aboveTheFold ? "high" : undefined}
+      decoding={aboveTheFold ? undefined : "async"}
       className={className}
     />
   );
