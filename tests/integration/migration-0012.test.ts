@@ -114,7 +114,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
 
   async function derived() {
     return {
-      list: await db().selectFrom("submission_list").selectAll().orderBy("id").execute(),
+      list: await db().selectFrom("submissions").selectAll().orderBy("id").execute(),
       counts: await db().selectFrom("submission_counts").selectAll().orderBy("source").orderBy("status").execute(),
       days: await db().selectFrom("article_day_counts").selectAll().orderBy("day").execute(),
       categoryDays: await db().selectFrom("article_category_day_counts").selectAll().orderBy("category").orderBy("day").execute(),

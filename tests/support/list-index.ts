@@ -59,7 +59,7 @@ export async function expectSubmissionListInStep(db: Kysely<Database>, dialect: 
     counts.push(...grouped.map((g) => ({ source: table, status: g.status, n: Number(g.n) })));
   }
   const stored = await db
-    .selectFrom("submission_list")
+    .selectFrom("submissions")
     .select(["source", "row_id", "status", "status_rank", "type_rank", "submitted_at", "name_key", "email_key", "search_text", "coverage"])
     .execute();
   const bySourceAndId = (a: Record<string, unknown>, b: Record<string, unknown>) =>

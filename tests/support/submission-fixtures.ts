@@ -82,7 +82,7 @@ export async function insertApplication(db: Kysely<Database>, overrides: Partial
 /** A stored submission's identity: the id of its list row, which its notes and assignment point at (migration 0028). */
 export async function submissionIdentity(db: Kysely<Database>, table: string, id: number): Promise<number> {
   const row = await db
-    .selectFrom("submission_list")
+    .selectFrom("submissions")
     .select("id")
     .where("source", "=", table)
     .where("row_id", "=", id)

@@ -895,14 +895,8 @@ describeEachDatabase("admin submissions API", (dialect) => {
     /** The list row (migration 0012) of a stored submission. */
     const listId = async (table: SubmissionTable, id: number) =>
       Number(
-        (
-          await db()
-            .selectFrom("submission_list")
-            .select("id")
-            .where("source", "=", table)
-            .where("row_id", "=", id)
-            .executeTakeFirstOrThrow()
-        ).id,
+        (await db().selectFrom("submissions").select("id").where("source", "=", table).where("row_id", "=", id).executeTakeFirstOrThrow())
+          .id,
       );
 
     /** Two more rows in each of the four tables, so a change that reaches too far has neighbours to spoil. */

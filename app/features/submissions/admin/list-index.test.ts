@@ -87,7 +87,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
           },
         }),
       );
-      expect(await db().selectFrom("submission_list").select("id").execute()).toHaveLength(4);
+      expect(await db().selectFrom("submissions").select("id").execute()).toHaveLength(4);
       await inStep();
 
       for (const [table, id, status] of [
