@@ -77,7 +77,7 @@ test.describe("admin submissions", () => {
     test.setTimeout(60_000);
     const tag = uniq();
     const db = services.database.db;
-    const appId = await insertApplication(db, {
+    const appId = await insertApplication(services.database, {
       applicant_name: `Marisol Quintero${tag}`,
       email: `marisol.${tag}@example.com`,
       case_number: "4477120",
@@ -450,7 +450,7 @@ test.describe("admin submissions", () => {
 
   test("an approved application becomes a member in one step, and the member links back to it", async ({ page, signIn, services }) => {
     const tag = uniq();
-    const appId = await insertApplication(services.database.db, {
+    const appId = await insertApplication(services.database, {
       applicant_name: `Morgan Member${tag}`,
       dob: "1979-05-06",
       email: `morgan.${tag}@example.com`,
@@ -505,7 +505,7 @@ test.describe("admin submissions", () => {
       firstName: "Riley",
       lastName: `Match${tag}`,
     });
-    const linked = await insertApplication(db, {
+    const linked = await insertApplication(services.database, {
       applicant_name: `Riley Match${tag}`,
       dob: "1966-06-16",
       email: `attacker.${tag}@example.com`,
@@ -573,7 +573,7 @@ test.describe("admin submissions", () => {
       lastName: `Twin${tag}`,
       email: `riley.${tag}@example.com`,
     });
-    const fresh = await insertApplication(db, {
+    const fresh = await insertApplication(services.database, {
       applicant_name: `Riley Twin${tag}`,
       dob: "1966-06-16",
       email: `riley.${tag}@example.com`,
@@ -661,7 +661,7 @@ test.describe("admin submissions", () => {
 
   test("phones get cards without sideways scrolling", async ({ page, signIn, services }) => {
     const tag = uniq();
-    await insertApplication(services.database.db, { applicant_name: `Phone Applicant${tag}`, email: `phone.${tag}@example.com` });
+    await insertApplication(services.database, { applicant_name: `Phone Applicant${tag}`, email: `phone.${tag}@example.com` });
     await contactMessages(services, tag, 2);
     await page.setViewportSize({ width: 375, height: 800 });
     await signIn("limited_admin");
@@ -714,7 +714,7 @@ test.describe("admin submissions", () => {
       notes: null,
       member_id: null,
     });
-    await insertApplication(services.database.db, { applicant_name: `Child Beneficiary${tag}`, beneficiary_relationship: "child" });
+    await insertApplication(services.database, { applicant_name: `Child Beneficiary${tag}`, beneficiary_relationship: "child" });
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn("limited_admin");
     await openTab(page);

@@ -108,7 +108,7 @@ async function migrate(db: Kysely<any>, dialect: Dialect) {
     `alter table submissions add column phone text`,
     `alter table submissions add column details text`,
     `alter table submissions add column updated_at text`,
-    `alter table submissions add column submitted_by integer references users (id) on delete set null`,
+    `alter table submissions add column submitted_by integer`,
   ]);
 
   for (const t of TABLES) {
@@ -138,6 +138,9 @@ async function migrate(db: Kysely<any>, dialect: Dialect) {
     const used = Number((await sql<{ n: number | null }>`select max(id) as n from ${sql.table(t)}`.execute(db)).rows[0]?.n ?? 0);
     await sql`insert into submission_numbers (source, last) values (${t}, ${Math.max(used, await sequenceOf(db, dialect, t))})`.execute(db);
   }
+
+  // A member's account lists what they sent.
+  await exec(db, [`create index submissions_submitted_by_idx on submissions (submitted_by, id)`]);
 
   if (dialect === "sqlite") {
     await exec(db, [
