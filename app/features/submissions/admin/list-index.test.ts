@@ -51,7 +51,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
           json: { name: "Zoë ÅNGSTRÖM", email: "Zoe.Angstrom@Example.COM", phone: "", subject: "warranty", message: "Is 100%_covered?" },
         }),
       );
-      const cpa = await created(
+      await created(
         await server.request("/api/submit-cpa-request", {
           method: "POST",
           json: { first_name: "Lee", last_name: "Park", email: "LEE@example.com", phone: null, firm_name: "Park & Sons", notes: "Call me" },
