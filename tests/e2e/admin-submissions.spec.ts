@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
-import { insertApplication } from "../support/submission-fixtures";
+import { deleteSubmissions, insertApplication } from "../support/submission-fixtures";
 import { decodeBody, startSmtp } from "../support/smtp";
 import { startSecondSite } from "./second-site";
 import type { Services } from "../../app/server/services.server";
@@ -234,7 +234,7 @@ test.describe("admin submissions", () => {
     await expectNoAxeViolations(page);
     await page.getByRole("dialog").getByRole("heading", { name: "Internal notes" }).scrollIntoViewIfNeeded();
     await shot(page, "phone-notes", false);
-    await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+    await deleteSubmissions(services.database, "contact_messages", [id]);
   });
 
   test("keyboard focus stays on the status control after a row's change, and returns to the row after a change in the dialog and Esc", async ({
@@ -275,7 +275,7 @@ test.describe("admin submissions", () => {
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
     await expect(view).toBeFocused();
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+    await deleteSubmissions(services.database, "contact_messages", ids);
   });
 
   test("the open submission is in the address: Back closes the dialog, Close goes back, a reload opens it again", async ({
@@ -334,7 +334,7 @@ test.describe("admin submissions", () => {
     await expect(message(page)).toHaveText("Submission not found");
     await expect(dialog).toHaveCount(0);
     await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBeNull();
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+    await deleteSubmissions(services.database, "contact_messages", ids);
   });
 
   test("staff assign a submission in its dialog and find it under 'Assigned to me', on desktop and phone", async ({
@@ -387,7 +387,7 @@ test.describe("admin submissions", () => {
     await expect(
       services.database.db.selectFrom("submission_assignments").select("user_id").where("submission_id", "in", [mine, other]).execute(),
     ).resolves.toEqual([]);
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", [mine, other]).execute();
+    await deleteSubmissions(services.database, "contact_messages", [mine, other]);
   });
 
   test("where the site can send mail, staff reply to the sender from the dialog, and the reply is kept with the notes", async ({
@@ -444,7 +444,7 @@ test.describe("admin submissions", () => {
     } finally {
       await site.close();
       await smtp.close();
-      await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+      await deleteSubmissions(services.database, "contact_messages", [id]);
     }
   });
 
@@ -488,7 +488,7 @@ test.describe("admin submissions", () => {
     await expect(page).toHaveURL(new RegExp(`/admin/members\\?q=${certificate}`));
     await expect(page.getByText(certificate).first()).toBeVisible();
     await services.database.db.deleteFrom("users").where("id", "=", user.id).execute();
-    await services.database.db.deleteFrom("applications").where("id", "=", appId).execute();
+    await deleteSubmissions(services.database, "applications", [appId]);
   });
 
   test("an application in an existing member's name: the match and its risk first, nothing done until staff choose to link", async ({
@@ -553,7 +553,7 @@ test.describe("admin submissions", () => {
         ),
       ).toBe(existing.id);
     } finally {
-      await db.deleteFrom("applications").where("id", "=", linked).execute();
+      await deleteSubmissions(services.database, "applications", [linked]);
       await db.deleteFrom("users").where("id", "=", existing.id).execute();
     }
   });
@@ -597,7 +597,7 @@ test.describe("admin submissions", () => {
       expect(made).toMatchObject({ application_id: fresh, email: `riley.${tag}@example.com`, phone: "5551234567", city: "Springfield" });
       await db.deleteFrom("users").where("id", "=", made.id).execute();
     } finally {
-      await db.deleteFrom("applications").where("id", "=", fresh).execute();
+      await deleteSubmissions(services.database, "applications", [fresh]);
       await db.deleteFrom("users").where("id", "=", existing.id).execute();
     }
   });
