@@ -143,7 +143,10 @@ export interface RssMetaTable {
 export type SubmissionStatus = "pending" | "in-review" | "approved" | "rejected" | "completed";
 
 interface SubmissionColumns {
-  id: Generated<number>;
+  /** The kind's number (the 12 of contact_12), handed out from submission_numbers (migration 0030). */
+  id: number;
+  /** submissions.id; the row is deleted with its submission (migration 0030). */
+  submission_id: number;
   status: Generated<SubmissionStatus>;
   submitted_at: Timestamp;
   updated_at: Timestamp;
@@ -211,7 +214,7 @@ export interface CertificateCounterTable {
 /** A staff member's internal note on a submission (migration 0015; keyed by the submission's list row since 0028). */
 export interface SubmissionNotesTable {
   id: Generated<number>;
-  /** submission_list.id; the note is deleted with the submission (migration 0028). */
+  /** submissions.id; the note is deleted with the submission (migration 0028). */
   submission_id: number;
   author_id: number | null;
   /** The author's username when the note was written. */
@@ -225,7 +228,7 @@ export interface SubmissionNotesTable {
 
 /** Migration 0018: the staff member a submission is assigned to (keyed by its list row since 0028). */
 export interface SubmissionAssignmentsTable {
-  /** submission_list.id, the primary key; the assignment is deleted with the submission (migration 0028). */
+  /** submissions.id, the primary key; the assignment is deleted with the submission (migration 0028). */
   submission_id: number;
   user_id: number;
   assigned_by: number | null;
@@ -297,14 +300,16 @@ export interface ApplicationsTable extends SubmissionColumns {
 }
 
 /**
- * Migration 0012: one row per submission of the four tables, kept by triggers, with what the
- * admin list sorts, filters and searches by (its sort keys as the list computes them). Its id
- * is the submission's identity: notes and assignments point at it (migration 0028).
+ * Migration 0012 (as submission_list), 0030: one row per submission, the submission's identity.
+ * Written with the kind's row by features/submissions/store.server.ts, with what the admin
+ * list shows, sorts, filters and searches by. Notes, assignments and the kind rows point at
+ * its id with `on delete cascade`.
  */
-export interface SubmissionListTable {
+export interface SubmissionsTable {
   id: Generated<number>;
-  /** The table the submission is stored in. */
+  /** The kind's table. */
   source: string;
+  /** The kind's number: the row's id in that table. */
   row_id: number;
   status: string;
   /** 1-5 in the workflow's order (an unknown status is 1, pending). */
@@ -318,6 +323,19 @@ export interface SubmissionListTable {
   search_text: string;
   /** An application's amount of coverage, lower case; null for the other sources. */
   coverage: string | null;
+  /** As the list shows them (migration 0030). */
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  details: string | null;
+  updated_at: Timestamp | null;
+  submitted_by: number | null;
+}
+
+/** The last number handed out per kind (migration 0030). */
+export interface SubmissionNumbersTable {
+  source: string;
+  last: number;
 }
 
 /** Submissions per source and status, kept by triggers (migration 0012). */
@@ -386,7 +404,8 @@ export interface Database {
   applications: ApplicationsTable;
   cases: CasesTable;
   member_import_claims: MemberImportClaimsTable;
-  submission_list: SubmissionListTable;
+  submissions: SubmissionsTable;
+  submission_numbers: SubmissionNumbersTable;
   submission_counts: SubmissionCountsTable;
   membership_plans: MembershipPlansTable;
   membership_payments: MembershipPaymentsTable;

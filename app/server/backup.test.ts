@@ -8,14 +8,19 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../tests/support/test-app";
 import { runAdminCommand } from "./admin-cli.server";
+import { SubmissionStore } from "~/features/submissions/store.server";
 import { markServerUsing, serversUsing } from "~/platform/backup.server";
 
 /** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
 const WRITER = `
 const db = new (require("better-sqlite3"))(process.argv[1]);
 db.pragma("busy_timeout = 5000");
-const insert = db.prepare("insert into contact_messages (name, email, subject, message, submitted_at, updated_at) values (?, 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')");
-const pair = db.transaction((n) => { insert.run("batch-" + n); insert.run("batch-" + n); });
+const number = db.prepare("update submission_numbers set last = last + 1 where source = 'contact_messages' returning last");
+const listed = db.prepare("insert into submissions (source, row_id, status, status_rank, type_rank, submitted_at, name_key, email_key, search_text) values ('contact_messages', ?, 'pending', 1, 1, '2026-01-01', ?, 'w@example.com', ?) returning id");
+const kind = db.prepare("insert into contact_messages (id, submission_id, name, email, subject, message, submitted_at, updated_at) values (?, ?, ?, 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')");
+// A submission as the store writes it (its number, then its row, then the kind's row); the list's count and search index are left out.
+const insert = (name) => { const { last } = number.get(); const { id } = listed.get(last, name, name); kind.run(last, id, name); };
+const pair = db.transaction((n) => { insert("batch-" + n); insert("batch-" + n); });
 let n = 0;
 const tick = () => { for (let i = 0; i < 20; i++) pair(++n); if (n === 200) console.log("writing"); setImmediate(tick); };
 tick();
@@ -117,19 +122,11 @@ describe("backup and restore of the embedded database", () => {
   it("refuses a backup with a damaged page, one SQLite's integrity check finds, and leaves the live file as it was", async () => {
     const db = ctx.services.database.db;
     const text = "A message long enough to fill pages of its own. ".repeat(20);
-    await db
-      .insertInto("contact_messages")
-      .values(
-        Array.from({ length: 200 }, (_, i) => ({
-          name: `page-${i}`,
-          email: "p@example.com",
-          subject: "other",
-          message: text,
-          submitted_at: "2026-01-01",
-          updated_at: "2026-01-01",
-        })),
-      )
-      .execute();
+    await new SubmissionStore(db, ctx.services.database.dialect).storeMany(
+      "contact_messages",
+      Array.from({ length: 200 }, (_, i) => ({ name: `page-${i}`, email: "p@example.com", phone: null, subject: "other", message: text })),
+      { submittedAt: "2026-01-01", updatedAt: "2026-01-01" },
+    );
     const file = path.join(dir, "damaged.db");
     expect((await runAdminCommand(["backup", file], ctx.services)).code).toBe(0);
     // One leaf page of the messages overwritten: the tables a restore reads (users, migrations) stay readable.

@@ -104,6 +104,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     auth: new AuthService(database.db, secret, rateLimits),
     submissions: new SubmissionService(
       database.db,
+      database.dialect,
       new StaffNotifier(
         { smtpUrl: config.SMTP_URL, notifyEmail: config.NOTIFY_EMAIL, mailFrom: config.MAIL_FROM, orgName: config.ORG_NAME },
         logger,
@@ -123,7 +124,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     audit,
     memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy), census),
     videos: new VideosService(database.db, logger),
-    applications: new ApplicationsService(database.db, config, logger, rateLimits, options.applications),
+    applications: new ApplicationsService(database.db, database.dialect, config, logger, rateLimits, options.applications),
     account: new AccountService(database.db, audit),
     coverage,
     // Every look-up of a card costs its address a point: 30 in 10 minutes.

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
 import type { Services } from "../../app/server/services.server";
 import { E2E_BASE } from "./env";
+import { deleteSubmissions } from "../support/submission-fixtures";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /** Signs the account in on another browser (a second session of the same account). */
@@ -67,7 +68,7 @@ test.describe("my account", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoAxeViolations(page);
     await shot(page, "phone");
-    await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+    await deleteSubmissions(services.database, "contact_messages", [id]);
   });
 
   test("'Sign out everywhere' ends the member's sessions in other browsers and keeps this one", async ({

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
-import { insertApplication } from "../support/submission-fixtures";
+import { deleteSubmissions, insertApplication } from "../support/submission-fixtures";
 import { decodeBody, startSmtp } from "../support/smtp";
 import { startSecondSite } from "./second-site";
 import type { Services } from "../../app/server/services.server";
@@ -77,7 +77,7 @@ test.describe("admin submissions", () => {
     test.setTimeout(60_000);
     const tag = uniq();
     const db = services.database.db;
-    const appId = await insertApplication(db, {
+    const appId = await insertApplication(services.database, {
       applicant_name: `Marisol Quintero${tag}`,
       email: `marisol.${tag}@example.com`,
       case_number: "4477120",
@@ -234,7 +234,7 @@ test.describe("admin submissions", () => {
     await expectNoAxeViolations(page);
     await page.getByRole("dialog").getByRole("heading", { name: "Internal notes" }).scrollIntoViewIfNeeded();
     await shot(page, "phone-notes", false);
-    await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+    await deleteSubmissions(services.database, "contact_messages", [id]);
   });
 
   test("keyboard focus stays on the status control after a row's change, and returns to the row after a change in the dialog and Esc", async ({
@@ -275,7 +275,7 @@ test.describe("admin submissions", () => {
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
     await expect(view).toBeFocused();
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+    await deleteSubmissions(services.database, "contact_messages", ids);
   });
 
   test("the open submission is in the address: Back closes the dialog, Close goes back, a reload opens it again", async ({
@@ -334,7 +334,7 @@ test.describe("admin submissions", () => {
     await expect(message(page)).toHaveText("Submission not found");
     await expect(dialog).toHaveCount(0);
     await expect.poll(() => new URL(page.url()).searchParams.get("view")).toBeNull();
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", ids).execute();
+    await deleteSubmissions(services.database, "contact_messages", ids);
   });
 
   test("staff assign a submission in its dialog and find it under 'Assigned to me', on desktop and phone", async ({
@@ -387,7 +387,7 @@ test.describe("admin submissions", () => {
     await expect(
       services.database.db.selectFrom("submission_assignments").select("user_id").where("submission_id", "in", [mine, other]).execute(),
     ).resolves.toEqual([]);
-    await services.database.db.deleteFrom("contact_messages").where("id", "in", [mine, other]).execute();
+    await deleteSubmissions(services.database, "contact_messages", [mine, other]);
   });
 
   test("where the site can send mail, staff reply to the sender from the dialog, and the reply is kept with the notes", async ({
@@ -444,13 +444,13 @@ test.describe("admin submissions", () => {
     } finally {
       await site.close();
       await smtp.close();
-      await services.database.db.deleteFrom("contact_messages").where("id", "=", id).execute();
+      await deleteSubmissions(services.database, "contact_messages", [id]);
     }
   });
 
   test("an approved application becomes a member in one step, and the member links back to it", async ({ page, signIn, services }) => {
     const tag = uniq();
-    const appId = await insertApplication(services.database.db, {
+    const appId = await insertApplication(services.database, {
       applicant_name: `Morgan Member${tag}`,
       dob: "1979-05-06",
       email: `morgan.${tag}@example.com`,
@@ -488,7 +488,7 @@ test.describe("admin submissions", () => {
     await expect(page).toHaveURL(new RegExp(`/admin/members\\?q=${certificate}`));
     await expect(page.getByText(certificate).first()).toBeVisible();
     await services.database.db.deleteFrom("users").where("id", "=", user.id).execute();
-    await services.database.db.deleteFrom("applications").where("id", "=", appId).execute();
+    await deleteSubmissions(services.database, "applications", [appId]);
   });
 
   test("an application in an existing member's name: the match and its risk first, nothing done until staff choose to link", async ({
@@ -505,7 +505,7 @@ test.describe("admin submissions", () => {
       firstName: "Riley",
       lastName: `Match${tag}`,
     });
-    const linked = await insertApplication(db, {
+    const linked = await insertApplication(services.database, {
       applicant_name: `Riley Match${tag}`,
       dob: "1966-06-16",
       email: `attacker.${tag}@example.com`,
@@ -553,7 +553,7 @@ test.describe("admin submissions", () => {
         ),
       ).toBe(existing.id);
     } finally {
-      await db.deleteFrom("applications").where("id", "=", linked).execute();
+      await deleteSubmissions(services.database, "applications", [linked]);
       await db.deleteFrom("users").where("id", "=", existing.id).execute();
     }
   });
@@ -573,7 +573,7 @@ test.describe("admin submissions", () => {
       lastName: `Twin${tag}`,
       email: `riley.${tag}@example.com`,
     });
-    const fresh = await insertApplication(db, {
+    const fresh = await insertApplication(services.database, {
       applicant_name: `Riley Twin${tag}`,
       dob: "1966-06-16",
       email: `riley.${tag}@example.com`,
@@ -597,7 +597,7 @@ test.describe("admin submissions", () => {
       expect(made).toMatchObject({ application_id: fresh, email: `riley.${tag}@example.com`, phone: "5551234567", city: "Springfield" });
       await db.deleteFrom("users").where("id", "=", made.id).execute();
     } finally {
-      await db.deleteFrom("applications").where("id", "=", fresh).execute();
+      await deleteSubmissions(services.database, "applications", [fresh]);
       await db.deleteFrom("users").where("id", "=", existing.id).execute();
     }
   });
@@ -661,7 +661,7 @@ test.describe("admin submissions", () => {
 
   test("phones get cards without sideways scrolling", async ({ page, signIn, services }) => {
     const tag = uniq();
-    await insertApplication(services.database.db, { applicant_name: `Phone Applicant${tag}`, email: `phone.${tag}@example.com` });
+    await insertApplication(services.database, { applicant_name: `Phone Applicant${tag}`, email: `phone.${tag}@example.com` });
     await contactMessages(services, tag, 2);
     await page.setViewportSize({ width: 375, height: 800 });
     await signIn("limited_admin");
@@ -714,7 +714,7 @@ test.describe("admin submissions", () => {
       notes: null,
       member_id: null,
     });
-    await insertApplication(services.database.db, { applicant_name: `Child Beneficiary${tag}`, beneficiary_relationship: "child" });
+    await insertApplication(services.database, { applicant_name: `Child Beneficiary${tag}`, beneficiary_relationship: "child" });
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn("limited_admin");
     await openTab(page);

@@ -361,9 +361,22 @@ test.describe("restore (npm run admin -- restore)", () => {
       expect(await admin(site.dataDir, "backup", backup)).toMatchObject({ code: 0 });
       const db = new SQLite(`${site.dataDir}/app.db`);
       db.pragma("busy_timeout = 5000");
-      db.prepare(
-        "insert into contact_messages (name, email, subject, message, submitted_at, updated_at) values ('Written After The Backup', 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')",
-      ).run();
+      // Written as the store writes a submission: its number, its row, the kind's row.
+      db.transaction(() => {
+        const { last } = db
+          .prepare("update submission_numbers set last = last + 1 where source = 'contact_messages' returning last")
+          .get() as {
+          last: number;
+        };
+        const { id } = db
+          .prepare(
+            "insert into submissions (source, row_id, status, status_rank, type_rank, submitted_at, name_key, email_key, search_text) values ('contact_messages', ?, 'pending', 1, 1, '2026-01-01', 'written after the backup', 'w@example.com', 'written after the backup') returning id",
+          )
+          .get(last) as { id: number };
+        db.prepare(
+          "insert into contact_messages (id, submission_id, name, email, subject, message, submitted_at, updated_at) values (?, ?, 'Written After The Backup', 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')",
+        ).run(last, id);
+      })();
       db.close();
 
       const refused = await admin(site.dataDir, "restore", backup);

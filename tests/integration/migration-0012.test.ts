@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Migrator, type Migration } from "kysely";
+import { Migrator, sql, type Kysely, type Migration } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SubmissionQueries } from "../../app/features/submissions/admin/queries.server";
-import { submissionQuerySchema } from "../../app/features/submissions/contract";
-import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../app/platform/db.server";
+import { openDatabase, type DatabaseHandle } from "../../app/platform/db.server";
 import { migrations } from "../../app/platform/migrations/index";
 import { m0012_list_pages_and_search } from "../../app/platform/migrations/0012_list_pages_and_search";
 import { expectArticleDaysInStep, expectSubmissionListInStep } from "../support/list-index";
@@ -16,15 +14,40 @@ import { describeEachDatabase } from "../support/test-app";
 /*
  * Migration 0012 on a site that already has submissions and articles: it fills the list, the
  * counts, the search index and the day counts from them, a second run changes nothing, and a
- * run over tables that drifted counts them afresh.
+ * run over tables that drifted counts them afresh. It stops at 0027: from 0030 the code writes
+ * the list (renamed submissions) and 0012's triggers are gone, so the database here is the one
+ * 0012 to 0027 made, read with SQL of that time.
  */
 describeEachDatabase("migration 0012: list pages and search", (dialect) => {
   const migrating = <T>(fn: () => Promise<T>) =>
     dialect === "postgres" ? whileNoSchemaIsDropped(process.env.TEST_DATABASE_URL!, fn) : fn();
   let handle: DatabaseHandle;
   let cleanup = async () => {};
-  const db = () => handle.db;
-  const queries = () => new SubmissionQueries(db(), dialect);
+  // The schema of 0027, which the live types no longer describe.
+  const db = (): Kysely<any> => handle.db;
+  const migrate = async (upTo: (name: string) => boolean) => {
+    const chosen = Object.entries(migrations).filter(([name]) => upTo(name));
+    const migrator = new Migrator({
+      db: handle.db,
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(chosen.map(([name, m]): [string, Migration] => [name, { up: (d) => m.up(d, dialect) }])),
+      },
+      ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+    });
+    const { error, results } = await migrating(() => migrator.migrateToLatest());
+    if (error) throw error;
+    return (results ?? []).map((r) => r.migrationName);
+  };
+  const inStep = () => expectSubmissionListInStep(db(), dialect, "submission_list");
+  /** The list rows a search (0012's: lower search text or coverage containing it) finds. */
+  const searched = async (text: string) =>
+    (
+      await sql<{
+        source: string;
+        row_id: number;
+      }>`select source, row_id from submission_list where search_text like ${`%${text}%`} order by source, row_id`.execute(db())
+    ).rows.map((r) => `${r.source}:${Number(r.row_id)}`);
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-m0012-"));
@@ -42,17 +65,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
     };
 
     // The database as it was before 0012 ...
-    const before = Object.entries(migrations).filter(([name]) => name < "0012");
-    const migrator = new Migrator({
-      db: handle.db,
-      provider: {
-        getMigrations: async () =>
-          Object.fromEntries(before.map(([name, m]): [string, Migration] => [name, { up: (d) => m.up(d, dialect) }])),
-      },
-      ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-    });
-    const { error } = await migrating(() => migrator.migrateToLatest());
-    if (error) throw error;
+    await migrate((name) => name < "0012");
 
     // ... holding submissions of every source and articles of two feeds.
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1 + (i % 20), i % 24)).toISOString();
@@ -105,7 +118,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
           .execute();
     }
     // 0012 first; later migrations follow it.
-    expect((await migrating(() => migrateToLatest(handle)))[0]).toBe("0012_list_pages_and_search");
+    expect((await migrate((name) => name < "0028"))[0]).toBe("0012_list_pages_and_search");
   });
   afterAll(async () => {
     await handle.close();
@@ -122,18 +135,22 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
   }
 
   it("fills the list, its counts, its search index and the day counts from the rows already stored", async () => {
-    await expectSubmissionListInStep(db(), dialect, queries());
+    await inStep();
     await expectArticleDaysInStep(db());
-    const searched = await queries().page(submissionQuerySchema.parse({ search: "c7@example" }), 1, 25);
-    expect(searched.rows.map((r) => r.applicant_name)).toEqual(["Contact 7"]);
-    expect((await queries().page(submissionQuerySchema.parse({ status: "approved" }), 1, 25)).total).toBe(16);
+    expect(await searched("c7@example")).toEqual(["contact_messages:8"]);
+    const approved = await db()
+      .selectFrom("submission_counts")
+      .select(sql<number>`sum(n)`.as("n"))
+      .where("status", "=", "approved")
+      .executeTakeFirstOrThrow();
+    expect(Number(approved.n)).toBe(16);
   });
 
   it("changes nothing when it runs again", async () => {
     const before = await derived();
     await m0012_list_pages_and_search.up(db(), dialect);
     expect(await derived()).toEqual(before);
-    await expectSubmissionListInStep(db(), dialect, queries());
+    await inStep();
   });
 
   it("counts afresh what drifted", async () => {
@@ -162,7 +179,7 @@ describeEachDatabase("migration 0012: list pages and search", (dialect) => {
     await db().deleteFrom("article_day_counts").execute();
     await db().updateTable("article_category_day_counts").set({ n: 0 }).execute();
     await m0012_list_pages_and_search.up(db(), dialect);
-    await expectSubmissionListInStep(db(), dialect, queries());
+    await inStep();
     await expectArticleDaysInStep(db());
   });
 });

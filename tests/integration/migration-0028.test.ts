@@ -317,7 +317,7 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
       const db = handle.db;
       const notes = await db
         .selectFrom("submission_notes as n")
-        .innerJoin("submission_list as l", "l.id", "n.submission_id")
+        .innerJoin("submissions as l", "l.id", "n.submission_id")
         .select(["l.source", "l.row_id", "n.body"])
         .orderBy("n.id")
         .execute();
@@ -332,12 +332,29 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
       const next = await server.services.submissionAdmin.addNote({ id: 1, label: "x" }, "homeowner_material_requests", 2, "New");
       expect(next.id).toBe(6);
 
-      // Deleting contact_2 straight in the database takes its note and assignment with it, and
-      // nothing of cpa_2 or application_2.
-      await db.deleteFrom("contact_messages").where("id", "=", 2).execute();
+      // Every kind row points at its own submission (0030), and the numbers keep counting.
+      for (const table of ["contact_messages", "cpa_requests", "homeowner_material_requests", "applications"] as const) {
+        const rows = await db
+          .selectFrom(table)
+          .innerJoin("submissions as s", "s.id", `${table}.submission_id`)
+          .select([`${table}.id as id`, "s.source", "s.row_id"])
+          .execute();
+        expect(rows.length).toBeGreaterThan(0);
+        for (const r of rows) expect([r.source, Number(r.row_id)]).toEqual([table, Number(r.id)]);
+      }
+      const stored = await server.services.submissions.submitContact(
+        { name: "After", email: "after@example.com", subject: "membership", message: "Numbered on" },
+        "203.0.113.30",
+      );
+      expect(stored.id).toBe(5);
+
+      // Deleting contact_2's submission straight in the database takes its kind row, note and
+      // assignment with it, and nothing of cpa_2 or application_2.
+      await db.deleteFrom("submissions").where("source", "=", "contact_messages").where("row_id", "=", 2).execute();
+      expect(await db.selectFrom("contact_messages").select("id").where("id", "=", 2).executeTakeFirst()).toBeUndefined();
       const left = await db
         .selectFrom("submission_assignments as a")
-        .innerJoin("submission_list as l", "l.id", "a.submission_id")
+        .innerJoin("submissions as l", "l.id", "a.submission_id")
         .select(["l.source", "l.row_id"])
         .orderBy("l.source")
         .execute();

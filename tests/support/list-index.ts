@@ -1,66 +1,86 @@
 import { sql, type Kysely } from "kysely";
 import { expect } from "vitest";
-import { SUBMISSION_STATUSES, SUBMISSION_TABLES } from "../../app/features/submissions/contract";
-import type { SubmissionQueries } from "../../app/features/submissions/admin/queries.server";
+import { SUBMISSION_TABLES, type SubmissionTable } from "../../app/features/submissions/contract";
+import { shown, statusRank, type KindValues } from "../../app/features/submissions/store.server";
 import type { Dialect } from "../../app/platform/db.server";
 import type { Database } from "../../app/platform/schema";
 
 /*
- * What the trigger-kept tables of migration 0012 must hold, computed afresh from the stored
- * rows: a test calls these after each kind of write to see the triggers kept them in step.
+ * What the list's tables must hold, computed afresh from the kinds' stored rows with the
+ * store's own rules of what the list shows: a test calls this after each kind of write to see
+ * the store (or, at 0012-0029, the triggers: `table` "submission_list") kept them in step.
  */
 
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
-
 /** The database's own lower(), which is what the list compares with (SQLite's lowers ASCII only). */
-async function lower(db: Kysely<Database>, value: string | null): Promise<string> {
+async function lower(db: Kysely<any>, value: string | null): Promise<string> {
   const row = await sql<{ v: string }>`select lower(${value ?? ""}) as v`.execute(db);
   return row.rows[0].v;
 }
 
-const statusRank = (status: string) => (SUBMISSION_STATUSES as readonly string[]).indexOf(status) + 1 || 1;
-
 /**
- * submission_list holds one row per stored submission, made of what the list's live
- * expressions (SubmissionQueries.summary) show of it, and submission_counts the rows per
- * source and status; on SQLite the FTS index agrees with submission_list.
+ * `submissions` (or 0012's submission_list) holds one row per stored submission, made of what
+ * the list shows of it, and submission_counts the rows per source and status; on SQLite the
+ * FTS index agrees with it. From 0030 each kind row also points at its own submission.
  */
-export async function expectSubmissionListInStep(db: Kysely<Database>, dialect: Dialect, queries: SubmissionQueries): Promise<void> {
-  const anyDb = db as unknown as AnyDb;
+export async function expectSubmissionListInStep(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: "submissions" | "submission_list" = "submissions",
+): Promise<void> {
+  const anyDb: Kysely<any> = db;
   const expected: Array<Record<string, unknown>> = [];
   const counts: Array<Record<string, unknown>> = [];
-  for (const [i, table] of SUBMISSION_TABLES.entries()) {
-    const ids = await anyDb.selectFrom(table).select("id").orderBy("id").execute();
-    for (const { id } of ids) {
-      const shown = (await queries.summary(table, Number(id)))!;
-      const [name, email, details] = await Promise.all([
-        lower(db, shown.applicant_name),
-        lower(db, shown.applicant_email),
-        lower(db, shown.details),
-      ]);
+  const latest = table === "submissions";
+  for (const [i, source] of SUBMISSION_TABLES.entries()) {
+    const rows: Array<Record<string, unknown>> = await anyDb.selectFrom(source).selectAll().orderBy("id").execute();
+    for (const row of rows) {
+      const s = shown(source as SubmissionTable, row as KindValues<SubmissionTable>);
+      const [name, email, details] = await Promise.all([lower(db, s.name), lower(db, s.email), lower(db, s.details)]);
       expected.push({
-        source: table,
-        row_id: Number(id),
-        status: shown.status,
-        status_rank: statusRank(shown.status),
+        source,
+        row_id: Number(row.id),
+        status: row.status,
+        status_rank: statusRank(String(row.status)),
         type_rank: i + 1,
-        submitted_at: shown.submitted_at,
+        submitted_at: row.submitted_at,
         name_key: name,
         email_key: email,
         search_text: `${name}\n${email}\n${details}`,
-        coverage: shown.coverage_amount === null ? null : await lower(db, shown.coverage_amount),
+        coverage: s.coverage === null ? null : await lower(db, s.coverage),
+        ...(latest ? { name: s.name, email: s.email, phone: s.phone, details: s.details } : {}),
       });
     }
     const grouped = await anyDb
-      .selectFrom(table)
+      .selectFrom(source)
       .select(["status", sql<number>`count(*)`.as("n")])
       .groupBy("status")
       .execute();
-    counts.push(...grouped.map((g) => ({ source: table, status: g.status, n: Number(g.n) })));
+    counts.push(...grouped.map((g: { status: string; n: unknown }) => ({ source, status: g.status, n: Number(g.n) })));
+    if (latest) {
+      const astray = await anyDb
+        .selectFrom(`${source} as k`)
+        .leftJoin("submissions as s", "s.id", "k.submission_id")
+        .select("k.id")
+        .where((eb: any) => eb.or([eb("s.source", "is", null), eb("s.source", "<>", source), eb("s.row_id", "<>", eb.ref("k.id"))]))
+        .execute();
+      expect(astray, `${source} rows not pointing at their own submission`).toEqual([]);
+    }
   }
-  const stored = await db
-    .selectFrom("submission_list")
-    .select(["source", "row_id", "status", "status_rank", "type_rank", "submitted_at", "name_key", "email_key", "search_text", "coverage"])
+  const columns = [
+    "source",
+    "row_id",
+    "status",
+    "status_rank",
+    "type_rank",
+    "submitted_at",
+    "name_key",
+    "email_key",
+    "search_text",
+    "coverage",
+  ];
+  const stored: Array<Record<string, unknown>> = await anyDb
+    .selectFrom(table)
+    .select(latest ? [...columns, "name", "email", "phone", "details"] : columns)
     .execute();
   const bySourceAndId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     String(a.source).localeCompare(String(b.source)) || Number(a.row_id) - Number(b.row_id);
@@ -68,7 +88,7 @@ export async function expectSubmissionListInStep(db: Kysely<Database>, dialect: 
     stored
       .map((r) => ({ ...r, row_id: Number(r.row_id), status_rank: Number(r.status_rank), type_rank: Number(r.type_rank) }))
       .sort(bySourceAndId),
-    "submission_list",
+    table,
   ).toEqual(expected.sort(bySourceAndId));
 
   const storedCounts = await db.selectFrom("submission_counts").selectAll().where("n", "<>", 0).execute();
@@ -77,7 +97,7 @@ export async function expectSubmissionListInStep(db: Kysely<Database>, dialect: 
   expect(storedCounts.map((c) => ({ ...c, n: Number(c.n) })).sort(byKey), "submission_counts").toEqual(counts.sort(byKey));
 
   if (dialect === "sqlite") {
-    // Compares the FTS index with submission_list row by row; throws where they differ.
+    // Compares the FTS index with its content table row by row; throws where they differ.
     await sql`insert into submission_search (submission_search, rank) values ('integrity-check', 1)`.execute(db);
   }
 }

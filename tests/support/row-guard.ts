@@ -37,7 +37,8 @@ export const ALL_TABLES: readonly TableName[] = [
   "applications",
   "cases",
   "member_import_claims",
-  "submission_list",
+  "submissions",
+  "submission_numbers",
   "submission_counts",
 ];
 
@@ -49,6 +50,7 @@ const KEY_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   article_day_counts: ["day"],
   article_category_day_counts: ["category", "day"],
   submission_counts: ["source", "status"],
+  submission_numbers: ["source"],
   member_import_claims: ["actor_id", "content_digest"],
   ingest_leases: ["name"],
   rss_meta: ["key"],

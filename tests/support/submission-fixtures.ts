@@ -1,5 +1,8 @@
-import type { Insertable, Kysely } from "kysely";
-import type { ApplicationsTable, Database } from "../../app/platform/schema";
+import type { Kysely } from "kysely";
+import type { Dialect } from "../../app/platform/db.server";
+import type { Database } from "../../app/platform/schema";
+import type { SubmissionStatus, SubmissionTable } from "../../app/features/submissions/contract";
+import { SubmissionStore, type KindValues, type StoreOptions } from "../../app/features/submissions/store.server";
 import { encodePng, whiteScanlines } from "./png";
 
 /*
@@ -27,7 +30,34 @@ export function signaturePng(seed = 1, width = 160, height = 50): Buffer {
 
 export const signatureDataUrl = (seed = 1) => `data:image/png;base64,${signaturePng(seed).toString("base64")}`;
 
-export type ApplicationValues = Omit<Insertable<ApplicationsTable>, "id">;
+/** An application's own fields, and the status, dates and submitter the store writes. */
+export type ApplicationValues = KindValues<"applications"> & {
+  status: SubmissionStatus;
+  submitted_at: string;
+  updated_at: string;
+  submitted_by: number | null;
+};
+
+/** The database as the store needs it (services.database). */
+export interface StoreTarget {
+  db: Kysely<Database>;
+  dialect: Dialect;
+}
+
+/** Stores one submission through the app's one writer; returns its number. */
+export async function storeSubmission<T extends SubmissionTable>(
+  target: StoreTarget,
+  table: T,
+  values: KindValues<T>,
+  options: StoreOptions = {},
+): Promise<number> {
+  return (await new SubmissionStore(target.db, target.dialect).store(table, values, options)).id;
+}
+
+/** Deletes submissions of one kind by number, as the admin does (the kind rows, notes and assignments go with them). */
+export async function deleteSubmissions(target: StoreTarget, table: SubmissionTable, ids: number[]): Promise<number> {
+  return new SubmissionStore(target.db, target.dialect).deleteRows(table, ids);
+}
 
 /** A complete application row; override any column. */
 export function applicationRow(overrides: Partial<ApplicationValues> = {}): ApplicationValues {
@@ -74,15 +104,20 @@ export function applicationRow(overrides: Partial<ApplicationValues> = {}): Appl
   };
 }
 
-export async function insertApplication(db: Kysely<Database>, overrides: Partial<ApplicationValues> = {}): Promise<number> {
-  const row = await db.insertInto("applications").values(applicationRow(overrides)).returning("id").executeTakeFirstOrThrow();
-  return Number(row.id);
+export async function insertApplication(target: StoreTarget, overrides: Partial<ApplicationValues> = {}): Promise<number> {
+  const { status, submitted_at, updated_at, submitted_by, ...values } = applicationRow(overrides);
+  return storeSubmission(target, "applications", values, {
+    status,
+    submittedAt: submitted_at,
+    updatedAt: updated_at,
+    submittedBy: submitted_by,
+  });
 }
 
 /** A stored submission's identity: the id of its list row, which its notes and assignment point at (migration 0028). */
 export async function submissionIdentity(db: Kysely<Database>, table: string, id: number): Promise<number> {
   const row = await db
-    .selectFrom("submission_list")
+    .selectFrom("submissions")
     .select("id")
     .where("source", "=", table)
     .where("row_id", "=", id)

@@ -4,7 +4,8 @@ import { DomainError, parseInput } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
 import { sessionIdHash } from "~/features/auth/credentials.server";
-import { SOURCES, STATUS_LABELS, SUBMISSION_TABLES, normalizeStatus } from "~/features/submissions/contract";
+import { SOURCES, STATUS_LABELS, normalizeStatus, type SubmissionTable } from "~/features/submissions/contract";
+import { memberSubmissions } from "~/features/submissions/admin/queries.server";
 import { ACCOUNT_MESSAGES, contactDetailsSchema, type AccountOverview, type AccountSubmission, type ContactDetails } from "./contract";
 
 const CONTACT_COLUMNS = ["email", "phone", "address1", "address2", "city", "state", "zip"] as const;
@@ -94,27 +95,15 @@ export class AccountService {
   }
 
   private async submissions(userId: number): Promise<AccountSubmission[]> {
-    const columns = ["id", "submitted_at", "status"] as const;
-    const rows = (
-      await Promise.all(
-        SUBMISSION_TABLES.map(async (table) =>
-          (table === "applications"
-            ? // Applications: also the one the membership was made from (or staff linked it to).
-              await this.db
-                .selectFrom(table)
-                .select(columns)
-                .where((eb) => eb.or([eb("submitted_by", "=", userId), eb("member_user_id", "=", userId)]))
-                .execute()
-            : await this.db.selectFrom(table).select(columns).where("submitted_by", "=", userId).execute()
-          ).map((r) => ({
-            ref: `${SOURCES[table].prefix}${Number(r.id)}`,
-            formType: SOURCES[table].formType,
-            submittedAt: String(r.submitted_at),
-            status: normalizeStatus(r.status),
-          })),
-        ),
-      )
-    ).flat();
+    const rows = (await memberSubmissions(this.db, userId)).map((r) => {
+      const source = SOURCES[r.source as SubmissionTable];
+      return {
+        ref: `${source.prefix}${Number(r.row_id)}`,
+        formType: source.formType,
+        submittedAt: String(r.submitted_at),
+        status: normalizeStatus(r.status),
+      };
+    });
     if (!rows.length) return [];
     const changes = await this.db
       .selectFrom("audit_log")

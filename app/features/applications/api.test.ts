@@ -577,6 +577,7 @@ describeEachDatabase("case lookup API", (dialect) => {
     // Shape 1 lives under 11111 in the source, which the table shadows; ask the source directly through a fresh case.
     const service = new ApplicationsService(
       server.services.database.db,
+      server.services.database.dialect,
       { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: true },
       createLogger("silent"),
       new RateLimits(server.services.database),
@@ -625,6 +626,7 @@ describeEachDatabase("case lookup API", (dialect) => {
     // Only 127.0.0.1 (the source) may be reached; the redirect to 127.0.0.2 is refused before connecting.
     const service = new ApplicationsService(
       server.services.database.db,
+      server.services.database.dialect,
       { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: false },
       createLogger("silent"),
       new RateLimits(server.services.database),
@@ -646,6 +648,7 @@ describeEachDatabase("case lookup API", (dialect) => {
     const before = source.hits.length;
     const service = new ApplicationsService(
       server.services.database.db,
+      server.services.database.dialect,
       { CASE_LOOKUP_URL: source.url, CASE_LOOKUP_ALLOW_PRIVATE_HOSTS: false },
       createLogger("silent"),
       new RateLimits(server.services.database),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SubmissionStore } from "~/features/submissions/store.server";
 import { sql } from "kysely";
 import {
   describeEachDatabase,
@@ -54,7 +55,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(res.status).toBe(200);
     return (await res.json()).matches;
   };
-  const approve = (id: number) => db().updateTable("applications").set({ status: "approved" }).where("id", "=", id).execute();
+  const approve = (id: number) => new SubmissionStore(db(), server.services.database.dialect).setStatus("applications", id, "approved");
   /** The membership section of the submission's detail, as the inbox shows it. */
   const membershipShown = async (id: number) => {
     const res = await server.request(`/api/admin/submissions/application_${id}`, { cookie: staff.cookie });
@@ -63,7 +64,11 @@ describeEachDatabase("from approved application to member", (dialect) => {
   };
 
   it("makes a member with a new number, the application's name and birthdate, linked both ways, welcomed once", async () => {
-    const id = await insertApplication(db(), { applicant_name: "Avery J. Newmember", dob: "1985-03-07", email: "avery.new@example.com" });
+    const id = await insertApplication(server.services.database, {
+      applicant_name: "Avery J. Newmember",
+      dob: "1985-03-07",
+      email: "avery.new@example.com",
+    });
     // Not before approval.
     const early = await create(id);
     expect(early.status).toBe(409);
@@ -158,7 +163,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       email: "pat.on.record@example.com",
       phone: "2035550100",
     });
-    const id = await insertApplication(db(), {
+    const id = await insertApplication(server.services.database, {
       applicant_name: "pat existing",
       dob: "1970-12-01",
       email: "pat@example.com",
@@ -262,7 +267,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       lastName: "Twin",
       email: "jo.twin@example.com",
     });
-    const id = await insertApplication(db(), {
+    const id = await insertApplication(server.services.database, {
       applicant_name: "Jo Twin",
       dob: "1991-07-07",
       email: "jo.twin@example.com",
@@ -279,7 +284,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
   });
 
   it("an application whose member is being made shows no member yet", async () => {
-    const id = await insertApplication(db(), { applicant_name: "Claimed Cleo", dob: "1990-01-02", status: "approved" });
+    const id = await insertApplication(server.services.database, { applicant_name: "Claimed Cleo", dob: "1990-01-02", status: "approved" });
     // What a staff member's claim writes before the member exists.
     await db().updateTable("applications").set({ member_user_id: -1 }).where("id", "=", id).execute();
     expect(await membershipShown(id)).toEqual({ member: null, welcomeSentAt: null });
@@ -290,7 +295,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
     try {
       const ids = await Promise.all(
         [1, 2, 3, 4].map((i) =>
-          insertApplication(db(), {
+          insertApplication(server.services.database, {
             applicant_name: `Race Person${i}`,
             dob: "1990-01-0" + i,
             email: `race${i}@example.com`,
@@ -321,7 +326,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       certificate: taken,
       birthdateDigest: server.services.auth.digestBirthdate("1960-01-01"),
     });
-    const id = await insertApplication(db(), {
+    const id = await insertApplication(server.services.database, {
       applicant_name: "Skip Ahead",
       dob: "1961-01-01",
       email: "skip@example.com",
@@ -353,7 +358,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       await sql`create trigger squat before insert on users for each row execute function squat()`.execute(db());
     }
     try {
-      const id = await insertApplication(db(), {
+      const id = await insertApplication(server.services.database, {
         applicant_name: "Late Comer",
         dob: "1962-03-03",
         email: "late@example.com",
@@ -373,7 +378,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
   });
 
   it("refuses members and strangers, and unknown or malformed ids", async () => {
-    const id = await insertApplication(db(), { status: "approved" });
+    const id = await insertApplication(server.services.database, { status: "approved" });
     const member = (await loginAs(server, "member")).cookie;
     expect((await create(id, null, member)).status).toBe(403);
     expect((await server.request(`/api/admin/applications/${id}/member`, { method: "POST", json: { linkTo: null } })).status).toBe(401);

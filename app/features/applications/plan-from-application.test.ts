@@ -30,7 +30,7 @@ describeEachDatabase("an approved application's member gets a plan from the appl
     (await (await server.request(`/api/admin/members/${memberId}/membership`, { cookie: staff.cookie })).json()) as MembershipAnswer;
 
   it("takes the amount of coverage and the beneficiary, bills monthly, and is approved on the association's day of the approval", async () => {
-    const id = await insertApplication(db(), {
+    const id = await insertApplication(server.services.database, {
       applicant_name: "Robin Planholder",
       dob: "1979-04-02",
       email: "robin@example.com",
@@ -69,7 +69,7 @@ describeEachDatabase("an approved application's member gets a plan from the appl
   });
 
   it("is approved today when the log holds no approval, and a member linked to keeps the plan they have", async () => {
-    const id = await insertApplication(db(), {
+    const id = await insertApplication(server.services.database, {
       applicant_name: "Sky Nolog",
       dob: "1990-06-06",
       email: "sky@example.com",
@@ -90,7 +90,7 @@ describeEachDatabase("an approved application's member gets a plan from the appl
       json: { billing: "annual", approvedOn: "2024-05-05", coverageAmount: "90000" },
     });
     expect(put.status).toBe(200);
-    const linked = await insertApplication(db(), {
+    const linked = await insertApplication(server.services.database, {
       applicant_name: "Lee Keeper",
       dob: "1966-01-01",
       email: "lee@example.com",
@@ -101,11 +101,19 @@ describeEachDatabase("an approved application's member gets a plan from the appl
   });
   it("leaves out an amount of coverage no plan can hold (it stays for staff to give), and still makes the member", async () => {
     // $999,999,999: past the plan's column on PostgreSQL, which would refuse the whole approval.
-    const id = await insertApplication(db(), { applicant_name: "Huge Coverage", dob: "1970-01-01", amount_of_coverage: "999999999" });
+    const id = await insertApplication(server.services.database, {
+      applicant_name: "Huge Coverage",
+      dob: "1970-01-01",
+      amount_of_coverage: "999999999",
+    });
     await approve(id);
     const view = await membership(await makeMember(id));
     expect(view.plan).toMatchObject({ billing: "monthly", coverageCents: null });
-    const top = await insertApplication(db(), { applicant_name: "Top Coverage", dob: "1970-01-02", amount_of_coverage: "10,000,000" });
+    const top = await insertApplication(server.services.database, {
+      applicant_name: "Top Coverage",
+      dob: "1970-01-02",
+      amount_of_coverage: "10,000,000",
+    });
     await approve(top);
     expect((await membership(await makeMember(top))).plan).toMatchObject({ coverageCents: 1_000_000_000 });
   });

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
-import { nowIso } from "~/platform/db.server";
+import { nowIso, type Dialect } from "~/platform/db.server";
+import { SubmissionStore } from "~/features/submissions/store.server";
 import type { ApplicationsTable, CasesTable, Database } from "~/platform/schema";
 import type { Application } from "./contract";
 
@@ -12,13 +13,20 @@ const bool = (v: boolean) => (v ? 1 : 0);
 
 /** Data access for applications and case records. */
 export class ApplicationsRepository {
-  constructor(private db: Kysely<Database>) {}
+  private store: SubmissionStore;
+
+  constructor(
+    private db: Kysely<Database>,
+    dialect: Dialect,
+  ) {
+    this.store = new SubmissionStore(db, dialect);
+  }
 
   /** Stores a checked application as pending and returns the stored row. */
   async insert(a: Application, submittedBy: number | null, now = nowIso()): Promise<ApplicationRow> {
-    return this.db
-      .insertInto("applications")
-      .values({
+    const { id } = await this.store.store(
+      "applications",
+      {
         case_number: a.caseNumber,
         amount_of_coverage: a.amountOfCoverage,
         applicant_name: a.applicantName,
@@ -52,13 +60,12 @@ export class ApplicationsRepository {
         co_applicant_signature: a.coApplicantSignature,
         ach_applicant_signature: a.achApplicantSignature,
         ach_co_applicant_signature: a.achCoApplicantSignature,
-        submitted_by: submittedBy,
-        status: "pending",
-        submitted_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      { submittedAt: now, submittedBy },
+    );
+    const row = await this.find(id);
+    if (!row) throw new Error(`application ${id} was stored but cannot be read`);
+    return row;
   }
 
   find(id: number): Promise<ApplicationRow | undefined> {

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Config } from "~/platform/config.server";
+import type { Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
@@ -56,12 +57,13 @@ export class ApplicationsService {
 
   constructor(
     db: Kysely<Database>,
+    dialect: Dialect,
     config: Pick<Config, "CASE_LOOKUP_URL" | "CASE_LOOKUP_ALLOW_PRIVATE_HOSTS">,
     private logger: Logger,
     limits: RateLimits,
     options: ApplicationsServiceOptions = {},
   ) {
-    this.repository = new ApplicationsRepository(db);
+    this.repository = new ApplicationsRepository(db, dialect);
     const a = options.applicationLimit ?? APPLICATION_RATE_LIMIT;
     const l = options.lookupLimit ?? CASE_LOOKUP_RATE_LIMIT;
     this.submitLimiter = limits.limiter({ name: "application_submit", points: a.max, windowMs: a.windowMs });

@@ -19,6 +19,7 @@ import { m0026_membership } from "./0026_membership";
 import { m0027_membership_reminders } from "./0027_membership_reminders";
 import { m0028_submission_identity } from "./0028_submission_identity";
 import { m0029_page_generations } from "./0029_page_generations";
+import { m0030_submissions_table } from "./0030_submissions_table";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, AppMigration> = {
   "0027_membership_reminders": m0027_membership_reminders,
   "0028_submission_identity": m0028_submission_identity,
   "0029_page_generations": m0029_page_generations,
+  "0030_submissions_table": m0030_submissions_table,
 };

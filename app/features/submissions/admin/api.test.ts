@@ -3,7 +3,13 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
-import { applicationRow, insertApplication, signatureDataUrl, submissionIdentity } from "../../../../tests/support/submission-fixtures";
+import {
+  applicationRow,
+  deleteSubmissions,
+  insertApplication,
+  signatureDataUrl,
+  submissionIdentity,
+} from "../../../../tests/support/submission-fixtures";
 import type { AuditEntry } from "~/features/members/contract";
 import { guardRows } from "../../../../tests/support/row-guard";
 import { REPLY_RATE_LIMIT } from "./service.server";
@@ -162,7 +168,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
       });
       expect(res.status).toBe(403);
       expect(await repo().find("contact", id)).toBeDefined();
-      await db().deleteFrom("contact_messages").execute();
+      await deleteSubmissions(
+        server.services.database,
+        "contact_messages",
+        (await db().selectFrom("contact_messages").select("id").execute()).map((r) => r.id),
+      );
     });
   });
 
@@ -216,7 +226,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
           },
           at(i * 2 + 1, 9),
         );
-        const a = await insertApplication(db(), {
+        const a = await insertApplication(server.services.database, {
           applicant_name: `Applicant Number${i}`,
           email: `applicant${i}@example.com`,
           case_number: String(900000 + i),
@@ -447,7 +457,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
     let appId: number;
     let contactId: number;
     beforeAll(async () => {
-      appId = await insertApplication(db(), {
+      appId = await insertApplication(server.services.database, {
         applicant_name: "Signed Sam",
         co_applicant_signature: null,
         // Not a PNG data URL: never handed to the browser as an image.
@@ -552,7 +562,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       expect(shown.fields.find((f) => f.key === "status")!.value).toBe("pending");
       const legacy = await body(await req("/api/admin/forms", { cookie: limited.cookie }));
       expect(legacy.contact_messages.find((r: Record<string, unknown>) => r.id === id).status).toBe("pending");
-      await db().deleteFrom("contact_messages").where("id", "=", id).execute();
+      await deleteSubmissions(server.services.database, "contact_messages", [id]);
     });
 
     it("a request that gave nothing beyond its contact details says so in its details", async () => {
@@ -587,7 +597,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       const detail2 = (await body(await req(`/api/admin/submissions/cpa_${withMember.id}`, { cookie: limited.cookie })))
         .submission as SubmissionDetail;
       expect(detail2.details).toBe("Member ID: AHA-77");
-      await db().deleteFrom("cpa_requests").where("id", "in", [cpa.id, withMember.id]).execute();
+      await deleteSubmissions(server.services.database, "cpa_requests", [cpa.id, withMember.id]);
     });
 
     it("changes a status to any of the five, refuses anything else, and audits it", async () => {
@@ -743,11 +753,11 @@ describeEachDatabase("admin submissions API", (dialect) => {
         ).status,
       ).toBe(200);
       expect(await db().selectFrom("submission_notes").select("id").where("submission_id", "=", identity).execute()).toEqual([]);
-      await db().deleteFrom("contact_messages").where("id", "=", other.id).execute();
+      await deleteSubmissions(server.services.database, "contact_messages", [other.id]);
     });
 
     it("deletes by idsByTable across tables, counts what was really deleted, and audits ids and counts", async () => {
-      const a2 = await insertApplication(db(), { applicant_name: "Delete Me Too" });
+      const a2 = await insertApplication(server.services.database, { applicant_name: "Delete Me Too" });
       const cpa = (
         await repo().insert("cpa", {
           first_name: "Gone",
@@ -834,7 +844,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
     });
 
     it("answers the legacy GET with every row of the four tables in the spec's shape", async () => {
-      const appId2 = await insertApplication(db(), {
+      const appId2 = await insertApplication(server.services.database, {
         applicant_name: "Legacy Lee",
         payment_use_credit_card: 1,
         cc_name_on_card: "Legacy Lee",
@@ -891,18 +901,12 @@ describeEachDatabase("admin submissions API", (dialect) => {
   });
 
   describe("rows a change must not touch", () => {
-    const GUARDED = [...SUBMISSION_TABLES, "submission_list", "audit_log"] as const;
+    const GUARDED = [...SUBMISSION_TABLES, "submissions", "audit_log"] as const;
     /** The list row (migration 0012) of a stored submission. */
     const listId = async (table: SubmissionTable, id: number) =>
       Number(
-        (
-          await db()
-            .selectFrom("submission_list")
-            .select("id")
-            .where("source", "=", table)
-            .where("row_id", "=", id)
-            .executeTakeFirstOrThrow()
-        ).id,
+        (await db().selectFrom("submissions").select("id").where("source", "=", table).where("row_id", "=", id).executeTakeFirstOrThrow())
+          .id,
       );
 
     /** Two more rows in each of the four tables, so a change that reaches too far has neighbours to spoil. */
@@ -925,7 +929,10 @@ describeEachDatabase("admin submissions API", (dialect) => {
               )
             ).id,
           ],
-          ["applications", await insertApplication(db(), { applicant_name: name, email, submitted_at: at(3), updated_at: at(3) })],
+          [
+            "applications",
+            await insertApplication(server.services.database, { applicant_name: name, email, submitted_at: at(3), updated_at: at(3) }),
+          ],
         ];
         for (const [table, id] of ids) (out[table] ??= []).push(Number(id));
       }
@@ -945,7 +952,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
         expect(res.status, table).toBe(200);
         const changes = await guard.expectChanges({
           [table]: { changed: [target], columns: ["status", "updated_at"] },
-          submission_list: { changed: [await listId(table, target)], columns: ["status", "status_rank"] },
+          submissions: { changed: [await listId(table, target)], columns: ["status", "status_rank", "updated_at"] },
           audit_log: { added: 1 },
         });
         expect(changes[table].changed[0].after.status).toBe("rejected");
@@ -966,7 +973,7 @@ describeEachDatabase("admin submissions API", (dialect) => {
       await guard.expectChanges({
         applications: { removed: [rows.applications[0]] },
         contact_messages: { removed: [rows.contact_messages[1]] },
-        submission_list: { removed: listed },
+        submissions: { removed: listed },
         audit_log: { added: 1 },
       });
     });

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
-import { containsAny, containsPattern, type Dialect } from "~/platform/db.server";
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { containsPattern, type Dialect } from "~/platform/db.server";
+import { findKindRow } from "../store.server";
 import type { Database } from "~/platform/schema";
 import {
   SOURCES,
@@ -14,78 +15,14 @@ import {
 import { formatCoverage, parseDollars } from "~/features/applications/contract";
 
 /*
- * The unified submissions list. Which rows make a page is read from submission_list
- * (migration 0012: one row per submission of the four tables, kept by triggers, with the sort
- * keys, status, date and search text), each sort off an index in its own order, the total from
- * the trigger-kept counts and a search from a trigram index (decision 008). The page's rows
- * are then read from their own tables: a UNION ALL of the four tables, each arm projecting
- * the same columns (source, id, status, date, name, email, phone, details text, coverage).
- * The CSV export still reads the union whole. Plain SQL that SQLite and PostgreSQL read alike:
- * `||`, coalesce, nullif, concat_ws, lower(...) like ... escape.
+ * The one query module of submissions (decision 012). Everything reads `submissions`
+ * (migration 0030: one row per submission, written with its kind's row by
+ * ../store.server.ts, with the name, e-mail, phone, details and coverage the list shows, the
+ * sort keys, status, date and search text): the list's pages, each sort off an index in its
+ * own order, the total from the counts and a search from a trigram index (decision 008); the
+ * export; a detail's summary; a member's own submissions. Only a detail's every field and the
+ * legacy admin-forms answer read the kind's own table.
  */
-
-type Expr = RawBuilder<string | null>;
-
-const col = (name: string): Expr => sql<string | null>`${sql.ref(name)}`;
-/** NULL for NULL or ''. */
-const present = (e: Expr): Expr => sql`nullif(${e}, '')`;
-/** 'Label: value', or NULL when the value is empty. */
-const labeled = (label: string, e: Expr): Expr => sql`${sql.lit(`${label}: `)} || ${present(e)}`;
-/** The non-empty parts joined with sep (concat_ws skips NULLs on both databases). */
-const joined = (sep: string, parts: Expr[]): Expr => sql`concat_ws(${sql.lit(sep)}, ${sql.join(parts.map(present))})`;
-const fullName = (first: string, last: string): Expr => sql`trim(coalesce(${sql.ref(first)}, '') || ' ' || coalesce(${sql.ref(last)}, ''))`;
-const address = (...cols: string[]): Expr => joined(", ", cols.map(col));
-
-interface Arm {
-  name: Expr;
-  phone: Expr;
-  details: Expr;
-  coverage: Expr;
-}
-
-/** What each source shows as name, phone, details text and coverage. */
-const ARMS: Record<SubmissionTable, Arm> = {
-  contact_messages: {
-    name: col("name"),
-    phone: col("phone"),
-    details: joined(": ", [col("subject"), col("message")]),
-    coverage: sql`cast(null as text)`,
-  },
-  cpa_requests: {
-    name: fullName("first_name", "last_name"),
-    phone: col("phone"),
-    details: joined(" | ", [
-      labeled("Firm", col("firm_name")),
-      labeled("Location", address("city", "state", "zip")),
-      labeled("Member ID", col("member_id")),
-      labeled("Notes", col("notes")),
-    ]),
-    coverage: sql`cast(null as text)`,
-  },
-  homeowner_material_requests: {
-    name: fullName("first_name", "last_name"),
-    phone: col("phone"),
-    details: joined(" | ", [
-      labeled("Materials", col("materials_requested")),
-      labeled("Ship to", address("address1", "address2", "city", "state", "zip")),
-      labeled("Member ID", col("member_id")),
-      labeled("Notes", col("notes")),
-    ]),
-    coverage: sql`cast(null as text)`,
-  },
-  applications: {
-    name: col("applicant_name"),
-    phone: col("phone"),
-    // The coverage leads the details as "$250,000.00", which SQL cannot write on both
-    // databases: toSummary puts it in front; the search matches the stored amount.
-    details: joined(" | ", [
-      labeled("Case", col("case_number")),
-      labeled("Co-Applicant", col("co_applicant_name")),
-      labeled("Beneficiary", col("beneficiary_name")),
-    ]),
-    coverage: col("amount_of_coverage"),
-  },
-};
 
 /** What the details cell says when a request carries nothing beyond its contact columns. */
 const NOTHING_GIVEN: Partial<Record<SubmissionTable, string>> = {
@@ -93,9 +30,7 @@ const NOTHING_GIVEN: Partial<Record<SubmissionTable, string>> = {
   homeowner_material_requests: "No materials, address or notes given",
 };
 
-// Kysely cannot type a table chosen at run time; the arms above name only real columns.
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
-type AnySelect = SelectQueryBuilder<Record<string, Record<string, unknown>>, string, Record<string, unknown>>;
+type ListSelect = SelectQueryBuilder<Database, "submissions", object>;
 
 /**
  * The list's filters as the queries take them: 'Assigned to me' already turned into the
@@ -124,24 +59,7 @@ function sortPlan(sort: ListFilters["sort"]) {
   return { column, dir, dateDir: column === "date" ? dir : ("desc" as const) };
 }
 
-/** The sort key of one arm's rows (the same expression the list shows). */
-function sortKey(table: SubmissionTable, column: string): RawBuilder<unknown> | null {
-  switch (column) {
-    case "name":
-      return sql`lower(${ARMS[table].name})`;
-    case "email":
-      return sql`lower(email)`;
-    case "type":
-      return sql.lit(SUBMISSION_TABLES.indexOf(table) + 1);
-    case "status":
-      // The workflow's order, not the alphabet's.
-      return sql`case status when 'pending' then 1 when 'in-review' then 2 when 'approved' then 3 when 'rejected' then 4 when 'completed' then 5 else 1 end`;
-    default:
-      return null;
-  }
-}
-
-/** The list's order as submission_list's columns: the sort key, then newest first, then source and id. */
+/** The list's order as submissions' columns: the sort key, then newest first, then source and id. */
 function listOrder(sort: ListFilters["sort"]): ListOrder {
   const { column, dir, dateDir } = sortPlan(sort);
   const key = LIST_SORT_KEYS[column];
@@ -156,7 +74,7 @@ function listOrder(sort: ListFilters["sort"]): ListOrder {
 type ListOrder = Array<[ListColumn, "asc" | "desc"]>;
 type ListColumn = "name_key" | "email_key" | "type_rank" | "status_rank" | "submitted_at" | "source" | "row_id";
 
-/** submission_list's column for each sort key (the same expressions as sortKey, stored by its triggers). */
+/** submissions' column for each sort key (written by the store). */
 const LIST_SORT_KEYS: Record<string, ListColumn | undefined> = {
   name: "name_key",
   email: "email_key",
@@ -176,86 +94,32 @@ export class SubmissionQueries {
     private dialect: Dialect,
   ) {}
 
-  private get anyDb(): AnyDb {
-    return this.db as unknown as AnyDb;
-  }
-
-  private filtered(q: AnySelect, table: SubmissionTable, filters: Pick<ListFilters, "search" | "status" | "assignedTo">): AnySelect {
-    const a = ARMS[table];
-    if (filters.status !== "all") q = q.where("status", "=", filters.status);
-    if (filters.assignedTo !== undefined) {
-      q = q.where(
-        "id",
-        "in",
-        this.db
-          .selectFrom("submission_assignments as a")
-          .innerJoin("submission_list as l", "l.id", "a.submission_id")
-          .select("l.row_id")
-          .where("l.source", "=", table)
-          .where("a.user_id", "=", filters.assignedTo),
-      );
-    }
-    if (filters.search) {
-      const amount = table === "applications" ? parseDollars(filters.search) : null;
-      q = q.where((eb) =>
-        eb.or([
-          containsAny(filters.search, [a.name, col("email"), a.details]),
-          // "$250,000", "250000" or "250,000.00" finds the coverage shown as $250,000.00.
-          ...(amount !== null ? [containsAny(String(amount), [a.coverage])] : []),
-        ]),
-      );
-    }
-    return q;
-  }
-
-  /** One source's rows with every column of the unified list. */
-  private arm(table: SubmissionTable, filters: Pick<ListFilters, "search" | "status" | "assignedTo">): AnySelect {
-    const a = ARMS[table];
-    const q = this.anyDb
-      .selectFrom(table)
-      .select([
-        sql.lit(table).as("source"),
-        "id",
-        "status",
-        "submitted_at",
-        a.name.as("applicant_name"),
-        "email as applicant_email",
-        a.phone.as("applicant_phone"),
-        a.details.as("details"),
-        a.coverage.as("coverage_amount"),
-      ]) as unknown as AnySelect;
-    return this.filtered(q, table, filters);
-  }
-
   /** The sources of the type filter: never none, as every type of the contract has a source. */
   private tablesOf(filters: Pick<ListFilters, "type">): SubmissionTable[] {
     return SUBMISSION_TABLES.filter((t) => filters.type === "all" || SOURCES[t].type === filters.type);
   }
 
-  private ordered(
-    q: AnySelect,
-    column: string,
-    dir: "asc" | "desc",
-    dateDir: "asc" | "desc",
-    key: unknown,
-    withSource: boolean,
-  ): AnySelect {
-    if (key) q = q.orderBy(sql.ref("sort_key"), dir);
-    q = q.orderBy("submitted_at", dateDir);
-    if (withSource) q = q.orderBy("source", dateDir);
-    return q.orderBy("id", dateDir);
+  /** The columns of the unified list, read from submissions. */
+  private shown(db: Kysely<Database> = this.db) {
+    return db
+      .selectFrom("submissions")
+      .select([
+        "source",
+        "row_id as id",
+        "status",
+        "submitted_at",
+        "name as applicant_name",
+        "email as applicant_email",
+        "phone as applicant_phone",
+        "details",
+        "coverage as coverage_amount",
+      ]);
   }
 
   /** Phase 2: the page's rows with every column, in the order phase 1 found. */
   private async rowsFor(keys: Array<{ source: SubmissionTable; id: number }>): Promise<UnifiedRow[]> {
     if (!keys.length) return [];
-    const byTable = new Map<SubmissionTable, number[]>();
-    for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
-    const arms = [...byTable].map(([table, ids]) => this.arm(table, { search: "", status: "all" }).where("id", "in", ids));
-    const rows = (await arms
-      .slice(1)
-      .reduce((u, q) => u.unionAll(q), arms[0])
-      .execute()) as unknown as UnifiedRow[];
+    const rows: UnifiedRow[] = await this.shown().where(this.keyed(keys)).execute();
     const found = new Map(rows.map((r) => [`${r.source}:${r.id}`, r]));
     for (const [key, assignee] of await this.assigneesOf(keys)) {
       const row = found.get(key);
@@ -265,6 +129,14 @@ export class SubmissionQueries {
     return keys.map((k) => found.get(`${k.source}:${k.id}`)).filter((r): r is UnifiedRow => !!r);
   }
 
+  /** The submissions of these (source, number) keys. */
+  private keyed(keys: Array<{ source: SubmissionTable; id: number }>) {
+    const byTable = new Map<SubmissionTable, number[]>();
+    for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
+    return (eb: ExpressionBuilder<Database, "submissions">) =>
+      eb.or([...byTable].map(([table, ids]) => eb.and([eb("submissions.source", "=", table), eb("submissions.row_id", "in", ids)])));
+  }
+
   /** Who each of these submissions is assigned to, by "source:id" (unassigned ones are absent). */
   async assigneesOf(keys: Array<{ source: SubmissionTable; id: number }>): Promise<Map<string, Assignee>> {
     if (!keys.length) return new Map();
@@ -272,7 +144,7 @@ export class SubmissionQueries {
     for (const k of keys) byTable.set(k.source, [...(byTable.get(k.source) ?? []), k.id]);
     const rows = await this.db
       .selectFrom("submission_assignments as a")
-      .innerJoin("submission_list as l", "l.id", "a.submission_id")
+      .innerJoin("submissions as l", "l.id", "a.submission_id")
       .innerJoin("users as u", "u.id", "a.user_id")
       .select(["l.source", "l.row_id", "a.user_id", "u.username"])
       .where((eb) => eb.or([...byTable].map(([table, ids]) => eb.and([eb("l.source", "=", table), eb("l.row_id", "in", ids)]))))
@@ -286,7 +158,7 @@ export class SubmissionQueries {
    * locks the row until the transaction ends, so a deletion waits for it.
    */
   async identity(table: SubmissionTable, id: number, db: Kysely<Database> = this.db, lock = false): Promise<number | undefined> {
-    const q = db.selectFrom("submission_list").select("id").where("source", "=", table).where("row_id", "=", id);
+    const q = db.selectFrom("submissions").select("id").where("source", "=", table).where("row_id", "=", id);
     const row = await (lock && this.dialect === "postgres" ? q.forUpdate() : q).executeTakeFirst();
     return row ? Number(row.id) : undefined;
   }
@@ -306,7 +178,7 @@ export class SubmissionQueries {
 
   /** submission_list narrowed to the type's sources and the status. */
   private listed(tables: SubmissionTable[], status: ListFilters["status"]) {
-    let q = this.db.selectFrom("submission_list");
+    let q = this.db.selectFrom("submissions");
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
     if (status !== "all") q = q.where("status", "=", status);
     return q;
@@ -327,7 +199,7 @@ export class SubmissionQueries {
    * they do not hold the whole page.
    */
   private async slice(
-    q: AnySelect,
+    q: ListSelect,
     match: RawBuilder<boolean> | null,
     order: ListOrder,
     offset: number,
@@ -337,14 +209,31 @@ export class SubmissionQueries {
   ): Promise<Array<{ source: SubmissionTable; id: number }> | null> {
     const fromEnd = total - offset - limit < offset;
     const take = Math.min(limit, total - offset);
-    const ordered = (s: AnySelect) => order.reduce<AnySelect>((o, [column, dir]) => o.orderBy(column, fromEnd ? flip(dir) : dir), s);
-    const from = walk === undefined ? q : (this.anyDb.selectFrom(ordered(q).limit(walk).as("walked")) as unknown as AnySelect);
-    let page = from.select(["source", "row_id"]);
-    if (match) page = page.where(match);
-    const rows = (await ordered(page)
-      .limit(take)
-      .offset(fromEnd ? total - offset - take : offset)
-      .execute()) as Array<{ source: string; row_id: number }>;
+    const dirOf = (dir: "asc" | "desc") => (fromEnd ? flip(dir) : dir);
+    const skip = fromEnd ? total - offset - take : offset;
+    let rows: Array<{ source: string; row_id: number }>;
+    if (walk === undefined) {
+      const page = q.select(["source", "row_id"]).$if(!!match, (p) => p.where(match!));
+      rows = await order
+        .reduce((o, [column, dir]) => o.orderBy(column, dirOf(dir)), page)
+        .limit(take)
+        .offset(skip)
+        .execute();
+    } else {
+      const columns = [
+        ...new Set<ListColumn | "search_text" | "coverage">(["source", "row_id", "search_text", "coverage", ...order.map(([c]) => c)]),
+      ];
+      const walked = order.reduce((o, [column, dir]) => o.orderBy(column, dirOf(dir)), q.select(columns)).limit(walk);
+      const page = this.db
+        .selectFrom(walked.as("walked"))
+        .select(["walked.source", "walked.row_id"])
+        .$if(!!match, (p) => p.where(match!));
+      rows = await order
+        .reduce((o, [column, dir]) => o.orderBy(`walked.${column}`, dirOf(dir)), page)
+        .limit(take)
+        .offset(skip)
+        .execute();
+    }
     if (rows.length < take) return null;
     if (fromEnd) rows.reverse();
     return rows.map(toKey);
@@ -359,14 +248,7 @@ export class SubmissionQueries {
   private async listedKeys(filters: ListFilters, tables: SubmissionTable[], offset: number, limit: number) {
     const total = await this.listedCount(tables, filters.status);
     if (offset >= total) return { keys: [], total };
-    const keys = await this.slice(
-      this.listed(tables, filters.status) as unknown as AnySelect,
-      null,
-      listOrder(filters.sort),
-      offset,
-      limit,
-      total,
-    );
+    const keys = await this.slice(this.listed(tables, filters.status), null, listOrder(filters.sort), offset, limit, total);
     return { keys: keys ?? [], total };
   }
 
@@ -396,7 +278,7 @@ export class SubmissionQueries {
   private async assignedKeys(filters: ListFilters, userId: number, tables: SubmissionTable[], offset: number, limit: number) {
     let q = this.db
       .selectFrom("submission_assignments as a")
-      .innerJoin("submission_list as l", "l.id", "a.submission_id")
+      .innerJoin("submissions as l", "l.id", "a.submission_id")
       .where("a.user_id", "=", userId);
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("l.source", "in", tables);
     if (filters.status !== "all") q = q.where("l.status", "=", filters.status);
@@ -480,12 +362,11 @@ export class SubmissionQueries {
     const take = Math.min(limit, total - offset);
     const before = Math.min(offset, total - offset - take);
     const listed = await this.listedCount(tables, filters.status);
-    const walked = this.listed(tables, filters.status).select([...new Set(["search_text", "coverage", ...order.map(([c]) => c)] as const)]);
     // Twice the rows the matches' share predicts; when they are bunched further along the
     // order, eight times that: each only while it reads fewer rows than there are matches.
     for (const walk of [1, 8].map((times) => Math.ceil((times * 2 * (before + take) * listed) / total))) {
       if (walk >= total) break;
-      const keys = await this.slice(walked, match, order, offset, limit, total, walk);
+      const keys = await this.slice(this.listed(tables, filters.status), match, order, offset, limit, total, walk);
       if (keys) return { keys, total };
     }
     return { keys: (await gather(false)).map(toKey), total };
@@ -494,31 +375,53 @@ export class SubmissionQueries {
   /** Every row matching the filters, in the list's order (the CSV export). */
   async all(filters: ListFilters): Promise<UnifiedRow[]> {
     const tables = this.tablesOf(filters);
-    const { column, dir, dateDir } = sortPlan(filters.sort);
-    const arms = tables.map((table) => {
-      const key = sortKey(table, column);
-      const q = this.arm(table, filters);
-      return key ? q.select(key.as("sort_key")) : q;
-    });
-    const union = arms.slice(1).reduce((u, q) => u.unionAll(q), arms[0]);
-    const outer = this.anyDb.selectFrom(union.as("s")).selectAll() as unknown as AnySelect;
-    return (await this.ordered(outer, column, dir, dateDir, sortKey(tables[0], column), true).execute()) as unknown as UnifiedRow[];
+    let q = this.shown();
+    if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
+    if (filters.status !== "all") q = q.where("status", "=", filters.status);
+    if (filters.assignedTo !== undefined) {
+      const assignedTo = filters.assignedTo;
+      q = q.where("id", "in", (eb) => eb.selectFrom("submission_assignments").select("submission_id").where("user_id", "=", assignedTo));
+    }
+    if (filters.search) q = q.where(this.searchMatch(filters.search, tables));
+    return listOrder(filters.sort)
+      .reduce((o, [column, dir]) => o.orderBy(`submissions.${column}`, dir), q)
+      .execute();
   }
 
-  /** The stored row, every column. */
+  /** The stored row, every column but the identity (shown as the unified id). */
   async find(table: SubmissionTable, id: number): Promise<Record<string, unknown> | undefined> {
-    return this.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
+    const row = await findKindRow(this.db, table, id);
+    if (!row) return undefined;
+    const { submission_id: _identity, ...rest } = row;
+    return rest;
   }
 
   async summary(table: SubmissionTable, id: number): Promise<UnifiedRow | undefined> {
-    const row = await this.arm(table, { search: "", status: "all" }).where("id", "=", id).executeTakeFirst();
-    return row as unknown as UnifiedRow | undefined;
+    return this.shown().where("source", "=", table).where("row_id", "=", id).executeTakeFirst();
   }
 
-  /** Every row of one table, newest first (the legacy admin-forms answer). */
+  /** Every row of one table, newest first (the legacy admin-forms answer), without the identity. */
   async table(table: SubmissionTable): Promise<Array<Record<string, unknown>>> {
-    return this.db.selectFrom(table).selectAll().orderBy("submitted_at", "desc").orderBy("id", "desc").execute();
+    const rows: Array<Record<string, unknown>> = await this.db
+      .selectFrom(table)
+      .selectAll()
+      .orderBy("submitted_at", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    return rows.map(({ submission_id: _identity, ...rest }) => rest);
   }
+}
+
+/** A member's own submissions: those they sent, and the application their membership was made from. */
+export async function memberSubmissions(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom("submissions as s")
+    .leftJoin("applications as a", "a.submission_id", "s.id")
+    .select(["s.source", "s.row_id", "s.submitted_at", "s.status"])
+    .where((eb) => eb.or([eb("s.submitted_by", "=", userId), eb("a.member_user_id", "=", userId)]))
+    .orderBy("s.type_rank")
+    .orderBy("s.row_id")
+    .execute();
 }
 
 export function toSummary(row: UnifiedRow): SubmissionSummary {

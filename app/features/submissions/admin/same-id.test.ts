@@ -61,7 +61,7 @@ describeEachDatabase("a contact message and a CPA request with the same id", (di
   const storedIn = async (table: "submission_notes" | "submission_assignments", column: "body" | "user_id") =>
     (
       await sql<Record<string, unknown>>`select l.source as submission_table, x.${sql.ref(column)}
-        from ${sql.table(table)} x join submission_list l on l.id = x.submission_id
+        from ${sql.table(table)} x join submissions l on l.id = x.submission_id
         where l.row_id = ${id} order by l.source`.execute(server.services.database.db)
     ).rows.map((r) => ({ ...r, ...(column === "user_id" ? { user_id: Number(r.user_id) } : {}) }));
   const stored = async () => ({

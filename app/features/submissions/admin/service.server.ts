@@ -9,6 +9,7 @@ import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
 import { SubmissionQueries, toSummary, type ListFilters } from "./queries.server";
+import { SubmissionStore } from "../store.server";
 import {
   EXPORT_COLUMNS,
   MESSAGES,
@@ -106,6 +107,7 @@ export const REPLY_RATE_LIMIT = { perSubmission: 3, perStaff: 6, windowMs: 60_00
  */
 export class SubmissionAdminService {
   readonly queries: SubmissionQueries;
+  private store: SubmissionStore;
   private replyLimits: { submission: RateLimiter; staff: RateLimiter } | null;
 
   constructor(
@@ -118,6 +120,7 @@ export class SubmissionAdminService {
     replyLimit = REPLY_RATE_LIMIT,
   ) {
     this.queries = new SubmissionQueries(db, dialect);
+    this.store = new SubmissionStore(db, dialect);
     this.replyLimits = limits && {
       submission: limits.limiter({ name: "reply_submission", points: replyLimit.perSubmission, windowMs: replyLimit.windowMs }),
       staff: limits.limiter({ name: "reply_staff", points: replyLimit.perStaff, windowMs: replyLimit.windowMs }),
@@ -397,15 +400,14 @@ export class SubmissionAdminService {
   ): Promise<{ id: string; status: SubmissionStatus }> {
     const ref = `${SOURCES[table].prefix}${id}`;
     await this.db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom(table).select("status").where("id", "=", id).executeTakeFirst();
-      if (!before) throw DomainError.notFound(MESSAGES.notFound);
-      await trx.updateTable(table).set({ status, updated_at: nowIso() }).where("id", "=", id).execute();
+      const before = await this.store.setStatus(table, id, status, nowIso(), trx);
+      if (before === undefined) throw DomainError.notFound(MESSAGES.notFound);
       await this.audit.record(
         {
           actorId: actor.id,
           action: "submissions.status",
           target: { type: "submission", id, label: ref },
-          details: { table, from: normalizeStatus(before.status), to: status },
+          details: { table, from: normalizeStatus(before), to: status },
         },
         trx,
       );
@@ -421,10 +423,8 @@ export class SubmissionAdminService {
       for (const table of SUBMISSION_TABLES) {
         const ids = [...new Set(idsByTable[table])];
         if (!ids.length) continue;
-        const result = await trx.deleteFrom(table).where("id", "in", ids).executeTakeFirst();
-        // Its list row goes with it (migration 0012's trigger), and with that its notes and
-        // assignment (migration 0028's foreign keys).
-        const n = Number(result.numDeletedRows);
+        // The kind row, notes and assignment go with the submission (foreign keys, 0028 and 0030).
+        const n = await this.store.deleteRows(table, ids, trx);
         byTable[table] = n;
         deleted += n;
       }

@@ -1,33 +1,24 @@
-import type { Insertable, Kysely, Selectable } from "kysely";
-import { nowIso } from "~/platform/db.server";
-import type { ContactMessagesTable, CpaRequestsTable, Database, HomeownerMaterialRequestsTable, SubmissionStatus } from "~/platform/schema";
+import type { Kysely } from "kysely";
+import { nowIso, type Dialect } from "~/platform/db.server";
+import type { Database } from "~/platform/schema";
+import { findKindRow, SubmissionStore, type KindRow, type KindValues } from "../store.server";
 import { SUBMISSION_KINDS, type SubmissionKind } from "./kinds";
 
-/** The table behind each submission kind. */
-interface SubmissionTables {
-  contact: ContactMessagesTable;
-  cpa: CpaRequestsTable;
-  homeowner: HomeownerMaterialRequestsTable;
-}
+type TableOf<K extends SubmissionKind> = (typeof SUBMISSION_KINDS)[K]["table"];
 
-type ManagedColumns = "id" | "status" | "submitted_at" | "updated_at";
+/** What a form provides; the number, identity, status and timestamps are the store's business. */
+export type SubmissionValues<K extends SubmissionKind> = KindValues<TableOf<K>>;
+export type SubmissionRow<K extends SubmissionKind> = KindRow<TableOf<K>>;
 
-/** What a form provides; id, status and timestamps are the repository's business. */
-export type SubmissionValues<K extends SubmissionKind> = Omit<Insertable<SubmissionTables[K]>, ManagedColumns>;
-export type SubmissionRow<K extends SubmissionKind> = Selectable<SubmissionTables[K]> & {
-  id: number;
-  status: SubmissionStatus;
-  submitted_at: string;
-  updated_at: string;
-};
-
-/** Data access for the public submissions tables, one generic path for every kind. */
+/** Data access for the public submissions tables, one typed path for every kind. */
 export class SubmissionsRepository {
-  constructor(private db: Kysely<Database>) {}
+  private store: SubmissionStore;
 
-  // Kysely cannot type a table chosen at run time; the kind-to-table map keeps it sound.
-  private get anyDb() {
-    return this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  constructor(
+    private db: Kysely<Database>,
+    dialect: Dialect,
+  ) {
+    this.store = new SubmissionStore(db, dialect);
   }
 
   /** Stores a new submission as pending and returns the stored row. */
@@ -37,23 +28,22 @@ export class SubmissionsRepository {
     now = nowIso(),
     submittedBy: number | null = null,
   ): Promise<SubmissionRow<K>> {
-    const row = await this.anyDb
-      .insertInto(SUBMISSION_KINDS[kind].table)
-      .values({ ...values, status: "pending", submitted_at: now, updated_at: now, submitted_by: submittedBy })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return row as unknown as SubmissionRow<K>;
+    const table: TableOf<K> = SUBMISSION_KINDS[kind].table;
+    const { id } = await this.store.store(table, values, { submittedAt: now, submittedBy });
+    const row = await this.find(kind, id);
+    if (!row) throw new Error(`${table} ${id} was stored but cannot be read`);
+    return row;
   }
 
   async find<K extends SubmissionKind>(kind: K, id: number): Promise<SubmissionRow<K> | undefined> {
-    const row = await this.anyDb.selectFrom(SUBMISSION_KINDS[kind].table).selectAll().where("id", "=", id).executeTakeFirst();
-    return row as SubmissionRow<K> | undefined;
+    return findKindRow<TableOf<K>>(this.db, SUBMISSION_KINDS[kind].table, id);
   }
 
   async count(kind: SubmissionKind): Promise<number> {
-    const row = await this.anyDb
-      .selectFrom(SUBMISSION_KINDS[kind].table)
-      .select((eb) => eb.fn.countAll().as("n"))
+    const row = await this.db
+      .selectFrom("submission_counts")
+      .select((eb) => eb.fn.sum<number | null>("n").as("n"))
+      .where("source", "=", SUBMISSION_KINDS[kind].table)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Dialect } from "~/platform/db.server";
 import { DomainError, parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { RateLimiter, RateLimits } from "~/platform/rate-limit.server";
@@ -38,12 +39,13 @@ export class SubmissionService {
 
   constructor(
     db: Kysely<Database>,
+    dialect: Dialect,
     readonly notifier: StaffNotifier,
     private logger: Logger,
     limits: RateLimits,
     limit = SUBMISSION_RATE_LIMIT,
   ) {
-    this.repository = new SubmissionsRepository(db);
+    this.repository = new SubmissionsRepository(db, dialect);
     this.limiters = {
       contact: limits.limiter({ name: "submit_contact", points: limit.max, windowMs: limit.windowMs }),
       request: limits.limiter({ name: "submit_request", points: limit.max, windowMs: limit.windowMs }),
