@@ -322,13 +322,4 @@ export class SignedInPages {
   private dropContent(content: SignedInPageContent) {
     for (const key of [...this.pages.keys()]) if (key.startsWith(`${content}@`)) this.drop(key);
   }
-
-  clear() {
-    this.pages.clear();
-    this.bytes = 0;
-  }
-
-  get size() {
-    return this.pages.size;
-  }
 }
