@@ -176,11 +176,30 @@ export class SubmissionQueries {
     return { rows: await this.rowsFor(keys), total };
   }
 
-  /** submission_list narrowed to the type's sources and the status. */
+  /** submissions narrowed to the type's sources and the status. */
   private listed(tables: SubmissionTable[], status: ListFilters["status"]) {
     let q = this.db.selectFrom("submissions");
     if (tables.length < SUBMISSION_TABLES.length) q = q.where("source", "in", tables);
     if (status !== "all") q = q.where("status", "=", status);
+    return q;
+  }
+
+  /**
+   * The same rows, written so that a page is read off the sort's own index (decision 008).
+   * SQLite's planner, given `source in (...)` and the source's index, would rather read all
+   * of a type's rows and sort them (25,000 at 100,000 submissions) than skip the other types'
+   * entries of the sort's index; its statistics do not tell it the page is near. So on SQLite
+   * a filter the sort's index does not start with is a residual (`+column` keeps SQLite from
+   * looking it up in an index), and one type under the date sort is its `type_rank`, which
+   * leads an index in the date's order.
+   */
+  private walked(tables: SubmissionTable[], status: ListFilters["status"], sort: ListFilters["sort"]) {
+    if (this.dialect !== "sqlite") return this.listed(tables, status);
+    const byDate = sortPlan(sort).column === "date";
+    let q = this.db.selectFrom("submissions");
+    if (tables.length === 1 && byDate) q = q.where("type_rank", "=", SUBMISSION_TABLES.indexOf(tables[0]) + 1);
+    else if (tables.length < SUBMISSION_TABLES.length) q = q.where(sql.raw("+source"), "in", tables);
+    if (status !== "all") q = byDate ? q.where("status", "=", status) : q.where(sql.raw("+status"), "=", status);
     return q;
   }
 
@@ -248,7 +267,7 @@ export class SubmissionQueries {
   private async listedKeys(filters: ListFilters, tables: SubmissionTable[], offset: number, limit: number) {
     const total = await this.listedCount(tables, filters.status);
     if (offset >= total) return { keys: [], total };
-    const keys = await this.slice(this.listed(tables, filters.status), null, listOrder(filters.sort), offset, limit, total);
+    const keys = await this.slice(this.walked(tables, filters.status, filters.sort), null, listOrder(filters.sort), offset, limit, total);
     return { keys: keys ?? [], total };
   }
 
@@ -366,7 +385,7 @@ export class SubmissionQueries {
     // order, eight times that: each only while it reads fewer rows than there are matches.
     for (const walk of [1, 8].map((times) => Math.ceil((times * 2 * (before + take) * listed) / total))) {
       if (walk >= total) break;
-      const keys = await this.slice(this.listed(tables, filters.status), match, order, offset, limit, total, walk);
+      const keys = await this.slice(this.walked(tables, filters.status, filters.sort), match, order, offset, limit, total, walk);
       if (keys) return { keys, total };
     }
     return { keys: (await gather(false)).map(toKey), total };
