@@ -381,7 +381,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
           const steps = native.database.prepare(`explain query plan ${pages[0].sql}`).all(...(pages[0].parameters as unknown[]));
           return (steps as Array<{ detail: string }>).map((s) => s.detail).join("; ");
         };
-        for (const query of [
+        const queries: Array<Record<string, string>> = [
           { type: "membership-application" },
           { type: "form-request" },
           { type: "contact-form", sort: "date_asc" },
@@ -389,7 +389,8 @@ describeEachDatabase("admin submissions list index", (dialect) => {
           { status: "pending", sort: "email_desc" },
           { status: "pending", sort: "type_asc" },
           { status: "pending" },
-        ]) {
+        ];
+        for (const query of queries) {
           const plan = await planOf(query);
           expect(plan, JSON.stringify(query)).toMatch(/USING COVERING INDEX submission_list_/);
           expect(plan, JSON.stringify(query)).not.toMatch(/TEMP B-TREE/);
