@@ -215,7 +215,7 @@ export class SubmissionQueries {
    * The rows at [offset, offset + limit) of `total` in the list's order, read from whichever
    * end of the order is nearer: no page skips more than half of them. With `walk`, only the
    * first `walk` rows from that end are read and those matching `match` counted; null when
-   * they do not hold the whole page.
+   * they do not hold the whole page, "none" when they hold no match at all before it.
    */
   private async slice(
     q: ListSelect,
@@ -225,7 +225,7 @@ export class SubmissionQueries {
     limit: number,
     total: number,
     walk?: number,
-  ): Promise<Array<{ source: SubmissionTable; id: number }> | null> {
+  ): Promise<Array<{ source: SubmissionTable; id: number }> | null | "none"> {
     const fromEnd = total - offset - limit < offset;
     const take = Math.min(limit, total - offset);
     const dirOf = (dir: "asc" | "desc") => (fromEnd ? flip(dir) : dir);
@@ -253,7 +253,7 @@ export class SubmissionQueries {
         .offset(skip)
         .execute();
     }
-    if (rows.length < take) return null;
+    if (rows.length < take) return rows.length === 0 && skip === 0 ? "none" : null;
     if (fromEnd) rows.reverse();
     return rows.map(toKey);
   }
@@ -268,7 +268,7 @@ export class SubmissionQueries {
     const total = await this.listedCount(tables, filters.status);
     if (offset >= total) return { keys: [], total };
     const keys = await this.slice(this.walked(tables, filters.status, filters.sort), null, listOrder(filters.sort), offset, limit, total);
-    return { keys: keys ?? [], total };
+    return { keys: Array.isArray(keys) ? keys : [], total };
   }
 
   /**
@@ -383,9 +383,12 @@ export class SubmissionQueries {
     const listed = await this.listedCount(tables, filters.status);
     // Twice the rows the matches' share predicts; when they are bunched further along the
     // order, eight times that: each only while it reads fewer rows than there are matches.
+    // Twice the share without a single match says they lie elsewhere (one surname under one
+    // first name): gathered at once.
     for (const walk of [1, 8].map((times) => Math.ceil((times * 2 * (before + take) * listed) / total))) {
       if (walk >= total) break;
       const keys = await this.slice(this.walked(tables, filters.status, filters.sort), match, order, offset, limit, total, walk);
+      if (keys === "none") break;
       if (keys) return { keys, total };
     }
     return { keys: (await gather(false)).map(toKey), total };
