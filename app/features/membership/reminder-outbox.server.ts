@@ -16,6 +16,8 @@ export interface ReminderMember {
   email: string | null;
   firstName: string | null;
   certificateNumber: string | null;
+  /** False once staff deactivated the account: no reminder is planned or sent to it. */
+  active: boolean;
   record: MembershipRecord;
 }
 
@@ -47,12 +49,12 @@ export class ReminderOutbox {
 
   /** Members with a plan after `afterId`, in id order, with their ledgers: one page. */
   async membersPage(afterId: number, limit: number, withAddressOnly: boolean): Promise<ReminderMember[]> {
-    let query = this.baseMembers().where("membership_plans.user_id", ">", afterId);
+    let query = this.baseMembers().where("membership_plans.user_id", ">", afterId).where("users.is_active", "=", 1);
     if (withAddressOnly) query = query.where("users.email", "is not", null).where("users.email", "<>", "");
     return this.withLedgers(await query.orderBy("membership_plans.user_id").limit(limit).execute());
   }
 
-  /** The members `ids` that have a plan, with their ledgers. */
+  /** The members `ids` that have a plan, with their ledgers (deactivated ones too, marked). */
   async membersById(ids: number[]): Promise<Map<number, ReminderMember>> {
     if (!ids.length) return new Map();
     const rows = await this.baseMembers().where("membership_plans.user_id", "in", ids).execute();
@@ -68,6 +70,7 @@ export class ReminderOutbox {
         "users.email",
         "users.first_name",
         "users.certificate_number",
+        "users.is_active",
         "membership_plans.billing",
         "membership_plans.approved_on",
         "membership_plans.carried_paid_through",
@@ -81,6 +84,7 @@ export class ReminderOutbox {
       email: string | null;
       first_name: string | null;
       certificate_number: string | null;
+      is_active: number | boolean;
       billing: string;
       approved_on: string | null;
       carried_paid_through: string | null;
@@ -106,6 +110,7 @@ export class ReminderOutbox {
         email: r.email,
         firstName: r.first_name,
         certificateNumber: r.certificate_number,
+        active: !!r.is_active,
         record: {
           billing: r.billing as Billing,
           approvedOn: r.approved_on,
@@ -232,6 +237,7 @@ export class ReminderOutbox {
       .selectFrom("membership_plans")
       .innerJoin("users", "users.id", "membership_plans.user_id")
       .where("users.role", "=", "user")
+      .where("users.is_active", "=", 1)
       .where((eb) => eb.or([eb("users.email", "is", null), eb("users.email", "=", "")]));
     const [rows, total] = await Promise.all([
       base

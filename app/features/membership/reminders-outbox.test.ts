@@ -264,6 +264,30 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     expect((await remindersOf(removed.id)).reminders[0]).toMatchObject({ status: "dropped", lastError: REMINDER_DROP_REASONS.noAddress });
   });
 
+  it("a deactivated member gets no reminder: none is planned, one already waiting is dropped, and staff see why", async () => {
+    const off = await member({ billing: "monthly", carried: "2027-03-15" });
+    const later = await member({ billing: "monthly", carried: "2027-03-15" });
+    const noAddress = await member({ billing: "monthly", carried: "2027-03-15" }, { email: null });
+    const deactivate = async (id: number) => {
+      const res = await a.request(`/api/admin/members/${id}`, { method: "PATCH", cookie: staff.cookie, json: { is_active: false } });
+      expect(res.status).toBe(200);
+    };
+    await deactivate(off.id);
+    await deactivate(noAddress.id);
+    expect(await a.services.reminders.planToday()).toBe(1);
+    // Deactivated between planning and sending.
+    await deactivate(later.id);
+    expect(await a.services.reminders.sendWaiting()).toEqual({ sent: 0, failed: 0, dropped: 1 });
+    expect(smtp.received).toEqual([]);
+    expect((await remindersOf(off.id)).reminders).toEqual([]);
+    expect((await remindersOf(later.id)).reminders[0]).toMatchObject({ status: "dropped", lastError: REMINDER_DROP_REASONS.deactivated });
+    // Nobody to chase for an address either.
+    const without = (await (
+      await a.request("/api/admin/membership/reminders/without-email", { cookie: staff.cookie })
+    ).json()) as MembersWithoutEmailAnswer;
+    expect(JSON.stringify(without)).not.toContain(noAddress.certificate);
+  });
+
   it("one instance at a time: another waits out a live lease, and takes it once it has run out", async () => {
     const one = await member({ billing: "monthly", carried: "2027-03-15" });
     const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);

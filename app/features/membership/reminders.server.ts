@@ -57,6 +57,7 @@ export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = {
 export const REMINDER_DROP_REASONS = {
   noLongerDue: "No longer due: the membership changed before it was sent",
   noAddress: "No e-mail address on file",
+  deactivated: "The member's account was deactivated",
 } as const;
 
 export interface RunResult {
@@ -217,6 +218,7 @@ export class ReminderService {
     member: ReminderMember | undefined,
     today: string,
   ): { drop: string } | { to: string; subject: string; text: string } {
+    if (member && !member.active) return { drop: REMINDER_DROP_REASONS.deactivated };
     if (!member || !stillDue(member.record, today, row.kind, row.period)) return { drop: REMINDER_DROP_REASONS.noLongerDue };
     const to = member.email?.trim();
     if (!to) return { drop: REMINDER_DROP_REASONS.noAddress };
