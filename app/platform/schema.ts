@@ -21,8 +21,6 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** Set at each successful sign-in (migration 0006). */
   last_login_at: Timestamp | null;
-  /** The application this member was made from or linked to (migration 0016). */
-  application_id: number | null;
   /** A member's e-mail address (migration 0016). */
   email: string | null;
   /** A member's phone and postal address, which they keep up to date themselves (migration 0017). */
@@ -142,16 +140,15 @@ export interface RssMetaTable {
 /** Admin-side spec, section 4: a missing status is treated as pending. */
 export type SubmissionStatus = "pending" | "in-review" | "approved" | "rejected" | "completed";
 
+/**
+ * What every kind's row has besides its own fields; its status, dates and submitter are its
+ * submission's (`submissions`, migration 0031).
+ */
 interface SubmissionColumns {
   /** The kind's number (the 12 of contact_12), handed out from submission_numbers (migration 0030). */
   id: number;
   /** submissions.id; the row is deleted with its submission (migration 0030). */
   submission_id: number;
-  status: Generated<SubmissionStatus>;
-  submitted_at: Timestamp;
-  updated_at: Timestamp;
-  /** The member who sent it while signed in, else null (contact and request forms: migration 0017). */
-  submitted_by: number | null;
 }
 
 export interface ContactMessagesTable extends SubmissionColumns {
@@ -258,8 +255,17 @@ export interface AppFlagsTable {
 
 /** Migration 0007: a membership application; signatures are PNG data URLs (data:image/png;base64,...). */
 export interface ApplicationsTable extends SubmissionColumns {
-  /** The member made from (or linked to) this application once approved (migration 0016). */
+  /**
+   * The member made from (or linked to) this application once approved (migration 0016); set
+   * null when that member is deleted (migration 0031). A member's "From application_N" is the
+   * lowest application linked to them.
+   */
   member_user_id: number | null;
+  /**
+   * Set while a member is being made from it, in the same transaction that links the member
+   * and clears it: of two staff doing this at once, the second waits and sees the link (0031).
+   */
+  member_claimed_at: Timestamp | null;
   /** When the welcome e-mail was claimed for sending; set once (migration 0016). */
   welcome_sent_at: Timestamp | null;
   case_number: string | null;
@@ -302,8 +308,9 @@ export interface ApplicationsTable extends SubmissionColumns {
 /**
  * Migration 0012 (as submission_list), 0030: one row per submission, the submission's identity.
  * Written with the kind's row by features/submissions/store.server.ts, with what the admin
- * list shows, sorts, filters and searches by. Notes, assignments and the kind rows point at
- * its id with `on delete cascade`.
+ * list shows, sorts, filters and searches by, and the status, dates and submitter, which the
+ * kind rows no longer hold (0031). Notes, assignments and the kind rows point at its id with
+ * `on delete cascade`.
  */
 export interface SubmissionsTable {
   id: Generated<number>;
@@ -329,6 +336,7 @@ export interface SubmissionsTable {
   phone: string | null;
   details: string | null;
   updated_at: Timestamp | null;
+  /** The user who sent it while signed in, else null; set null when that user is deleted (migration 0031). */
   submitted_by: number | null;
 }
 

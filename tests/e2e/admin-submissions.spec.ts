@@ -162,7 +162,12 @@ test.describe("admin submissions", () => {
     await expect(status).toHaveAttribute("data-status-color", "green");
     await expect(row.getByRole("img", { name: "Updating" })).toHaveCount(0);
     await page.unroute("**/api/admin/forms");
-    const stored = await db.selectFrom("applications").select("status").where("id", "=", appId).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("submissions")
+      .select("status")
+      .where("source", "=", "applications")
+      .where("row_id", "=", appId)
+      .executeTakeFirstOrThrow();
     expect(stored.status).toBe("approved");
     // The status filter finds it under its new status.
     await page.getByLabel("Status", { exact: true }).selectOption("approved");
@@ -483,7 +488,9 @@ test.describe("admin submissions", () => {
       .selectAll()
       .where("certificate_number", "=", certificate)
       .executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ first_name: "Morgan", last_name: `Member${tag}`, application_id: appId });
+    expect(user).toMatchObject({ first_name: "Morgan", last_name: `Member${tag}` });
+    const link = await services.database.db.selectFrom("applications").select("member_user_id").where("id", "=", appId).executeTakeFirstOrThrow();
+    expect(Number(link.member_user_id)).toBe(user.id);
     await membership.getByRole("link", { name: "Open in member administration" }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/members\\?q=${certificate}`));
     await expect(page.getByText(certificate).first()).toBeVisible();
@@ -594,7 +601,9 @@ test.describe("admin submissions", () => {
       const certificate = (await membership.getByRole("status").innerText()).split(" ")[1];
       expect(certificate).not.toBe(`OLD-${tag.toUpperCase()}`);
       const made = await db.selectFrom("users").selectAll().where("certificate_number", "=", certificate).executeTakeFirstOrThrow();
-      expect(made).toMatchObject({ application_id: fresh, email: `riley.${tag}@example.com`, phone: "5551234567", city: "Springfield" });
+      expect(made).toMatchObject({ email: `riley.${tag}@example.com`, phone: "5551234567", city: "Springfield" });
+      const link = await db.selectFrom("applications").select("member_user_id").where("id", "=", fresh).executeTakeFirstOrThrow();
+      expect(Number(link.member_user_id)).toBe(made.id);
       await db.deleteFrom("users").where("id", "=", made.id).execute();
     } finally {
       await deleteSubmissions(services.database, "applications", [fresh]);

@@ -374,7 +374,7 @@ test.describe("restore (npm run admin -- restore)", () => {
           )
           .get(last) as { id: number };
         db.prepare(
-          "insert into contact_messages (id, submission_id, name, email, subject, message, submitted_at, updated_at) values (?, ?, 'Written After The Backup', 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')",
+          "insert into contact_messages (id, submission_id, name, email, subject, message) values (?, ?, 'Written After The Backup', 'w@example.com', 'other', 'm')",
         ).run(last, id);
       })();
       db.close();

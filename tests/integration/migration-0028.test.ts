@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Migrator, type Kysely, type Migration } from "kysely";
+import { Migrator, sql, type Kysely, type Migration } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../app/platform/db.server";
 import { migrations } from "../../app/platform/migrations/index";
@@ -298,7 +298,7 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
   // About ninety requests one after another: more than the default time on a busy machine.
   it("answers the admin API and the member's account the same after the migration as before", { timeout: 120_000 }, async () => {
     const recording = process.env.RECORD_0028_ANSWERS === "1";
-    // 0028 first; the migrations after it (0029: the kept pages' counters) touch no submission.
+    // 0028 first, then the migrations after it (0030: the submissions table; 0031: the kinds' own fields, the links' keys).
     if (!recording) expect((await migrate(() => true))[0]).toBe("0028_submission_identity");
     const after = await answers(server);
     if (recording) {
@@ -309,6 +309,8 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
     const before = JSON.parse(fs.readFileSync(ANSWERS, "utf8"))[dialect];
     expect(Object.keys(after)).toEqual(Object.keys(before));
     for (const key of Object.keys(before)) expect(after[key], key).toEqual(before[key]);
+    // Keys in the same order too (0031 reads status and dates from submissions, put back where the kind tables held them).
+    for (const key of Object.keys(before)) expect(JSON.stringify(after[key]), key).toBe(JSON.stringify(before[key]));
   });
 
   it.skipIf(process.env.RECORD_0028_ANSWERS === "1")(
@@ -365,6 +367,80 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
       ]);
       expect(Number((await db.selectFrom("submission_assignments").select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n)).toBe(3);
       expect(Number((await db.selectFrom("submission_notes").select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n)).toBe(4);
+    },
+  );
+
+  it.skipIf(process.env.RECORD_0028_ANSWERS === "1")(
+    "0031: the kind tables keep their own fields; the member link and the submitter are set null with their user, never cascaded",
+    async () => {
+      const db = handle.db;
+      const columnsOf = async (table: string): Promise<Array<{ name: string; notnull: boolean }>> =>
+        dialect === "sqlite"
+          ? (await sql<{ name: string; notnull: number }>`select name, "notnull" from pragma_table_info(${table})`.execute(db)).rows.map(
+              (c) => ({ name: c.name, notnull: c.notnull === 1 }),
+            )
+          : (
+              await sql<{ name: string; is_nullable: string }>`select column_name as name, is_nullable from information_schema.columns
+                where table_schema = current_schema() and table_name = ${table}`.execute(db)
+            ).rows.map((c) => ({ name: c.name, notnull: c.is_nullable === "NO" }));
+      for (const table of ["contact_messages", "cpa_requests", "homeowner_material_requests", "applications"]) {
+        const columns = await columnsOf(table);
+        expect(
+          columns.map((c) => c.name).filter((c) => ["status", "submitted_at", "updated_at", "submitted_by"].includes(c)),
+          table,
+        ).toEqual([]);
+        expect(
+          columns.find((c) => c.name === "submission_id"),
+          table,
+        ).toEqual({ name: "submission_id", notnull: true });
+      }
+      expect((await columnsOf("users")).map((c) => c.name)).not.toContain("application_id");
+
+      const memberId = Number(
+        (await db.selectFrom("users").select("id").where("certificate_number", "=", "C0028").executeTakeFirstOrThrow()).id,
+      );
+      const sentBy = async () =>
+        (
+          await db
+            .selectFrom("submissions")
+            .select(["source", "row_id", "submitted_by"])
+            .where("submitted_by", "is not", null)
+            .orderBy("source")
+            .execute()
+        ).map((r) => [r.source, Number(r.row_id), Number(r.submitted_by)]);
+      expect(await sentBy()).toEqual([
+        ["applications", 1, memberId],
+        ["contact_messages", 3, memberId],
+        ["cpa_requests", 2, memberId],
+      ]);
+      const linkOf = async (id: number) =>
+        (await db.selectFrom("applications").select("member_user_id").where("id", "=", id).executeTakeFirst())?.member_user_id;
+      expect(Number(await linkOf(2))).toBe(memberId);
+
+      // Deleting the application the member came from leaves the member.
+      await db.deleteFrom("submissions").where("source", "=", "applications").where("row_id", "=", 2).execute();
+      expect(await linkOf(2)).toBeUndefined();
+      expect(await db.selectFrom("users").select("id").where("id", "=", memberId).executeTakeFirst()).toEqual({ id: memberId });
+
+      // Linked again to application 3, then the member deleted: the applications and what they
+      // sent stay, link and submitter cleared.
+      await db.updateTable("applications").set({ member_user_id: memberId }).where("id", "=", 3).execute();
+      await db.deleteFrom("users").where("id", "=", memberId).execute();
+      expect(await linkOf(3)).toBeNull();
+      expect(await sentBy()).toEqual([]);
+      const left = await db
+        .selectFrom("submissions")
+        .select(["source", "row_id"])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("source", "=", "applications"), eb("row_id", "in", [1, 3])]),
+            eb.and([eb("source", "=", "contact_messages"), eb("row_id", "=", 3)]),
+            eb.and([eb("source", "=", "cpa_requests"), eb("row_id", "=", 2)]),
+          ]),
+        )
+        .execute();
+      expect(left).toHaveLength(4);
+      expect(await db.selectFrom("applications").select("id").where("id", "in", [1, 3]).execute()).toHaveLength(2);
     },
   );
 });

@@ -5,6 +5,7 @@ import { createLogger } from "~/platform/logger.server";
 import { RateLimits } from "~/platform/rate-limit.server";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
+import { findKindRow } from "~/features/submissions/store.server";
 import { localIsoDate, MESSAGES } from "./contract";
 import { APPLICATION_RATE_LIMIT, ApplicationsService, CASE_LOOKUP_RATE_LIMIT, CASE_LOOKUP_UNAVAILABLE } from "./service.server";
 
@@ -118,7 +119,7 @@ describeEachDatabase("membership application API", (dialect) => {
       expect(res.status).toBe(201);
       const body = await res.json();
       expect(body).toEqual({ success: true, id: expect.any(Number), submittedAt: expect.any(String) });
-      const row = await db().selectFrom("applications").selectAll().where("id", "=", body.id).executeTakeFirstOrThrow();
+      const row = (await findKindRow(db(), "applications", body.id))!;
       expect(row).toMatchObject({
         case_number: "1234567",
         amount_of_coverage: "250000.00",

@@ -47,8 +47,8 @@ interface ApplicationForMember {
 
 /**
  * From an approved application to a member, by staff's explicit choice: a new member with a new
- * certificate number and the application's name, birthdate and contact details, linked both
- * ways; or a link to a member who has the application's name and birthdate, chosen by staff
+ * certificate number and the application's name, birthdate and contact details, linked
+ * (applications.member_user_id, set null if the member is deleted); or a link to a member who has the application's name and birthdate, chosen by staff
  * after seeing the match (matches). Anyone who knows a member's name and birthday can apply in
  * their name, so a link never happens on its own, never changes the member's stored details,
  * and the welcome e-mail with the certificate number goes only to the member's own stored
@@ -82,34 +82,36 @@ export class MembershipFromApplications {
     const { db, audit } = this.deps;
     const outcome = await db.transaction().execute(async (trx) => {
       const app = await trx
-        .selectFrom("applications")
+        .selectFrom("applications as a")
+        .innerJoin("submissions as s", "s.id", "a.submission_id")
         .select([
-          "id",
-          "status",
-          "applicant_name",
-          "dob",
-          "email",
-          "phone",
-          "address1",
-          "address2",
-          "city",
-          "state",
-          "zip",
-          "member_user_id",
-          "amount_of_coverage",
-          "beneficiary_name",
-          "beneficiary_relationship",
+          "a.id",
+          "s.status",
+          "a.applicant_name",
+          "a.dob",
+          "a.email",
+          "a.phone",
+          "a.address1",
+          "a.address2",
+          "a.city",
+          "a.state",
+          "a.zip",
+          "a.amount_of_coverage",
+          "a.beneficiary_name",
+          "a.beneficiary_relationship",
         ])
-        .where("id", "=", applicationId)
+        .where("a.id", "=", applicationId)
         .executeTakeFirst();
       if (!app) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
       if (app.status !== "approved") throw DomainError.conflict(MEMBERSHIP_MESSAGES.notApproved);
-      // Claimed first: of two staff doing this at once, the second sees the first's member.
+      // Claimed first (the row locked until this ends): of two staff doing this at once, the
+      // second waits and then finds the first's member, or a claim still standing.
       const claimed = await trx
         .updateTable("applications")
-        .set({ member_user_id: -1 })
+        .set({ member_claimed_at: nowIso() })
         .where("id", "=", applicationId)
         .where("member_user_id", "is", null)
+        .where("member_claimed_at", "is", null)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { kind: "existing" as const };
 
@@ -126,18 +128,17 @@ export class MembershipFromApplications {
         member = { id: match.id, certificate: match.certificate };
         created = false;
         email = stored.email?.trim() || null;
-        await trx
-          .updateTable("users")
-          .set({ application_id: applicationId, updated_at: nowIso() })
-          .where("id", "=", member.id)
-          .where("application_id", "is", null)
-          .execute();
       } else {
         member = await this.newMember(trx, app);
         created = true;
         email = app.email;
       }
-      await trx.updateTable("applications").set({ member_user_id: member.id }).where("id", "=", applicationId).execute();
+      // The link replaces the claim.
+      await trx
+        .updateTable("applications")
+        .set({ member_user_id: member.id, member_claimed_at: null })
+        .where("id", "=", applicationId)
+        .execute();
       await this.planFromApplication(trx, actorId, app, member);
       await audit.record(
         {
@@ -216,7 +217,8 @@ export class MembershipFromApplications {
       .where("applications.id", "=", applicationId)
       .executeTakeFirst();
     if (!row) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
-    if (row.member_user_id === null || Number(row.member_user_id) < 0) throw DomainError.conflict(MEMBERSHIP_MESSAGES.inProgress);
+    // Claimed, the member not made yet.
+    if (row.member_user_id === null) throw DomainError.conflict(MEMBERSHIP_MESSAGES.inProgress);
     return {
       member: { id: Number(row.member_user_id), certificate: row.certificate_number ?? "" },
       created: false,
@@ -268,7 +270,6 @@ export class MembershipFromApplications {
         firstName: name.first,
         lastName: name.last,
         email: app.email,
-        applicationId: app.id,
         phone: app.phone,
         address1: app.address1,
         address2: app.address2,
@@ -297,7 +298,7 @@ export class MembershipFromApplications {
       .set({ welcome_sent_at: nowIso() })
       .where("id", "=", applicationId)
       .where("welcome_sent_at", "is", null)
-      .where("status", "=", "approved")
+      .where("submission_id", "in", (eb) => eb.selectFrom("submissions").select("id").where("status", "=", "approved"))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return "already-sent";
     try {

@@ -10,7 +10,7 @@ import {
   type TestServer,
 } from "../../../tests/support/test-app";
 import { pngDataUrl } from "../../../tests/support/png";
-import { insertApplication } from "../../../tests/support/submission-fixtures";
+import { deleteSubmissions, insertApplication } from "../../../tests/support/submission-fixtures";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { localIsoDate, MEMBERSHIP_MESSAGES } from "./contract";
 import { formatCertificate, splitName } from "./membership.server";
@@ -92,7 +92,6 @@ describeEachDatabase("from approved application to member", (dialect) => {
       first_name: "Avery J.",
       last_name: "Newmember",
       email: "avery.new@example.com",
-      application_id: id,
       role: "user",
       // The application's contact details (issue 30, 3.3).
       phone: "5551234567",
@@ -195,10 +194,12 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect((await db().selectFrom("users").select("id").execute()).length).toBe(before);
     const user = await db()
       .selectFrom("users")
-      .select(["application_id", "email", "phone", "address1"])
+      .select(["email", "phone", "address1"])
       .where("id", "=", existing.id)
       .executeTakeFirstOrThrow();
-    expect(user).toEqual({ application_id: id, email: "pat.on.record@example.com", phone: "2035550100", address1: null });
+    expect(user).toEqual({ email: "pat.on.record@example.com", phone: "2035550100", address1: null });
+    const link = await db().selectFrom("applications").select("member_user_id").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(Number(link.member_user_id)).toBe(existing.id);
     // The certificate number went to the address on record, never to the application's.
     const mails = smtp.received.filter((m) => m.to.includes("pat.on.record@example.com") || m.to.includes("pat@example.com"));
     expect(mails.map((m) => m.to)).toEqual([["pat.on.record@example.com"]]);
@@ -283,11 +284,43 @@ describeEachDatabase("from approved application to member", (dialect) => {
     ]);
   });
 
-  it("an application whose member is being made shows no member yet", async () => {
+  it("an application whose member is being made shows no member yet, and a second request makes none", async () => {
     const id = await insertApplication(server.services.database, { applicant_name: "Claimed Cleo", dob: "1990-01-02", status: "approved" });
     // What a staff member's claim writes before the member exists.
-    await db().updateTable("applications").set({ member_user_id: -1 }).where("id", "=", id).execute();
+    await db().updateTable("applications").set({ member_claimed_at: new Date().toISOString() }).where("id", "=", id).execute();
     expect(await membershipShown(id)).toEqual({ member: null, welcomeSentAt: null });
+    const users = (await db().selectFrom("users").select("id").execute()).length;
+    const second = await create(id);
+    expect(second.status).toBe(409);
+    expect((await second.json()).error).toBe(MEMBERSHIP_MESSAGES.inProgress);
+    expect((await db().selectFrom("users").select("id").execute()).length).toBe(users);
+    // Neither the detail nor the legacy answer shows the claim.
+    const detail = await (await server.request(`/api/admin/submissions/application_${id}`, { cookie: staff.cookie })).json();
+    expect(detail.submission.fields.map((f: { key: string }) => f.key)).not.toContain("member_claimed_at");
+  });
+
+  it("deleting the member leaves the application, unlinked; deleting the application leaves the member", async () => {
+    const id = await insertApplication(server.services.database, {
+      applicant_name: "Gone Gail",
+      dob: "1977-07-07",
+      email: "gone.gail@example.com",
+      status: "approved",
+    });
+    const made = (await (await create(id)).json()).member;
+    await db().deleteFrom("users").where("id", "=", made.id).execute();
+    const link = await db().selectFrom("applications").select("member_user_id").where("id", "=", id).executeTakeFirst();
+    expect(link).toEqual({ member_user_id: null });
+    expect(await membershipShown(id)).toMatchObject({ member: null });
+
+    // Made again, then the application deleted: the member stays.
+    const again = await create(id);
+    expect(again.status).toBe(201);
+    const member = (await again.json()).member;
+    expect(member.id).not.toBe(made.id);
+    await deleteSubmissions(server.services.database, "applications", [id]);
+    expect(await db().selectFrom("users").select("certificate_number").where("id", "=", member.id).executeTakeFirst()).toEqual({
+      certificate_number: member.certificate,
+    });
   });
 
   it("two staff on two instances at once: one member, one number each time, numbers never shared", async () => {
@@ -310,8 +343,11 @@ describeEachDatabase("from approved application to member", (dialect) => {
       for (let i = 0; i < ids.length; i++) expect(bodies[2 * i].member).toEqual(bodies[2 * i + 1].member);
       const certificates = bodies.filter((_, i) => i % 2 === 0).map((b) => b.member.certificate);
       expect(new Set(certificates).size).toBe(4);
-      const made = await db().selectFrom("users").select("id").where("application_id", "in", ids).execute();
+      // One member each: every one made is linked, to its own application.
+      const made = await db().selectFrom("users").select("id").where("first_name", "=", "Race").orderBy("id").execute();
       expect(made).toHaveLength(4);
+      const links = await db().selectFrom("applications").select("member_user_id").where("id", "in", ids).orderBy("member_user_id").execute();
+      expect(links.map((l) => Number(l.member_user_id))).toEqual(made.map((u) => Number(u.id)));
       // Four welcome e-mails, one each.
       for (let i = 1; i <= 4; i++) expect(smtp.received.filter((m) => m.to.includes(`race${i}@example.com`))).toHaveLength(1);
     } finally {

@@ -1,10 +1,11 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { nowIso, type Dialect } from "~/platform/db.server";
-import { SubmissionStore } from "~/features/submissions/store.server";
+import { findKindRow, SubmissionStore, type KindRow } from "~/features/submissions/store.server";
 import type { ApplicationsTable, CasesTable, Database } from "~/platform/schema";
 import type { Application } from "./contract";
 
-export type ApplicationRow = Selectable<ApplicationsTable>;
+/** A stored application, with its submission's status, dates and submitter. */
+export type ApplicationRow = KindRow<"applications">;
 export type CaseRow = Selectable<CasesTable>;
 /** A case as imported: the case number and any of the lookup fields. */
 export type CaseValues = Omit<Insertable<CasesTable>, "id" | "created_at" | "updated_at">;
@@ -69,7 +70,7 @@ export class ApplicationsRepository {
   }
 
   find(id: number): Promise<ApplicationRow | undefined> {
-    return this.db.selectFrom("applications").selectAll().where("id", "=", id).executeTakeFirst();
+    return findKindRow(this.db, "applications", id);
   }
 
   async count(): Promise<number> {

@@ -249,7 +249,6 @@ describe("accounts in the users table", () => {
       firstName: "Ann",
       lastName: "Lee",
       email: "ann@example.com",
-      applicationId: 42,
     });
     expect(await row(full.id)).toMatchObject({
       certificate_number: "AS-FULL",
@@ -257,7 +256,6 @@ describe("accounts in the users table", () => {
       first_name: "Ann",
       last_name: "Lee",
       email: "ann@example.com",
-      application_id: 42,
       role: "user",
       is_active: 1,
       is_core_admin: 0,
@@ -265,6 +263,6 @@ describe("accounts in the users table", () => {
       password_hash: null,
     });
     const bare = await auth.users.createMember({ certificate: "AS-BARE", birthdateDigest: "digest" });
-    expect(await row(bare.id)).toMatchObject({ first_name: null, last_name: null, email: null, application_id: null });
+    expect(await row(bare.id)).toMatchObject({ first_name: null, last_name: null, email: null });
   });
 });

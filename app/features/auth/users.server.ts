@@ -114,7 +114,6 @@ export interface NewMember {
   firstName?: string | null;
   lastName?: string | null;
   email?: string | null;
-  applicationId?: number | null;
   /** Contact details beside the e-mail (an application's). */
   phone?: string | null;
   address1?: string | null;
@@ -132,7 +131,6 @@ function memberValues(input: NewMember) {
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
     email: input.email ?? null,
-    application_id: input.applicationId ?? null,
     phone: input.phone ?? null,
     address1: input.address1 ?? null,
     address2: input.address2 ?? null,

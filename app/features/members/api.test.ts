@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../tests/support/row-guard";
+import { deleteSubmissions, insertApplication } from "../../../tests/support/submission-fixtures";
 import { AUDIT_ACTIONS, EXPORT_COLUMNS, MESSAGES, type AuditEntry, type MemberRow, type StaffRow } from "./contract";
 
 const BIRTHDATE = "1980-01-15";
@@ -100,7 +101,10 @@ describeEachDatabase("member administration API", (dialect) => {
       b: await addMember("STAT-B", { first: "Amy", last: "Adams" }),
       c: await addMember("STAT-C"),
     };
-    await server.services.database.db.updateTable("users").set({ application_id: 77 }).where("id", "=", ids.a).execute();
+    // Two applications linked to Zoe: her row names the lowest (applications.member_user_id, 0031).
+    const database = server.services.database;
+    const apps = [await insertApplication(database), await insertApplication(database)];
+    await database.db.updateTable("applications").set({ member_user_id: ids.a }).where("id", "in", apps).execute();
     await req(`/api/admin/members/${ids.c}`, { method: "PATCH", json: { is_active: false }, cookie: limited.cookie });
     const list = async (query: string) =>
       (
@@ -112,7 +116,7 @@ describeEachDatabase("member administration API", (dialect) => {
     expect(await list("sort=name&dir=desc")).toEqual(["STAT-A", "STAT-B", "STAT-C"]);
     const rows = (await json(await req(`/api/admin/members?q=STAT-&sort=certificate_number`, { cookie: limited.cookie }))).members;
     expect(rows.map((m: Record<string, unknown>) => [m.application_id, m.first_name])).toEqual([
-      [77, "Zoe"],
+      [Math.min(...apps), "Zoe"],
       [null, "Amy"],
       [null, null],
     ]);
@@ -122,7 +126,8 @@ describeEachDatabase("member administration API", (dialect) => {
 
     // Activating an active member leaves their sessions alone; the audit names the member.
     const signedIn = sessionCookieFrom(await memberLogin("STAT-A"));
-    await req(`/api/admin/members/${ids.a}`, { method: "PATCH", json: { is_active: true }, cookie: limited.cookie });
+    const patched = await json(await req(`/api/admin/members/${ids.a}`, { method: "PATCH", json: { is_active: true }, cookie: limited.cookie }));
+    expect(patched.member.application_id).toBe(Math.min(...apps));
     expect((await whoIs(signedIn))?.certificate_number).toBe("STAT-A");
     const [entry] = await auditEntries("&action=members.activate");
     expect(entry).toMatchObject({ target_type: "member", target_id: ids.a, target_label: "STAT-A" });
@@ -132,6 +137,11 @@ describeEachDatabase("member administration API", (dialect) => {
       target_id: ids.b,
       target_label: "STAT-B",
     });
+    // Deleting Zoe leaves her applications, unlinked (set null, never cascade).
+    await req(`/api/admin/members/${ids.a}`, { method: "DELETE", cookie: limited.cookie });
+    const left = await database.db.selectFrom("applications").select(["id", "member_user_id"]).where("id", "in", apps).orderBy("id").execute();
+    expect(left.map((a) => [Number(a.id), a.member_user_id])).toEqual(apps.map((id) => [id, null]));
+    await deleteSubmissions(database, "applications", apps);
   });
 
   it("lists staff without certificate numbers, and audits staff changes against the staff account", async () => {

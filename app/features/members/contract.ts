@@ -242,7 +242,7 @@ export interface MemberRow {
   city: string | null;
   state: string | null;
   zip: string | null;
-  /** The application this member was made from or linked to. */
+  /** The application this member was made from or linked to (the lowest, if several). */
   application_id: number | null;
   /** The member's coverage today (computed, never stored). */
   coverage: CoverageSummary;

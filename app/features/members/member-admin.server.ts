@@ -30,7 +30,11 @@ export interface Actor {
 
 type UsersQuery = SelectQueryBuilder<Database, "users", object>;
 
-function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>, coverage: Coverage | undefined): MemberRow {
+function toMemberRow(
+  row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>,
+  coverage: Coverage | undefined,
+  applicationId: number | undefined,
+): MemberRow {
   return {
     id: row.id,
     certificate_number: row.certificate_number ?? "",
@@ -46,7 +50,7 @@ function toMemberRow(row: Pick<UserRow, (typeof MEMBER_COLUMNS)[number]>, covera
     city: row.city,
     state: row.state,
     zip: row.zip,
-    application_id: row.application_id === null ? null : Number(row.application_id),
+    application_id: applicationId ?? null,
     coverage: coverage ? coverageSummary(coverage) : { status: "no-plan", label: "No plan on record", paidThrough: null },
   };
 }
@@ -73,7 +77,7 @@ const MEMBER_COLUMNS = [
   "is_active",
   "last_login_at",
   "created_at",
-  // The member's own contact details (My account) and the application they came from.
+  // The member's own contact details (My account).
   "email",
   "phone",
   "address1",
@@ -81,10 +85,24 @@ const MEMBER_COLUMNS = [
   "city",
   "state",
   "zip",
-  "application_id",
 ] as const;
 /** A member the census did not see (added since): no plan on record, as a new member has none. */
 const NO_PLAN: Pick<Coverage, "state" | "label"> = { state: { kind: "no-plan" satisfies CoverageKind }, label: "No plan on record" };
+
+/**
+ * The application each of these members came from: the lowest one linked to them
+ * (applications.member_user_id; migration 0031 keeps the link there only).
+ */
+async function applicationsOf(db: Kysely<Database>, memberIds: number[]): Promise<Map<number, number>> {
+  if (!memberIds.length) return new Map();
+  const rows = await db
+    .selectFrom("applications")
+    .select(["member_user_id", (eb) => eb.fn.min<number>("id").as("id")])
+    .where("member_user_id", "in", memberIds)
+    .groupBy("member_user_id")
+    .execute();
+  return new Map(rows.map((r) => [Number(r.member_user_id), Number(r.id)]));
+}
 
 const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at"] as const;
 
@@ -159,11 +177,12 @@ export class MemberAdminService {
     const pageIds = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
     const rows = pageIds.length ? await this.db.selectFrom("users").select(MEMBER_COLUMNS).where("id", "in", pageIds).execute() : [];
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const applications = await applicationsOf(this.db, pageIds);
     const total = matching.length;
     return {
       members: pageIds.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [toMemberRow(row, census.get(id))] : [];
+        return row ? [toMemberRow(row, census.get(id), applications.get(id))] : [];
       }),
       pagination: { page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) },
       coverageCounts: countByStatus(ids.map((id) => census.get(id) ?? NO_PLAN)),
@@ -235,7 +254,7 @@ export class MemberAdminService {
       );
       return updated;
     });
-    return toMemberRow(row, await this.coverageOf(memberId));
+    return toMemberRow(row, await this.coverageOf(memberId), (await applicationsOf(this.db, [memberId])).get(memberId));
   }
 
   /**
@@ -282,7 +301,7 @@ export class MemberAdminService {
       );
       return updated;
     });
-    return toMemberRow(row, await this.coverageOf(memberId));
+    return toMemberRow(row, await this.coverageOf(memberId), (await applicationsOf(this.db, [memberId])).get(memberId));
   }
 
   /** Deletes a member; their sessions go with them (foreign key cascade, and explicitly). */

@@ -6,13 +6,13 @@ import { SUBMISSION_TABLES, SUBMISSION_STATUSES, type SubmissionStatus, type Sub
 /*
  * The one writer of submissions (decision 012, migration 0030). A submission is its row in
  * `submissions` (the identity notes, assignments and the kind row point at, with what the
- * list shows, sorts and searches by) and its kind's row (`submission_id`, the kind's number
- * as id). Both are written here in one transaction, with the per-source counts the pager
+ * list shows, sorts and searches by, with its status, dates and submitter) and its kind's row
+ * (its own fields only, since 0031: `submission_id`, the kind's number as id). Both are written here in one transaction, with the per-source counts the pager
  * sums and, on SQLite, the FTS5 index of the search: no trigger copies anything.
  */
 
 /** The columns this module manages; a caller gives the kind's own fields. */
-type Managed = "id" | "submission_id" | "status" | "submitted_at" | "updated_at" | "submitted_by";
+type Managed = "id" | "submission_id" | "member_claimed_at";
 export type KindValues<T extends SubmissionTable> = Omit<Insertable<Database[T]>, Managed>;
 
 export interface StoreOptions {
@@ -22,19 +22,14 @@ export interface StoreOptions {
   submittedBy?: number | null;
 }
 
-/** The columns every kind's stored row has. */
-interface Stored {
-  id: number;
-  submission_id: number;
-  status: SubmissionStatus;
-  submitted_at: string;
-  updated_at: string;
-  submitted_by: number | null;
-}
-/** A kind's stored row. */
-export type KindRow<T extends SubmissionTable> = Selectable<Database[T]> & Stored;
+/** What a stored kind row is read with from its submission (the kind tables hold none of it since 0031). */
+const FROM_SUBMISSION = ["s.status", "s.submitted_at", "s.updated_at", "s.submitted_by"] as const;
+export type SubmissionFields = Pick<Selectable<Database["submissions"]>, "status" | "submitted_at" | "updated_at" | "submitted_by">;
+/** A kind's stored row, with its submission's status, dates and submitter. */
+export type KindRow<T extends SubmissionTable> = Selectable<Database[T]> & SubmissionFields & { id: number; submission_id: number };
 
-const merge = <V extends object>(rows: V[], managed: Stored[]) => rows.map((r, i) => ({ ...r, ...managed[i] }));
+const merge = <V extends object>(rows: V[], managed: Array<{ id: number; submission_id: number }>) =>
+  rows.map((r, i) => ({ ...r, ...managed[i] }));
 
 /*
  * Each kind's insert and read, named per table so Kysely types every one; indexed by a
@@ -42,26 +37,92 @@ const merge = <V extends object>(rows: V[], managed: Stored[]) => rows.map((r, i
  */
 type KindAccess = {
   [T in SubmissionTable]: {
-    insert(db: Kysely<Database>, rows: Array<KindValues<T>>, managed: Stored[]): Promise<unknown>;
+    insert(db: Kysely<Database>, rows: Array<KindValues<T>>, managed: Array<{ id: number; submission_id: number }>): Promise<unknown>;
     find(db: Kysely<Database>, id: number): Promise<KindRow<T> | undefined>;
+    /** Every row, newest first (then the highest number). */
+    all(db: Kysely<Database>): Promise<Array<KindRow<T>>>;
   };
 };
 const KIND: KindAccess = {
   contact_messages: {
     insert: (db, rows, managed) => db.insertInto("contact_messages").values(merge(rows, managed)).execute(),
-    find: (db, id) => db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirst(),
+    find: (db, id) =>
+      db
+        .selectFrom("contact_messages as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .where("k.id", "=", id)
+        .executeTakeFirst(),
+    all: (db) =>
+      db
+        .selectFrom("contact_messages as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .orderBy("s.submitted_at", "desc")
+        .orderBy("k.id", "desc")
+        .execute(),
   },
   cpa_requests: {
     insert: (db, rows, managed) => db.insertInto("cpa_requests").values(merge(rows, managed)).execute(),
-    find: (db, id) => db.selectFrom("cpa_requests").selectAll().where("id", "=", id).executeTakeFirst(),
+    find: (db, id) =>
+      db
+        .selectFrom("cpa_requests as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .where("k.id", "=", id)
+        .executeTakeFirst(),
+    all: (db) =>
+      db
+        .selectFrom("cpa_requests as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .orderBy("s.submitted_at", "desc")
+        .orderBy("k.id", "desc")
+        .execute(),
   },
   homeowner_material_requests: {
     insert: (db, rows, managed) => db.insertInto("homeowner_material_requests").values(merge(rows, managed)).execute(),
-    find: (db, id) => db.selectFrom("homeowner_material_requests").selectAll().where("id", "=", id).executeTakeFirst(),
+    find: (db, id) =>
+      db
+        .selectFrom("homeowner_material_requests as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .where("k.id", "=", id)
+        .executeTakeFirst(),
+    all: (db) =>
+      db
+        .selectFrom("homeowner_material_requests as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .orderBy("s.submitted_at", "desc")
+        .orderBy("k.id", "desc")
+        .execute(),
   },
   applications: {
     insert: (db, rows, managed) => db.insertInto("applications").values(merge(rows, managed)).execute(),
-    find: (db, id) => db.selectFrom("applications").selectAll().where("id", "=", id).executeTakeFirst(),
+    find: (db, id) =>
+      db
+        .selectFrom("applications as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .where("k.id", "=", id)
+        .executeTakeFirst(),
+    all: (db) =>
+      db
+        .selectFrom("applications as k")
+        .innerJoin("submissions as s", "s.id", "k.submission_id")
+        .selectAll("k")
+        .select(FROM_SUBMISSION)
+        .orderBy("s.submitted_at", "desc")
+        .orderBy("k.id", "desc")
+        .execute(),
   },
 };
 
@@ -69,6 +130,12 @@ const KIND: KindAccess = {
 export function findKindRow<T extends SubmissionTable>(db: Kysely<Database>, table: T, id: number): Promise<KindRow<T> | undefined> {
   const access: KindAccess[T] = KIND[table];
   return access.find(db, id);
+}
+
+/** Every stored row of a kind, newest first. */
+export function allKindRows<T extends SubmissionTable>(db: Kysely<Database>, table: T): Promise<Array<KindRow<T>>> {
+  const access: KindAccess[T] = KIND[table];
+  return access.all(db);
 }
 
 /** What the list shows of a submission: name, e-mail, phone, details and coverage. */
@@ -228,14 +295,7 @@ export class SubmissionStore {
         await access.insert(
           trx,
           batch.map((b) => b.values),
-          batch.map((b) => ({
-            id: b.id,
-            submission_id: identity.get(b.id)!,
-            status: b.status,
-            submitted_at: b.submittedAt,
-            updated_at: b.updatedAt,
-            submitted_by: b.submittedBy,
-          })),
+          batch.map((b) => ({ id: b.id, submission_id: identity.get(b.id)! })),
         );
         if (this.dialect === "sqlite") {
           await sql`insert into submission_search (rowid, search_text, coverage) values ${sql.join(
@@ -275,7 +335,6 @@ export class SubmissionStore {
         .set({ status, status_rank: statusRank(status), updated_at: now })
         .where("id", "=", before.id)
         .execute();
-      await trx.updateTable(table).set({ status, updated_at: now }).where("id", "=", id).execute();
       if (before.status !== status) {
         await this.count(trx, table, before.status, -1);
         await this.count(trx, table, status, 1);

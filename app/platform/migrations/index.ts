@@ -20,6 +20,7 @@ import { m0027_membership_reminders } from "./0027_membership_reminders";
 import { m0028_submission_identity } from "./0028_submission_identity";
 import { m0029_page_generations } from "./0029_page_generations";
 import { m0030_submissions_table } from "./0030_submissions_table";
+import { m0031_kind_fields_and_member_links } from "./0031_kind_fields_and_member_links";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, AppMigration> = {
   "0028_submission_identity": m0028_submission_identity,
   "0029_page_generations": m0029_page_generations,
   "0030_submissions_table": m0030_submissions_table,
+  "0031_kind_fields_and_member_links": m0031_kind_fields_and_member_links,
 };

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/platform/schema";
 import { SubmissionQueries } from "./queries.server";
+import { SubmissionStore } from "../store.server";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { deleteSubmissions, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import { expectSubmissionListInStep } from "../../../../tests/support/list-index";
@@ -25,6 +26,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
 
   const db = () => server.services.database.db;
   const queries = () => server.services.submissionAdmin.queries;
+  const store = () => new SubmissionStore(db(), dialect);
   const inStep = () => expectSubmissionListInStep(db(), dialect);
   const at = (day: number, hour = 12) => new Date(Date.UTC(2024, 2, day, hour)).toISOString();
   const filters = (query: Record<string, string>): SubmissionFilters => submissionQuerySchema.parse(query);
@@ -114,7 +116,10 @@ describeEachDatabase("admin submissions list index", (dialect) => {
 
       // The member's account goes; the application stays, without who sent it.
       await db().deleteFrom("users").where("id", "=", member.userId).execute();
-      expect((await db().selectFrom("applications").select("submitted_by").executeTakeFirstOrThrow()).submitted_by).toBeNull();
+      expect(
+        (await db().selectFrom("submissions").select("submitted_by").where("source", "=", "applications").executeTakeFirstOrThrow())
+          .submitted_by,
+      ).toBeNull();
       await inStep();
 
       const del = await server.request("/api/admin/forms", {
@@ -261,13 +266,7 @@ describeEachDatabase("admin submissions list index", (dialect) => {
           ],
           ["applications", await insertApplication(server.services.database, { applicant_name: name, email, submitted_at: when })],
         ] as const;
-        for (const [table, id] of ids) {
-          await db()
-            .updateTable(table)
-            .set({ status: statuses[n++ % statuses.length] })
-            .where("id", "=", Number(id))
-            .execute();
-        }
+        for (const [table, id] of ids) await store().setStatus(table, Number(id), statuses[n++ % statuses.length]);
       }
     });
 

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import { containsPattern, type Dialect } from "~/platform/db.server";
-import { findKindRow } from "../store.server";
+import { allKindRows, findKindRow } from "../store.server";
 import type { Database } from "~/platform/schema";
 import {
   SOURCES,
@@ -20,8 +20,8 @@ import { formatCoverage, parseDollars } from "~/features/applications/contract";
  * ../store.server.ts, with the name, e-mail, phone, details and coverage the list shows, the
  * sort keys, status, date and search text): the list's pages, each sort off an index in its
  * own order, the total from the counts and a search from a trigram index (decision 008); the
- * export; a detail's summary; a member's own submissions. Only a detail's every field and the
- * legacy admin-forms answer read the kind's own table.
+ * export; a detail's summary; a member's own submissions. A detail's every field and the
+ * legacy admin-forms answer read the kind's own table joined to it.
  */
 
 /** What the details cell says when a request carries nothing beyond its contact columns. */
@@ -410,28 +410,45 @@ export class SubmissionQueries {
       .execute();
   }
 
-  /** The stored row, every column but the identity (shown as the unified id). */
+  /** The stored row as the kind table held it before 0031, without the identity (shown as the unified id). */
   async find(table: SubmissionTable, id: number): Promise<Record<string, unknown> | undefined> {
     const row = await findKindRow(this.db, table, id);
-    if (!row) return undefined;
-    const { submission_id: _identity, ...rest } = row;
-    return rest;
+    return row && asStored(table, row);
   }
 
   async summary(table: SubmissionTable, id: number): Promise<UnifiedRow | undefined> {
     return this.shown().where("source", "=", table).where("row_id", "=", id).executeTakeFirst();
   }
 
-  /** Every row of one table, newest first (the legacy admin-forms answer), without the identity. */
+  /** Every row of one table, newest first, as find() gives each (the legacy admin-forms answer). */
   async table(table: SubmissionTable): Promise<Array<Record<string, unknown>>> {
-    const rows: Array<Record<string, unknown>> = await this.db
-      .selectFrom(table)
-      .selectAll()
-      .orderBy("submitted_at", "desc")
-      .orderBy("id", "desc")
-      .execute();
-    return rows.map(({ submission_id: _identity, ...rest }) => rest);
+    return (await allKindRows(this.db, table)).map((row) => asStored(table, row));
   }
+}
+
+/*
+ * Where each kind table held its status, dates and submitter before migration 0031 moved them
+ * to `submissions` (after its own fields; an application's before its member link, submitted_by
+ * first): a detail's fields and the legacy answer keep their keys in that order.
+ */
+const SUBMISSION_FIELDS = ["status", "submitted_at", "updated_at", "submitted_by"] as const;
+type SubmissionField = (typeof SUBMISSION_FIELDS)[number];
+const STORED_AT: Record<SubmissionTable, { before: string | null; order: readonly SubmissionField[] }> = {
+  contact_messages: { before: null, order: SUBMISSION_FIELDS },
+  cpa_requests: { before: null, order: SUBMISSION_FIELDS },
+  homeowner_material_requests: { before: null, order: SUBMISSION_FIELDS },
+  applications: { before: "member_user_id", order: ["submitted_by", "status", "submitted_at", "updated_at"] },
+};
+
+/** A kind row read with its submission's fields, shaped as the kind table stored it: no identity, no member claim. */
+function asStored(table: SubmissionTable, row: Record<string, unknown>): Record<string, unknown> {
+  const { submission_id: _identity, member_claimed_at: _claim, ...fields } = row;
+  const { before, order } = STORED_AT[table];
+  const own = Object.entries(fields).filter(([key]) => !(SUBMISSION_FIELDS as readonly string[]).includes(key));
+  const found = own.findIndex(([key]) => key === before);
+  const at = found < 0 ? own.length : found;
+  const moved = order.map((key): [string, unknown] => [key, fields[key]]);
+  return Object.fromEntries([...own.slice(0, at), ...moved, ...own.slice(at)]);
 }
 
 /** A member's own submissions: those they sent, and the application their membership was made from. */

@@ -284,7 +284,7 @@ export class SubmissionAdminService {
   /** The member an application became (or was linked to), and whether the welcome e-mail went out. */
   private async membershipOf(row: Record<string, unknown>): Promise<SubmissionDetail["membership"]> {
     const memberId = row.member_user_id === null || row.member_user_id === undefined ? null : Number(row.member_user_id);
-    if (memberId === null || memberId < 0) return { member: null, welcomeSentAt: null };
+    if (memberId === null) return { member: null, welcomeSentAt: null };
     const user = await this.db.selectFrom("users").select(["id", "certificate_number"]).where("id", "=", memberId).executeTakeFirst();
     return {
       member: user ? { id: Number(user.id), certificate: user.certificate_number ?? "" } : null,

@@ -57,7 +57,7 @@ describeEachDatabase("public forms API", (dialect) => {
   describe("contact", () => {
     it("POST /api/forms stores a pending contact message, trimmed, blank phone as null", async () => {
       const id = await expectCreated(await post("/api/forms", contact));
-      const row = await db().selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const row = (await server.services.submissions.repository.find("contact", id))!;
       expect(row).toMatchObject({
         name: "Dana Reyes",
         email: "dana@example.com",
@@ -124,13 +124,13 @@ describeEachDatabase("public forms API", (dialect) => {
   describe("request forms", () => {
     it("POST /api/submit-cpa-request stores the spec's fields", async () => {
       const id = await expectCreated(await post("/api/submit-cpa-request", cpa));
-      const row = await db().selectFrom("cpa_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const row = (await server.services.submissions.repository.find("cpa", id))!;
       expect(row).toMatchObject({ ...cpa, member_id: null, status: "pending" });
     });
 
     it("POST /api/submit-material-request stores the spec's fields", async () => {
       const id = await expectCreated(await post("/api/submit-material-request", { ...material, member_id: "AHA-1001" }));
-      const row = await db().selectFrom("homeowner_material_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const row = (await server.services.submissions.repository.find("homeowner", id))!;
       expect(row).toMatchObject({ ...material, member_id: "AHA-1001", status: "pending" });
     });
 
