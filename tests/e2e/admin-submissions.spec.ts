@@ -489,7 +489,11 @@ test.describe("admin submissions", () => {
       .where("certificate_number", "=", certificate)
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ first_name: "Morgan", last_name: `Member${tag}` });
-    const link = await services.database.db.selectFrom("applications").select("member_user_id").where("id", "=", appId).executeTakeFirstOrThrow();
+    const link = await services.database.db
+      .selectFrom("applications")
+      .select("member_user_id")
+      .where("id", "=", appId)
+      .executeTakeFirstOrThrow();
     expect(Number(link.member_user_id)).toBe(user.id);
     await membership.getByRole("link", { name: "Open in member administration" }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/members\\?q=${certificate}`));

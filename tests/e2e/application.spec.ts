@@ -5,6 +5,7 @@ import { SUCCESS_MESSAGE } from "../../app/features/applications/ApplicationForm
 import { E2E_BASE } from "./env";
 import { field, sign, signature } from "./application-form";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { storedByEmail } from "../support/submission-fixtures";
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
@@ -114,7 +115,7 @@ test.describe("membership application", () => {
     await expect(field(page, "Today's Date")).toHaveValue(today);
     await expect(signature(page, "applicantSignature").locator("canvas")).toHaveAttribute("data-signed", "false");
 
-    const row = await services.database.db.selectFrom("applications").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "applications", email);
     expect(row).toMatchObject({
       applicant_name: "Dana Reyes",
       amount_of_coverage: "250000.00",
@@ -348,7 +349,7 @@ test.describe("membership application", () => {
     const again = await signIn("member");
     await page.getByRole("button", { name: "Submit Application" }).click();
     await expect(page.getByTestId("application-success")).toBeVisible();
-    const row = await services.database.db.selectFrom("applications").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "applications", email);
     expect(row).toMatchObject({ co_applicant_name: "Sam Reyes", submitted_by: again.userId, applicant_signature: drawn });
     expect(row.co_applicant_signature).toMatch(/^data:image\/png;base64,/);
   });

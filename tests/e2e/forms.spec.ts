@@ -6,6 +6,7 @@ import { INVALID_FORM_SELECTION, REQUEST_SUCCESS } from "../../app/features/form
 import { E2E_BASE } from "./env";
 import { expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
 import { startSecondSite } from "./second-site";
+import { storedByEmail } from "../support/submission-fixtures";
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
@@ -48,7 +49,7 @@ test.describe("contact form", () => {
     expect((await posted).postDataJSON()).toMatchObject({ name: "Robin Fields", email, subject: "warranty", phone: "(203) 555-0147" });
     await expect(page.getByTestId("contact-success")).toHaveText(CONTACT_SUCCESS);
 
-    const row = await services.database.db.selectFrom("contact_messages").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "contact_messages", email);
     expect(row).toMatchObject({ name: "Robin Fields", subject: "warranty", status: "pending" });
   });
 
@@ -131,7 +132,7 @@ test.describe("contact form", () => {
     await page.getByLabel("Phone Number").fill("");
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(page.getByTestId("contact-success")).toHaveText(CONTACT_SUCCESS);
-    const row = await services.database.db.selectFrom("contact_messages").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "contact_messages", email);
     expect(row).toMatchObject({ phone: null, status: "pending" });
     await context.close();
   });
@@ -203,7 +204,7 @@ test.describe("form requests", () => {
     await expect(page.getByLabel("Full Name")).toHaveValue("");
     await expect(page.getByTestId("request-success")).toHaveCount(0);
 
-    const row = await services.database.db.selectFrom("cpa_requests").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "cpa_requests", email);
     expect(row).toMatchObject({ first_name: "Mary", last_name: "Ann Smith", member_id: "AHA-2040", status: "pending" });
   });
 
@@ -222,11 +223,7 @@ test.describe("form requests", () => {
     });
     await expect(page.getByTestId("request-success")).toHaveText(REQUEST_SUCCESS);
     await expect(page.getByRole("heading", { name: "Select a Form" })).toBeVisible();
-    const row = await services.database.db
-      .selectFrom("homeowner_material_requests")
-      .selectAll()
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
+    const row = await storedByEmail(services.database.db, "homeowner_material_requests", email);
     expect(row).toMatchObject({ first_name: "Cher", materials_requested: "Home maintenance checklist", status: "pending" });
   });
 

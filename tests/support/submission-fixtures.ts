@@ -2,7 +2,13 @@ import type { Kysely } from "kysely";
 import type { Dialect } from "../../app/platform/db.server";
 import type { Database } from "../../app/platform/schema";
 import type { SubmissionStatus, SubmissionTable } from "../../app/features/submissions/contract";
-import { SubmissionStore, type KindValues, type StoreOptions } from "../../app/features/submissions/store.server";
+import {
+  findKindRow,
+  SubmissionStore,
+  type KindRow,
+  type KindValues,
+  type StoreOptions,
+} from "../../app/features/submissions/store.server";
 import { encodePng, whiteScanlines } from "./png";
 
 /*
@@ -123,4 +129,13 @@ export async function submissionIdentity(db: Kysely<Database>, table: string, id
     .where("row_id", "=", id)
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/** The stored row of a kind with this e-mail, with its submission's status, dates and submitter (the kind row holds none since 0031). */
+export async function storedByEmail<T extends SubmissionTable>(db: Kysely<Database>, table: T, email: string): Promise<KindRow<T>> {
+  const tables: SubmissionTable = table;
+  const { id } = await db.selectFrom(tables).select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  const row = await findKindRow(db, table, Number(id));
+  if (!row) throw new Error(`${table} ${id} has no submission`);
+  return row;
 }

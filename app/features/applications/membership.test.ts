@@ -346,7 +346,12 @@ describeEachDatabase("from approved application to member", (dialect) => {
       // One member each: every one made is linked, to its own application.
       const made = await db().selectFrom("users").select("id").where("first_name", "=", "Race").orderBy("id").execute();
       expect(made).toHaveLength(4);
-      const links = await db().selectFrom("applications").select("member_user_id").where("id", "in", ids).orderBy("member_user_id").execute();
+      const links = await db()
+        .selectFrom("applications")
+        .select("member_user_id")
+        .where("id", "in", ids)
+        .orderBy("member_user_id")
+        .execute();
       expect(links.map((l) => Number(l.member_user_id))).toEqual(made.map((u) => Number(u.id)));
       // Four welcome e-mails, one each.
       for (let i = 1; i <= 4; i++) expect(smtp.received.filter((m) => m.to.includes(`race${i}@example.com`))).toHaveLength(1);

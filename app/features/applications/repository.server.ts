@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { nowIso, type Dialect } from "~/platform/db.server";
 import { findKindRow, SubmissionStore, type KindRow } from "~/features/submissions/store.server";
-import type { ApplicationsTable, CasesTable, Database } from "~/platform/schema";
+import type { CasesTable, Database } from "~/platform/schema";
 import type { Application } from "./contract";
 
 /** A stored application, with its submission's status, dates and submitter. */

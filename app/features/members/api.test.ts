@@ -126,7 +126,9 @@ describeEachDatabase("member administration API", (dialect) => {
 
     // Activating an active member leaves their sessions alone; the audit names the member.
     const signedIn = sessionCookieFrom(await memberLogin("STAT-A"));
-    const patched = await json(await req(`/api/admin/members/${ids.a}`, { method: "PATCH", json: { is_active: true }, cookie: limited.cookie }));
+    const patched = await json(
+      await req(`/api/admin/members/${ids.a}`, { method: "PATCH", json: { is_active: true }, cookie: limited.cookie }),
+    );
     expect(patched.member.application_id).toBe(Math.min(...apps));
     expect((await whoIs(signedIn))?.certificate_number).toBe("STAT-A");
     const [entry] = await auditEntries("&action=members.activate");
@@ -139,7 +141,12 @@ describeEachDatabase("member administration API", (dialect) => {
     });
     // Deleting Zoe leaves her applications, unlinked (set null, never cascade).
     await req(`/api/admin/members/${ids.a}`, { method: "DELETE", cookie: limited.cookie });
-    const left = await database.db.selectFrom("applications").select(["id", "member_user_id"]).where("id", "in", apps).orderBy("id").execute();
+    const left = await database.db
+      .selectFrom("applications")
+      .select(["id", "member_user_id"])
+      .where("id", "in", apps)
+      .orderBy("id")
+      .execute();
     expect(left.map((a) => [Number(a.id), a.member_user_id])).toEqual(apps.map((id) => [id, null]));
     await deleteSubmissions(database, "applications", apps);
   });

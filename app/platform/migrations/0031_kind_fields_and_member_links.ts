@@ -55,13 +55,7 @@ const MOVED = ["status", "submitted_at", "updated_at", "submitted_by"];
 
 /** Each kind's own columns on SQLite, as 0002, 0007 and 0016 made them, in their order. */
 const OWN: Record<Table, string[]> = {
-  contact_messages: [
-    `"name" text not null`,
-    `"email" text not null`,
-    `"phone" text`,
-    `"subject" text not null`,
-    `"message" text not null`,
-  ],
+  contact_messages: [`"name" text not null`, `"email" text not null`, `"phone" text`, `"subject" text not null`, `"message" text not null`],
   cpa_requests: [
     `"first_name" text not null`,
     `"last_name" text`,

@@ -45,7 +45,6 @@ describeEachDatabase("public forms API", (dialect) => {
   afterAll(() => server.close());
 
   const post = (path: string, json: unknown) => server.request(path, { method: "POST", json });
-  const db = () => server.services.database.db;
 
   async function expectCreated(res: Response) {
     expect(res.status).toBe(201);
