@@ -48,8 +48,9 @@ interface ApplicationForMember {
 /**
  * From an approved application to a member, by staff's explicit choice: a new member with a new
  * certificate number and the application's name, birthdate and contact details, linked
- * (applications.member_user_id, set null if the member is deleted); or a link to a member who has the application's name and birthdate, chosen by staff
- * after seeing the match (matches). Anyone who knows a member's name and birthday can apply in
+ * (applications.member_user_id, set null if the member is deleted); or a link to a member
+ * who has the application's name and birthdate, chosen by staff after seeing the match
+ * (matches). Anyone who knows a member's name and birthday can apply in
  * their name, so a link never happens on its own, never changes the member's stored details,
  * and the welcome e-mail with the certificate number goes only to the member's own stored
  * address (none on record: no e-mail). The welcome e-mail goes out once, only after approval,
