@@ -395,6 +395,23 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
         ).toEqual({ name: "submission_id", notnull: true });
       }
       expect((await columnsOf("users")).map((c) => c.name)).not.toContain("application_id");
+      // Nothing is left indexed on the kind tables but their identity (and each table's key).
+      const kindIndexes =
+        dialect === "sqlite"
+          ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and sql is not null
+              and tbl_name in ('contact_messages', 'cpa_requests', 'homeowner_material_requests', 'applications')`.execute(db)
+          : await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()
+              and tablename in ('contact_messages', 'cpa_requests', 'homeowner_material_requests', 'applications')
+              and indexname not like '%_pkey'`.execute(db);
+      expect(kindIndexes.rows.map((r) => r.name).sort()).toEqual(
+        [
+          "applications_member_user_idx",
+          "applications_submission_idx",
+          "contact_messages_submission_idx",
+          "cpa_requests_submission_idx",
+          "homeowner_material_requests_submission_idx",
+        ].sort(),
+      );
 
       const memberId = Number(
         (await db.selectFrom("users").select("id").where("certificate_number", "=", "C0028").executeTakeFirstOrThrow()).id,

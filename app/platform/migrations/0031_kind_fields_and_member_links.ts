@@ -6,7 +6,8 @@ import type { AppMigration, MigrationDialect as Dialect } from "./types";
  *
  * The kind tables keep only their own fields: status, submitted_at, updated_at and
  * submitted_by live in `submissions` alone (0030 copied them there; the store stopped writing
- * them to the kind rows). Their indexes (0002, 0007, 0009, 0017) go first. On SQLite the four
+ * them to the kind rows). Their indexes (0002, 0007, 0009, 0017) go first, with 0009's name
+ * and e-mail indexes, which only the list of before 0030 read. On SQLite the four
  * tables are made anew (nothing references them), which also makes `submission_id` not null
  * there, as it is on PostgreSQL; PostgreSQL drops the columns in place.
  *
@@ -121,22 +122,17 @@ const OWN: Record<Table, string[]> = {
   ],
 };
 
-/** The list's old sort indexes over the kinds' own columns (0009), kept as they were. */
-const NAME_EXPRESSIONS: Record<Table, string> = {
-  contact_messages: `lower("name")`,
-  cpa_requests: `lower(trim(coalesce("first_name", '') || ' ' || coalesce("last_name", '')))`,
-  homeowner_material_requests: `lower(trim(coalesce("first_name", '') || ' ' || coalesce("last_name", '')))`,
-  applications: `lower("applicant_name")`,
-};
-
 const SUBMISSION_ID = `"submission_id" integer not null references submissions (id) on delete cascade`;
 const columnName = (definition: string) => definition.slice(1, definition.indexOf('"', 1));
 
 async function migrate(db: Kysely<any>, dialect: Dialect) {
-  // The indexes over the moving columns go first (SQLite drops no indexed column).
+  // The indexes over the moving columns go first (SQLite drops no indexed column), and the
+  // old list's name and e-mail sort indexes (0009): the list reads submissions since 0030.
   await exec(
     db,
-    TABLES.flatMap((t) => ["submitted_at", "status_submitted_at", "submitted_by"].map((i) => `drop index if exists ${t}_${i}_idx`)),
+    TABLES.flatMap((t) =>
+      ["submitted_at", "status_submitted_at", "submitted_by", "name", "email"].map((i) => `drop index if exists ${t}_${i}_idx`),
+    ),
   );
 
   // Links to users already gone (no key kept them) and claims left behind are cleared; a
@@ -168,8 +164,6 @@ async function migrate(db: Kysely<any>, dialect: Dialect) {
         `insert into ${t}_0031 (${copied}) select ${copied} from ${t}`,
         `drop table ${t}`,
         `alter table ${t}_0031 rename to ${t}`,
-        `create index "${t}_name_idx" on "${t}" (${NAME_EXPRESSIONS[t]})`,
-        `create index "${t}_email_idx" on "${t}" (lower("email"))`,
         `create unique index ${t}_submission_idx on ${t} (submission_id)`,
       ]);
     }
