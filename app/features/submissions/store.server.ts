@@ -7,8 +7,9 @@ import { SUBMISSION_TABLES, SUBMISSION_STATUSES, type SubmissionStatus, type Sub
  * The one writer of submissions (decision 012, migration 0030). A submission is its row in
  * `submissions` (the identity notes, assignments and the kind row point at, with what the
  * list shows, sorts and searches by, with its status, dates and submitter) and its kind's row
- * (its own fields only, since 0031: `submission_id`, the kind's number as id). Both are written here in one transaction, with the per-source counts the pager
- * sums and, on SQLite, the FTS5 index of the search: no trigger copies anything.
+ * (its own fields only, since 0031: `submission_id`, the kind's number as id). Both are
+ * written here in one transaction, with the per-source counts the pager sums and, on SQLite,
+ * the FTS5 index of the search: no trigger copies anything.
  */
 
 /** The columns this module manages; a caller gives the kind's own fields. */
