@@ -16,8 +16,8 @@ const WRITER = `
 const db = new (require("better-sqlite3"))(process.argv[1]);
 db.pragma("busy_timeout = 5000");
 const number = db.prepare("update submission_numbers set last = last + 1 where source = 'contact_messages' returning last");
-const listed = db.prepare("insert into submissions (source, row_id, status, status_rank, type_rank, submitted_at, name_key, email_key, search_text) values ('contact_messages', ?, 'pending', 1, 1, '2026-01-01', ?, 'w@example.com', ?) returning id");
-const kind = db.prepare("insert into contact_messages (id, submission_id, name, email, subject, message, submitted_at, updated_at) values (?, ?, ?, 'w@example.com', 'other', 'm', '2026-01-01', '2026-01-01')");
+const listed = db.prepare("insert into submissions (source, row_id, status, status_rank, type_rank, submitted_at, updated_at, name_key, email_key, search_text) values ('contact_messages', ?, 'pending', 1, 1, '2026-01-01', '2026-01-01', ?, 'w@example.com', ?) returning id");
+const kind = db.prepare("insert into contact_messages (id, submission_id, name, email, subject, message) values (?, ?, ?, 'w@example.com', 'other', 'm')");
 // A submission as the store writes it (its number, then its row, then the kind's row); the list's count and search index are left out.
 const insert = (name) => { const { last } = number.get(); const { id } = listed.get(last, name, name); kind.run(last, id, name); };
 const pair = db.transaction((n) => { insert("batch-" + n); insert("batch-" + n); });
