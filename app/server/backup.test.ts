@@ -56,7 +56,13 @@ describe("backup and restore of the embedded database", () => {
     const writer = spawn(process.execPath, ["-e", WRITER, liveFile()], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => writer.once("exit", resolve));
     try {
-      await new Promise<void>((resolve) => readline.createInterface({ input: writer.stdout! }).once("line", () => resolve()));
+      // Writing, or gone already (a statement the schema no longer takes): said at once, not by a timeout.
+      await Promise.race([
+        new Promise<void>((resolve) => readline.createInterface({ input: writer.stdout! }).once("line", () => resolve())),
+        exited.then((code) => {
+          throw new Error(`the writing process exited (${String(code)}) before it wrote`);
+        }),
+      ]);
       const file = path.join(dir, "live.db");
       expect(await runAdminCommand(["backup", file], ctx.services)).toMatchObject({
         code: 0,
