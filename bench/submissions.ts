@@ -10,7 +10,7 @@
  * that read measured in the same run and the search's ratio to it.
  */
 import { sql } from "kysely";
-import { SubmissionStore } from "../app/features/submissions/store.server";
+import { SubmissionStore, typeRank } from "../app/features/submissions/store.server";
 import { submissionQuerySchema, SUBMISSION_STATUSES } from "../app/features/submissions/contract";
 import { applicationRow } from "../tests/support/submission-fixtures";
 import { againstGoal, benchDialects, benchServices, goalsMet, machineLoad, percentile, round, timed } from "./bench-db";
@@ -178,7 +178,7 @@ async function main() {
         db
           .selectFrom("submissions")
           .select(["row_id", "name", "email", "status", "submitted_at"])
-          .where("type_rank", "=", 1)
+          .where("type_rank", "=", typeRank("contact_messages"))
           .orderBy("submitted_at", "desc")
           .limit(25)
           .execute(),

@@ -204,6 +204,9 @@ export function shown<T extends SubmissionTable>(table: T, values: KindValues<T>
   }
 }
 
+/** A kind's place in the list's type order (its `type_rank`). */
+export const typeRank = (table: SubmissionTable) => SUBMISSION_TABLES.indexOf(table) + 1;
+
 /** The workflow's order; an unknown status counts as pending. */
 export const statusRank = (status: string) => Math.max(1, SUBMISSION_STATUSES.indexOf(status as SubmissionStatus) + 1);
 
@@ -273,7 +276,7 @@ export class SubmissionStore {
                 row_id: b.id,
                 status: b.status,
                 status_rank: statusRank(b.status),
-                type_rank: SUBMISSION_TABLES.indexOf(table) + 1,
+                type_rank: typeRank(table),
                 submitted_at: b.submittedAt,
                 updated_at: b.updatedAt,
                 submitted_by: b.submittedBy,

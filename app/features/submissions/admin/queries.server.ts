@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import { containsPattern, type Dialect } from "~/platform/db.server";
-import { allKindRows, findKindRow } from "../store.server";
+import { allKindRows, findKindRow, typeRank } from "../store.server";
 import type { Database } from "~/platform/schema";
 import {
   SOURCES,
@@ -197,7 +197,7 @@ export class SubmissionQueries {
     if (this.dialect !== "sqlite") return this.listed(tables, status);
     const byDate = sortPlan(sort).column === "date";
     let q = this.db.selectFrom("submissions");
-    if (tables.length === 1 && byDate) q = q.where("type_rank", "=", SUBMISSION_TABLES.indexOf(tables[0]) + 1);
+    if (tables.length === 1 && byDate) q = q.where("type_rank", "=", typeRank(tables[0]));
     else if (tables.length < SUBMISSION_TABLES.length) q = q.where(sql.raw("+source"), "in", tables);
     if (status !== "all") q = byDate ? q.where("status", "=", status) : q.where(sql.raw("+status"), "=", status);
     return q;
