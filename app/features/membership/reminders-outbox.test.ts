@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { Lease } from "~/platform/lease.server";
 import type { MemberRemindersAnswer, MembersWithoutEmailAnswer } from "./contract";
 import { ReminderOutbox } from "./reminder-outbox.server";
-import { REMINDER_DROP_REASONS } from "./reminders.server";
+import { DEFAULT_REMINDER_SETTINGS, REMINDER_DROP_REASONS, REMINDER_LEASE } from "./reminders.server";
 
 /**
  * The reminder outbox on a real database and a real SMTP server: each reminder once per member,
@@ -13,6 +14,8 @@ import { REMINDER_DROP_REASONS } from "./reminders.server";
 describeEachDatabase("membership reminders: the outbox", (dialect) => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let refusing = false;
+  /** Runs while the SMTP server holds a message, before it answers (null: answers at once). */
+  let whileSending: (() => Promise<void>) | null = null;
   // The instances' shared clock, moved by the tests. Noon in New York.
   let clock = new Date("2027-03-20T16:00:00Z");
   const now = () => clock;
@@ -22,7 +25,10 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
   let staff: { cookie: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp({ refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null) });
+    smtp = await startSmtp({
+      refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null),
+      beforeAnswer: async () => await whileSending?.(),
+    });
     const env = { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, REMINDER_SMTP_CONNECTIONS: "2" };
     a = await startTestServer(dialect, env, { reminders: { now, settings } });
     // A second instance over its own connection to the same database.
@@ -44,7 +50,10 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     refusing = false;
     clock = new Date("2027-03-20T16:00:00Z");
   });
-  afterEach(() => (refusing = false));
+  afterEach(() => {
+    refusing = false;
+    whileSending = null;
+  });
 
   let seq = 0;
   /** A member with a plan and, unless `email` is null, an address. */
@@ -290,8 +299,8 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
 
   it("one instance at a time: another waits out a live lease, and takes it once it has run out", async () => {
     const one = await member({ billing: "monthly", carried: "2027-03-15" });
-    const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
-    expect(await outbox.acquireLease("elsewhere/1/x/y", clock.getTime(), 60_000)).toBe(true);
+    const lease = new Lease(a.services.database.db, REMINDER_LEASE);
+    expect(await lease.take("elsewhere/1/x/y", 60_000, clock.getTime())).toBe(true);
     expect(await a.services.reminders.runOnce()).toBeNull();
     expect(await b.services.reminders.runOnce()).toBeNull();
     clock = new Date(clock.getTime() + 61_000);
@@ -299,6 +308,37 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     // Released after the run: the other instance takes it at once.
     expect(await a.services.reminders.runOnce()).toEqual({ planned: 0, sent: 0, failed: 0, dropped: 0 });
     expect(recipients()).toEqual([one.email]);
+  });
+
+  it("a sender whose lease was taken over mid-run (it stalled past the lease) stops after its batch; the lease stays the new holder's", async () => {
+    const members = [];
+    for (let i = 0; i < 5; i++) members.push(await member({ billing: "monthly", carried: "2027-03-15" }));
+    const lease = new Lease(b.services.database.db, REMINDER_LEASE);
+    let tookOver: boolean | null = null;
+    // While the first mail is on the wire, A's lease runs out and another instance takes it.
+    whileSending = async () => {
+      whileSending = null;
+      clock = new Date(clock.getTime() + DEFAULT_REMINDER_SETTINGS.leaseTtlMs + 1000);
+      tookOver = await lease.take("instance-b", DEFAULT_REMINDER_SETTINGS.leaseTtlMs, clock.getTime());
+    };
+    expect(await a.services.reminders.runOnce()).toEqual({ planned: 5, sent: 3, failed: 0, dropped: 0 });
+    expect(tookOver).toBe(true);
+    expect(smtp.received).toHaveLength(3);
+    expect((await lease.read())?.holder).toBe("instance-b");
+    // The rest wait, unclaimed, for the lease's holder.
+    const left = await a.services.database.db
+      .selectFrom("membership_reminders")
+      .select(["status", "claimed_by"])
+      .where("status", "=", "queued")
+      .execute();
+    expect(left).toEqual([
+      { status: "queued", claimed_by: null },
+      { status: "queued", claimed_by: null },
+    ]);
+    expect(await b.services.reminders.runOnce()).toBeNull();
+    await lease.release("instance-b");
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 2 });
+    expect(recipients()).toEqual(members.map((m) => m.email).sort());
   });
 
   it("staff only; an unknown member is a 404; a bad id a 400", async () => {
