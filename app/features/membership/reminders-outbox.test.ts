@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
@@ -340,6 +341,83 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 2 });
     expect(recipients()).toEqual(members.map((m) => m.email).sort());
   });
+
+  it("a sender's late outcome for a row whose claim ran out and was sent by another leaves the row sent, once", async () => {
+    const late = await member({ billing: "monthly", carried: "2027-03-15" });
+    const early = await member({ billing: "monthly", carried: "2027-03-16" });
+    await a.services.reminders.planToday();
+    const outboxA = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
+    const outboxB = new ReminderOutbox(b.services.database.db, b.services.database.dialect);
+    const at = (minutes: number) => new Date(clock.getTime() + minutes * 60_000).toISOString();
+    const row = async (userId: number) =>
+      await a.services.database.db
+        .selectFrom("membership_reminders")
+        .select(["id", "status", "attempts", "sent_to", "last_error", "claimed_by"])
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+    const claimedByA = await outboxA.claim("sender-a", 10, at(0), at(5));
+    expect(claimedByA.map((c) => c.userId).sort()).toEqual([late.id, early.id].sort());
+    // A stalls; its claims run out; B claims both rows.
+    const claimedByB = await outboxB.claim("sender-b", 10, at(6), at(11));
+    expect(claimedByB.map((c) => c.id)).toEqual(claimedByA.map((c) => c.id));
+    const failure = (id: number) => ({ id, status: "failed" as const, error: "451 4.3.0 Try again later", nextAttemptAt: at(8) });
+    const lateId = (await row(late.id)).id;
+    const earlyId = (await row(early.id)).id;
+    // B sends one; A's "failed" comes after: the row stays sent, tried once.
+    await outboxB.record("sender-b", [{ id: lateId, status: "sent", sentTo: late.email! }], at(6));
+    await outboxA.record("sender-a", [failure(lateId)], at(7));
+    await outboxA.release("sender-a", [lateId]);
+    expect(await row(late.id)).toEqual({
+      id: lateId,
+      status: "sent",
+      attempts: 1,
+      sent_to: late.email,
+      last_error: null,
+      claimed_by: null,
+    });
+    // A's "failed" comes while B still holds the other row: B's claim and its outcome stand.
+    await outboxA.record("sender-a", [failure(earlyId)], at(7));
+    await outboxA.release("sender-a", [earlyId]);
+    expect(await row(early.id)).toMatchObject({ status: "queued", attempts: 0, claimed_by: "sender-b" });
+    await outboxB.record("sender-b", [{ id: earlyId, status: "sent", sentTo: early.email! }], at(8));
+    expect(await row(early.id)).toMatchObject({ status: "sent", attempts: 1, last_error: null, claimed_by: null });
+  });
+
+  it.skipIf(dialect !== "postgres")(
+    "two senders claiming at once on PostgreSQL claim different rows: a row another sender's claim has locked is skipped",
+    async () => {
+      for (let i = 0; i < 4; i++) await member({ billing: "monthly", carried: "2027-03-15" });
+      expect(await a.services.reminders.planToday()).toBe(4);
+      const now = clock.toISOString();
+      const until = new Date(clock.getTime() + 5 * 60_000).toISOString();
+      const db = a.services.database.db;
+      /** Whether a backend waits on a lock that the transaction of backend `pid` holds. */
+      const waitsOn = async (pid: number) =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(db))
+          .rows[0].n > 0;
+      let claimedByB: Promise<number[]> | null = null;
+      let settled = false;
+      let bWaitedOnA = false;
+      const claimedByA = await db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        const ids = (await new ReminderOutbox(trx, "postgres").claim("sender-a", 2, now, until)).map((c) => c.id);
+        // A's claim is not committed yet: B claims on its own connection meanwhile.
+        claimedByB = new ReminderOutbox(b.services.database.db, "postgres")
+          .claim("sender-b", 2, now, until)
+          .then((claimed) => claimed.map((c) => c.id))
+          .finally(() => (settled = true));
+        // Until B has its answer, or waits on a row A's transaction holds (then A commits).
+        while (!settled && !(bWaitedOnA = await waitsOn(rows[0].pid))) await new Promise((resolve) => setTimeout(resolve, 5));
+        return ids;
+      });
+      const idsB = await claimedByB!;
+      expect(claimedByA).toHaveLength(2);
+      expect(idsB.filter((id) => claimedByA.includes(id))).toEqual([]);
+      expect(idsB).toHaveLength(2);
+      // Nor did B wait for A: the rows A holds are passed over, not waited for.
+      expect(bWaitedOnA).toBe(false);
+    },
+  );
 
   it("staff only; an unknown member is a 404; a bad id a 400", async () => {
     const m = await loginAs(a, "member");
