@@ -9,7 +9,8 @@ import { newHolderId } from "./process-holder.server";
 /*
  * The one lease (issue 43) on a real database, two instances each with its own connection (or
  * pool) to it: one holder at a time, renewed only by its holder, taken over once it runs out.
- * The ingest and the reminder sender hold it; their own tests show them stopping when it is lost.
+ * The reminder sender's own test shows it stopping after its batch once the lease was taken
+ * over (reminders-outbox.test.ts); the ingest's, a run that follows another's (ingest.test.ts).
  */
 describeEachDatabase("a lease", (dialect) => {
   let ctx: TestContext;

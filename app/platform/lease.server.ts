@@ -28,13 +28,14 @@ export class Lease {
    */
   async take(holder: string, ttlMs: number, now = Date.now()): Promise<boolean> {
     const nowText = new Date(now).toISOString();
+    const held = { holder, expires_at: new Date(now + ttlMs).toISOString(), run_id: null };
     const taken = await this.db
       .insertInto("leases")
-      .values({ name: this.name, holder, expires_at: new Date(now + ttlMs).toISOString(), run_id: null })
+      .values({ name: this.name, ...held })
       .onConflict((oc) =>
         oc
           .column("name")
-          .doUpdateSet({ holder, expires_at: new Date(now + ttlMs).toISOString(), run_id: null })
+          .doUpdateSet(held)
           .where((eb) =>
             eb.or([eb("leases.holder", "is", null), eb("leases.expires_at", "is", null), eb("leases.expires_at", "<", nowText)]),
           ),
