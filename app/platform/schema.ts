@@ -124,11 +124,13 @@ export interface IngestRunsTable {
   error: string | null;
 }
 
-export interface IngestLeasesTable {
+/** Migration 0036: one row per lease name (platform/lease.server.ts), made by its first take. */
+export interface LeasesTable {
   name: string;
   holder: string | null;
-  run_id: number | null;
   expires_at: Timestamp | null;
+  /** The run the holder is doing, for a job that records its runs (the ingest's `ingest_runs.id`). */
+  run_id: number | null;
 }
 
 export interface RssMetaTable {
@@ -398,7 +400,7 @@ export interface Database {
   article_day_counts: ArticleDayCountsTable;
   article_category_day_counts: ArticleCategoryDayCountsTable;
   ingest_runs: IngestRunsTable;
-  ingest_leases: IngestLeasesTable;
+  leases: LeasesTable;
   rss_meta: RssMetaTable;
   contact_messages: ContactMessagesTable;
   cpa_requests: CpaRequestsTable;
@@ -421,7 +423,6 @@ export interface Database {
   membership_verify_tokens: MembershipVerifyTokensTable;
   membership_reminders: MembershipRemindersTable;
   membership_reminder_days: MembershipReminderDaysTable;
-  membership_reminder_lease: MembershipReminderLeaseTable;
   page_generations: PageGenerationsTable;
 }
 
@@ -504,13 +505,6 @@ export interface MembershipReminderDaysTable {
   started_at: Timestamp;
   finished_at: Timestamp | null;
   queued: Generated<number>;
-}
-
-/** Migration 0027: the reminder scheduler's lease (one row), taken by one conditional UPDATE. */
-export interface MembershipReminderLeaseTable {
-  name: string;
-  holder: string | null;
-  expires_at: Timestamp | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

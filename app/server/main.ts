@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "~/platform/config.server";
 import { createApp, metricsOf } from "~/server/app.server";
 import { startMetricsServer } from "~/server/metrics.server";
 import { Readiness } from "~/server/readiness.server";
+import { stopOnSignals } from "~/server/shutdown.server";
 import { configureHttpServer } from "~/platform/http.server";
 import { markServerUsing } from "~/platform/backup.server";
 import { NO_STAFF_HINT, ensureFirstAdmin, startServices } from "~/server/bootstrap.server";
@@ -78,39 +79,17 @@ export async function startServer(opts: StartOptions = {}) {
   logger.info({ port, dialect: services.database.dialect, reactBuild: loadedReactBuild() }, "listening");
   console.log(`Site running on http://localhost:${port} (${services.database.dialect})`);
 
-  // Say "not ready" (/readyz) for SHUTDOWN_DRAIN_SECONDS while still answering, so the load
-  // balancer stops sending; then stop taking connections, let the requests in flight finish
-  // (within the grace period), stop the scheduler, then close the database: no request is cut
-  // off by a closed database.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const started = Date.now();
-    readiness.state = "draining";
-    logger.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, "shutting down");
-    if (config.SHUTDOWN_DRAIN_SECONDS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_SECONDS * 1000));
-    metricsServer?.close();
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    let cutOff = false;
-    const grace = setTimeout(() => {
-      cutOff = true;
-      server.closeAllConnections();
-    }, config.SHUTDOWN_GRACE_SECONDS * 1000);
-    await Promise.all([drained, services.ingest.stop(), services.reminders.stop()]);
-    clearTimeout(grace);
-    services.applications.close();
-    await services.submissions.notifier.settled();
-    await services.database.close();
-    unmark();
-    await vite?.close();
-    logger.info({ ms: Date.now() - started, requestsCutOff: cutOff }, "stopped");
-    logger.flush();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  stopOnSignals({
+    server,
+    readiness,
+    services,
+    config,
+    metricsServer,
+    afterClose: async () => {
+      unmark();
+      await vite?.close();
+    },
+  });
 }
 
 /** Requests held while the instance starts; past them, a request is told to come back. */

@@ -375,7 +375,8 @@ test.describe("admin RSS feed management", () => {
         .executeTakeFirstOrThrow();
       // Another server holds the lease and runs; it renews the lease as long as the test needs.
       await db
-        .updateTable("ingest_leases")
+        .updateTable("leases")
+        .where("name", "=", "rss_ingest")
         .set({ holder: "other-server/1/e2e", run_id: run.id, expires_at: new Date(Date.now() + 10 * 60_000).toISOString() })
         .execute();
       try {
@@ -393,11 +394,11 @@ test.describe("admin RSS feed management", () => {
           .set({ status: "success", finished_at: new Date().toISOString(), feeds_total: 1 })
           .where("id", "=", run.id)
           .execute();
-        await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+        await db.updateTable("leases").where("name", "=", "rss_ingest").set({ holder: null, expires_at: null }).execute();
         await expect(message(page)).toHaveText("Ingestion completed! Processed feeds successfully.");
         await expect(panel(page).getByRole("button", { name: "Ingest all" })).toBeEnabled();
       } finally {
-        await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+        await db.updateTable("leases").where("name", "=", "rss_ingest").set({ holder: null, expires_at: null }).execute();
         await db
           .updateTable("ingest_runs")
           .set({ status: "failed", finished_at: new Date().toISOString() })

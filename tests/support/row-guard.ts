@@ -26,7 +26,7 @@ export const ALL_TABLES: readonly TableName[] = [
   "article_day_counts",
   "article_category_day_counts",
   "ingest_runs",
-  "ingest_leases",
+  "leases",
   "rss_meta",
   "contact_messages",
   "cpa_requests",
@@ -52,7 +52,7 @@ const KEY_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   submission_counts: ["source", "status"],
   submission_numbers: ["source"],
   member_import_claims: ["actor_id", "content_digest"],
-  ingest_leases: ["name"],
+  leases: ["name"],
   rss_meta: ["key"],
   app_flags: ["key"],
 };

@@ -11,13 +11,15 @@ export interface ReceivedMail {
 export interface SmtpOptions {
   /** Returns an answer to refuse each message with (e.g. a temporary failure), or null to take it. */
   refuse?: () => string | null;
+  /** Awaited before each message is answered: the sender waits for it, as for a slow server. */
+  beforeAnswer?: () => Promise<void>;
 }
 
 /**
  * A real SMTP server on an ephemeral port that keeps what it receives; `connections` counts the
  * open ones and `maxConnections` the most open at once.
  */
-export async function startSmtp({ refuse }: SmtpOptions = {}) {
+export async function startSmtp({ refuse, beforeAnswer }: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
   const stats = { connections: 0, maxConnections: 0 };
   const smtp = new SMTPServer({
@@ -35,7 +37,8 @@ export async function startSmtp({ refuse }: SmtpOptions = {}) {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
+      stream.on("end", async () => {
+        await beforeAnswer?.();
         const refusal = refuse?.();
         if (refusal) {
           callback(Object.assign(new Error(refusal), { responseCode: 451 }));

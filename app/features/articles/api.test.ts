@@ -798,7 +798,8 @@ describeEachDatabase("ingest API", (dialect) => {
       .executeTakeFirstOrThrow();
     const runId = Number(run.id);
     await db
-      .updateTable("ingest_leases")
+      .updateTable("leases")
+      .where("name", "=", "rss_ingest")
       .set({ holder: "other-server/1/x", run_id: runId, expires_at: new Date(Date.now() + 60_000).toISOString() })
       .execute();
     try {
@@ -821,14 +822,14 @@ describeEachDatabase("ingest API", (dialect) => {
         .set({ status: "success", finished_at: new Date().toISOString(), articles_added: 7, feeds_total: 2 })
         .where("id", "=", runId)
         .execute();
-      await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+      await db.updateTable("leases").where("name", "=", "rss_ingest").set({ holder: null, expires_at: null }).execute();
       const done = await server.request(`/api/rss/ingest/status?run=${runId}`, { cookie: member });
       expect(done.status).toBe(200);
       const body = await done.json();
       expect(body).toMatchObject({ success: true, counts: { articles: 7, feeds: 2, failed: 0 }, run: { id: runId, status: "success" } });
       expect(body.inProgress).toBeUndefined();
     } finally {
-      await db.updateTable("ingest_leases").set({ holder: null, expires_at: null }).execute();
+      await db.updateTable("leases").where("name", "=", "rss_ingest").set({ holder: null, expires_at: null }).execute();
     }
   });
 

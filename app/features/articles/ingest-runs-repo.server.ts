@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import { nowIso } from "~/platform/db.server";
-import { isGoneLocalHolder } from "~/platform/process-holder.server";
+import { Lease } from "~/platform/lease.server";
 import type { Database, IngestRunsTable } from "~/platform/schema";
 
 export type IngestRunRow = Selectable<IngestRunsTable>;
@@ -21,9 +21,13 @@ export interface RunTotals {
 
 export const LEASE_NAME = "rss_ingest";
 
-/** The record of ingest runs, and the lease row that lets one run at a time across instances. */
+/** The record of ingest runs, and the lease that lets one run at a time across instances (naming its run). */
 export class IngestRunsRepo {
-  constructor(private db: Kysely<Database>) {}
+  readonly lease: Lease;
+
+  constructor(private db: Kysely<Database>) {
+    this.lease = new Lease(db, LEASE_NAME);
+  }
 
   async start(reason: string, at = nowIso()): Promise<number> {
     const row = await this.db
@@ -46,11 +50,12 @@ export class IngestRunsRepo {
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
-            selectFrom("ingest_leases")
+            selectFrom("leases")
               .select("name")
-              .whereRef("ingest_leases.run_id", "=", "ingest_runs.id")
-              .where("ingest_leases.holder", "is not", null)
-              .where("ingest_leases.expires_at", ">", at),
+              .where("leases.name", "=", LEASE_NAME)
+              .whereRef("leases.run_id", "=", "ingest_runs.id")
+              .where("leases.holder", "is not", null)
+              .where("leases.expires_at", ">", at),
           ),
         ),
       )
@@ -95,61 +100,5 @@ export class IngestRunsRepo {
   /** The most recent run, finished or not. */
   latest() {
     return this.db.selectFrom("ingest_runs").selectAll().orderBy("id", "desc").limit(1).executeTakeFirst();
-  }
-
-  /**
-   * Takes the lease when it is free or expired: one conditional UPDATE, atomic on SQLite and
-   * PostgreSQL alike (a concurrent taker re-reads the row and matches nothing).
-   */
-  async acquireLease(holder: string, ttlMs: number, now = Date.now()): Promise<boolean> {
-    const nowText = new Date(now).toISOString();
-    const res = await this.db
-      .updateTable("ingest_leases")
-      .set({ holder, run_id: null, expires_at: new Date(now + ttlMs).toISOString() })
-      .where("name", "=", LEASE_NAME)
-      .where((eb) => eb.or([eb("holder", "is", null), eb("expires_at", "is", null), eb("expires_at", "<", nowText)]))
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
-
-  /** Extends a held lease; false when it was lost (expired and taken by another instance). */
-  async renewLease(holder: string, ttlMs: number, runId: number | null, now = Date.now()): Promise<boolean> {
-    const res = await this.db
-      .updateTable("ingest_leases")
-      .set({ expires_at: new Date(now + ttlMs).toISOString(), ...(runId !== null ? { run_id: runId } : {}) })
-      .where("name", "=", LEASE_NAME)
-      .where("holder", "=", holder)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
-
-  async releaseLease(holder: string) {
-    await this.db
-      .updateTable("ingest_leases")
-      .set({ holder: null, expires_at: null })
-      .where("name", "=", LEASE_NAME)
-      .where("holder", "=", holder)
-      .execute();
-  }
-
-  lease() {
-    return this.db.selectFrom("ingest_leases").selectAll().where("name", "=", LEASE_NAME).executeTakeFirst();
-  }
-
-  /**
-   * Frees the lease when its holder was a process of this machine that died (see
-   * isGoneLocalHolder): a server restarted on the same machine takes it back at once instead of
-   * waiting it out.
-   */
-  async freeLeaseOfDeadLocalHolder(): Promise<boolean> {
-    const lease = await this.lease();
-    if (!lease?.holder || !isGoneLocalHolder(lease.holder)) return false;
-    await this.db
-      .updateTable("ingest_leases")
-      .set({ holder: null, run_id: null, expires_at: null })
-      .where("name", "=", LEASE_NAME)
-      .where("holder", "=", lease.holder)
-      .execute();
-    return true;
   }
 }

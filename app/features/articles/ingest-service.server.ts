@@ -134,7 +134,7 @@ export class IngestService {
    * feeds once and starts the scheduler (0 minutes = off).
    */
   async start() {
-    if (await this.runs.freeLeaseOfDeadLocalHolder()) this.logger.warn("took back the ingest lease of a stopped server on this machine");
+    if (await this.runs.lease.freeIfHolderGone()) this.logger.warn("took back the ingest lease of a stopped server on this machine");
     const interrupted = await this.runs.markInterrupted();
     if (interrupted) this.logger.warn({ runs: interrupted }, "marked ingest runs of a stopped server as interrupted");
     const seeded = await this.seedDefaultFeeds();

@@ -154,11 +154,11 @@ export class IngestCoordinator {
    */
   async status(runId: number | null): Promise<IngestResult | null> {
     const { runs } = this.deps;
-    const lease = await runs.lease();
-    const liveRunOf = lease?.holder && lease.expires_at && lease.expires_at > nowIso() ? lease : null;
+    const lease = await runs.lease.read();
+    const liveRunOf = lease?.holder && lease.expiresAt && lease.expiresAt > nowIso() ? lease : null;
     if (runId === null) {
       if (liveRunOf) {
-        const named = liveRunOf.run_id === null ? null : await runs.find(Number(liveRunOf.run_id));
+        const named = liveRunOf.runId === null ? null : await runs.find(liveRunOf.runId);
         return named?.finished_at ? resultFromRun(named, true) : inProgressResult(named ?? null, "manual");
       }
       const latest = await runs.latest();
@@ -167,7 +167,7 @@ export class IngestCoordinator {
     const run = await runs.find(runId);
     if (!run) return null;
     if (run.finished_at) return resultFromRun(run, true);
-    if (liveRunOf && Number(liveRunOf.run_id) === runId) return inProgressResult(run, run.reason);
+    if (liveRunOf && liveRunOf.runId === runId) return inProgressResult(run, run.reason);
     return settledResult(run);
   }
 
@@ -188,10 +188,10 @@ export class IngestCoordinator {
       const recent = coalesce ? await this.recentResult() : null;
       if (recent) return recent;
       const holder = newHolderId();
-      if (await runs.acquireLease(holder, settings.leaseTtlMs)) return await this.runHoldingLease(holder, reason);
+      if (await runs.lease.take(holder, settings.leaseTtlMs)) return await this.runHoldingLease(holder, reason);
       // Another process runs: its run's answer if it has just finished, else "in progress".
-      const lease = await runs.lease();
-      const run = lease?.run_id != null ? await runs.find(Number(lease.run_id)) : null;
+      const lease = await runs.lease.read();
+      const run = lease?.runId != null ? await runs.find(lease.runId) : null;
       if (run?.finished_at) return resultFromRun(run, true);
       return inProgressResult(run ?? null, reason);
     } catch (err) {
@@ -215,7 +215,7 @@ export class IngestCoordinator {
     let runId: number | null = null;
     const heartbeat = setInterval(
       () => {
-        runs.renewLease(holder, settings.leaseTtlMs, runId).then(
+        runs.lease.renew(holder, settings.leaseTtlMs, { runId: runId ?? undefined }).then(
           (held) => !held && logger.warn({ runId }, "ingest lease lost while running"),
           (err) => logger.warn({ err }, "could not renew the ingest lease"),
         );
@@ -228,7 +228,7 @@ export class IngestCoordinator {
       const interrupted = await runs.markInterrupted();
       if (interrupted) logger.warn({ runs: interrupted }, "marked ingest runs of a stopped server as interrupted");
       runId = await runs.start(reason, startedAt);
-      await runs.renewLease(holder, settings.leaseTtlMs, runId);
+      await runs.lease.renew(holder, settings.leaseTtlMs, { runId });
       const totals: RunTotals = {
         articlesAdded: 0,
         articlesUpdated: 0,
@@ -263,7 +263,7 @@ export class IngestCoordinator {
       return { ...resultFromRun(row!, false), failures };
     } finally {
       clearInterval(heartbeat);
-      await runs.releaseLease(holder).catch((err) => logger.warn({ err }, "could not release the ingest lease"));
+      await runs.lease.release(holder).catch((err) => logger.warn({ err }, "could not release the ingest lease"));
     }
   }
 }

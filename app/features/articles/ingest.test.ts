@@ -8,7 +8,7 @@ import { createLogger } from "~/platform/logger.server";
 import type { ArticleCategory } from "./categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
-import { INTERRUPTED_RUN, IngestRunsRepo } from "./ingest-runs-repo.server";
+import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";
 import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import { FeedsRepo } from "./feeds-repo.server";
@@ -327,7 +327,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
       // Wait until the holder has named its run in the lease.
       await expect
         .poll(async () => {
-          const lease = await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+          const lease = await db.selectFrom("leases").where("name", "=", "rss_ingest").selectAll().executeTakeFirstOrThrow();
           return lease.holder !== null && lease.run_id !== null;
         })
         .toBe(true);
@@ -341,7 +341,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
       expect(followed?.inProgress).toBeUndefined();
       expect(followed).toMatchObject({ success: true, counts: firstResult.counts, run: { id: firstResult.run.id, status: "success" } });
       expect(feeds.hits("/slow")).toHaveLength(1);
-      const released = await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow();
+      const released = await db.selectFrom("leases").where("name", "=", "rss_ingest").selectAll().executeTakeFirstOrThrow();
       expect(released.holder).toBeNull();
       expect(await other.status(null)).toMatchObject({ run: { id: firstResult.run.id, status: "success" } });
       expect(await other.status(firstResult.run.id! + 1000)).toBeNull();
@@ -361,7 +361,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
       .executeTakeFirstOrThrow();
     // Another machine's process holds the lease for a minute and names its run; then it dies.
     await db
-      .updateTable("ingest_leases")
+      .updateTable("leases")
+      .where("name", "=", "rss_ingest")
       .set({ holder: "elsewhere/1/x", run_id: run.id, expires_at: new Date(Date.now() + 60_000).toISOString() })
       .execute();
     const other = newIngest();
@@ -371,7 +372,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
       expect(feeds.hits("/feeds/bom.xml")).toHaveLength(0);
       // The lease runs out without being renewed: a follower is told the run was interrupted.
       await db
-        .updateTable("ingest_leases")
+        .updateTable("leases")
+        .where("name", "=", "rss_ingest")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .execute();
       expect(await other.status(Number(run.id))).toMatchObject({
@@ -394,7 +396,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
     await db
-      .updateTable("ingest_leases")
+      .updateTable("leases")
+      .where("name", "=", "rss_ingest")
       .set({ holder: "other-instance", run_id: null, expires_at: new Date(Date.now() + 60_000).toISOString() })
       .execute();
     const other = newIngest();
@@ -408,7 +411,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
         .values({ started_at: now, finished_at: now, status: "success", reason: "other", articles_added: 4, feeds_total: 1 })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await db.updateTable("ingest_leases").set({ holder: null, run_id: null, expires_at: null }).execute();
+      await db.updateTable("leases").where("name", "=", "rss_ingest").set({ holder: null, run_id: null, expires_at: null }).execute();
       expect(await other.status(null)).toMatchObject({ success: true, counts: { articles: 4 }, run: { id: Number(run.id) } });
       expect(feeds.hits("/feeds/bom.xml")).toHaveLength(0);
     } finally {
@@ -431,7 +434,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
       .returning("id")
       .executeTakeFirstOrThrow();
     await db
-      .updateTable("ingest_leases")
+      .updateTable("leases")
+      .where("name", "=", "rss_ingest")
       .set({ holder: "live-instance", run_id: live.id, expires_at: new Date(Date.now() + 60_000).toISOString() })
       .execute();
     const statusOf = async (id: number) =>
@@ -443,7 +447,8 @@ describeEachDatabase("RSS ingest", (dialect) => {
       expect((await statusOf(live.id)).status).toBe("running");
       // The live instance dies too: its lease runs out, and the next run marks its run.
       await db
-        .updateTable("ingest_leases")
+        .updateTable("leases")
+        .where("name", "=", "rss_ingest")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .execute();
       const next = await restarted.ingestAll();
@@ -469,39 +474,23 @@ describeEachDatabase("RSS ingest", (dialect) => {
     expect(result.counts).toEqual({ articles: 0, feeds: 1, failed: 1 });
     expect(await feedRow(feed.id)).toMatchObject({ consecutive_failures: 0, last_error: null, next_attempt_at: null });
     expect((await other.ingestAll()).success).toBe(false);
-    expect((await ctx.services.database.db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
+    expect(
+      (await ctx.services.database.db.selectFrom("leases").where("name", "=", "rss_ingest").selectAll().executeTakeFirstOrThrow()).holder,
+    ).toBeNull();
   });
 
   it("takes over a lease whose holder died (expired)", async () => {
     await addFeed("/feeds/bom.xml");
     const db = ctx.services.database.db;
     await db
-      .updateTable("ingest_leases")
+      .updateTable("leases")
+      .where("name", "=", "rss_ingest")
       .set({ holder: "crashed-instance", run_id: null, expires_at: new Date(Date.now() - 1000).toISOString() })
       .execute();
     const result = await ingest!.ingestAll();
     expect(result.success).toBe(true);
     expect(result.run.reused).toBe(false);
-    expect((await db.selectFrom("ingest_leases").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
-  });
-
-  it("a holder whose lease expired and was taken over cannot renew it: the new holder keeps it", async () => {
-    const runs = new IngestRunsRepo(ctx.services.database.db);
-    const start = Date.now();
-    expect(await runs.acquireLease("instance-a", 1000, start)).toBe(true);
-    expect(await runs.acquireLease("instance-b", 1000, start + 500)).toBe(false);
-    expect(await runs.renewLease("instance-a", 1000, null, start + 500)).toBe(true);
-    // A's lease runs out (a stalled process); B takes over.
-    expect(await runs.acquireLease("instance-b", 20_000, start + 2000)).toBe(true);
-    expect(await runs.renewLease("instance-a", 60_000, null, start + 2100)).toBe(false);
-    const lease = await runs.lease();
-    expect(lease).toMatchObject({ holder: "instance-b", run_id: null, expires_at: new Date(start + 22_000).toISOString() });
-    // Nor can A's release free B's lease.
-    await runs.releaseLease("instance-a");
-    expect((await runs.lease())?.holder).toBe("instance-b");
-    expect(await runs.renewLease("instance-b", 20_000, null, start + 2200)).toBe(true);
-    await runs.releaseLease("instance-b");
-    expect((await runs.lease())?.holder).toBeNull();
+    expect((await db.selectFrom("leases").where("name", "=", "rss_ingest").selectAll().executeTakeFirstOrThrow()).holder).toBeNull();
   });
 
   it("answers a coalescing call (a member's Refresh) with a run that finished within the reuse window, and says so", async () => {
@@ -587,7 +576,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
       .executeTakeFirstOrThrow();
 
     feeds.setDynamic("guard-a.xml", rss(items("Corrected title")));
-    const guard = await guardRows(db, ["rss_feeds", "articles", "article_category_counts", "ingest_runs", "ingest_leases"]);
+    const guard = await guardRows(db, ["rss_feeds", "articles", "article_category_counts", "ingest_runs", "leases"]);
     const result = await ingest!.ingestAll();
     expect(result.counts).toEqual({ articles: 0, feeds: 3, failed: 1 });
     expect(result.run.skipped).toBe(1);
@@ -601,7 +590,7 @@ describeEachDatabase("RSS ingest", (dialect) => {
         columns: ["consecutive_failures", "etag", "last_error", "last_error_at", "last_ingested_at", "last_modified", "next_attempt_at"],
       },
       ingest_runs: { added: 1 },
-      ingest_leases: { mayChange: ["rss_ingest"] },
+      leases: { mayChange: ["rss_ingest"] },
     });
     for (const read of await db.selectFrom("rss_feeds").selectAll().where("id", "in", [a.id, b.id]).execute()) {
       expect(read).toMatchObject({ last_error: null, consecutive_failures: 0, next_attempt_at: null });

@@ -1,14 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
-import { isGoneLocalHolder } from "~/platform/process-holder.server";
 import type { Database } from "~/platform/schema";
 import type { Billing, MembershipRecord, TermEvent } from "./coverage";
 import type { DueReminder, ReminderKind } from "./reminders";
 
 type Db = Kysely<Database>;
-
-/** The scheduler's lease row (migration 0027): one instance plans and sends at a time. */
-export const REMINDER_LEASE = "membership_reminders";
 
 /** A member with a plan, as the reminders need them. */
 export interface ReminderMember {
@@ -226,6 +222,15 @@ export class ReminderOutbox {
       .execute();
   }
 
+  /** Gives back every claim of a sender that stopped (its process died), so its rows are sent at once. */
+  async releaseClaimsOf(holder: string): Promise<void> {
+    await this.db
+      .updateTable("membership_reminders")
+      .set({ claimed_by: null, claimed_until: null })
+      .where("claimed_by", "=", holder)
+      .execute();
+  }
+
   /** A member's reminders, newest first. */
   forMember(userId: number) {
     return this.db.selectFrom("membership_reminders").selectAll().where("user_id", "=", userId).orderBy("id", "desc").limit(200).execute();
@@ -249,62 +254,6 @@ export class ReminderOutbox {
       base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(total.n) };
-  }
-
-  // ---- the scheduler's lease: one row, taken by one conditional UPDATE (as the ingest's) ----
-
-  async acquireLease(holder: string, now: number, ttlMs: number): Promise<boolean> {
-    const nowText = new Date(now).toISOString();
-    const res = await this.db
-      .updateTable("membership_reminder_lease")
-      .set({ holder, expires_at: new Date(now + ttlMs).toISOString() })
-      .where("name", "=", REMINDER_LEASE)
-      .where((eb) => eb.or([eb("holder", "is", null), eb("expires_at", "is", null), eb("expires_at", "<", nowText)]))
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
-
-  /** Extends a held lease; false when it was lost (expired and taken by another instance). */
-  async renewLease(holder: string, now: number, ttlMs: number): Promise<boolean> {
-    const res = await this.db
-      .updateTable("membership_reminder_lease")
-      .set({ expires_at: new Date(now + ttlMs).toISOString() })
-      .where("name", "=", REMINDER_LEASE)
-      .where("holder", "=", holder)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
-
-  async releaseLease(holder: string): Promise<void> {
-    await this.db
-      .updateTable("membership_reminder_lease")
-      .set({ holder: null, expires_at: null })
-      .where("name", "=", REMINDER_LEASE)
-      .where("holder", "=", holder)
-      .execute();
-  }
-
-  /** Frees the lease of a stopped server of this machine, and the claims it left: a restart goes on at once. */
-  async freeOfDeadLocalHolder(): Promise<boolean> {
-    const lease = await this.db
-      .selectFrom("membership_reminder_lease")
-      .select("holder")
-      .where("name", "=", REMINDER_LEASE)
-      .executeTakeFirst();
-    const holder = lease?.holder;
-    if (!holder || !isGoneLocalHolder(holder)) return false;
-    await this.db
-      .updateTable("membership_reminder_lease")
-      .set({ holder: null, expires_at: null })
-      .where("name", "=", REMINDER_LEASE)
-      .where("holder", "=", holder)
-      .execute();
-    await this.db
-      .updateTable("membership_reminders")
-      .set({ claimed_by: null, claimed_until: null })
-      .where("claimed_by", "=", holder)
-      .execute();
-    return true;
   }
 }
 

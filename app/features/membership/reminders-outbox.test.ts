@@ -1,9 +1,11 @@
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { Lease } from "~/platform/lease.server";
 import type { MemberRemindersAnswer, MembersWithoutEmailAnswer } from "./contract";
 import { ReminderOutbox } from "./reminder-outbox.server";
-import { REMINDER_DROP_REASONS } from "./reminders.server";
+import { DEFAULT_REMINDER_SETTINGS, REMINDER_DROP_REASONS, REMINDER_LEASE } from "./reminders.server";
 
 /**
  * The reminder outbox on a real database and a real SMTP server: each reminder once per member,
@@ -13,6 +15,8 @@ import { REMINDER_DROP_REASONS } from "./reminders.server";
 describeEachDatabase("membership reminders: the outbox", (dialect) => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let refusing = false;
+  /** Runs while the SMTP server holds a message, before it answers (null: answers at once). */
+  let whileSending: (() => Promise<void>) | null = null;
   // The instances' shared clock, moved by the tests. Noon in New York.
   let clock = new Date("2027-03-20T16:00:00Z");
   const now = () => clock;
@@ -22,7 +26,10 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
   let staff: { cookie: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp({ refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null) });
+    smtp = await startSmtp({
+      refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null),
+      beforeAnswer: async () => await whileSending?.(),
+    });
     const env = { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, REMINDER_SMTP_CONNECTIONS: "2" };
     a = await startTestServer(dialect, env, { reminders: { now, settings } });
     // A second instance over its own connection to the same database.
@@ -44,7 +51,10 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     refusing = false;
     clock = new Date("2027-03-20T16:00:00Z");
   });
-  afterEach(() => (refusing = false));
+  afterEach(() => {
+    refusing = false;
+    whileSending = null;
+  });
 
   let seq = 0;
   /** A member with a plan and, unless `email` is null, an address. */
@@ -290,8 +300,8 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
 
   it("one instance at a time: another waits out a live lease, and takes it once it has run out", async () => {
     const one = await member({ billing: "monthly", carried: "2027-03-15" });
-    const outbox = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
-    expect(await outbox.acquireLease("elsewhere/1/x/y", clock.getTime(), 60_000)).toBe(true);
+    const lease = new Lease(a.services.database.db, REMINDER_LEASE);
+    expect(await lease.take("elsewhere/1/x/y", 60_000, clock.getTime())).toBe(true);
     expect(await a.services.reminders.runOnce()).toBeNull();
     expect(await b.services.reminders.runOnce()).toBeNull();
     clock = new Date(clock.getTime() + 61_000);
@@ -300,6 +310,114 @@ describeEachDatabase("membership reminders: the outbox", (dialect) => {
     expect(await a.services.reminders.runOnce()).toEqual({ planned: 0, sent: 0, failed: 0, dropped: 0 });
     expect(recipients()).toEqual([one.email]);
   });
+
+  it("a sender whose lease was taken over mid-run (it stalled past the lease) stops after its batch; the lease stays the new holder's", async () => {
+    const members = [];
+    for (let i = 0; i < 5; i++) members.push(await member({ billing: "monthly", carried: "2027-03-15" }));
+    const lease = new Lease(b.services.database.db, REMINDER_LEASE);
+    let tookOver: boolean | null = null;
+    // While the first mail is on the wire, A's lease runs out and another instance takes it.
+    whileSending = async () => {
+      whileSending = null;
+      clock = new Date(clock.getTime() + DEFAULT_REMINDER_SETTINGS.leaseTtlMs + 1000);
+      tookOver = await lease.take("instance-b", DEFAULT_REMINDER_SETTINGS.leaseTtlMs, clock.getTime());
+    };
+    expect(await a.services.reminders.runOnce()).toEqual({ planned: 5, sent: 3, failed: 0, dropped: 0 });
+    expect(tookOver).toBe(true);
+    expect(smtp.received).toHaveLength(3);
+    expect((await lease.read())?.holder).toBe("instance-b");
+    // The rest wait, unclaimed, for the lease's holder.
+    const left = await a.services.database.db
+      .selectFrom("membership_reminders")
+      .select(["status", "claimed_by"])
+      .where("status", "=", "queued")
+      .execute();
+    expect(left).toEqual([
+      { status: "queued", claimed_by: null },
+      { status: "queued", claimed_by: null },
+    ]);
+    expect(await b.services.reminders.runOnce()).toBeNull();
+    await lease.release("instance-b");
+    expect(await b.services.reminders.runOnce()).toMatchObject({ sent: 2 });
+    expect(recipients()).toEqual(members.map((m) => m.email).sort());
+  });
+
+  it("a sender's late outcome for a row whose claim ran out and was sent by another leaves the row sent, once", async () => {
+    const late = await member({ billing: "monthly", carried: "2027-03-15" });
+    const early = await member({ billing: "monthly", carried: "2027-03-16" });
+    await a.services.reminders.planToday();
+    const outboxA = new ReminderOutbox(a.services.database.db, a.services.database.dialect);
+    const outboxB = new ReminderOutbox(b.services.database.db, b.services.database.dialect);
+    const at = (minutes: number) => new Date(clock.getTime() + minutes * 60_000).toISOString();
+    const row = async (userId: number) =>
+      await a.services.database.db
+        .selectFrom("membership_reminders")
+        .select(["id", "status", "attempts", "sent_to", "last_error", "claimed_by"])
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+    const claimedByA = await outboxA.claim("sender-a", 10, at(0), at(5));
+    expect(claimedByA.map((c) => c.userId).sort()).toEqual([late.id, early.id].sort());
+    // A stalls; its claims run out; B claims both rows.
+    const claimedByB = await outboxB.claim("sender-b", 10, at(6), at(11));
+    expect(claimedByB.map((c) => c.id)).toEqual(claimedByA.map((c) => c.id));
+    const failure = (id: number) => ({ id, status: "failed" as const, error: "451 4.3.0 Try again later", nextAttemptAt: at(8) });
+    const lateId = (await row(late.id)).id;
+    const earlyId = (await row(early.id)).id;
+    // B sends one; A's "failed" comes after: the row stays sent, tried once.
+    await outboxB.record("sender-b", [{ id: lateId, status: "sent", sentTo: late.email! }], at(6));
+    await outboxA.record("sender-a", [failure(lateId)], at(7));
+    await outboxA.release("sender-a", [lateId]);
+    expect(await row(late.id)).toEqual({
+      id: lateId,
+      status: "sent",
+      attempts: 1,
+      sent_to: late.email,
+      last_error: null,
+      claimed_by: null,
+    });
+    // A's "failed" comes while B still holds the other row: B's claim and its outcome stand.
+    await outboxA.record("sender-a", [failure(earlyId)], at(7));
+    await outboxA.release("sender-a", [earlyId]);
+    expect(await row(early.id)).toMatchObject({ status: "queued", attempts: 0, claimed_by: "sender-b" });
+    await outboxB.record("sender-b", [{ id: earlyId, status: "sent", sentTo: early.email! }], at(8));
+    expect(await row(early.id)).toMatchObject({ status: "sent", attempts: 1, last_error: null, claimed_by: null });
+  });
+
+  it.skipIf(dialect !== "postgres")(
+    "two senders claiming at once on PostgreSQL claim different rows: a row another sender's claim has locked is skipped",
+    async () => {
+      for (let i = 0; i < 4; i++) await member({ billing: "monthly", carried: "2027-03-15" });
+      expect(await a.services.reminders.planToday()).toBe(4);
+      const now = clock.toISOString();
+      const until = new Date(clock.getTime() + 5 * 60_000).toISOString();
+      const db = a.services.database.db;
+      /** Whether a backend waits on a lock that the transaction of backend `pid` holds. */
+      const waitsOn = async (pid: number) =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(db))
+          .rows[0].n > 0;
+      let claimedByB: Promise<number[]> | null = null;
+      let settled = false;
+      let bWaitedOnA = false;
+      const claimedByA = await db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        const ids = (await new ReminderOutbox(trx, "postgres").claim("sender-a", 2, now, until)).map((c) => c.id);
+        // A's claim is not committed yet: B claims on its own connection meanwhile.
+        claimedByB = new ReminderOutbox(b.services.database.db, "postgres")
+          .claim("sender-b", 2, now, until)
+          .then((claimed) => claimed.map((c) => c.id))
+          .finally(() => (settled = true));
+        // Until B has its answer, or waits on a row A's transaction holds (then A commits).
+        while (!settled && !(bWaitedOnA = await waitsOn(rows[0].pid))) await new Promise((resolve) => setTimeout(resolve, 5));
+        return ids;
+      });
+      const idsB = await claimedByB!;
+      expect(claimedByA).toHaveLength(2);
+      expect(idsB.filter((id) => claimedByA.includes(id))).toEqual([]);
+      expect(idsB).toHaveLength(2);
+      // Nor did B wait for A: the rows A holds are passed over, not waited for.
+      expect(bWaitedOnA).toBe(false);
+    },
+  );
 
   it("staff only; an unknown member is a 404; a bad id a 400", async () => {
     const m = await loginAs(a, "member");

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
+import { Lease } from "~/platform/lease.server";
 import type { Logger } from "~/platform/logger.server";
 import { newHolderId } from "~/platform/process-holder.server";
 import type { Database } from "~/platform/schema";
@@ -60,6 +61,9 @@ export const REMINDER_DROP_REASONS = {
   deactivated: "The member's account was deactivated",
 } as const;
 
+/** The scheduler's lease (platform/lease.server.ts): one instance plans and sends at a time. */
+export const REMINDER_LEASE = "membership_reminders";
+
 export interface RunResult {
   planned: number;
   sent: number;
@@ -86,6 +90,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class ReminderService {
   private outbox: ReminderOutbox;
+  private lease: Lease;
   private settings: ReminderSettings;
   private holder = newHolderId();
   private timer: NodeJS.Timeout | null = null;
@@ -107,6 +112,7 @@ export class ReminderService {
     },
   ) {
     this.outbox = new ReminderOutbox(deps.db, deps.dialect);
+    this.lease = new Lease(deps.db, REMINDER_LEASE);
     this.settings = { ...DEFAULT_REMINDER_SETTINGS, ...deps.settings };
   }
 
@@ -123,14 +129,14 @@ export class ReminderService {
   async runOnce(): Promise<RunResult | null> {
     if (!this.deps.transport) return null;
     const { leaseTtlMs } = this.settings;
-    if (!(await this.outbox.acquireLease(this.holder, this.now().getTime(), leaseTtlMs))) return null;
+    if (!(await this.lease.take(this.holder, leaseTtlMs, this.now().getTime()))) return null;
     try {
-      const renew = () => this.outbox.renewLease(this.holder, this.now().getTime(), leaseTtlMs);
+      const renew = () => this.lease.renew(this.holder, leaseTtlMs, { now: this.now().getTime() });
       const planned = await this.planToday(renew);
       const sent = await this.sendWaiting(renew);
       return { planned, ...sent };
     } finally {
-      await this.outbox.releaseLease(this.holder).catch((err) => this.deps.logger.warn({ err }, "could not release the reminder lease"));
+      await this.lease.release(this.holder).catch((err) => this.deps.logger.warn({ err }, "could not release the reminder lease"));
     }
   }
 
@@ -248,8 +254,11 @@ export class ReminderService {
       this.deps.logger.info("membership reminders are off: no SMTP_URL");
       return;
     }
-    if (await this.outbox.freeOfDeadLocalHolder())
+    const gone = await this.lease.freeIfHolderGone();
+    if (gone) {
+      await this.outbox.releaseClaimsOf(gone);
       this.deps.logger.warn("took back the reminder lease of a stopped server on this machine");
+    }
     this.stopped = false;
     this.schedule(initialDelayMs);
   }
