@@ -418,6 +418,7 @@ export interface Database {
   submission_numbers: SubmissionNumbersTable;
   submission_counts: SubmissionCountsTable;
   membership_plans: MembershipPlansTable;
+  membership_co_insured: MembershipCoInsuredTable;
   membership_payments: MembershipPaymentsTable;
   membership_events: MembershipEventsTable;
   membership_verify_tokens: MembershipVerifyTokensTable;
@@ -449,6 +450,20 @@ export interface MembershipPlansTable {
   beneficiary_relationship: string | null;
   approved_on: string | null;
   carried_paid_through: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 0034: the co-insured of a household plan (the application's co-applicant); at most one per plan. */
+export interface MembershipCoInsuredTable {
+  user_id: number;
+  first_name: string;
+  last_name: string | null;
+  /** YYYY-MM-DD */
+  birthdate: string | null;
+  gender: string | null;
+  email: string | null;
+  phone: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

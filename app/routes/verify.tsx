@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { BadgeCheck, ShieldX } from "lucide-react";
+import { BadgeCheck, CalendarClock, ShieldX } from "lucide-react";
 import type { Route } from "./+types/verify";
 import { pageMeta } from "~/components/seo";
-import { formatLongDay } from "~/features/membership/coverage";
+import { checkedText, proofDate, proofHeading } from "~/features/membership/proof";
 import { DomainError } from "~/platform/errors";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -20,8 +20,9 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 /**
- * Where a proof-of-coverage card's QR code leads: covered or not, the first name, the last
- * initial and the covered-through date, and nothing else about the member (issue 31).
+ * Where a proof-of-coverage card's QR code leads: covered or not, the one date that says so
+ * (named for what it is: proof.ts), the member's and the co-insured's first names and last
+ * initials, and the day of the check; nothing else about them (issues 31, 39).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   try {
@@ -50,33 +51,46 @@ export default function VerifyRoute({ loaderData }: Route.ComponentProps) {
             </p>
           </>
         ) : (
-          <>
-            {found.covered ? (
-              <BadgeCheck className="mx-auto mt-6 h-14 w-14 text-emerald-600" aria-hidden />
-            ) : (
-              <ShieldX className="mx-auto mt-6 h-14 w-14 text-red-600" aria-hidden />
-            )}
-            <h1 className={`mt-4 font-serif text-3xl font-bold ${found.covered ? "text-emerald-700" : "text-red-700"}`}>
-              {found.covered ? "Covered" : "Not covered"}
-            </h1>
-            <dl className="mt-6 grid grid-cols-2 gap-4 text-left">
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Member</dt>
-                <dd className="mt-1 text-lg font-semibold text-slate-900">
-                  {found.firstName}
-                  {found.lastInitial ? ` ${found.lastInitial}.` : ""}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Covered through</dt>
-                <dd className="mt-1 text-lg font-semibold text-slate-900">
-                  {found.coveredThrough ? formatLongDay(found.coveredThrough) : "Not yet paid"}
-                </dd>
-              </div>
-            </dl>
-          </>
+          <FoundCoverage found={found} />
         )}
       </div>
     </section>
+  );
+}
+
+type Found = Exclude<Route.ComponentProps["loaderData"]["found"], null>;
+
+function FoundCoverage({ found }: { found: Found }) {
+  const date = proofDate(found);
+  const person = (who: { firstName: string; lastInitial: string }) => `${who.firstName}${who.lastInitial ? ` ${who.lastInitial}.` : ""}`;
+  const item = (label: string, value: string, wide = false) => (
+    <div className={wide ? "col-span-2" : undefined}>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-1 text-lg font-semibold text-slate-900">{value}</dd>
+    </div>
+  );
+  return (
+    <>
+      {found.covered ? (
+        <BadgeCheck className="mx-auto mt-6 h-14 w-14 text-emerald-600" aria-hidden />
+      ) : found.status === "starts" ? (
+        <CalendarClock className="mx-auto mt-6 h-14 w-14 text-sky-700" aria-hidden />
+      ) : (
+        <ShieldX className="mx-auto mt-6 h-14 w-14 text-red-600" aria-hidden />
+      )}
+      <h1
+        className={`mt-4 font-serif text-3xl font-bold ${found.covered ? "text-emerald-700" : found.status === "starts" ? "text-sky-800" : "text-red-700"}`}
+      >
+        {proofHeading(found)}
+      </h1>
+      <dl className="mt-6 grid grid-cols-2 gap-4 text-left" data-testid="verify-facts">
+        {item("Member", person(found))}
+        {found.coInsured ? item("Co-insured", person(found.coInsured)) : null}
+        {item(date.label, date.value, found.coInsured !== null)}
+      </dl>
+      <p className="mt-6 border-t border-slate-200 pt-3 text-sm text-slate-600" data-testid="verify-checked">
+        {checkedText(found.checkedOn)}
+      </p>
+    </>
   );
 }

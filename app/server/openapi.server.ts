@@ -32,6 +32,7 @@ import {
   refundSchema,
   reinstateSchema,
 } from "~/features/membership/contract";
+import { coInsuredSchema } from "~/features/membership/co-insured";
 
 type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token" | "metrics token";
 
@@ -176,7 +177,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     method: "get",
     paths: ["/api/verify/{token}"],
     summary:
-      "What a scanned proof of coverage shows: covered or not, first name, last initial, covered through (404 for an unknown token; 30 look-ups per 10 minutes per address)",
+      "What a scanned proof of coverage shows: covered or not, the one date and what it is (covered through, coverage starts, coverage ended), the member's and the co-insured's first name and last initial, the day checked (404 for an unknown token; 30 look-ups per 10 minutes per address)",
     access: "public",
   },
   {
@@ -309,6 +310,19 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Refund a payment, whole or in part, once (201)",
     access: "staff",
     body: refundSchema,
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/members/{id}/membership/co-insured"],
+    summary: "Enter or change the co-insured of a member's plan (the household's second person); audited by field name",
+    access: "staff",
+    body: coInsuredSchema,
+  },
+  {
+    method: "delete",
+    paths: ["/api/admin/members/{id}/membership/co-insured"],
+    summary: "Remove the co-insured of a member's plan (404 when there is none); audited",
+    access: "staff",
   },
   {
     method: "post",

@@ -113,6 +113,8 @@ const API: Record<string, Row> = {
   "POST /api/admin/members/:id/membership/payments": staff(400),
   "POST /api/admin/membership/payments/:id/refund": staff(400),
   "POST /api/admin/membership/payments/import": staff(400),
+  "PUT /api/admin/members/:id/membership/co-insured": staff(400),
+  "DELETE /api/admin/members/:id/membership/co-insured": staff(404),
   "POST /api/admin/members/:id/membership/cancel": superAdmin(400),
   "POST /api/admin/members/:id/membership/reinstate": superAdmin(400),
   // Any signed-in account ends its own other sessions (issue 30).

@@ -75,6 +75,7 @@ export function ConfirmDialog({
   busy,
   onCancel,
   onConfirm,
+  returnFocus,
   children,
 }: {
   open: boolean;
@@ -87,6 +88,8 @@ export function ConfirmDialog({
   busy: boolean;
   onCancel: () => void;
   onConfirm: () => void;
+  /** Where the focus goes on closing when the button that opened it is gone (see Modal). */
+  returnFocus?: () => HTMLElement | null;
   children: ReactNode;
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -98,6 +101,7 @@ export function ConfirmDialog({
       description={description}
       size="sm"
       initialFocus={cancelRef}
+      returnFocus={returnFocus}
       footer={
         <>
           <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>

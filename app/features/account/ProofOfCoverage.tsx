@@ -4,8 +4,10 @@ import { lazyDialog } from "~/components/lazyDialog";
 import { usePublicConfig } from "~/components/usePublicConfig";
 import { errorReason } from "~/platform/json-client";
 import type { CardAnswer, MembershipView } from "~/features/membership/contract";
+import { coInsuredName } from "~/features/membership/co-insured";
+import { coverageProof, proofDate } from "~/features/membership/proof";
 import { accountApi } from "./api-client";
-import { coverageAmountText, paidThroughText } from "./coverage-display";
+import { coverageAmountText } from "./coverage-display";
 import { LoadFailure } from "./LoadFailure";
 import { PROOF_TEXTS } from "./proof-texts";
 import { OutcomeMessage } from "./OutcomeMessage";
@@ -120,9 +122,14 @@ function CardPlaceholder() {
   );
 }
 
-/** The card itself: what it proves, and the QR code (SVG drawn by the server) that checks it is current. */
+/**
+ * The card itself: who it covers (the member and the co-insured), what it proves, and the QR
+ * code (SVG drawn by the server) that checks it is current.
+ */
 function ProofCard({ card, view, certificate, name }: { card: CardAnswer; view: MembershipView; certificate: string; name: string }) {
   const { orgName } = usePublicConfig();
+  // The date its check shows, in the same words (a signed-in member's account is active).
+  const date = proofDate(coverageProof(view.coverage, view.events, true));
   const field = (label: string, value: string, strong = false) => (
     <div>
       <dt className="text-[0.7rem] font-semibold uppercase tracking-wider text-slate-500">{label}</dt>
@@ -143,10 +150,11 @@ function ProofCard({ card, view, certificate, name }: { card: CardAnswer; view: 
       <div className="grid gap-4 p-5 min-[420px]:grid-cols-[1fr_auto]">
         <dl className="grid content-start gap-2.5">
           {field("Member", name || "—", true)}
+          {view.coInsured ? field("Co-insured", coInsuredName(view.coInsured), true) : null}
           {field("Certificate number", certificate)}
           {field("Status", view.coverage.label, true)}
           {field("Amount of coverage", coverageAmountText(view.plan))}
-          {field("Paid through", paidThroughText(view.coverage))}
+          {field(date.label, date.value)}
         </dl>
         <figure className="flex flex-col items-center justify-self-center">
           <div

@@ -1,7 +1,7 @@
 /** What My account's proof-of-coverage section says (issue 31). */
 export const PROOF_TEXTS = {
   intro:
-    "Print this card or save it as a PDF. Its QR code opens a page that says whether you are covered and through when, with your first name and last initial only.",
+    "Print this card or save it as a PDF. Its QR code opens a page that says whether you are covered and through when, with first names and last initials only.",
   print: "Print or save as PDF",
   renew: "New code",
   renewTitle: "Make a new code?",

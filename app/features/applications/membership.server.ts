@@ -10,6 +10,8 @@ import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches } 
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { todayIn } from "~/features/membership/coverage";
 import { coverageCentsOf } from "~/features/membership/contract";
+import { coInsuredOfApplication } from "~/features/membership/co-insured";
+import { addCoInsuredIfNone } from "~/features/membership/co-insured.server";
 
 /** A certificate number from CERTIFICATE_FORMAT ("AHA{0000000}") and a counter value. */
 export function formatCertificate(format: string, n: number): string {
@@ -36,6 +38,9 @@ export interface MembershipDeps {
   /** The association's time zone: the approval's calendar day is its day. */
   timeZone: string;
 }
+
+/** An application's co-applicant fields, as stored. */
+type CoApplicant = Record<"co_applicant_name" | "co_dob" | "co_gender" | "co_email" | "co_phone", string | null>;
 
 /** What createMember needs from the application. */
 interface ApplicationForMember {
@@ -100,6 +105,11 @@ export class MembershipFromApplications {
           "a.amount_of_coverage",
           "a.beneficiary_name",
           "a.beneficiary_relationship",
+          "a.co_applicant_name",
+          "a.co_dob",
+          "a.co_gender",
+          "a.co_email",
+          "a.co_phone",
         ])
         .where("a.id", "=", applicationId)
         .executeTakeFirst();
@@ -163,12 +173,13 @@ export class MembershipFromApplications {
    * credit card, are ways to pay the monthly dues: none asks for the annual plan, which staff
    * can choose on the member's row), approved on the day staff approved the application (the
    * association's calendar day of its last change to approved in the audit log; today if the
-   * log has none). A member linked to who already has a plan keeps it.
+   * log has none), with the co-applicant as its co-insured. A member linked to who already has
+   * a plan keeps it, and its co-insured or none.
    */
   private async planFromApplication(
     trx: Kysely<Database>,
     actorId: number,
-    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null },
+    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null } & CoApplicant,
     member: { id: number; certificate: string },
   ): Promise<void> {
     const approval = await trx
@@ -204,6 +215,27 @@ export class MembershipFromApplications {
         action: "membership.plan",
         target: { type: "member", id: member.id, label: member.certificate },
         details: { billing: "monthly", approvedOn, application: `application_${app.id}` },
+      },
+      trx,
+    );
+    await this.coInsuredFromApplication(trx, actorId, app, member);
+  }
+
+  /** The co-applicant, covered with the applicant: recorded on the plan just made from the application. */
+  private async coInsuredFromApplication(
+    trx: Kysely<Database>,
+    actorId: number,
+    app: { id: number } & CoApplicant,
+    member: { id: number; certificate: string },
+  ): Promise<void> {
+    const person = coInsuredOfApplication(splitName(app.co_applicant_name ?? ""), app);
+    if (!person || !(await addCoInsuredIfNone(trx, member.id, person))) return;
+    await this.deps.audit.record(
+      {
+        actorId,
+        action: "membership.co_insured",
+        target: { type: "member", id: member.id, label: member.certificate },
+        details: { change: "added", application: `application_${app.id}` },
       },
       trx,
     );

@@ -149,8 +149,13 @@ describeEachDatabase("from approved application to member", (dialect) => {
       .where("target_label", "=", body.member.certificate)
       .orderBy("id")
       .execute();
-    expect(audit.map((a) => a.action)).toEqual(["membership.plan", "applications.member_created", "applications.welcome_sent"]);
-    expect(JSON.parse(audit[1].details!)).toEqual({ application: `application_${id}` });
+    expect(audit.map((a) => a.action)).toEqual([
+      "membership.plan",
+      "membership.co_insured",
+      "applications.member_created",
+      "applications.welcome_sent",
+    ]);
+    expect(JSON.parse(audit[2].details!)).toEqual({ application: `application_${id}` });
   });
 
   it("links an applicant to an existing member only when staff choose that member; the details and the address on record stay", async () => {

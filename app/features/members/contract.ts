@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS = [
   "membership.cancel",
   "membership.reinstate",
   "membership.payments_import",
+  "membership.co_insured",
   "account.sign_out_everywhere",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -86,6 +87,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.cancel": "Cancelled a membership",
   "membership.reinstate": "Reinstated a membership",
   "membership.payments_import": "Imported payments",
+  "membership.co_insured": "Changed a plan's co-insured",
   "account.sign_out_everywhere": "Signed out everywhere else",
 };
 

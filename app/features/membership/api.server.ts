@@ -21,6 +21,7 @@ import {
   type MembersWithoutEmailAnswer,
 } from "./contract";
 import { formatCents } from "./coverage";
+import { coInsuredSchema } from "./co-insured";
 import { qrCodeSvg, verifyUrl } from "./proof-card.server";
 import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImportService } from "./payments-import.server";
 import type { CoverageService } from "./service.server";
@@ -168,6 +169,21 @@ export function membershipRouter({
       const id = memberId(req.params.id);
       answer(res, await coverage.reinstate(userOf(res), id, parseInput(reinstateSchema, req.body ?? {})));
     }),
+  );
+  // The household's second person: any staff enters, changes or removes them (audited).
+  router.put(
+    "/api/admin/members/:id/membership/co-insured",
+    apiRequireAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = memberId(req.params.id);
+      answer(res, await coverage.setCoInsured(userOf(res), id, parseInput(coInsuredSchema, req.body ?? {})));
+    }),
+  );
+  router.delete(
+    "/api/admin/members/:id/membership/co-insured",
+    apiRequireAdmin,
+    handler(async (req, res) => answer(res, await coverage.removeCoInsured(userOf(res), memberId(req.params.id)))),
   );
   router.post(
     "/api/admin/membership/payments/import",

@@ -7,6 +7,8 @@
  *   POST /api/admin/membership/payments/:id/refund   RefundInput -> MembershipAnswer   (staff) 201
  *   POST /api/admin/members/:id/membership/cancel    CancelInput -> MembershipAnswer   (super_admin)
  *   POST /api/admin/members/:id/membership/reinstate ReinstateInput -> MembershipAnswer (super_admin)
+ *   PUT  /api/admin/members/:id/membership/co-insured  CoInsuredInput -> MembershipAnswer (staff; co-insured.ts)
+ *   DELETE /api/admin/members/:id/membership/co-insured              -> MembershipAnswer (staff)
  *   GET  /api/account/membership                                -> MembershipAnswer   (the member)
  *   GET  /api/admin/members/:id/membership/reminders            -> MemberRemindersAnswer (staff)
  *   GET  /api/admin/membership/reminders/without-email          -> MembersWithoutEmailAnswer (staff)
@@ -15,6 +17,7 @@ import { z } from "~/platform/zod";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";
 import { BILLINGS, type Coverage } from "./coverage";
+import type { CoInsuredView } from "./co-insured";
 import type { ReminderKind } from "./reminders";
 
 export const PAYMENT_METHODS = ["card", "ach", "check", "other"] as const;
@@ -194,6 +197,8 @@ export interface TermEventView {
 export interface MembershipView {
   memberId: number;
   plan: PlanView | null;
+  /** The household's second person, covered by the same certificate (to a member: the name only). */
+  coInsured: CoInsuredView | null;
   coverage: Coverage;
   /** The association's calendar day the coverage was computed for. */
   today: string;
@@ -240,13 +245,23 @@ export interface CardAnswer {
   qrSvg: string;
 }
 
-/** GET /api/verify/:token: all a scanned card tells. */
+/**
+ * GET /api/verify/:token: all a scanned card tells (proof.ts): covered or not, the one date
+ * and what it is, and each person's first name and last initial.
+ */
 export interface VerifyAnswer {
   success: true;
   covered: boolean;
+  status: "covered" | "starts" | "ended" | "none";
   firstName: string;
   lastInitial: string;
+  coInsured: { firstName: string; lastInitial: string } | null;
+  /** The last day covered: ahead while covered, behind once ended; null otherwise. */
   coveredThrough: string | null;
+  /** The first day of coverage paid for and not begun. */
+  startsOn: string | null;
+  /** The association's calendar day of the check. */
+  checkedOn: string;
 }
 
 /** One reminder e-mail of a member, as staff see it. */

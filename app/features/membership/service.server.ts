@@ -4,6 +4,8 @@ import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditAction, AuditRecorder } from "~/features/members/contract";
 import { addDays, coverageOn, todayIn, type Billing, type TermEvent } from "./coverage";
+import { CO_INSURED_MESSAGES, changedFields, type CoInsuredInput } from "./co-insured";
+import { readCoInsured, removeCoInsured, writeCoInsured } from "./co-insured.server";
 import {
   MEMBERSHIP_MESSAGES as M,
   type CancelInput,
@@ -49,8 +51,9 @@ export class CoverageService {
   async view(memberId: number, db: Db = this.db): Promise<MembershipView> {
     const member = await db.selectFrom("users").select("id").where("id", "=", memberId).where("role", "=", "user").executeTakeFirst();
     if (!member) throw DomainError.notFound(M.memberNotFound);
-    const [plan, payments, events] = await Promise.all([
+    const [plan, coInsured, payments, events] = await Promise.all([
       db.selectFrom("membership_plans").selectAll().where("user_id", "=", memberId).executeTakeFirst(),
+      readCoInsured(db, memberId),
       db.selectFrom("membership_payments").selectAll().where("user_id", "=", memberId).orderBy("paid_on").orderBy("id").execute(),
       db.selectFrom("membership_events").selectAll().where("user_id", "=", memberId).orderBy("id").execute(),
     ]);
@@ -98,6 +101,7 @@ export class CoverageService {
             carriedPaidThrough: plan.carried_paid_through,
           }
         : null,
+      coInsured,
       coverage,
       today,
       payments: paymentViews,
@@ -107,13 +111,16 @@ export class CoverageService {
 
   /**
    * A member's own view: the same dates and ledger, without staff's internal words (refund
-   * notes, cancellation reasons) or the beneficiary, which stays with the plan's papers.
+   * notes, cancellation reasons), the beneficiary, which stays with the plan's papers, or the
+   * co-insured's details but their name.
    */
   async forMember(userId: number): Promise<MembershipView> {
     const view = await this.view(userId);
     return {
       ...view,
       plan: view.plan && { ...view.plan, beneficiaryName: null, beneficiaryRelationship: null },
+      // Their name, for the card; the rest stays with staff.
+      coInsured: view.coInsured && { ...view.coInsured, birthdate: null, gender: null, email: null, phone: null },
       coverage:
         view.coverage.state.kind === "cancelled" ? { ...view.coverage, state: { ...view.coverage.state, reason: "" } } : view.coverage,
       payments: view.payments.map((p) => ({ ...p, note: null })),
@@ -256,6 +263,23 @@ export class CoverageService {
         })
         .execute();
       return { label, details: { reinstatedOn: input.reinstatedOn, ...(input.reason ? { reason: input.reason } : {}) } };
+    });
+  }
+
+  /** Enters or changes the plan's co-insured; the audit entry names the fields that changed, never their values. */
+  async setCoInsured(actor: MembershipActor, memberId: number, input: CoInsuredInput): Promise<MembershipView> {
+    return this.change(actor, memberId, "membership.co_insured", async (trx, label) => {
+      await this.requirePlan(trx, memberId);
+      const before = await readCoInsured(trx, memberId);
+      await writeCoInsured(trx, memberId, input);
+      return { label, details: { change: before ? "changed" : "added", fields: changedFields(before, input) } };
+    });
+  }
+
+  async removeCoInsured(actor: MembershipActor, memberId: number): Promise<MembershipView> {
+    return this.change(actor, memberId, "membership.co_insured", async (trx, label) => {
+      if (!(await removeCoInsured(trx, memberId))) throw DomainError.notFound(CO_INSURED_MESSAGES.none);
+      return { label, details: { change: "removed" } };
     });
   }
 

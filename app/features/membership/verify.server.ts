@@ -4,7 +4,7 @@ import { nowIso } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { RateLimiter } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
-import { addDays } from "./coverage";
+import { coverageProof, firstNameAndInitial, type CoverageProof } from "./proof";
 import type { CoverageService } from "./service.server";
 
 export const VERIFY_MESSAGES = {
@@ -12,13 +12,14 @@ export const VERIFY_MESSAGES = {
   tooMany: "Too many verifications from your network. Please try again later.",
 } as const;
 
-/** What a scanned card shows, and nothing else about the member. */
-export interface VerifiedCoverage {
-  covered: boolean;
+/** What a scanned card shows, and nothing else about the member or their co-insured. */
+export interface VerifiedCoverage extends CoverageProof {
   firstName: string;
   lastInitial: string;
-  /** The last day paid for, or null before the first payment. */
-  coveredThrough: string | null;
+  /** The household's second person, when the plan has one: first name and last initial only. */
+  coInsured: { firstName: string; lastInitial: string } | null;
+  /** The association's calendar day the answer is for. */
+  checkedOn: string;
 }
 
 /** Tokens are 32 bytes of HMAC, base64url: 43 characters. */
@@ -87,16 +88,15 @@ export class VerifyService {
       .where("users.role", "=", "user")
       .executeTakeFirst();
     if (!row) throw DomainError.notFound(VERIFY_MESSAGES.notFound);
-    const { coverage } = await this.coverage.view(Number(row.id));
-    const state = coverage.state;
-    // A cancelled membership covered up to the day before its cancellation at the latest.
-    const end = state.kind === "cancelled" ? addDays(state.on, -1) : null;
-    const coveredThrough = coverage.paidThrough && end && end < coverage.paidThrough ? end : coverage.paidThrough;
+    const view = await this.coverage.view(Number(row.id));
+    const member = firstNameAndInitial(row.first_name, row.last_name);
+    const coInsured = view.coInsured && firstNameAndInitial(view.coInsured.firstName, view.coInsured.lastName);
     return {
-      covered: state.kind === "covered" && Number(row.is_active) === 1,
-      firstName: (row.first_name ?? "").trim() || "Member",
-      lastInitial: (row.last_name ?? "").trim().charAt(0).toUpperCase(),
-      coveredThrough,
+      ...coverageProof(view.coverage, view.events, Number(row.is_active) === 1),
+      firstName: member.firstName || "Member",
+      lastInitial: member.lastInitial,
+      coInsured: coInsured?.firstName ? coInsured : null,
+      checkedOn: view.today,
     };
   }
 }

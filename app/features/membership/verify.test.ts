@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
-import type { CardAnswer, VerifyAnswer } from "./contract";
+import type { CardAnswer, MembershipAnswer, VerifyAnswer } from "./contract";
+import { addDays, firstOfNextMonth } from "./coverage";
+import { coverageProof, proofDate } from "./proof";
 import { qrCodeSvg } from "./proof-card.server";
 import { VERIFY_MESSAGES } from "./verify.server";
 
@@ -52,9 +54,13 @@ describeEachDatabase("membership: proof of coverage", (dialect) => {
     expect(JSON.parse(text)).toEqual({
       success: true,
       covered: true,
+      status: "covered",
       firstName: "Dana",
       lastInitial: "R",
+      coInsured: null,
       coveredThrough: "2036-01-31",
+      startsOn: null,
+      checkedOn: server.services.coverage.today(),
     } satisfies VerifyAnswer);
     expect(text).not.toContain("Rivera");
     // The same card again: the token is stable until replaced.
@@ -79,6 +85,83 @@ describeEachDatabase("membership: proof of coverage", (dialect) => {
     const fresh = (await (await server.request("/api/account/membership/card", { cookie: cancelled.cookie })).json()) as CardAnswer;
     expect(fresh.token).not.toBe(cancelled.card.token);
     expect(JSON.parse((await verify(fresh.token)).text)).toMatchObject({ covered: false, coveredThrough: "2026-06-09" });
+  });
+
+  const answerOf = async (token: string) => JSON.parse((await verify(token)).text) as VerifyAnswer;
+  /** What the member's own card says of the dates (the same rule, from the member's own view). */
+  const cardDate = async (m: { cookie: string }) => {
+    const view = (await (await server.request("/api/account/membership", { cookie: m.cookie })).json()) as MembershipAnswer;
+    return proofDate(coverageProof(view.coverage, view.events, true));
+  };
+
+  it("paid but not begun: not covered yet, and the day it starts, never a covered-through date", async () => {
+    const today = server.services.coverage.today();
+    const m = await loginAs(server, "member");
+    const base = `/api/admin/members/${m.userId}/membership`;
+    await server.request(`${base}/plan`, { method: "PUT", cookie: staff.cookie, json: { billing: "monthly", approvedOn: today } });
+    await server.request(`${base}/payments`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { amount: "19.95", paidOn: today, method: "card", reference: null },
+    });
+    const card = (await (await server.request("/api/account/membership/card", { cookie: m.cookie })).json()) as CardAnswer;
+    const answer = await answerOf(card.token);
+    expect(answer).toMatchObject({
+      covered: false,
+      status: "starts",
+      coveredThrough: null,
+      startsOn: firstOfNextMonth(today),
+      checkedOn: today,
+    });
+    expect(proofDate(answer)).toEqual(await cardDate(m));
+  });
+
+  it("cancelled: the card and the check give the same end date, the day before the cancellation", async () => {
+    const m = await member("2394.00", "Brown"); // paid through January 31, 2036
+    const cancelledOn = server.services.coverage.today();
+    await server.request(`${m.base}/cancel`, { method: "POST", cookie: superAdmin.cookie, json: { cancelledOn, reason: "Moved" } });
+    const card = (await (await server.request("/api/account/membership/card", { cookie: m.cookie })).json()) as CardAnswer;
+    const answer = await answerOf(card.token);
+    expect(answer).toMatchObject({ covered: false, status: "ended", coveredThrough: addDays(cancelledOn, -1) });
+    expect(await cardDate(m)).toEqual({ label: "Coverage ended", value: proofDate(answer).value });
+  });
+
+  it("a deactivated member's card is not covered and gives no date", async () => {
+    const m = await member("2394.00");
+    const res = await server.request(`/api/admin/members/${m.userId}`, {
+      method: "PATCH",
+      cookie: staff.cookie,
+      json: { is_active: false },
+    });
+    expect(res.status).toBe(200);
+    expect(await answerOf(m.card.token)).toMatchObject({ covered: false, status: "none", coveredThrough: null, startsOn: null });
+  });
+
+  it("a household: the co-insured's first name and last initial, and nothing else of them", async () => {
+    const m = await member("2394.00");
+    const put = await server.request(`${m.base}/co-insured`, {
+      method: "PUT",
+      cookie: staff.cookie,
+      json: {
+        firstName: "Sam",
+        lastName: "Quintero",
+        birthdate: "1984-07-09",
+        gender: "Male",
+        email: "sam.q@example.com",
+        phone: "5551234567",
+      },
+    });
+    expect(put.status).toBe(200);
+    const { text } = await verify(m.card.token);
+    expect(JSON.parse(text)).toMatchObject({
+      covered: true,
+      firstName: "Dana",
+      lastInitial: "R",
+      coInsured: { firstName: "Sam", lastInitial: "Q" },
+    });
+    for (const secret of ["Quintero", "1984", "sam.q", "555", "Male", "Rivera"]) expect(text).not.toContain(secret);
+    await server.request(`${m.base}/co-insured`, { method: "DELETE", cookie: staff.cookie });
+    expect((await answerOf(m.card.token)).coInsured).toBeNull();
   });
 
   it("a member's new card replaces the old; a guessed token is a 404", async () => {

@@ -6,8 +6,10 @@ import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay, type CoverageState } from "../coverage";
 import { BILLING_LABELS, MEMBERSHIP_MESSAGES, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
+import type { CoInsuredInput } from "../co-insured";
 import { membershipApi } from "./api-client";
 import { MembershipForms, RECORD_PAYMENT_ID, type MembershipForm } from "./MembershipDialogs";
+import { CoInsuredActions, CoInsuredForms, coInsuredRows, noCoInsuredText } from "./CoInsured";
 import { ReminderMails } from "./ReminderMails";
 
 /** The member a membership dialog is about. */
@@ -158,6 +160,10 @@ export function MembershipDialog({
             refund: membershipApi.refund,
             cancel: (body: { cancelledOn: string; reason: string }) => membershipApi.cancel(memberId, body),
             reinstate: (body: { reinstatedOn: string; reason: string | null }) => membershipApi.reinstate(memberId, body),
+            coInsured: {
+              set: (body: CoInsuredInput) => membershipApi.setCoInsured(memberId, body),
+              remove: () => membershipApi.removeCoInsured(memberId),
+            },
           },
     [memberId],
   );
@@ -253,6 +259,13 @@ export function MembershipDialog({
                     ]}
                   />
                 </Section>
+                <Section title="Co-insured" action={<CoInsuredActions view={view} onOpen={open} />}>
+                  {view.coInsured ? (
+                    <Facts testId="membership-co-insured" rows={coInsuredRows(view.coInsured)} />
+                  ) : (
+                    <p className="text-sm text-slate-600">{noCoInsuredText(view)}</p>
+                  )}
+                </Section>
               </div>
 
               <Section
@@ -321,6 +334,20 @@ export function MembershipDialog({
               setLoaded({ id: member.id, view: next });
               setForm(null);
               setHighlight(paymentId ?? null);
+              show("success", message);
+              onChanged();
+            }}
+          />
+          <CoInsuredForms
+            form={form}
+            view={view}
+            certificate={member.certificate}
+            api={api.coInsured}
+            onClose={() => setForm(null)}
+            onDone={(next, message) => {
+              setLoaded({ id: member.id, view: next });
+              setForm(null);
+              setHighlight(null);
               show("success", message);
               onChanged();
             }}

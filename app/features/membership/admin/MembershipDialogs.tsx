@@ -28,7 +28,14 @@ export const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 /** The form open over the membership: one at a time. */
 export type MembershipForm =
-  { kind: "payment" } | { kind: "plan" } | { kind: "refund"; payment: PaymentView } | { kind: "cancel" } | { kind: "reinstate" };
+  | { kind: "payment" }
+  | { kind: "plan" }
+  | { kind: "refund"; payment: PaymentView }
+  | { kind: "cancel" }
+  | { kind: "reinstate" }
+  // CoInsured.tsx
+  | { kind: "co-insured" }
+  | { kind: "remove-co-insured" };
 
 /** A change waiting for its confirmation. */
 interface Pending {
@@ -56,7 +63,7 @@ export interface FormsProps {
   onDone: (view: MembershipView, message: string, paymentId?: number) => void;
 }
 
-function serverFieldErrors(err: unknown): Record<string, string> | null {
+export function serverFieldErrors(err: unknown): Record<string, string> | null {
   const details = err instanceof ApiError ? err.body?.details : undefined;
   if (!details || typeof details !== "object") return null;
   const out: Record<string, string> = {};

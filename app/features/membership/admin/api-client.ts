@@ -4,6 +4,7 @@
  */
 import { jsonClient } from "~/platform/json-client";
 import type { MembershipAnswer, PaymentInput, PaymentsImportAnswer, PlanInput } from "../contract";
+import type { CoInsuredInput } from "../co-insured";
 
 const call = jsonClient();
 const base = (memberId: number) => `/api/admin/members/${memberId}/membership`;
@@ -28,6 +29,9 @@ export const membershipApi = {
     call<MembershipAnswer>(`${base(memberId)}/cancel`, { method: "POST", json: body }),
   reinstate: (memberId: number, body: { reinstatedOn: string; reason: string | null }) =>
     call<MembershipAnswer>(`${base(memberId)}/reinstate`, { method: "POST", json: body }),
+  setCoInsured: (memberId: number, body: CoInsuredInput) =>
+    call<MembershipAnswer>(`${base(memberId)}/co-insured`, { method: "PUT", json: body }),
+  removeCoInsured: (memberId: number) => call<MembershipAnswer>(`${base(memberId)}/co-insured`, { method: "DELETE" }),
 };
 
 export const PAYMENTS_IMPORT_PATH = "/api/admin/membership/payments/import";
