@@ -405,16 +405,16 @@ function PaymentHistory({
               {formatCents(p.amountCents)}
             </span>
             {p.carriedWith !== null ? (
-              <span className="min-w-0 flex-1 text-slate-700">
+              <span className="min-w-48 flex-1 text-slate-700">
                 {p.refundOf !== null ? `Carried out of ${ofPayment} into ${term}` : `Carried from the earlier term into ${term}`}
               </span>
             ) : p.refundOf !== null ? (
-              <span className="min-w-0 flex-1 text-slate-700">
+              <span className="min-w-48 flex-1 text-slate-700">
                 Refund of {ofPayment}
                 {p.note ? `: ${p.note}` : ""}
               </span>
             ) : (
-              <span className="min-w-0 flex-1 text-slate-700">
+              <span className="min-w-48 flex-1 text-slate-700">
                 {PAYMENT_METHOD_LABELS[p.method]}
                 {p.reference ? <span className="ml-2 font-mono text-xs text-slate-600">{p.reference}</span> : null}
               </span>
