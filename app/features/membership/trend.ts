@@ -65,13 +65,12 @@ export function monthlyTrend(coverages: Iterable<Coverage>, today: string, month
     return last < today ? last : today;
   });
 
-  const count = (term: { effectiveOn: string | null; paidThrough: string; graceEndsOn: string; cancelledOn: string | null }) => {
-    const { effectiveOn, paidThrough, cancelledOn } = term;
+  const count = (effectiveOn: string | null, paidThrough: string, graceEndsOn: string, cancelledOn: string | null) => {
     if (effectiveOn && effectiveOn <= today) {
       const i = index.get(effectiveOn.slice(0, 7));
       if (i !== undefined) out[i].new++;
     }
-    const lapsedOn = addDays(term.graceEndsOn, 1);
+    const lapsedOn = addDays(graceEndsOn, 1);
     if (lapsedOn <= today && !(cancelledOn && cancelledOn <= lapsedOn)) {
       const i = index.get(lapsedOn.slice(0, 7));
       if (i !== undefined) out[i].lapsed++;
@@ -82,15 +81,8 @@ export function monthlyTrend(coverages: Iterable<Coverage>, today: string, month
     }
   };
   for (const c of coverages) {
-    for (const term of c.earlierTerms)
-      if (term.paidThrough) count({ ...term, paidThrough: term.paidThrough, graceEndsOn: term.graceEndsOn! });
-    if (c.paidThrough)
-      count({
-        effectiveOn: c.effectiveOn,
-        paidThrough: c.paidThrough,
-        graceEndsOn: c.graceEndsOn!,
-        cancelledOn: c.state.kind === "cancelled" ? c.state.on : null,
-      });
+    for (const term of c.earlierTerms) if (term.paidThrough) count(term.effectiveOn, term.paidThrough, term.graceEndsOn!, term.cancelledOn);
+    if (c.paidThrough) count(c.effectiveOn, c.paidThrough, c.graceEndsOn!, c.state.kind === "cancelled" ? c.state.on : null);
   }
   return out;
 }
