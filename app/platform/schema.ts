@@ -478,6 +478,8 @@ export interface MembershipPaymentsTable {
   reference: string | null;
   refund_of: number | null;
   note: string | null;
+  /** Migration 0033: the reinstatement (membership_events.id) this entry carried money into a new term with. */
+  carried_with: Generated<number | null>;
   recorded_by: number | null;
   recorded_by_label: string | null;
   recorded_at: Timestamp;

@@ -139,13 +139,15 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   {
     method: "get",
     paths: ["/api/admin/applications/{id}/member-matches"],
-    summary: "The members with an application's name and date of birth, and whether their stored e-mail is the application's",
+    summary:
+      "The members with an application's name and date of birth, whether their stored e-mail is the application's and whether they have a plan, and the plan the application gives",
     access: "staff",
   },
   {
     method: "post",
     paths: ["/api/admin/applications/{id}/member"],
-    summary: "Make an approved application a new member (linkTo null, 201), or link it to the matching member staff chose (200)",
+    summary:
+      "Make an approved application a new member with its plan (linkTo null, 201), or link it to the matching member staff chose (200), giving a member without a plan the application's plan only with givePlan",
     access: "staff",
     body: memberChoiceSchema,
   },
@@ -307,7 +309,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   {
     method: "post",
     paths: ["/api/admin/membership/payments/{id}/refund"],
-    summary: "Refund a payment, whole or in part, once (201)",
+    summary: "Refund a payment, whole or in part, in one refund or several that never add up to more than the payment (201)",
     access: "staff",
     body: refundSchema,
   },
@@ -342,7 +344,8 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   {
     method: "post",
     paths: ["/api/admin/members/{id}/membership/reinstate"],
-    summary: "Reinstate a cancelled membership: a new term by the same rule",
+    summary:
+      "Reinstate a cancelled membership: a new term by the same rule; the money left from the earlier term is carried into it or refunded (earlierPayments)",
     access: "super_admin",
     body: reinstateSchema,
   },

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { MEMBER_BIRTHDATE, expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
 import type { Services } from "../../app/server/services.server";
-import { addDays, firstOfNextMonth, formatLongDay } from "../../app/features/membership/coverage";
+import { addDays, firstOfNextMonth, formatCents, formatLongDay } from "../../app/features/membership/coverage";
 
 /** The member list behind the dialogs reloads after each change, dimmed meanwhile: axe reads it once it is whole again. */
 const listSettled = (page: Page) => expect(page.getByTestId("members-list")).toHaveAttribute("aria-busy", "false");
@@ -225,6 +225,136 @@ for (const [device, viewport] of VIEWPORTS) {
       await expect(seen.getByTestId("membership-events")).toContainText("Cancelled on");
       await expect(seen.getByRole("button", { name: /Cancel membership|Reinstate/ })).toHaveCount(0);
       await other.close();
+    });
+
+    test("a payment refunded in parts; more than is left refused before any confirmation; reinstated the same day, the money left carried", async ({
+      page,
+      signIn,
+      services,
+    }) => {
+      test.setTimeout(180_000);
+      const tag = `PR${uniq()}`;
+      const member = await seedMember(services, tag, { plan: false, firstName: "Parker" });
+      const today = services.coverage.today();
+      const staff = await services.auth.createStaff(`seed${uniq().toLowerCase()}`, "correct horse battery", "super_admin");
+      const approvedOn = addDays(today, -100);
+      await services.coverage.setPlan(staff, member.id, {
+        billing: "monthly",
+        coverageAmount: null,
+        beneficiaryName: null,
+        beneficiaryRelationship: null,
+        approvedOn,
+      });
+      const paidOn = addDays(approvedOn, 2);
+      await services.coverage.recordPayment(staff, member.id, { amount: 23940, paidOn, method: "card", reference: `PART-${tag}` });
+      await signIn("super_admin");
+      await page.goto(`/admin/members?q=${tag}`);
+      await page.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+      const membership = page.getByRole("dialog", { name: "Membership of Parker Payer", exact: true });
+      const payment = membership.getByTestId("payment").filter({ hasText: `PART-${tag}` });
+      const refundButton = payment.getByRole("button", { name: `Refund the payment of ${formatLongDay(paidOn)} (PART-${tag})` });
+
+      // $19.95 of it: shown against the payment, the rest still refundable.
+      await refundButton.click();
+      const refund = page.getByRole("dialog", { name: "Refund payment", exact: true });
+      await refund.getByLabel("Amount").fill("19.95");
+      await refund.getByLabel("Reason").fill("One month too many");
+      await refund.getByRole("button", { name: "Refund", exact: true }).click();
+      const confirm = page.getByRole("dialog", { name: "Confirm refund", exact: true });
+      await expect(confirm).toContainText(`Refund $19.95 of the payment of ${formatLongDay(paidOn)}? $219.45 of it stays refundable.`);
+      await confirm.getByRole("button", { name: "Refund", exact: true }).click();
+      await expect(refund).toBeHidden();
+      await expect(payment.getByTestId("payment-refunded")).toHaveText("$19.95 of $239.40 refunded");
+      await expect(refundButton).toBeVisible();
+      await listSettled(page);
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `partial-refund-${device}`);
+
+      // $500.00: refused by its field before any confirmation is asked, and nothing is sent.
+      const refundsSent: string[] = [];
+      page.on("request", (r) => {
+        if (r.url().includes("/refund")) refundsSent.push(r.url());
+      });
+      await refundButton.click();
+      await expect(refund).toContainText(`$239.40 paid on ${formatLongDay(paidOn)} (PART-${tag}). $219.45 of it is left to refund.`);
+      await refund.getByLabel("Amount").fill("500");
+      await refund.getByLabel("Reason").fill("Too much");
+      await refund.getByRole("button", { name: "Refund", exact: true }).click();
+      // Its label says "(optional)": the field is found by its start.
+      const amount = refund.getByLabel("Amount");
+      await expect(amount).toHaveAttribute("aria-invalid", "true");
+      const amountError = ((await amount.getAttribute("aria-describedby")) ?? "").split(" ")[0];
+      await expect(page.locator(`[id="${amountError}"]`)).toHaveText("A refund cannot be more than what is left of the payment: $219.45");
+      await expect(confirm).toHaveCount(0);
+      expect(refundsSent).toEqual([]);
+      await expectNoAxeViolations(page);
+      await shot(page, `refund-too-much-${device}`);
+      await refund.getByRole("button", { name: "Cancel" }).click();
+      await expect(refund).toBeHidden();
+
+      // Cancelled and reinstated the same day: the dialog names the money of the earlier term.
+      await membership.getByRole("button", { name: "Cancel membership" }).click();
+      const cancel = page.getByRole("dialog", { name: "Cancel membership", exact: true });
+      await cancel.getByLabel("Reason").fill("Asked by mistake");
+      await cancel.getByRole("button", { name: "Cancel membership" }).click();
+      await page
+        .getByRole("dialog", { name: "Confirm cancellation", exact: true })
+        .getByRole("button", { name: "Cancel membership" })
+        .click();
+      await expect(membership.getByTestId("membership-status")).toHaveText("Cancelled");
+
+      // The periods begun before the cancellation (today) were used; the rest of the $219.45 is left.
+      const effectiveOn = firstOfNextMonth(paidOn);
+      const monthIndex = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
+      const used = monthIndex(today) - monthIndex(effectiveOn) + (today.endsWith("-01") ? 0 : 1);
+      const left = formatCents(21945 - used * 1995);
+      await membership.getByRole("button", { name: "Reinstate" }).click();
+      const reinstate = page.getByRole("dialog", { name: "Reinstate membership", exact: true });
+      const money = reinstate.getByTestId("earlier-term-money");
+      await expect(money).toContainText(
+        `$219.45 paid. ${formatCents(used * 1995)} went to the ${used} months of coverage begun before the cancellation on ${formatLongDay(today)}; ${left} is left.`,
+      );
+      // No choice, no confirmation: the choice is asked for by its field.
+      await reinstate.getByRole("button", { name: "Reinstate" }).click();
+      await expect(money).toContainText(
+        `Choose whether to carry the ${left} left from the earlier term into the new term or to refund it to the member`,
+      );
+      await expect(money.getByRole("radio", { name: /^Carry it into the new term/ })).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("dialog", { name: "Confirm reinstatement", exact: true })).toHaveCount(0);
+      const startsOn = formatLongDay(firstOfNextMonth(today));
+      await expect(money.getByRole("radio", { name: /^Refund it to the member/ })).toBeVisible();
+      await expect(money).toContainText("The new term awaits its first payment of $19.95: coverage begins the 1st of the month after it.");
+      await expect(money).toContainText(`Coverage effective ${startsOn}, paid through`);
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `reinstate-money-${device}`);
+      await money.getByRole("radio", { name: /^Carry it into the new term/ }).check();
+      await reinstate.getByRole("button", { name: "Reinstate" }).click();
+      const confirmReinstate = page.getByRole("dialog", { name: "Confirm reinstatement", exact: true });
+      await expect(confirmReinstate).toContainText(
+        `The ${left} left from the earlier term is carried into the new term. Coverage effective ${startsOn}`,
+      );
+      await shot(page, `reinstate-confirm-${device}`);
+      await confirmReinstate.getByRole("button", { name: "Reinstate" }).click();
+      await expect(reinstate).toBeHidden();
+      await expect(page.getByTestId("membership-message")).toHaveText(
+        `Membership reinstated. ${left} carried into the new term. Status: Starts ${startsOn}.`,
+      );
+      await expect(membership.getByTestId("payment-history")).toContainText(
+        `Carried out of the payment of ${formatLongDay(paidOn)} into the term reinstated on ${formatLongDay(today)}`,
+      );
+      await expect(payment).toContainText(`${left} carried into the new term`);
+      await listSettled(page);
+      await expectNoAxeViolations(page);
+      if (device === "phone") await noSidewaysScroll(page);
+      await shot(page, `reinstated-carried-${device}`);
+      expect(await ledger(services, member.id)).toEqual([
+        [23940, `PART-${tag}`],
+        [-1995, null],
+        [-(21945 - used * 1995), null],
+        [21945 - used * 1995, null],
+      ]);
     });
 
     test("Import payments (CSV): a bad row imports nothing; a good file is previewed, then applied; the same file again records nothing new", async ({

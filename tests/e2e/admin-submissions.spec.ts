@@ -536,6 +536,12 @@ test.describe("admin submissions", () => {
       await expect(match).toContainText(`Riley Match${tag}, certificate OLD-${tag.toUpperCase()}`);
       await expect(match).toContainText("They have no e-mail address on record: no welcome e-mail would be sent.");
       await expect(match).toContainText("Anyone who knows a member's name and birthday can apply in their name.");
+      // The member has no plan: what the application's plan would set, given only if staff tick it.
+      const planBox = match.getByTestId("membership-match-plan");
+      await expect(planBox).toContainText("They have no plan on record. This application's plan would set:");
+      await expect(planBox).toContainText("Coverage amount: $250,000.00");
+      await expect(planBox).toContainText("Beneficiary: Jordan Heir (Child)");
+      await expect(planBox.getByRole("checkbox", { name: /^Give Riley Match/ })).not.toBeChecked();
       expect(await db.selectFrom("applications").select("member_user_id").where("id", "=", linked).executeTakeFirstOrThrow()).toEqual({
         member_user_id: null,
       });
@@ -554,8 +560,9 @@ test.describe("admin submissions", () => {
       await match.getByRole("button", { name: `Link to Riley Match${tag} (OLD-${tag.toUpperCase()})` }).focus();
       await page.keyboard.press("Enter");
       await expect(membership.getByRole("status")).toHaveText(
-        `Linked to the existing member OLD-${tag.toUpperCase()}. This member has no e-mail address on record, so no welcome e-mail was sent: tell the member their certificate number yourself.`,
+        `Linked to the existing member OLD-${tag.toUpperCase()}. Their plan was left as it is. This member has no e-mail address on record, so no welcome e-mail was sent: tell the member their certificate number yourself.`,
       );
+      expect(await db.selectFrom("membership_plans").select("user_id").where("user_id", "=", existing.id).execute()).toEqual([]);
       await shot(page, "phone-membership-linked", false);
       await page.setViewportSize({ width: 1280, height: 720 });
       expect(
@@ -563,6 +570,51 @@ test.describe("admin submissions", () => {
           (await db.selectFrom("applications").select("member_user_id").where("id", "=", linked).executeTakeFirstOrThrow()).member_user_id,
         ),
       ).toBe(existing.id);
+    } finally {
+      await deleteSubmissions(services.database, "applications", [linked]);
+      await db.deleteFrom("users").where("id", "=", existing.id).execute();
+    }
+  });
+
+  test("linking to a member without a plan, staff tick to give the application's plan: it is given, and said", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    test.setTimeout(120_000);
+    const tag = uniq();
+    const db = services.database.db;
+    const existing = await services.auth.users.createMember({
+      certificate: `GIVE-${tag.toUpperCase()}`,
+      birthdateDigest: services.auth.digestBirthdate("1966-06-16"),
+      firstName: "Riley",
+      lastName: `Given${tag}`,
+    });
+    const linked = await insertApplication(services.database, {
+      applicant_name: `Riley Given${tag}`,
+      dob: "1966-06-16",
+      status: "approved",
+    });
+    try {
+      await signIn("limited_admin");
+      await openTab(page);
+      await search(page, `Given${tag}`);
+      await page.getByRole("button", { name: `View Riley Given${tag}`, exact: true }).click();
+      const membership = page.getByRole("dialog").getByTestId("membership");
+      await membership.getByRole("button", { name: "Create member" }).click();
+      const match = membership.getByTestId("membership-match");
+      await match.getByRole("checkbox", { name: /^Give Riley Given/ }).check();
+      await match.getByRole("button", { name: `Link to Riley Given${tag} (GIVE-${tag.toUpperCase()})` }).click();
+      await expect(membership.getByRole("status")).toContainText(
+        `Linked to the existing member GIVE-${tag.toUpperCase()}. The plan from this application was given to them.`,
+      );
+      expect(
+        await db
+          .selectFrom("membership_plans")
+          .select(["billing", "coverage_cents", "beneficiary_name"])
+          .where("user_id", "=", existing.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ billing: "monthly", coverage_cents: 25_000_000, beneficiary_name: "Jordan Heir" });
     } finally {
       await deleteSubmissions(services.database, "applications", [linked]);
       await db.deleteFrom("users").where("id", "=", existing.id).execute();

@@ -135,6 +135,61 @@ test.describe("my account: coverage and proof of coverage", () => {
     });
   }
 
+  for (const width of [1280, 390] as const) {
+    test(`a payment refunded in part shows how much; a reinstated term says why a payment is owed (${width}px)`, async ({
+      page,
+      signIn,
+      services,
+    }) => {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      const member = await signIn("member", { firstName: "Morgan" });
+      const superAdmin = { id: (await createAccount(services, "super_admin")).userId };
+      const approvedOn = addDays(today(), -100);
+      await services.coverage.setPlan(staff, member.userId, {
+        billing: "monthly",
+        coverageAmount: null,
+        beneficiaryName: null,
+        beneficiaryRelationship: null,
+        approvedOn,
+      });
+      const paidOn = addDays(approvedOn, 2);
+      const paid = await services.coverage.recordPayment(staff, member.userId, { amount: 23940, paidOn, method: "card", reference: null });
+      const paymentId = paid.payments[0].id;
+      await services.coverage.refund(staff, paymentId, { amount: 1995, refundedOn: addDays(paidOn, 5), reason: "Goodwill" });
+
+      await page.goto("/account");
+      const section = page.getByTestId("coverage");
+      await expect(section.getByTestId("coverage-status")).toHaveText("Covered");
+      const history = section.getByTestId("payment-history").locator("tbody tr");
+      await expect(history.nth(1)).toContainText("Payment by card ($19.95 of $239.40 refunded)");
+      await expect(history.nth(1)).toContainText("$239.40");
+      await expect(history.nth(0)).toContainText(`Refund of the payment of ${formatLongDay(paidOn)}`);
+      await expect(history.nth(0)).toContainText("-$19.95");
+      await expectNoAxeViolations(page);
+      await section.screenshot({ path: `.tmp/screens/membership-partial-refund-${width}.png` });
+
+      // Cancelled and reinstated today, what was left of the earlier term refunded: the member is told why a payment is owed.
+      await services.coverage.cancel(superAdmin, member.userId, { cancelledOn: today(), reason: "By mistake" });
+      const reinstated = await services.coverage.reinstate(superAdmin, member.userId, {
+        reinstatedOn: today(),
+        reason: null,
+        earlierPayments: "refund",
+      });
+      const refunded = reinstated.payments[0].refundedCents;
+      expect(refunded).toBeGreaterThan(1995);
+      await page.reload();
+      await expect(section.getByTestId("coverage-status")).toHaveText("Awaiting first payment");
+      await expect(section).toContainText(
+        `Your membership was reinstated on ${formatLongDay(today())} as a new term. Payments made before then belong to the earlier term (see your payment history), so your coverage begins again on the 1st of the month after we receive this term's first payment.`,
+      );
+      await expect(history.nth(2)).toContainText(`Payment by card (${formatCents(refunded)} of $239.40 refunded)`);
+      await expect(history.nth(0)).toContainText(`-${formatCents(refunded - 1995)}`);
+      await expect(section.getByRole("button", { name: "Make a Payment" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await section.screenshot({ path: `.tmp/screens/membership-reinstated-${width}.png` });
+    });
+  }
+
   test("a new code replaces the card's old one, after the member confirms", async ({ page, signIn, services }) => {
     const member = await signIn("member", { firstName: "Avery" });
     await coveredMember(services, member);

@@ -152,11 +152,11 @@ function CoverageDetails({ view, certificate }: { view: MembershipView; certific
                 <tr key={row.id} data-kind={row.kind}>
                   <td className="py-2 pr-3 align-top text-slate-900 sm:whitespace-nowrap">{row.on}</td>
                   <td className="py-2 pr-3 align-top text-slate-700">
-                    <span className={row.kind === "refund" ? "font-semibold text-slate-900" : undefined}>{row.details}</span>
-                    {row.refunded ? <span className="text-slate-500"> (refunded)</span> : null}
+                    <span className={row.kind === "payment" ? undefined : "font-semibold text-slate-900"}>{row.details}</span>
+                    {row.note ? <span className="text-slate-500"> ({row.note})</span> : null}
                   </td>
                   <td
-                    className={`whitespace-nowrap py-2 text-right align-top font-medium ${row.kind === "refund" ? "text-red-800" : "text-slate-900"}`}
+                    className={`whitespace-nowrap py-2 text-right align-top font-medium ${row.amount.startsWith("-") ? "text-red-800" : "text-slate-900"}`}
                   >
                     {row.amount}
                   </td>

@@ -10,7 +10,9 @@ const payment = (id: number, paidOn: string, amountCents: number, extra: Partial
   method: "card",
   reference: null,
   refundOf: null,
-  refundedBy: null,
+  refundedCents: 0,
+  carriedOutCents: 0,
+  carriedWith: null,
   note: null,
   recordedAt: `${paidOn}T12:00:00.000Z`,
   ...extra,
@@ -83,15 +85,51 @@ describe("My account's coverage", () => {
   it("lists the payments newest first, a refund as a refund of its payment, the refunded payment marked", () => {
     const rows = paymentRows([
       payment(1, "2026-01-16", 1995, { reference: "PP-1001" }),
-      payment(2, "2026-02-01", 1995, { method: "check", refundedBy: 3 }),
+      payment(2, "2026-02-01", 1995, { method: "check", refundedCents: 1995 }),
       payment(3, "2026-02-03", -1995, { refundOf: 2 }),
       payment(4, "2026-02-03", 1995, { method: "ach" }),
     ]);
-    expect(rows.map((r) => [r.on, r.kind, r.details, r.amount, r.refunded])).toEqual([
-      ["February 3, 2026", "payment", "Payment by ACH", "$19.95", false],
-      ["February 3, 2026", "refund", "Refund of the payment of February 1, 2026", "-$19.95", false],
-      ["February 1, 2026", "payment", "Payment by check", "$19.95", true],
-      ["January 16, 2026", "payment", "Payment by card · Ref. PP-1001", "$19.95", false],
+    expect(rows.map((r) => [r.on, r.kind, r.details, r.amount, r.note])).toEqual([
+      ["February 3, 2026", "payment", "Payment by ACH", "$19.95", null],
+      ["February 3, 2026", "refund", "Refund of the payment of February 1, 2026", "-$19.95", null],
+      ["February 1, 2026", "payment", "Payment by check", "$19.95", "refunded"],
+      ["January 16, 2026", "payment", "Payment by card · Ref. PP-1001", "$19.95", null],
+    ]);
+  });
+
+  it("says how much of a payment partly refunded was paid back, and shows money carried from one term into the next", () => {
+    const rows = paymentRows([
+      payment(1, "2026-02-12", 23940, { refundedCents: 3990, carriedOutCents: 13965 }),
+      payment(2, "2026-02-20", -1995, { refundOf: 1 }),
+      payment(3, "2026-03-02", -1995, { refundOf: 1 }),
+      payment(4, "2026-06-10", -13965, { refundOf: 1, carriedWith: 9 }),
+      payment(5, "2026-06-10", 13965, { method: "other", carriedWith: 9 }),
+    ]);
+    expect(rows.map((r) => [r.on, r.kind, r.details, r.amount, r.note])).toEqual([
+      ["June 10, 2026", "carried", "Carried from the earlier term", "$139.65", null],
+      ["June 10, 2026", "carried", "Carried into the new term from the payment of February 12, 2026", "-$139.65", null],
+      ["March 2, 2026", "refund", "Refund of the payment of February 12, 2026", "-$19.95", null],
+      ["February 20, 2026", "refund", "Refund of the payment of February 12, 2026", "-$19.95", null],
+      ["February 12, 2026", "payment", "Payment by card", "$239.40", "$39.90 of $239.40 refunded; $139.65 carried into the new term"],
+    ]);
+  });
+
+  it("says why a payment is owed when a reinstatement began a new term", () => {
+    const reinstated = coverageOn(
+      {
+        billing: "monthly",
+        approvedOn: "2026-01-15",
+        payments: [{ on: "2026-01-16", amountCents: 21945 }],
+        events: [
+          { kind: "cancelled", on: "2026-06-10", reason: "" },
+          { kind: "reinstated", on: "2026-06-10" },
+        ],
+      },
+      "2026-06-10",
+    );
+    expect([reinstated.label, statusNote(reinstated)]).toEqual([
+      "Awaiting first payment",
+      "Your membership was reinstated on June 10, 2026 as a new term. Payments made before then belong to the earlier term (see your payment history), so your coverage begins again on the 1st of the month after we receive this term's first payment.",
     ]);
   });
 });

@@ -33,7 +33,9 @@ export function statusNote(coverage: Coverage): string {
     case "no-plan":
       return "We have no plan on record for your membership yet. Please contact us and we will set it up.";
     case "awaiting-first-payment":
-      return "Your coverage begins on the 1st of the month after we receive your first payment.";
+      return coverage.reinstatedOn
+        ? `Your membership was reinstated on ${formatLongDay(coverage.reinstatedOn)} as a new term. Payments made before then belong to the earlier term (see your payment history), so your coverage begins again on the 1st of the month after we receive this term's first payment.`
+        : "Your coverage begins on the 1st of the month after we receive your first payment.";
     case "starts":
       return `We have your first payment. Your coverage begins on ${formatLongDay(state.on)}.`;
     case "covered":
@@ -69,13 +71,23 @@ const PAID_BY: Record<PaymentMethod, string> = {
 export interface PaymentRow {
   id: number;
   on: string;
-  /** "Payment", "Refund" */
-  kind: "payment" | "refund";
+  /** "Payment", "Refund", money carried from one term into the next */
+  kind: "payment" | "refund" | "carried";
   /** "Payment by card · Ref. PP-1001", "Refund of the payment of March 3, 2026" */
   details: string;
   /** "$19.95", "-$19.95" */
   amount: string;
-  refunded: boolean;
+  /** What came out of a payment since: "refunded", "$19.95 of $239.40 refunded", "$139.65 carried into the new term". */
+  note: string | null;
+}
+
+/** What came out of a payment: refunded (whole or in part), carried into a later term. */
+function takenFrom(p: PaymentView): string | null {
+  const parts: string[] = [];
+  if (p.refundedCents > 0)
+    parts.push(p.refundedCents >= p.amountCents ? "refunded" : `${formatCents(p.refundedCents)} of ${formatCents(p.amountCents)} refunded`);
+  if (p.carriedOutCents > 0) parts.push(`${formatCents(p.carriedOutCents)} carried into the new term`);
+  return parts.length ? parts.join("; ") : null;
 }
 
 /** The ledger newest first; a refund is shown as one, naming the payment it pays back. */
@@ -83,16 +95,16 @@ export function paymentRows(payments: readonly PaymentView[]): PaymentRow[] {
   const byId = new Map(payments.map((p) => [p.id, p]));
   return [...payments]
     .sort((a, b) => (a.paidOn === b.paidOn ? b.id - a.id : a.paidOn < b.paidOn ? 1 : -1))
-    .map((p) => {
-      const refunded = p.refundOf !== null ? byId.get(p.refundOf) : undefined;
+    .map((p): PaymentRow => {
+      const from = p.refundOf !== null ? byId.get(p.refundOf) : undefined;
+      const payment = from ? `the payment of ${formatLongDay(from.paidOn)}` : null;
+      const base = { id: p.id, on: formatLongDay(p.paidOn), amount: formatCents(p.amountCents) };
+      if (p.carriedWith !== null)
+        return p.refundOf !== null
+          ? { ...base, kind: "carried", details: `Carried into the new term${payment ? ` from ${payment}` : ""}`, note: null }
+          : { ...base, kind: "carried", details: "Carried from the earlier term", note: takenFrom(p) };
+      if (p.refundOf !== null) return { ...base, kind: "refund", details: payment ? `Refund of ${payment}` : "Refund", note: null };
       const how = [PAID_BY[p.method], p.reference && `Ref. ${p.reference}`].filter(Boolean).join(" · ");
-      return {
-        id: p.id,
-        on: formatLongDay(p.paidOn),
-        kind: p.refundOf !== null ? "refund" : "payment",
-        details: p.refundOf !== null ? (refunded ? `Refund of the payment of ${formatLongDay(refunded.paidOn)}` : "Refund") : how,
-        amount: formatCents(p.amountCents),
-        refunded: p.refundOf === null && p.refundedBy !== null,
-      };
+      return { ...base, kind: "payment", details: how, note: takenFrom(p) };
     });
 }

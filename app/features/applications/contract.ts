@@ -502,16 +502,21 @@ export const MEMBERSHIP_MESSAGES = {
   noNumber: "No free certificate number was found; check CERTIFICATE_FORMAT.",
   choose: "Choose whether to create a new member or to link the application to an existing member.",
   notAMatch: "That member does not have this application's name and date of birth; open the application again and choose again.",
+  givePlan: "givePlan must be true or false",
 } as const;
 
 /**
  * POST /api/admin/applications/:id/member: staff's explicit choice. `linkTo: null` makes a new
  * member; a member's id links the application to that member, who must be one of the
  * application's matches (same name and date of birth). Nothing is ever linked without it.
+ * A new member gets the plan from the application; a linked member who has no plan gets it
+ * only with `givePlan: true` (staff saw what it sets: MemberMatches.plan), and one who has a
+ * plan keeps it.
  */
 export const memberChoiceSchema = z.object(
   {
     linkTo: z.union([z.null(), z.number().int().positive().max(2_147_483_647)], { error: MEMBERSHIP_MESSAGES.choose }),
+    givePlan: z.boolean(MEMBERSHIP_MESSAGES.givePlan).default(false),
   },
   { error: MEMBERSHIP_MESSAGES.choose },
 );
@@ -529,11 +534,23 @@ export interface MemberMatch {
   active: boolean;
   /** The member's stored e-mail against the application's: "missing" means no welcome e-mail can go out. */
   email: "same" | "different" | "missing";
+  /** Whether the member has a plan on record (a link leaves it as it is). */
+  hasPlan: boolean;
+}
+
+/** The plan an application gives its member: what staff see before giving it to a linked member. */
+export interface PlanFromApplication {
+  billing: "monthly";
+  coverageCents: number | null;
+  beneficiaryName: string | null;
+  beneficiaryRelationship: string | null;
+  approvedOn: string;
 }
 
 /** GET /api/admin/applications/:id/member-matches. */
 export interface MemberMatches {
   matches: MemberMatch[];
+  plan: PlanFromApplication;
 }
 
 /** POST /api/admin/applications/:id/member. */
@@ -543,4 +560,6 @@ export interface ApplicationMembership {
   created: boolean;
   /** "no-address": a linked member has no e-mail address on record, so nothing was sent. */
   welcome: "sent" | "failed" | "already-sent" | "not-sent" | "mail-off" | "no-address";
+  /** Whether this request gave the member the plan from the application. */
+  planGiven: boolean;
 }

@@ -6,7 +6,7 @@ import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
-import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches } from "./contract";
+import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches, PlanFromApplication } from "./contract";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { todayIn } from "~/features/membership/coverage";
 import { coverageCentsOf } from "~/features/membership/contract";
@@ -64,15 +64,19 @@ interface ApplicationForMember {
 export class MembershipFromApplications {
   constructor(private deps: MembershipDeps) {}
 
-  /** The members with the application's name and birthdate: what staff choose from before a link. */
+  /**
+   * The members with the application's name and birthdate: what staff choose from before a
+   * link; and the plan the application would give, shown before staff give it to a linked
+   * member who has none.
+   */
   async matches(applicationId: number): Promise<MemberMatches> {
     const app = await this.deps.db
       .selectFrom("applications")
-      .select(["id", "applicant_name", "dob", "email"])
+      .select(["id", "applicant_name", "dob", "email", "amount_of_coverage", "beneficiary_name", "beneficiary_relationship"])
       .where("id", "=", applicationId)
       .executeTakeFirst();
     if (!app) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
-    return { matches: await this.matchesOf(this.deps.db, app) };
+    return { matches: await this.matchesOf(this.deps.db, app), plan: await this.planOf(this.deps.db, app) };
   }
 
   /**
@@ -150,21 +154,22 @@ export class MembershipFromApplications {
         .set({ member_user_id: member.id, member_claimed_at: null })
         .where("id", "=", applicationId)
         .execute();
-      await this.planFromApplication(trx, actorId, app, member);
+      // A linked member gets the application's plan (coverage, beneficiary) only when staff chose to give it.
+      const planGiven = created || choice.givePlan ? await this.planFromApplication(trx, actorId, app, member) : false;
       await audit.record(
         {
           actorId,
           action: created ? "applications.member_created" : "applications.member_linked",
           target: { type: "member", id: member.id, label: member.certificate },
-          details: { application: `application_${applicationId}` },
+          details: { application: `application_${applicationId}`, ...(created ? {} : { planGiven }) },
         },
         trx,
       );
-      return { kind: "done" as const, member, created, email };
+      return { kind: "done" as const, member, created, email, planGiven };
     });
     if (outcome.kind === "existing") return this.membershipOf(applicationId);
     const welcome = await this.sendWelcome(actorId, applicationId, outcome.member.certificate, outcome.email, site);
-    return { member: outcome.member, created: outcome.created, welcome };
+    return { member: outcome.member, created: outcome.created, welcome, planGiven: outcome.planGiven };
   }
 
   /**
@@ -173,16 +178,13 @@ export class MembershipFromApplications {
    * credit card, are ways to pay the monthly dues: none asks for the annual plan, which staff
    * can choose on the member's row), approved on the day staff approved the application (the
    * association's calendar day of its last change to approved in the audit log; today if the
-   * log has none), with the co-applicant as its co-insured. A member linked to who already has
-   * a plan keeps it, and its co-insured or none.
+   * log has none).
    */
-  private async planFromApplication(
-    trx: Kysely<Database>,
-    actorId: number,
-    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null } & CoApplicant,
-    member: { id: number; certificate: string },
-  ): Promise<void> {
-    const approval = await trx
+  private async planOf(
+    db: Kysely<Database>,
+    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null },
+  ): Promise<PlanFromApplication> {
+    const approval = await db
       .selectFrom("audit_log")
       .select(["created_at", "details"])
       .where("action", "=", "submissions.status")
@@ -190,17 +192,37 @@ export class MembershipFromApplications {
       .orderBy("id", "desc")
       .execute();
     const approvedAt = approval.find((r) => (JSON.parse(r.details ?? "{}") as { to?: unknown }).to === "approved")?.created_at;
-    const approvedOn = todayIn(this.deps.timeZone, approvedAt ? new Date(approvedAt) : new Date());
+    return {
+      billing: "monthly",
+      coverageCents: coverageCentsOf(app.amount_of_coverage),
+      beneficiaryName: app.beneficiary_name,
+      beneficiaryRelationship: app.beneficiary_relationship,
+      approvedOn: todayIn(this.deps.timeZone, approvedAt ? new Date(approvedAt) : new Date()),
+    };
+  }
+
+  /**
+   * Gives the member the plan from the application (planOf), with the co-applicant as its
+   * co-insured, unless they have a plan: whether it was given. A member who already has a plan
+   * keeps it, and its co-insured or none.
+   */
+  private async planFromApplication(
+    trx: Kysely<Database>,
+    actorId: number,
+    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null } & CoApplicant,
+    member: { id: number; certificate: string },
+  ): Promise<boolean> {
+    const plan = await this.planOf(trx, app);
     const now = nowIso();
     const inserted = await trx
       .insertInto("membership_plans")
       .values({
         user_id: member.id,
-        billing: "monthly",
-        coverage_cents: coverageCentsOf(app.amount_of_coverage),
-        beneficiary_name: app.beneficiary_name,
-        beneficiary_relationship: app.beneficiary_relationship,
-        approved_on: approvedOn,
+        billing: plan.billing,
+        coverage_cents: plan.coverageCents,
+        beneficiary_name: plan.beneficiaryName,
+        beneficiary_relationship: plan.beneficiaryRelationship,
+        approved_on: plan.approvedOn,
         carried_paid_through: null,
         created_at: now,
         updated_at: now,
@@ -208,17 +230,18 @@ export class MembershipFromApplications {
       .onConflict((oc) => oc.column("user_id").doNothing())
       .returning("user_id")
       .executeTakeFirst();
-    if (!inserted) return;
+    if (!inserted) return false;
     await this.deps.audit.record(
       {
         actorId,
         action: "membership.plan",
         target: { type: "member", id: member.id, label: member.certificate },
-        details: { billing: "monthly", approvedOn, application: `application_${app.id}` },
+        details: { billing: plan.billing, approvedOn: plan.approvedOn, application: `application_${app.id}` },
       },
       trx,
     );
     await this.coInsuredFromApplication(trx, actorId, app, member);
+    return true;
   }
 
   /** The co-applicant, covered with the applicant: recorded on the plan just made from the application. */
@@ -256,6 +279,7 @@ export class MembershipFromApplications {
       member: { id: Number(row.member_user_id), certificate: row.certificate_number ?? "" },
       created: false,
       welcome: row.welcome_sent_at ? "already-sent" : this.deps.mailer?.enabled ? "not-sent" : "mail-off",
+      planGiven: false,
     };
   }
 
@@ -263,7 +287,8 @@ export class MembershipFromApplications {
     const name = splitName(app.applicant_name);
     const same = await db
       .selectFrom("users")
-      .select(["id", "certificate_number", "first_name", "last_name", "email", "is_active"])
+      .leftJoin("membership_plans", "membership_plans.user_id", "users.id")
+      .select(["id", "certificate_number", "first_name", "last_name", "email", "is_active", "membership_plans.user_id as plan_of"])
       .where("role", "=", "user")
       .where("birthdate_digest", "=", this.deps.digestBirthdate(app.dob))
       .orderBy("id")
@@ -278,6 +303,7 @@ export class MembershipFromApplications {
           name: [u.first_name, u.last_name].filter(Boolean).join(" "),
           active: toBool(u.is_active),
           email: !stored ? "missing" : stored.toLowerCase() === app.email.trim().toLowerCase() ? "same" : "different",
+          hasPlan: u.plan_of !== null,
         };
       });
   }

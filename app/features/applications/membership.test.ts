@@ -174,7 +174,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       status: "approved",
     });
     expect(await matchesOf(id)).toEqual([
-      { id: existing.id, certificate: "OLD-777", name: "Pat Existing", active: true, email: "different" },
+      { id: existing.id, certificate: "OLD-777", name: "Pat Existing", active: true, email: "different", hasPlan: false },
     ]);
     // No choice, no link: the server refuses.
     const unchosen = await server.request(`/api/admin/applications/${id}/member`, { method: "POST", cookie: staff.cookie });
@@ -216,6 +216,82 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(await membershipShown(id)).toEqual({ member: { id: existing.id, certificate: "OLD-777" }, welcomeSentAt: welcome_sent_at });
   });
 
+  it("a linked member without a plan gets the application's plan only when staff give it, having seen what it sets", async () => {
+    const planOf = async (userId: number) =>
+      (await (await server.request(`/api/admin/members/${userId}/membership`, { cookie: staff.cookie })).json()).plan;
+    const lone = await server.services.auth.users.createMember({
+      certificate: "LONE-1",
+      birthdateDigest: server.services.auth.digestBirthdate("1958-03-03"),
+      firstName: "Alice",
+      lastName: "Lone",
+    });
+    const application = () =>
+      insertApplication(server.services.database, {
+        applicant_name: "Alice Lone",
+        dob: "1958-03-03",
+        email: "mallory@evil.example",
+        amount_of_coverage: "250000",
+        beneficiary_name: "Mallory Attacker",
+        beneficiary_relationship: "other",
+        status: "approved",
+      });
+    const first = await application();
+    // What staff see before they choose: the member has no plan, and what the application's plan would set.
+    const seen = await (await server.request(`/api/admin/applications/${first}/member-matches`, { cookie: staff.cookie })).json();
+    expect(seen.matches).toEqual([expect.objectContaining({ id: lone.id, hasPlan: false })]);
+    expect(seen.plan).toEqual({
+      billing: "monthly",
+      coverageCents: 25_000_000,
+      beneficiaryName: "Mallory Attacker",
+      beneficiaryRelationship: "other",
+      approvedOn: server.services.coverage.today(),
+    });
+    // Not a boolean: refused, nothing linked.
+    const bad = await server.request(`/api/admin/applications/${first}/member`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { linkTo: lone.id, givePlan: "yes" },
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toBe(MEMBERSHIP_MESSAGES.givePlan);
+    // Linked without givePlan: the plan is left alone (none).
+    expect(await (await create(first, lone.id)).json()).toMatchObject({ created: false, planGiven: false });
+    expect(await planOf(lone.id)).toBeNull();
+
+    // A second application, linked with givePlan: the plan staff saw is given, and audited.
+    const second = await application();
+    const given = await server.request(`/api/admin/applications/${second}/member`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { linkTo: lone.id, givePlan: true },
+    });
+    expect(await given.json()).toMatchObject({ created: false, planGiven: true });
+    expect(await planOf(lone.id)).toMatchObject({ billing: "monthly", coverageCents: 25_000_000, beneficiaryName: "Mallory Attacker" });
+    const audit = await db().selectFrom("audit_log").select(["action", "details"]).where("target_id", "=", lone.id).orderBy("id").execute();
+    expect(audit.map((a) => [a.action, JSON.parse(a.details!)])).toEqual([
+      ["applications.member_linked", { application: `application_${first}`, planGiven: false }],
+      ["membership.plan", { billing: "monthly", approvedOn: server.services.coverage.today(), application: `application_${second}` }],
+      ["applications.member_linked", { application: `application_${second}`, planGiven: true }],
+    ]);
+
+    // A member who has a plan keeps it, givePlan or not.
+    const third = await application();
+    await server.request(`/api/admin/members/${lone.id}/membership/plan`, {
+      method: "PUT",
+      cookie: staff.cookie,
+      json: { billing: "annual", approvedOn: "2025-01-02", coverageAmount: "1000" },
+    });
+    const matches = await matchesOf(third);
+    expect(matches).toEqual([expect.objectContaining({ id: lone.id, hasPlan: true })]);
+    const kept = await server.request(`/api/admin/applications/${third}/member`, {
+      method: "POST",
+      cookie: staff.cookie,
+      json: { linkTo: lone.id, givePlan: true },
+    });
+    expect(await kept.json()).toMatchObject({ planGiven: false });
+    expect(await planOf(lone.id)).toMatchObject({ billing: "annual", coverageCents: 100_000, beneficiaryName: null });
+  });
+
   it("an application in a member's name by someone else: nothing goes to the applicant's address, no answer of theirs shows the certificate", async () => {
     const sent = smtp.received.length;
     const victim = await server.services.auth.users.createMember({
@@ -247,12 +323,14 @@ describeEachDatabase("from approved application to member", (dialect) => {
     await approve(id);
     // Staff see the match and that the victim has no address on record before anything is sent.
     expect(await matchesOf(id)).toEqual([
-      { id: victim.id, certificate: "VICTIM-42", name: "Robin Target", active: true, email: "missing" },
+      { id: victim.id, certificate: "VICTIM-42", name: "Robin Target", active: true, email: "missing", hasPlan: false },
     ]);
     expect(smtp.received.length).toBe(sent);
     // Staff link it (the worst choice): still no mail, to anyone.
     const res = await create(id, victim.id);
-    expect(await res.json()).toMatchObject({ created: false, member: { id: victim.id }, welcome: "no-address" });
+    expect(await res.json()).toMatchObject({ created: false, member: { id: victim.id }, welcome: "no-address", planGiven: false });
+    // Nor does the link give the victim the applicant's plan (coverage, beneficiary): staff did not choose to.
+    expect(await db().selectFrom("membership_plans").select("user_id").where("user_id", "=", victim.id).execute()).toEqual([]);
     expect(smtp.received.length).toBe(sent);
     expect(smtp.received.some((m) => m.to.includes("attacker@evil.example"))).toBe(false);
     // What the applicant can read: their account (the application and its status), who they are.

@@ -84,7 +84,8 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
       [239400, null],
       [-239400, check.id],
     ]);
-    expect(r.body.payments[1].refundedBy).toBe(r.body.payments[2].id);
+    expect(r.body.payments[1]).toMatchObject({ refundedCents: 239400, carriedOutCents: 0, carriedWith: null });
+    expect(r.body.payments[2]).toMatchObject({ refundOf: check.id, refundedCents: 0 });
     expect(r.body.coverage.paidThrough).toBe("2026-02-28");
 
     const audit = await server.request("/api/admin/audit?pageSize=100", { cookie: superAdmin.cookie });
@@ -157,6 +158,12 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     const partial = await refund({ amount: "5.00" });
     expect(partial.status).toBe(201);
     expect(partial.body.coverage).toMatchObject({ label: "Awaiting first payment", creditCents: 1495 });
+    // What is left of it, and no more, can be refunded too.
+    expect(await refund({ amount: "14.96" })).toMatchObject({
+      status: 400,
+      body: { error: M.refundMoreThanLeft("$14.95"), details: { amount: M.refundMoreThanLeft("$14.95") } },
+    });
+    expect((await refund({})).body.payments.map((p) => p.amountCents)).toEqual([1995, -500, -1495]);
     expect(await refund({})).toMatchObject({ status: 409, body: { error: M.alreadyRefunded } });
     expect(await refund({}, partial.body.payments[1].id)).toMatchObject({ status: 400, body: { error: M.refundOfRefund } });
     expect(await refund({}, 999_999)).toMatchObject({ status: 404, body: { error: M.paymentNotFound } });
@@ -189,6 +196,79 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     expect(view.body.payments.map((p) => p.amountCents)).toEqual([1995, -1995]);
   });
 
+  it("a payment is refunded in parts: each shown against it, the rest refundable, the coverage counting the net", async () => {
+    const id = await newMember();
+    await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, approvedOn: "2026-02-10" });
+    const paid = await call(`${base(id)}/payments`, "POST", limited.cookie, {
+      amount: "239.40",
+      paidOn: "2026-02-12",
+      method: "card",
+      reference: "PART-1",
+    });
+    const paymentId = paid.body.payments[0].id;
+    expect(paid.body.coverage).toMatchObject({ effectiveOn: "2026-03-01", paidThrough: "2027-02-28" });
+    const refund = (amount: string, refundedOn = "2026-02-20") =>
+      call(`/api/admin/membership/payments/${paymentId}/refund`, "POST", limited.cookie, { amount, refundedOn, reason: "Part" });
+
+    let r = await refund("19.95");
+    expect(r.status).toBe(201);
+    expect(r.body.payments[0]).toMatchObject({ amountCents: 23940, refundedCents: 1995 });
+    // Eleven months paid: through January 31, 2027.
+    expect(r.body.coverage).toMatchObject({ paidCents: 21945, paidThrough: "2027-01-31" });
+    r = await refund("100.00", "2026-03-05");
+    expect(r.body.payments.map((p) => [p.amountCents, p.refundOf])).toEqual([
+      [23940, null],
+      [-1995, paymentId],
+      [-10000, paymentId],
+    ]);
+    expect(r.body.payments[0].refundedCents).toBe(11995);
+    expect(r.body.coverage).toMatchObject({ paidCents: 11945, paidThrough: "2026-07-31", creditCents: 1970 });
+    expect(await refund("119.46")).toMatchObject({ status: 400, body: { error: M.refundMoreThanLeft("$119.45") } });
+    expect((await refund("119.45")).body.payments[0].refundedCents).toBe(23940);
+    expect(await refund("0.01")).toMatchObject({ status: 409, body: { error: M.alreadyRefunded } });
+
+    // Each refund is in the audit log with what it left.
+    const audit = await server.services.database.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "membership.refund")
+      .where("target_id", "=", id)
+      .orderBy("id")
+      .execute();
+    expect(audit.map((a) => JSON.parse(a.details!) as { amountCents: number; leftCents: number })).toEqual([
+      expect.objectContaining({ paymentId, amountCents: 1995, leftCents: 21945 }),
+      expect.objectContaining({ paymentId, amountCents: 10000, leftCents: 11945 }),
+      expect.objectContaining({ paymentId, amountCents: 11945, leftCents: 0 }),
+    ]);
+  });
+
+  it("concurrent partial refunds of one payment never add up to more than it", async () => {
+    const id = await newMember();
+    await call(`${base(id)}/plan`, "PUT", limited.cookie, plan);
+    const paid = await call(`${base(id)}/payments`, "POST", limited.cookie, {
+      amount: "239.40",
+      paidOn: "2026-02-12",
+      method: "card",
+      reference: null,
+    });
+    const paymentId = paid.body.payments[0].id;
+    // Eight staff refund $50.00 each at once: four fit in $239.40.
+    const refunds = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call(`/api/admin/membership/payments/${paymentId}/refund`, "POST", limited.cookie, {
+          amount: "50.00",
+          refundedOn: "2026-02-13",
+          reason: "Race",
+        }),
+      ),
+    );
+    expect(refunds.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 400, 400, 400, 400]);
+    expect(refunds.filter((r) => r.status === 400).map((r) => r.body.error)).toEqual(Array(4).fill(M.refundMoreThanLeft("$39.40")));
+    const view = await call(base(id), "GET", limited.cookie);
+    expect(view.body.payments.map((p) => p.amountCents)).toEqual([23940, -5000, -5000, -5000, -5000]);
+    expect(view.body.payments[0].refundedCents).toBe(20000);
+  });
+
   it("only a super_admin cancels and reinstates; a reinstated term starts by the same rule", async () => {
     const id = await newMember();
     await call(`${base(id)}/plan`, "PUT", limited.cookie, plan);
@@ -216,10 +296,32 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     expect(
       await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "two\nlines" }),
     ).toMatchObject({ status: 400, body: { details: { reason: M.text("Reason", 500) } } });
+    // $2,394.00 paid; February and March began before the cancellation: $2,354.10 is left, and
+    // staff say what becomes of it.
+    const unchosen = M.earlierPayments("$2,354.10");
+    expect(await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" })).toMatchObject({
+      status: 400,
+      body: { error: unchosen, details: { earlierPayments: unchosen } },
+    });
+    expect(
+      await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", earlierPayments: "keep" }),
+    ).toMatchObject({ status: 400, body: { details: { earlierPayments: "Choose carry or refund" } } });
     // A reason is optional, and kept with the reinstatement when given.
-    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01", reason: "Paid again in full" });
+    r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, {
+      reinstatedOn: "2026-04-01",
+      reason: "Paid again in full",
+      earlierPayments: "refund",
+    });
     expect(r.body.events.at(-1)).toMatchObject({ kind: "reinstated", on: "2026-04-01", reason: "Paid again in full" });
     expect(r.body.coverage).toMatchObject({ label: "Awaiting first payment", nextDue: { on: "2026-04-01", amountCents: 1995 } });
+    // Refunded from the earlier payment, which keeps the two months it gave.
+    expect(r.body.payments.map((p) => [p.amountCents, p.paidOn, p.refundOf, p.carriedWith])).toEqual([
+      [239400, "2026-01-16", null, null],
+      [-235410, "2026-04-01", r.body.payments[0].id, null],
+    ]);
+    expect(r.body.coverage.earlierTerms).toEqual([
+      { effectiveOn: "2026-02-01", paidThrough: "2026-03-31", graceEndsOn: "2026-04-30", cancelledOn: "2026-03-10" },
+    ]);
     expect(await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-04-01" })).toMatchObject({
       status: 409,
       body: { error: M.notCancelled },
@@ -232,6 +334,69 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     });
     expect(r.body.coverage).toMatchObject({ effectiveOn: "2026-05-01", paidThrough: "2026-05-31" });
     expect(r.body.events.map((e) => e.kind)).toEqual(["cancelled", "reinstated"]);
+  });
+
+  it("cancelled and reinstated the same day: the money left is carried into the new term, by the same rule, and audited", async () => {
+    const id = await newMember();
+    await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, approvedOn: "2026-02-10" });
+    const paid = await call(`${base(id)}/payments`, "POST", limited.cookie, {
+      amount: "239.40",
+      paidOn: "2026-02-12",
+      method: "card",
+      reference: "CARRY-1",
+    });
+    const paymentId = paid.body.payments[0].id;
+    await call(`/api/admin/membership/payments/${paymentId}/refund`, "POST", limited.cookie, {
+      amount: "19.95",
+      refundedOn: "2026-02-20",
+      reason: "Goodwill",
+    });
+    await call(`${base(id)}/cancel`, "POST", superAdmin.cookie, { cancelledOn: "2026-06-10", reason: "By mistake" });
+    // $219.45 net; March to June began before the cancellation: $139.65 is left.
+    expect(await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-06-10" })).toMatchObject({
+      status: 400,
+      body: { details: { earlierPayments: M.earlierPayments("$139.65") } },
+    });
+    const r = await call(`${base(id)}/reinstate`, "POST", superAdmin.cookie, { reinstatedOn: "2026-06-10", earlierPayments: "carry" });
+    expect(r.status).toBe(200);
+    const event = r.body.events.at(-1)!;
+    expect(event).toMatchObject({ kind: "reinstated", on: "2026-06-10" });
+    expect(r.body.payments.map((p) => [p.amountCents, p.paidOn, p.refundOf, p.carriedWith])).toEqual([
+      [23940, "2026-02-12", null, null],
+      [-1995, "2026-02-20", paymentId, null],
+      [-13965, "2026-06-10", paymentId, event.id],
+      [13965, "2026-06-10", null, event.id],
+    ]);
+    expect(r.body.payments[0]).toMatchObject({ refundedCents: 1995, carriedOutCents: 13965 });
+    // Seven months from July 1: the rule, from the reinstatement day (covered today, in November).
+    expect(r.body.coverage).toMatchObject({
+      label: "Covered",
+      effectiveOn: "2026-07-01",
+      paidThrough: "2027-01-31",
+      paidCents: 13965,
+      reinstatedOn: "2026-06-10",
+      earlierTerms: [{ effectiveOn: "2026-03-01", paidThrough: "2026-06-30", graceEndsOn: "2026-07-30", cancelledOn: "2026-06-10" }],
+    });
+    // What the earlier term used stays refundable from the payment; the carried money is refunded from the new term's entry.
+    expect(
+      await call(`/api/admin/membership/payments/${paymentId}/refund`, "POST", limited.cookie, {
+        amount: "79.81",
+        refundedOn: "2026-06-11",
+        reason: "x",
+      }),
+    ).toMatchObject({ status: 400, body: { error: M.refundMoreThanLeft("$79.80") } });
+    const audit = await server.services.database.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "membership.reinstate")
+      .where("target_id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.details!)).toEqual({
+      reinstatedOn: "2026-06-10",
+      earlierPayments: "carry",
+      amountCents: 13965,
+      fromPayments: [paymentId],
+    });
   });
 
   it("a member reads their own membership, without staff's notes; others' and staff's are not theirs", async () => {

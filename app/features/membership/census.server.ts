@@ -16,7 +16,8 @@ import { coverageOn, PLAN_PRICE_CENTS, type Billing, type Coverage, type LedgerE
  * the credit, and that day the first payment received. So a one-entry ledger of the net paid
  * on that day gives the same coverage (census.test.ts holds this against the whole ledgers).
  * The few members with cancellations or reinstatements, whose terms own only part of the
- * ledger, get their whole ledger from a third query.
+ * ledger, get their whole ledger from a third query (a refund with its payment's day: it
+ * counts in that payment's term).
  *
  * Measured by bench/members.ts (npm run bench:members). Nothing is stored: a status cannot
  * go stale, and the payments import and the Record payment dialog need not keep anything in
@@ -58,14 +59,16 @@ export async function coverageCensus(db: Kysely<Database>, today: string, only?:
       .orderBy("user_id")
       .orderBy("id")
       .execute(),
+    // A refund counts in the term of the payment it pays back: its payment's day comes with it.
     db
-      .selectFrom("membership_payments")
-      .select(["user_id", "paid_on", "amount_cents"])
-      .where("user_id", "in", (eb) => eb.selectFrom("membership_events").select("user_id"))
-      .$if(only !== undefined, (q) => q.where("user_id", "=", only!))
-      .orderBy("user_id")
-      .orderBy("paid_on")
-      .orderBy("id")
+      .selectFrom("membership_payments as p")
+      .leftJoin("membership_payments as paid", "paid.id", "p.refund_of")
+      .select(["p.user_id", "p.paid_on", "p.amount_cents", "paid.paid_on as term_on"])
+      .where("p.user_id", "in", (eb) => eb.selectFrom("membership_events").select("user_id"))
+      .$if(only !== undefined, (q) => q.where("p.user_id", "=", only!))
+      .orderBy("p.user_id")
+      .orderBy("p.paid_on")
+      .orderBy("p.id")
       .execute(),
   ]);
 
@@ -82,7 +85,11 @@ export async function coverageCensus(db: Kysely<Database>, today: string, only?:
   for (const p of eventLedgers) {
     const id = Number(p.user_id);
     const list = ledgerOf.get(id) ?? [];
-    list.push({ on: p.paid_on, amountCents: Number(p.amount_cents) });
+    list.push(
+      p.term_on === null
+        ? { on: p.paid_on, amountCents: Number(p.amount_cents) }
+        : { on: p.paid_on, amountCents: Number(p.amount_cents), termOn: p.term_on },
+    );
     ledgerOf.set(id, list);
   }
 

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { CoverageCensus, coverageCensus } from "./census.server";
 import type { Billing } from "./coverage";
+import { MembershipDashboard } from "./dashboard.server";
 import { CoverageService } from "./service.server";
+import { monthlyTrend } from "./trend";
 
 /** A small deterministic generator, so a failure names a ledger that can be replayed. */
 function random(seed: number) {
@@ -98,6 +100,37 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
     );
     // A member without a plan but with a stray payment row still has no plan on record.
     await member(10, null, [["2026-01-01", 1995]]);
+    // Reinstated, and a payment of the earlier term refunded in the new one: the refund counts in its payment's term.
+    const eleven = await member(
+      11,
+      { billing: "monthly", approvedOn: "2026-02-10" },
+      [
+        ["2026-02-12", 23940],
+        ["2026-07-01", 1995],
+      ],
+      [
+        ["cancelled", "2026-06-10"],
+        ["reinstated", "2026-06-10"],
+      ],
+    );
+    const { db: database } = ctx.services.database;
+    const [earlier] = await database
+      .selectFrom("membership_payments")
+      .select("id")
+      .where("user_id", "=", eleven)
+      .where("paid_on", "=", "2026-02-12")
+      .execute();
+    await database
+      .insertInto("membership_payments")
+      .values({
+        user_id: eleven,
+        amount_cents: -13965,
+        paid_on: "2026-06-10",
+        method: "card",
+        refund_of: Number(earlier.id),
+        recorded_at: new Date().toISOString(),
+      })
+      .execute();
 
     const next = random(31);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
@@ -206,5 +239,62 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
     }
     today = "2026-05-11";
     expect(await fresh()).not.toBe(last);
+  });
+
+  it("the dashboard keeps a term's past months when it is cancelled and reinstated later, the money carried or refunded", async () => {
+    const { db, dialect: d } = ctx.services.database;
+    const staff = await ctx.services.auth.createStaff("census-history", "correct horse battery", "super_admin");
+    const on = (day: string) => new CoverageService(db, d, ctx.services.audit, "UTC", () => new Date(`${day}T12:00:00Z`));
+    let today = "2026-06-09";
+    const dashboard = new MembershipDashboard(new CoverageCensus(db, () => today));
+    // Issue 39's member ($239.40 paid, $19.95 refunded) and two more, all covered from March.
+    const members: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const id = await member(700 + n, { billing: "monthly", approvedOn: "2026-02-10" }, []);
+      const paid = await on("2026-02-12").recordPayment(staff, id, {
+        amount: 23940,
+        paidOn: "2026-02-12",
+        method: "card",
+        reference: null,
+      });
+      await on("2026-02-20").refund(staff, paid.payments[0].id, { amount: 1995, refundedOn: "2026-02-20", reason: "Goodwill" });
+      members.push(id);
+    }
+    const covered = async () => new Map((await dashboard.figures()).months.map((m) => [m.month, m.covered]));
+    // The three members' own months, from the same census.
+    const theirs = async () => {
+      const census = await coverageCensus(db, today);
+      const months = monthlyTrend(
+        members.map((id) => census.get(id)!),
+        today,
+      );
+      return new Map(months.map((m) => [m.month, [m.covered, m.new, m.lapsed]]));
+    };
+    const spring = ["2026-03", "2026-04", "2026-05"];
+    const before = await covered();
+    expect(spring.map((m) => (before.get(m) ?? 0) >= 3)).toEqual([true, true, true]);
+    const theirsBefore = await theirs();
+    expect(spring.map((m) => theirsBefore.get(m))).toEqual([
+      [3, 3, 0],
+      [3, 0, 0],
+      [3, 0, 0],
+    ]);
+    for (const [id, choice] of [
+      [members[0], "carry"],
+      [members[1], "refund"],
+    ] as const) {
+      await on("2026-06-10").cancel(staff, id, { cancelledOn: "2026-06-10", reason: "By mistake" });
+      await on("2026-06-10").reinstate(staff, id, { reinstatedOn: "2026-06-10", reason: null, earlierPayments: choice });
+    }
+    for (const day of ["2026-06-10", "2026-07-20", "2026-12-01"]) {
+      today = day;
+      const after = await covered();
+      expect([day, spring.map((m) => after.get(m))]).toEqual([day, spring.map((m) => before.get(m))]);
+      const mine = await theirs();
+      expect([day, spring.map((m) => mine.get(m))]).toEqual([day, spring.map((m) => theirsBefore.get(m))]);
+    }
+    // July: the one never cancelled, and the carried one again (seven months from July 1); the refunded one awaits a payment.
+    today = "2026-07-20";
+    expect((await theirs()).get("2026-07")).toEqual([2, 1, 0]);
   });
 });

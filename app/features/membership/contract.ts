@@ -51,6 +51,9 @@ export const MEMBERSHIP_MESSAGES = {
   refundTooMuch: "A refund cannot be more than the payment",
   refundBeforePayment: "A refund cannot be dated before the payment it pays back",
   alreadyRefunded: "This payment has already been refunded",
+  refundMoreThanLeft: (left: string) => `A refund cannot be more than what is left of the payment: ${left}`,
+  earlierPayments: (left: string) =>
+    `Choose whether to carry the ${left} left from the earlier term into the new term or to refund it to the member`,
   alreadyCancelled: "This membership is already cancelled",
   notCancelled: "Only a cancelled membership can be reinstated",
   beforeCancellation: "A reinstatement must be on or after the cancellation date",
@@ -159,8 +162,20 @@ export type RefundInput = z.output<typeof refundSchema>;
 export const cancelSchema = z.object({ cancelledOn: day("Cancelled on"), reason });
 export type CancelInput = z.output<typeof cancelSchema>;
 
-/** The reason is optional: a reinstatement is usually the member paying again, which the ledger already says. */
-export const reinstateSchema = z.object({ reinstatedOn: day("Reinstated on"), reason: optionalLine("Reason", 500) });
+/** What a reinstatement does with the money left from the earlier term (coverage.ts: leftAtReinstatement). */
+export const EARLIER_PAYMENTS = ["carry", "refund"] as const;
+export type EarlierPayments = (typeof EARLIER_PAYMENTS)[number];
+
+/**
+ * The reason is optional: a reinstatement is usually the member paying again, which the ledger
+ * already says. `earlierPayments` is required when money is left from the earlier term (the
+ * server says how much when it is missing).
+ */
+export const reinstateSchema = z.object({
+  reinstatedOn: day("Reinstated on"),
+  reason: optionalLine("Reason", 500),
+  earlierPayments: z.preprocess(blankToNull, z.enum(EARLIER_PAYMENTS, "Choose carry or refund").nullable()).optional(),
+});
 export type ReinstateInput = z.output<typeof reinstateSchema>;
 
 export interface PlanView {
@@ -178,10 +193,14 @@ export interface PaymentView {
   paidOn: string;
   method: PaymentMethod;
   reference: string | null;
-  /** A refund names the payment it pays back. */
+  /** A refund (or money carried out of a payment) names the payment it comes out of. */
   refundOf: number | null;
-  /** Set on a payment that has been refunded. */
-  refundedBy: number | null;
+  /** On a payment: how much of it has been paid back, by one refund or several (0: none). */
+  refundedCents: number;
+  /** On a payment: how much of it was carried into a later term at a reinstatement (0: none). */
+  carriedOutCents: number;
+  /** The reinstatement (its event id) that carried money with this entry: out of a payment (negative), or into the new term (positive). */
+  carriedWith: number | null;
   note: string | null;
   recordedAt: string;
 }

@@ -4,6 +4,7 @@ import {
   coverageOn,
   firstOfNextMonth,
   formatCents,
+  leftAtReinstatement,
   todayIn,
   type LedgerEntry,
   type MembershipRecord,
@@ -364,5 +365,132 @@ describe("calendar helpers", () => {
     expect(formatCents(9900)).toBe("$99.00");
     expect(formatCents(-1995)).toBe("-$19.95");
     expect(formatCents(123456789)).toBe("$1,234,567.89");
+  });
+});
+
+describe("terms: a refund counts in its payment's term, and earlier terms keep their dates", () => {
+  const refundOf = (on: string, amountCents: number, termOn: string): LedgerEntry => ({ on, amountCents, termOn });
+
+  it("a refund dated in the new term of a payment made in the earlier one leaves the new term whole", () => {
+    const record = monthly(
+      "2026-02-10",
+      [
+        pay("2026-02-12", 23940),
+        refundOf("2026-02-20", -1995, "2026-02-12"),
+        refundOf("2026-06-10", -13965, "2026-02-12"),
+        pay("2026-06-11", 1995),
+      ],
+      [cancel("2026-06-10"), reinstate("2026-06-10")],
+    );
+    const got = coverageOn(record, "2026-06-12");
+    expect([got.label, got.paidCents, got.effectiveOn, got.paidThrough, got.reinstatedOn]).toEqual([
+      "Starts July 1, 2026",
+      1995,
+      "2026-07-01",
+      "2026-07-31",
+      "2026-06-10",
+    ]);
+    // The earlier term kept what it used (four months, March to June), cut short by the cancellation.
+    expect(got.earlierTerms).toEqual([
+      { effectiveOn: "2026-03-01", paidThrough: "2026-06-30", graceEndsOn: "2026-07-30", cancelledOn: "2026-06-10" },
+    ]);
+  });
+
+  it("gives no earlier terms in the first term, and each earlier term in order", () => {
+    expect(coverageOn(monthly("2026-01-15", [pay("2026-01-16", 1995)]), "2026-02-01")).toMatchObject({
+      reinstatedOn: null,
+      earlierTerms: [],
+    });
+    const twice = coverageOn(
+      monthly(
+        "2026-01-15",
+        [pay("2026-01-16", 1995), pay("2026-04-02", 3990)],
+        [cancel("2026-02-15"), reinstate("2026-04-01"), cancel("2026-05-20"), reinstate("2026-08-01")],
+      ),
+      "2026-08-02",
+    );
+    expect(twice.earlierTerms).toEqual([
+      { effectiveOn: "2026-02-01", paidThrough: "2026-02-28", graceEndsOn: "2026-03-30", cancelledOn: "2026-02-15" },
+      { effectiveOn: "2026-05-01", paidThrough: "2026-06-30", graceEndsOn: "2026-07-30", cancelledOn: "2026-05-20" },
+    ]);
+    expect([twice.label, twice.reinstatedOn]).toEqual(["Awaiting first payment", "2026-08-01"]);
+  });
+});
+
+describe("leftAtReinstatement: the earlier term's money, used and left", () => {
+  it.each<[string, MembershipRecord, string, { paidCents: number; usedPeriods: number; leftCents: number } | null]>([
+    [
+      "issue 39: $239.40 paid, $19.95 refunded, cancelled in June: March to June used",
+      monthly(
+        "2026-02-10",
+        [pay("2026-02-12", 23940), { on: "2026-02-20", amountCents: -1995, termOn: "2026-02-12" }],
+        [cancel("2026-06-10")],
+      ),
+      "2026-06-10",
+      { paidCents: 21945, usedPeriods: 4, leftCents: 13965 },
+    ],
+    [
+      "cancelled before coverage began: all of it is left",
+      monthly("2026-06-01", [pay("2026-06-02", 1995)], [cancel("2026-06-20")]),
+      "2026-06-20",
+      { paidCents: 1995, usedPeriods: 0, leftCents: 1995 },
+    ],
+    [
+      "cancelled on a period's first day: that period is not used",
+      monthly("2026-02-10", [pay("2026-02-12", 23940)], [cancel("2026-07-01")]),
+      "2026-07-05",
+      { paidCents: 23940, usedPeriods: 4, leftCents: 23940 - 4 * 1995 },
+    ],
+    [
+      "annual: the year begun is used",
+      annual("2026-01-15", [pay("2026-01-16", 19800)], [cancel("2026-05-01")]),
+      "2026-06-01",
+      { paidCents: 19800, usedPeriods: 1, leftCents: 9900 },
+    ],
+    [
+      "a lapsed term: every period paid was used",
+      monthly("2026-01-15", [pay("2026-01-16", 1995)], [cancel("2026-06-01")]),
+      "2026-06-01",
+      { paidCents: 1995, usedPeriods: 1, leftCents: 0 },
+    ],
+    [
+      "a credit is left",
+      monthly("2026-01-15", [pay("2026-01-16", 2500)], [cancel("2026-03-10")]),
+      "2026-03-10",
+      { paidCents: 2500, usedPeriods: 1, leftCents: 505 },
+    ],
+    [
+      "a payment in the gap before the reinstatement is the earlier term's; one on its day is the new term's",
+      monthly("2026-01-15", [pay("2026-01-16", 1995), pay("2026-06-05", 1995), pay("2026-06-10", 1995)], [cancel("2026-02-15")]),
+      "2026-06-10",
+      { paidCents: 3990, usedPeriods: 1, leftCents: 1995 },
+    ],
+    [
+      "the second term's money only",
+      monthly(
+        "2026-01-15",
+        [pay("2026-01-16", 5985), pay("2026-04-02", 5985)],
+        [cancel("2026-02-15"), reinstate("2026-04-01"), cancel("2026-05-20")],
+      ),
+      "2026-05-20",
+      { paidCents: 5985, usedPeriods: 1, leftCents: 3990 },
+    ],
+    ["not cancelled", monthly("2026-01-15", [pay("2026-01-16", 1995)]), "2026-03-01", null],
+    ["a day before the cancellation", monthly("2026-01-15", [pay("2026-01-16", 1995)], [cancel("2026-03-01")]), "2026-02-28", null],
+  ])("%s", (_name, record, reinstatedOn, want) => {
+    const got = leftAtReinstatement(record, reinstatedOn);
+    expect(got && { paidCents: got.paidCents, usedPeriods: got.usedPeriods, leftCents: got.leftCents }).toEqual(want);
+    if (got) expect(got.usedCents).toBe(got.usedPeriods * (record.billing === "annual" ? 9900 : 1995));
+  });
+
+  it("carried over and cancelled: the periods paid on top of the old records' date, begun before the cancellation, are used", () => {
+    const record: MembershipRecord = { ...carried("2026-12-31", [pay("2026-12-20", 3990)]), events: [cancel("2027-01-15")] };
+    expect(leftAtReinstatement(record, "2027-01-20")).toEqual({
+      cancelledOn: "2027-01-15",
+      paidCents: 3990,
+      usedPeriods: 1,
+      usedCents: 1995,
+      leftCents: 1995,
+    });
   });
 });

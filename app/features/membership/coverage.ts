@@ -25,6 +25,12 @@ export const DEFAULT_TIME_ZONE = "America/New_York";
 export interface LedgerEntry {
   on: string;
   amountCents: number;
+  /**
+   * The day that says which term the entry belongs to, when not `on`: a refund (or money
+   * carried out at a reinstatement) counts in the term of the payment it comes out of, so it
+   * names that payment's day.
+   */
+  termOn?: string;
 }
 
 /** A cancellation by staff, or a reinstatement that starts a new term. */
@@ -76,6 +82,18 @@ export interface Coverage {
   paidCents: number;
   /** The next payment and its amount; null with no plan or when cancelled. */
   nextDue: { on: string; amountCents: number } | null;
+  /** The day the current term began by a reinstatement; null in the first term. */
+  reinstatedOn: string | null;
+  /** The terms before the current one, oldest first, as they stood when they ended: what past months count. */
+  earlierTerms: TermSpan[];
+}
+
+/** A term that ended by a cancellation: when it covered. */
+export interface TermSpan {
+  effectiveOn: string | null;
+  paidThrough: string | null;
+  graceEndsOn: string | null;
+  cancelledOn: string;
 }
 
 // --- calendar arithmetic on YYYY-MM-DD ---
@@ -130,32 +148,39 @@ interface Term {
   startsOn: string;
   first: boolean;
   cancelled: { on: string; reason: string } | null;
+  /** The next term's first day: this term owns the entries before it. */
+  endsBefore: string | null;
 }
 
-/** The current term: the one begun by approval or by the latest reinstatement. */
-function currentTerm(approvedOn: string, events: readonly TermEvent[]): Term {
+/** The terms, oldest first: the one begun by approval, then one for each reinstatement of a cancelled term. */
+function termsOf(approvedOn: string, events: readonly TermEvent[]): Term[] {
   const ordered = [...events].sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
-  let term: Term = { startsOn: approvedOn, first: true, cancelled: null };
+  const terms: Term[] = [{ startsOn: approvedOn, first: true, cancelled: null, endsBefore: null }];
   for (const event of ordered) {
+    const term = terms[terms.length - 1];
     if (event.kind === "cancelled") {
       if (!term.cancelled) term.cancelled = { on: event.on, reason: event.reason };
     } else if (term.cancelled && event.on >= term.cancelled.on) {
-      term = { startsOn: event.on, first: false, cancelled: null };
+      term.endsBefore = event.on;
+      terms.push({ startsOn: event.on, first: false, cancelled: null, endsBefore: null });
     }
   }
-  return term;
+  return terms;
 }
 
 /**
  * The entries of a term: a reinstated term owns what was received from its first day on; the
  * first term also owns what was paid before approval (a first payment sent with the
- * application). A reinstatement therefore starts from nothing: what was paid in an earlier
- * term stays with it, as history.
+ * application). A refund belongs to the term of the payment it pays back. A reinstatement
+ * therefore starts from nothing, unless money left from the earlier term is carried into it
+ * (an entry on the reinstatement's day): what was paid in an earlier term stays with it.
  */
 function termEntries(term: Term, payments: readonly LedgerEntry[]): LedgerEntry[] {
   return payments
-    .filter((p) => term.first || p.on >= term.startsOn)
-    .slice()
+    .filter((p) => {
+      const day = p.termOn ?? p.on;
+      return (term.first || day >= term.startsOn) && (term.endsBefore === null || day < term.endsBefore);
+    })
     .sort((a, b) => (a.on < b.on ? -1 : a.on > b.on ? 1 : 0));
 }
 
@@ -188,36 +213,69 @@ function labelOf(state: CoverageState): { label: string; status: CoverageStatusN
   }
 }
 
-/** A member's coverage on `today` (the association's calendar day). */
-export function coverageOn(record: MembershipRecord, today: string): Coverage {
-  const none = { effectiveOn: null, paidThrough: null, graceEndsOn: null, creditCents: 0, paidCents: 0, nextDue: null };
-  if (!record.billing || (!record.approvedOn && !record.carriedPaidThrough)) {
-    const state: CoverageState = { kind: "no-plan" };
-    return { state, ...labelOf(state), billing: record.billing, priceCents: null, ...none };
-  }
-  const billing = record.billing;
+interface TermDates {
+  paidCents: number;
+  periods: number;
+  creditCents: number;
+  effectiveOn: string | null;
+  paidThrough: string | null;
+  graceEndsOn: string | null;
+}
+
+/** A term's dates from its own entries, by the rule (spec: the 1st of the month after approval and the first month's payment). */
+function termDates(billing: Billing, term: Term, entries: readonly LedgerEntry[], carriedPaidThrough: string | null): TermDates {
   const price = PLAN_PRICE_CENTS[billing];
-  const periodMonths = PERIOD_MONTHS[billing];
-  const term = currentTerm(record.approvedOn ?? record.carriedPaidThrough!, record.events ?? []);
-  const entries = termEntries(term, record.payments);
   const paidCents = Math.max(
     0,
     entries.reduce((sum, e) => sum + e.amountCents, 0),
   );
   const periods = Math.floor(paidCents / price);
   const creditCents = paidCents - periods * price;
-
   let effectiveOn: string | null = null;
   let paidThrough: string | null = null;
-  const carried = term.first ? (record.carriedPaidThrough ?? null) : null;
+  const carried = term.first ? carriedPaidThrough : null;
   if (carried) {
-    paidThrough = addMonthsKeepingMonthEnd(carried, periods * periodMonths);
+    paidThrough = addMonthsKeepingMonthEnd(carried, periods * PERIOD_MONTHS[billing]);
   } else if (periods > 0) {
     const received = firstPaymentReceived(entries, price)!;
     effectiveOn = firstOfNextMonth(term.startsOn > received ? term.startsOn : received);
-    paidThrough = addMonthsKeepingMonthEnd(addDays(effectiveOn, -1), periods * periodMonths);
+    paidThrough = addMonthsKeepingMonthEnd(addDays(effectiveOn, -1), periods * PERIOD_MONTHS[billing]);
   }
   const graceEndsOn = paidThrough ? addDays(paidThrough, GRACE_DAYS) : null;
+  return { paidCents, periods, creditCents, effectiveOn, paidThrough, graceEndsOn };
+}
+
+/** A member's coverage on `today` (the association's calendar day). */
+export function coverageOn(record: MembershipRecord, today: string): Coverage {
+  const none = {
+    effectiveOn: null,
+    paidThrough: null,
+    graceEndsOn: null,
+    creditCents: 0,
+    paidCents: 0,
+    nextDue: null,
+    reinstatedOn: null,
+    earlierTerms: [],
+  };
+  if (!record.billing || (!record.approvedOn && !record.carriedPaidThrough)) {
+    const state: CoverageState = { kind: "no-plan" };
+    return { state, ...labelOf(state), billing: record.billing, priceCents: null, ...none };
+  }
+  const billing = record.billing;
+  const price = PLAN_PRICE_CENTS[billing];
+  const carried = record.carriedPaidThrough ?? null;
+  const terms = termsOf(record.approvedOn ?? carried!, record.events ?? []);
+  const term = terms[terms.length - 1];
+  const { effectiveOn, paidThrough, graceEndsOn, creditCents, paidCents } = termDates(
+    billing,
+    term,
+    termEntries(term, record.payments),
+    carried,
+  );
+  const earlierTerms = terms.slice(0, -1).map((t): TermSpan => {
+    const dates = termDates(billing, t, termEntries(t, record.payments), carried);
+    return { effectiveOn: dates.effectiveOn, paidThrough: dates.paidThrough, graceEndsOn: dates.graceEndsOn, cancelledOn: t.cancelled!.on };
+  });
 
   let state: CoverageState;
   if (term.cancelled && term.cancelled.on <= today) state = { kind: "cancelled", ...term.cancelled };
@@ -229,7 +287,67 @@ export function coverageOn(record: MembershipRecord, today: string): Coverage {
 
   const nextDue =
     state.kind === "cancelled" ? null : { on: paidThrough ? addDays(paidThrough, 1) : term.startsOn, amountCents: price - creditCents };
-  return { state, ...labelOf(state), billing, priceCents: price, effectiveOn, paidThrough, graceEndsOn, creditCents, paidCents, nextDue };
+  return {
+    state,
+    ...labelOf(state),
+    billing,
+    priceCents: price,
+    effectiveOn,
+    paidThrough,
+    graceEndsOn,
+    creditCents,
+    paidCents,
+    nextDue,
+    reinstatedOn: term.first ? null : term.startsOn,
+    earlierTerms,
+  };
+}
+
+/** What a cancelled term's money comes to on the day it is reinstated. */
+export interface LeftAtReinstatement {
+  /** The day the term was cancelled. */
+  cancelledOn: string;
+  /** Net paid in the term (payments less refunds). */
+  paidCents: number;
+  /** Periods of coverage that began before the cancellation: used, whatever day in them it came. */
+  usedPeriods: number;
+  usedCents: number;
+  /** The rest: what can be carried into the new term, or paid back. */
+  leftCents: number;
+}
+
+/**
+ * The money of the cancelled term a reinstatement on `reinstatedOn` ends: what it paid for
+ * coverage that began before the cancellation is used; the rest (periods that would have
+ * begun after it, and any credit) is left, to carry into the new term or to refund. Null when
+ * the membership is not cancelled on that day.
+ */
+export function leftAtReinstatement(record: MembershipRecord, reinstatedOn: string): LeftAtReinstatement | null {
+  if (!record.billing || (!record.approvedOn && !record.carriedPaidThrough)) return null;
+  const billing = record.billing;
+  const carried = record.carriedPaidThrough ?? null;
+  const terms = termsOf(record.approvedOn ?? carried!, record.events ?? []);
+  const term = terms[terms.length - 1];
+  if (!term.cancelled || reinstatedOn < term.cancelled.on) return null;
+  const ending = { ...term, endsBefore: reinstatedOn };
+  const dates = termDates(billing, ending, termEntries(ending, record.payments), carried);
+  const months = PERIOD_MONTHS[billing];
+  let usedPeriods = 0;
+  for (let i = 0; i < dates.periods; i++) {
+    const begins = dates.effectiveOn
+      ? addMonthsKeepingMonthEnd(dates.effectiveOn, i * months)
+      : addDays(addMonthsKeepingMonthEnd(carried!, i * months), 1);
+    if (begins >= term.cancelled.on) break;
+    usedPeriods++;
+  }
+  const usedCents = usedPeriods * PLAN_PRICE_CENTS[billing];
+  return {
+    cancelledOn: term.cancelled.on,
+    paidCents: dates.paidCents,
+    usedPeriods,
+    usedCents,
+    leftCents: Math.max(0, dates.paidCents - usedCents),
+  };
 }
 
 /** "$19.95" from cents. */

@@ -89,7 +89,13 @@ export class ReminderOutbox {
     if (!rows.length) return [];
     const ids = rows.map((r) => Number(r.id));
     const [payments, events] = await Promise.all([
-      this.db.selectFrom("membership_payments").select(["user_id", "paid_on", "amount_cents"]).where("user_id", "in", ids).execute(),
+      // A refund counts in the term of the payment it pays back: its payment's day comes with it.
+      this.db
+        .selectFrom("membership_payments as p")
+        .leftJoin("membership_payments as paid", "paid.id", "p.refund_of")
+        .select(["p.user_id", "p.paid_on", "p.amount_cents", "paid.paid_on as term_on"])
+        .where("p.user_id", "in", ids)
+        .execute(),
       this.db
         .selectFrom("membership_events")
         .select(["user_id", "kind", "on_date", "reason"])
@@ -111,7 +117,11 @@ export class ReminderOutbox {
           billing: r.billing as Billing,
           approvedOn: r.approved_on,
           carriedPaidThrough: r.carried_paid_through,
-          payments: (paymentsOf.get(id) ?? []).map((p) => ({ on: p.paid_on, amountCents: Number(p.amount_cents) })),
+          payments: (paymentsOf.get(id) ?? []).map((p) =>
+            p.term_on === null
+              ? { on: p.paid_on, amountCents: Number(p.amount_cents) }
+              : { on: p.paid_on, amountCents: Number(p.amount_cents), termOn: p.term_on },
+          ),
           events: (eventsOf.get(id) ?? []).map((e): TermEvent =>
             e.kind === "cancelled" ? { kind: "cancelled", on: e.on_date, reason: e.reason ?? "" } : { kind: "reinstated", on: e.on_date },
           ),

@@ -3,7 +3,8 @@ import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditAction, AuditRecorder } from "~/features/members/contract";
-import { addDays, coverageOn, todayIn, type Billing, type TermEvent } from "./coverage";
+import { addDays, coverageOn, formatCents, formatLongDay, todayIn, type Billing } from "./coverage";
+import { membershipRecord, paymentsToDrawFrom, reinstatementPreview } from "./ledger";
 import { CO_INSURED_MESSAGES, changedFields, type CoInsuredInput } from "./co-insured";
 import { readCoInsured, removeCoInsured, writeCoInsured } from "./co-insured.server";
 import {
@@ -14,6 +15,7 @@ import {
   type PaymentMethod,
   type PaymentView,
   type PlanInput,
+  type PlanView,
   type ReinstateInput,
   type RefundInput,
   type TermEventView,
@@ -57,7 +59,14 @@ export class CoverageService {
       db.selectFrom("membership_payments").selectAll().where("user_id", "=", memberId).orderBy("paid_on").orderBy("id").execute(),
       db.selectFrom("membership_events").selectAll().where("user_id", "=", memberId).orderBy("id").execute(),
     ]);
-    const refundedBy = new Map(payments.filter((p) => p.refund_of !== null).map((p) => [Number(p.refund_of), Number(p.id)]));
+    // What came out of each payment: refunds, and money carried into a later term.
+    const refunded = new Map<number, number>();
+    const carriedOut = new Map<number, number>();
+    for (const p of payments) {
+      if (p.refund_of === null) continue;
+      const into = p.carried_with === null ? refunded : carriedOut;
+      into.set(Number(p.refund_of), (into.get(Number(p.refund_of)) ?? 0) - Number(p.amount_cents));
+    }
     const paymentViews: PaymentView[] = payments.map((p) => ({
       id: Number(p.id),
       amountCents: Number(p.amount_cents),
@@ -65,7 +74,9 @@ export class CoverageService {
       method: p.method as PaymentMethod,
       reference: p.reference,
       refundOf: p.refund_of === null ? null : Number(p.refund_of),
-      refundedBy: refundedBy.get(Number(p.id)) ?? null,
+      refundedCents: refunded.get(Number(p.id)) ?? 0,
+      carriedOutCents: carriedOut.get(Number(p.id)) ?? 0,
+      carriedWith: p.carried_with === null ? null : Number(p.carried_with),
       note: p.note,
       recordedAt: p.recorded_at,
     }));
@@ -77,30 +88,20 @@ export class CoverageService {
       recordedAt: e.recorded_at,
     }));
     const today = this.today();
-    const coverage = coverageOn(
-      {
-        billing: (plan?.billing as Billing | undefined) ?? null,
-        approvedOn: plan?.approved_on ?? null,
-        carriedPaidThrough: plan?.carried_paid_through ?? null,
-        payments: paymentViews.map((p) => ({ on: p.paidOn, amountCents: p.amountCents })),
-        events: eventViews.map((e): TermEvent =>
-          e.kind === "cancelled" ? { kind: e.kind, on: e.on, reason: e.reason ?? "" } : { kind: e.kind, on: e.on },
-        ),
-      },
-      today,
-    );
+    const planView: PlanView | null = plan
+      ? {
+          billing: plan.billing as Billing,
+          coverageCents: plan.coverage_cents === null ? null : Number(plan.coverage_cents),
+          beneficiaryName: plan.beneficiary_name,
+          beneficiaryRelationship: plan.beneficiary_relationship,
+          approvedOn: plan.approved_on,
+          carriedPaidThrough: plan.carried_paid_through,
+        }
+      : null;
+    const coverage = coverageOn(membershipRecord(planView, paymentViews, eventViews), today);
     return {
       memberId,
-      plan: plan
-        ? {
-            billing: plan.billing as Billing,
-            coverageCents: plan.coverage_cents === null ? null : Number(plan.coverage_cents),
-            beneficiaryName: plan.beneficiary_name,
-            beneficiaryRelationship: plan.beneficiary_relationship,
-            approvedOn: plan.approved_on,
-            carriedPaidThrough: plan.carried_paid_through,
-          }
-        : null,
+      plan: planView,
       coInsured,
       coverage,
       today,
@@ -188,7 +189,12 @@ export class CoverageService {
     });
   }
 
-  /** Pays back a payment, whole or in part, once. */
+  /**
+   * Pays back a payment, whole or in part, in as many refunds as staff record: their sum never
+   * goes above the payment (less what was carried into a later term). Decided in the
+   * transaction, with the member's row locked first (change), so two staff refunding the same
+   * payment at once take turns and the second sees the first's refund.
+   */
   async refund(actor: MembershipActor, paymentId: number, input: RefundInput): Promise<MembershipView> {
     this.notAfterTomorrow(input.refundedOn, "Refunded on");
     const payment = await this.db.selectFrom("membership_payments").select(["user_id"]).where("id", "=", paymentId).executeTakeFirst();
@@ -199,29 +205,34 @@ export class CoverageService {
       );
       if (!original) throw DomainError.notFound(M.paymentNotFound);
       if (original.refund_of !== null || Number(original.amount_cents) < 0) throw DomainError.invalid(M.refundOfRefund);
-      const amount = input.amount ?? Number(original.amount_cents);
-      if (amount > Number(original.amount_cents)) throw DomainError.invalid(M.refundTooMuch, { amount: M.refundTooMuch });
+      // What came out of it already: refunds, and money carried into a later term (negative entries naming it).
+      const taken = await trx.selectFrom("membership_payments").select("amount_cents").where("refund_of", "=", paymentId).execute();
+      const left = taken.reduce((rest, t) => rest + Number(t.amount_cents), Number(original.amount_cents));
+      if (left <= 0) throw DomainError.conflict(M.alreadyRefunded);
+      const amount = input.amount ?? left;
+      if (amount > left) {
+        const message = taken.length ? M.refundMoreThanLeft(formatCents(left)) : M.refundTooMuch;
+        throw DomainError.invalid(message, { amount: message });
+      }
       // Dated before its payment, a refund would count against the term before the money came in.
       if (input.refundedOn < original.paid_on) throw DomainError.invalid(M.refundBeforePayment, { refundedOn: M.refundBeforePayment });
-      try {
-        await trx
-          .insertInto("membership_payments")
-          .values({
-            user_id: Number(payment.user_id),
-            amount_cents: -amount,
-            paid_on: input.refundedOn,
-            method: original.method,
-            reference: null,
-            refund_of: paymentId,
-            note: input.reason,
-            ...(await this.recorder(trx, actor)),
-          })
-          .execute();
-      } catch (err) {
-        if (isUniqueViolation(err)) throw DomainError.conflict(M.alreadyRefunded);
-        throw err;
-      }
-      return { label, details: { paymentId, amountCents: amount, refundedOn: input.refundedOn, reason: input.reason } };
+      await trx
+        .insertInto("membership_payments")
+        .values({
+          user_id: Number(payment.user_id),
+          amount_cents: -amount,
+          paid_on: input.refundedOn,
+          method: original.method,
+          reference: null,
+          refund_of: paymentId,
+          note: input.reason,
+          ...(await this.recorder(trx, actor)),
+        })
+        .execute();
+      return {
+        label,
+        details: { paymentId, amountCents: amount, leftCents: left - amount, refundedOn: input.refundedOn, reason: input.reason },
+      };
     });
   }
 
@@ -246,13 +257,27 @@ export class CoverageService {
     });
   }
 
+  /**
+   * Starts a new term. What the cancelled term's payments left (coverage.ts:
+   * leftAtReinstatement) is carried into the new term or refunded, as staff chose; either way
+   * it comes out of the earlier term's payments, the latest first, in entries on the
+   * reinstatement's day, so the earlier term keeps the coverage it gave and the rule dates the
+   * new one.
+   */
   async reinstate(actor: MembershipActor, memberId: number, input: ReinstateInput): Promise<MembershipView> {
     this.notAfterTomorrow(input.reinstatedOn, "Reinstated on");
     return this.change(actor, memberId, "membership.reinstate", async (trx, label) => {
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind !== "cancelled") throw DomainError.conflict(M.notCancelled);
       if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
-      await trx
+      const before = await this.view(memberId, trx);
+      const leftCents = reinstatementPreview(before, input.reinstatedOn, before.today)?.left.leftCents ?? 0;
+      const choice = leftCents > 0 ? (input.earlierPayments ?? null) : null;
+      if (leftCents > 0 && !choice) {
+        const message = M.earlierPayments(formatCents(leftCents));
+        throw DomainError.invalid(message, { earlierPayments: message });
+      }
+      const event = await trx
         .insertInto("membership_events")
         .values({
           user_id: memberId,
@@ -261,8 +286,53 @@ export class CoverageService {
           reason: input.reason ?? null,
           ...(await this.recorder(trx, actor)),
         })
-        .execute();
-      return { label, details: { reinstatedOn: input.reinstatedOn, ...(input.reason ? { reason: input.reason } : {}) } };
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const draws = paymentsToDrawFrom(before.payments, leftCents, before.coverage.reinstatedOn, input.reinstatedOn);
+      const methodOf = new Map(before.payments.map((p) => [p.id, p.method]));
+      const recorder = await this.recorder(trx, actor);
+      const carried = choice === "carry" ? Number(event.id) : null;
+      const note =
+        choice === "refund" ? `Left from the earlier term, refunded at the reinstatement of ${formatLongDay(input.reinstatedOn)}` : null;
+      for (const draw of draws)
+        await trx
+          .insertInto("membership_payments")
+          .values({
+            user_id: memberId,
+            amount_cents: -draw.cents,
+            paid_on: input.reinstatedOn,
+            method: methodOf.get(draw.paymentId)!,
+            reference: null,
+            refund_of: draw.paymentId,
+            note,
+            carried_with: carried,
+            ...recorder,
+          })
+          .execute();
+      const moved = draws.reduce((sum, d) => sum + d.cents, 0);
+      if (carried !== null && moved > 0)
+        await trx
+          .insertInto("membership_payments")
+          .values({
+            user_id: memberId,
+            amount_cents: moved,
+            paid_on: input.reinstatedOn,
+            method: "other",
+            reference: null,
+            refund_of: null,
+            note: null,
+            carried_with: carried,
+            ...recorder,
+          })
+          .execute();
+      return {
+        label,
+        details: {
+          reinstatedOn: input.reinstatedOn,
+          ...(input.reason ? { reason: input.reason } : {}),
+          ...(choice ? { earlierPayments: choice, amountCents: moved, fromPayments: draws.map((d) => d.paymentId) } : {}),
+        },
+      };
     });
   }
 

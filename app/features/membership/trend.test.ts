@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coverageOn, type MembershipRecord } from "./coverage";
+import { addDays, coverageOn, type MembershipRecord } from "./coverage";
 import { monthlyTrend } from "./trend";
 
 const monthly = (approvedOn: string, payments: Array<[string, number]>, extra: Partial<MembershipRecord> = {}): MembershipRecord => ({
@@ -91,5 +91,105 @@ describe("the dashboard's months: covered, new and lapsed", () => {
     expect(at(months, "2026-04")).toEqual([3, 1, 0]);
     // The third paid one month (April): its grace ends May 30, so it lapses May 31.
     expect(at(months, "2026-05")).toEqual([2, 0, 1]);
+  });
+});
+
+describe("the dashboard's past months do not change when a term is cancelled or reinstated later", () => {
+  type Entry = { on: string; amountCents: number; termOn?: string };
+  const base = (payments: Entry[], approvedOn = "2026-02-10"): MembershipRecord => ({
+    billing: "monthly",
+    approvedOn,
+    payments,
+    events: [],
+  });
+  // Issue 39: $239.40 paid, $19.95 of it refunded: covered March 2026 to January 2027.
+  const paid = base([
+    { on: "2026-02-12", amountCents: 23940 },
+    { on: "2026-02-20", amountCents: -1995, termOn: "2026-02-12" },
+  ]);
+  const later = (record: MembershipRecord, events: MembershipRecord["events"], entries: Entry[] = []): MembershipRecord => ({
+    ...record,
+    payments: [...record.payments, ...entries],
+    events: [...(record.events ?? []), ...(events ?? [])],
+  });
+  const cancel = (on: string) => ({ kind: "cancelled" as const, on, reason: "Asked to" });
+  const reinstate = (on: string) => ({ kind: "reinstated" as const, on });
+  // What a reinstatement writes when it carries (or refunds) $139.65 left from the earlier term.
+  const out = (on: string, cents: number) => ({ on, amountCents: -cents, termOn: "2026-02-12" });
+
+  const byMonth = (record: MembershipRecord, today: string) =>
+    new Map(monthlyTrend([coverageOn(record, today)], today, 24).map((m) => [m.month, [m.covered, m.new, m.lapsed]]));
+
+  it.each<[string, MembershipRecord, string, MembershipRecord, string[]]>([
+    [
+      "cancelled and reinstated the same day, the money left carried",
+      paid,
+      "2026-06-10",
+      later(paid, [cancel("2026-06-10"), reinstate("2026-06-10")], [out("2026-06-10", 13965), { on: "2026-06-10", amountCents: 13965 }]),
+      ["2026-06-10", "2026-07-15", "2026-12-31", "2027-03-01"],
+    ],
+    [
+      "cancelled and reinstated the same day, the money left refunded",
+      paid,
+      "2026-06-10",
+      later(paid, [cancel("2026-06-10"), reinstate("2026-06-10")], [out("2026-06-10", 13965)]),
+      ["2026-06-10", "2026-08-01", "2027-01-31"],
+    ],
+    [
+      "cancelled and reinstated the same day, nothing done with the money",
+      paid,
+      "2026-06-10",
+      later(paid, [cancel("2026-06-10"), reinstate("2026-06-10")]),
+      ["2026-06-11", "2026-10-01"],
+    ],
+    ["cancelled, never reinstated", paid, "2026-06-10", later(paid, [cancel("2026-06-10")]), ["2026-06-10", "2026-09-30", "2027-05-01"]],
+    [
+      "cancelled, reinstated months later with the money carried",
+      paid,
+      "2026-06-10",
+      later(paid, [cancel("2026-06-10"), reinstate("2026-09-01")], [out("2026-09-01", 13965), { on: "2026-09-01", amountCents: 13965 }]),
+      ["2026-09-01", "2026-11-15", "2027-06-30"],
+    ],
+    [
+      "lapsed, then cancelled and reinstated: the lapse stays in its month",
+      base([{ on: "2026-02-12", amountCents: 1995 }]),
+      "2026-07-20",
+      later(base([{ on: "2026-02-12", amountCents: 1995 }]), [cancel("2026-07-20"), reinstate("2026-07-20")]),
+      ["2026-07-20", "2026-12-01"],
+    ],
+    [
+      "carried over from the old records, then cancelled and reinstated",
+      { billing: "monthly", approvedOn: null, carriedPaidThrough: "2026-04-30", payments: [{ on: "2026-04-20", amountCents: 3990 }] },
+      "2026-05-15",
+      later(
+        { billing: "monthly", approvedOn: null, carriedPaidThrough: "2026-04-30", payments: [{ on: "2026-04-20", amountCents: 3990 }] },
+        [cancel("2026-05-15"), reinstate("2026-05-15")],
+        [
+          { on: "2026-05-15", amountCents: -1995, termOn: "2026-04-20" },
+          { on: "2026-05-15", amountCents: 1995 },
+        ],
+      ),
+      ["2026-05-15", "2026-06-30", "2026-09-01"],
+    ],
+  ])("%s", (_name, before, changedOn, after, todays) => {
+    const seen = byMonth(before, addDays(changedOn, -1));
+    const changedMonth = changedOn.slice(0, 7);
+    for (const today of todays) {
+      const now = byMonth(after, today);
+      const past = [...seen.keys()].filter((month) => month < changedMonth && now.has(month));
+      expect(past.length, today).toBeGreaterThan(0);
+      for (const month of past) expect([today, month, now.get(month)]).toEqual([today, month, seen.get(month)]);
+    }
+  });
+
+  it("issue 39: two members covered March to June, one cancelled and reinstated in June, are still two in those months", () => {
+    const other = base([{ on: "2026-02-14", amountCents: 1995 * 6 }], "2026-02-11");
+    const reinstated = later(paid, [cancel("2026-06-10"), reinstate("2026-06-10")]);
+    const months = monthlyTrend([coverageOn(reinstated, "2026-06-20"), coverageOn(other, "2026-06-20")], "2026-06-20");
+    const covered = (month: string) => months.find((m) => m.month === month)!.covered;
+    expect(["2026-03", "2026-04", "2026-05"].map(covered)).toEqual([2, 2, 2]);
+    // June: the reinstated member's earlier term ended on the 10th, before the month's count (today, the 20th).
+    expect(covered("2026-06")).toBe(1);
+    expect(months.find((m) => m.month === "2026-03")!.new).toBe(2);
   });
 });

@@ -31,9 +31,10 @@ export const TREND_MONTHS = 12;
 /**
  * Covered, new and lapsed members in each of the last `months` months (this one last), from
  * each member's coverage as computed today (coverage.ts): one rule for the list, the counts
- * and the chart. A member's history is their current term's: the months before a
- * reinstatement count the new term only, and a lapse later made good by a payment (the paid-
- * through day moves on) is no lapse.
+ * and the chart. A member's history is every term's: a term that ended by a cancellation
+ * keeps counting in the months it covered when the membership is reinstated later, and a
+ * reinstated term's coverage is new in the month it takes effect. A lapse later made good by
+ * a payment (the paid-through day moves on) is no lapse.
  */
 export function monthlyTrend(coverages: Iterable<Coverage>, today: string, months = TREND_MONTHS): MonthFigures[] {
   const year = Number(today.slice(0, 4));
@@ -64,23 +65,24 @@ export function monthlyTrend(coverages: Iterable<Coverage>, today: string, month
     return last < today ? last : today;
   });
 
-  for (const c of coverages) {
-    if (!c.paidThrough) continue;
-    const cancelledOn = c.state.kind === "cancelled" ? c.state.on : null;
-    if (c.effectiveOn && c.effectiveOn <= today) {
-      const i = index.get(c.effectiveOn.slice(0, 7));
+  const count = (effectiveOn: string | null, paidThrough: string, graceEndsOn: string, cancelledOn: string | null) => {
+    if (effectiveOn && effectiveOn <= today) {
+      const i = index.get(effectiveOn.slice(0, 7));
       if (i !== undefined) out[i].new++;
     }
-    const lapsedOn = addDays(c.graceEndsOn!, 1);
+    const lapsedOn = addDays(graceEndsOn, 1);
     if (lapsedOn <= today && !(cancelledOn && cancelledOn <= lapsedOn)) {
       const i = index.get(lapsedOn.slice(0, 7));
       if (i !== undefined) out[i].lapsed++;
     }
     for (let i = 0; i < ends.length; i++) {
       const end = ends[i];
-      if ((c.effectiveOn === null || c.effectiveOn <= end) && end <= c.paidThrough && !(cancelledOn && cancelledOn <= end))
-        out[i].covered++;
+      if ((effectiveOn === null || effectiveOn <= end) && end <= paidThrough && !(cancelledOn && cancelledOn <= end)) out[i].covered++;
     }
+  };
+  for (const c of coverages) {
+    for (const term of c.earlierTerms) if (term.paidThrough) count(term.effectiveOn, term.paidThrough, term.graceEndsOn!, term.cancelledOn);
+    if (c.paidThrough) count(c.effectiveOn, c.paidThrough, c.graceEndsOn!, c.state.kind === "cancelled" ? c.state.on : null);
   }
   return out;
 }

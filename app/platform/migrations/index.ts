@@ -21,6 +21,7 @@ import { m0028_submission_identity } from "./0028_submission_identity";
 import { m0029_page_generations } from "./0029_page_generations";
 import { m0030_submissions_table } from "./0030_submissions_table";
 import { m0031_kind_fields_and_member_links } from "./0031_kind_fields_and_member_links";
+import { m0033_refunds_and_carried_money } from "./0033_refunds_and_carried_money";
 import { m0034_membership_co_insured } from "./0034_membership_co_insured";
 import { m0036_leases } from "./0036_leases";
 
@@ -48,6 +49,7 @@ export const migrations: Record<string, AppMigration> = {
   "0029_page_generations": m0029_page_generations,
   "0030_submissions_table": m0030_submissions_table,
   "0031_kind_fields_and_member_links": m0031_kind_fields_and_member_links,
+  "0033_refunds_and_carried_money": m0033_refunds_and_carried_money,
   "0034_membership_co_insured": m0034_membership_co_insured,
   "0036_leases": m0036_leases,
 };

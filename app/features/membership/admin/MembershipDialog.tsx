@@ -5,9 +5,17 @@ import { FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay, type CoverageState } from "../coverage";
-import { BILLING_LABELS, MEMBERSHIP_MESSAGES, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView } from "../contract";
+import {
+  BILLING_LABELS,
+  MEMBERSHIP_MESSAGES,
+  PAYMENT_METHOD_LABELS,
+  type MembershipView,
+  type PaymentView,
+  type TermEventView,
+} from "../contract";
 import type { CoInsuredInput } from "../co-insured";
-import { membershipApi } from "./api-client";
+import { leftOfPayment } from "../ledger";
+import { membershipApi, type ReinstateBody } from "./api-client";
 import { MembershipForms, RECORD_PAYMENT_ID, type MembershipForm } from "./MembershipDialogs";
 import { CoInsuredActions, CoInsuredForms, coInsuredRows, noCoInsuredText } from "./CoInsured";
 import { ReminderMails } from "./ReminderMails";
@@ -159,7 +167,7 @@ export function MembershipDialog({
               membershipApi.setPlan(memberId, body as Parameters<typeof membershipApi.setPlan>[1]),
             refund: membershipApi.refund,
             cancel: (body: { cancelledOn: string; reason: string }) => membershipApi.cancel(memberId, body),
-            reinstate: (body: { reinstatedOn: string; reason: string | null }) => membershipApi.reinstate(memberId, body),
+            reinstate: (body: ReinstateBody) => membershipApi.reinstate(memberId, body),
             coInsured: {
               set: (body: CoInsuredInput) => membershipApi.setCoInsured(memberId, body),
               remove: () => membershipApi.removeCoInsured(memberId),
@@ -277,7 +285,12 @@ export function MembershipDialog({
                   </button>
                 }
               >
-                <PaymentHistory payments={view.payments} highlight={highlight} onRefund={(payment) => open({ kind: "refund", payment })} />
+                <PaymentHistory
+                  payments={view.payments}
+                  events={view.events}
+                  highlight={highlight}
+                  onRefund={(payment) => open({ kind: "refund", payment })}
+                />
               </Section>
 
               {superAdmin || view.events.length ? (
@@ -386,20 +399,27 @@ function Facts({ rows, testId }: { rows: [string, string][]; testId: string }) {
 /** Payments and refunds, oldest first; a refund sits under the payment it pays back. */
 function PaymentHistory({
   payments,
+  events,
   highlight,
   onRefund,
 }: {
   payments: PaymentView[];
+  events: TermEventView[];
   highlight: number | null;
   onRefund: (payment: PaymentView) => void;
 }) {
   if (!payments.length) return <p className="text-sm text-slate-600">No payments recorded yet.</p>;
   const byId = new Map(payments.map((p) => [p.id, p]));
+  const reinstatedOn = new Map(events.map((e) => [e.id, e.on]));
   return (
     <ul className="divide-y divide-slate-200" data-testid="payment-history">
       {payments.map((p) => {
-        const refundOf = p.refundOf === null ? null : byId.get(p.refundOf);
+        const from = p.refundOf === null ? null : byId.get(p.refundOf);
+        const ofPayment = from ? `the payment of ${formatLongDay(from.paidOn)}` : "a payment";
         const isNew = p.id === highlight;
+        const left = leftOfPayment(p, payments);
+        const carriedOn = p.carriedWith === null ? undefined : reinstatedOn.get(p.carriedWith);
+        const term = carriedOn ? `the term reinstated on ${formatLongDay(carriedOn)}` : "the new term";
         return (
           <li
             key={p.id}
@@ -411,13 +431,17 @@ function PaymentHistory({
             <span className={`w-24 font-semibold ${p.amountCents < 0 ? "text-red-800" : "text-slate-900"}`}>
               {formatCents(p.amountCents)}
             </span>
-            {p.refundOf !== null ? (
-              <span className="min-w-0 flex-1 text-slate-700">
-                Refund of {refundOf ? `the payment of ${formatLongDay(refundOf.paidOn)}` : "a payment"}
+            {p.carriedWith !== null ? (
+              <span className="min-w-48 flex-1 text-slate-700">
+                {p.refundOf !== null ? `Carried out of ${ofPayment} into ${term}` : `Carried from the earlier term into ${term}`}
+              </span>
+            ) : p.refundOf !== null ? (
+              <span className="min-w-48 flex-1 text-slate-700">
+                Refund of {ofPayment}
                 {p.note ? `: ${p.note}` : ""}
               </span>
             ) : (
-              <span className="min-w-0 flex-1 text-slate-700">
+              <span className="min-w-48 flex-1 text-slate-700">
                 {PAYMENT_METHOD_LABELS[p.method]}
                 {p.reference ? <span className="ml-2 font-mono text-xs text-slate-600">{p.reference}</span> : null}
               </span>
@@ -425,10 +449,19 @@ function PaymentHistory({
             {isNew ? (
               <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900">Just recorded</span>
             ) : null}
-            {p.refundOf === null && p.refundedBy !== null ? (
-              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">Refunded</span>
+            {p.refundOf === null && p.refundedCents > 0 ? (
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700" data-testid="payment-refunded">
+                {p.refundedCents >= p.amountCents
+                  ? "Refunded"
+                  : `${formatCents(p.refundedCents)} of ${formatCents(p.amountCents)} refunded`}
+              </span>
             ) : null}
-            {p.refundOf === null && p.refundedBy === null && p.amountCents > 0 ? (
+            {p.refundOf === null && p.carriedOutCents > 0 ? (
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">
+                {formatCents(p.carriedOutCents)} carried into the new term
+              </span>
+            ) : null}
+            {left > 0 ? (
               <button
                 type="button"
                 className="btn-ghost px-2.5"

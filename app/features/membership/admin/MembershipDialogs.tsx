@@ -1,12 +1,14 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { BadgeDollarSign, Ban, RotateCcw, Save, Undo2 } from "lucide-react";
 import { FormDialog } from "~/components/admin/FormDialog";
 import { ConfirmDialog } from "~/components/admin/Feedback";
-import { Field, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
+import { Field, FieldError, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
+import { isIsoDate } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay } from "../coverage";
 import {
   BILLING_LABELS,
+  MEMBERSHIP_MESSAGES as M,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
   cancelSchema,
@@ -14,11 +16,14 @@ import {
   planSchema,
   refundSchema,
   reinstateSchema,
+  type EarlierPayments,
   type MembershipAnswer,
   type MembershipView,
   type PaymentView,
 } from "../contract";
-import { BILLINGS } from "../coverage";
+import { BILLINGS, type Coverage } from "../coverage";
+import { leftOfPayment, reinstatementPreview } from "../ledger";
+import type { ReinstateBody } from "./api-client";
 
 /** The membership's own Record payment button, where the focus returns when a form's opener is gone. */
 export const RECORD_PAYMENT_ID = "membership-record-payment";
@@ -57,7 +62,7 @@ export interface FormsProps {
     setPlan: (body: Record<string, unknown>) => Promise<MembershipAnswer>;
     refund: (paymentId: number, body: { amount: string | null; refundedOn: string; reason: string }) => Promise<MembershipAnswer>;
     cancel: (body: { cancelledOn: string; reason: string }) => Promise<MembershipAnswer>;
-    reinstate: (body: { reinstatedOn: string; reason: string | null }) => Promise<MembershipAnswer>;
+    reinstate: (body: ReinstateBody) => Promise<MembershipAnswer>;
   };
   onClose: () => void;
   onDone: (view: MembershipView, message: string, paymentId?: number) => void;
@@ -110,6 +115,34 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
   const today = view?.today ?? "";
   // A refunded payment's Refund button is gone when its dialog closes: the focus goes to Record payment.
   const common = { busy, error, fieldErrors, onClose, returnFocus: () => document.getElementById(RECORD_PAYMENT_ID) };
+
+  // The payment being refunded and what is left of it: more than that is refused by its field
+  // before a confirmation is asked (the server decides again, with the payment locked).
+  const refunding = form?.kind === "refund" && view ? { payment: form.payment, left: leftOfPayment(form.payment, view.payments) } : null;
+  const refundLeft = refunding?.left ?? null;
+  const refundWhole = refunding?.left === refunding?.payment.amountCents;
+  const refundForm = useMemo(
+    () =>
+      refundLeft === null
+        ? refundSchema
+        : refundSchema.extend({
+            amount: refundSchema.shape.amount.refine(
+              (cents) => cents === null || cents <= refundLeft,
+              refundWhole ? M.refundTooMuch : M.refundMoreThanLeft(formatCents(refundLeft)),
+            ),
+          }),
+    [refundLeft, refundWhole],
+  );
+  // Money left from the earlier term needs staff's choice, asked by its field before the confirmation.
+  const reinstateForm = useMemo(
+    () =>
+      reinstateSchema.superRefine((value, ctx) => {
+        const left = view ? (reinstatementPreview(view, value.reinstatedOn, today)?.left.leftCents ?? 0) : 0;
+        if (left > 0 && !value.earlierPayments)
+          ctx.addIssue({ code: "custom", path: ["earlierPayments"], message: M.earlierPayments(formatCents(left)) });
+      }),
+    [view, today],
+  );
 
   return (
     <>
@@ -235,22 +268,25 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         open={formKind === "refund"}
         title="Refund payment"
         description={
-          form?.kind === "refund"
-            ? `${formatCents(form.payment.amountCents)} paid on ${formatLongDay(form.payment.paidOn)}${form.payment.reference ? ` (${form.payment.reference})` : ""}`
+          refunding
+            ? `${formatCents(refunding.payment.amountCents)} paid on ${formatLongDay(refunding.payment.paidOn)}${refunding.payment.reference ? ` (${refunding.payment.reference})` : ""}.${
+                refunding.left < refunding.payment.amountCents ? ` ${formatCents(refunding.left)} of it is left to refund.` : ""
+              }`
             : undefined
         }
-        schema={refundSchema}
+        schema={refundForm}
         defaultValue={{ amount: "", refundedOn: today, reason: "" }}
         submitLabel="Refund"
         busyLabel="Refunding..."
         submitIcon={<Undo2 className="h-4 w-4" aria-hidden />}
         onSubmit={(data) => {
-          if (form?.kind !== "refund") return;
-          const payment = form.payment;
-          const cents = data.amount ?? payment.amountCents;
+          if (!refunding) return;
+          const { payment, left } = refunding;
+          const cents = data.amount ?? left;
+          const rest = left - cents;
           setPending({
             title: "Confirm refund",
-            text: `Refund ${formatCents(cents)} of the payment of ${formatLongDay(payment.paidOn)}? The refund is recorded for good: it cannot be edited or removed.`,
+            text: `Refund ${formatCents(cents)} of the payment of ${formatLongDay(payment.paidOn)}?${rest > 0 ? ` ${formatCents(rest)} of it stays refundable.` : ""} The refund is recorded for good: it cannot be edited or removed.`,
             confirmLabel: "Refund",
             busyLabel: "Refunding...",
             run: () =>
@@ -266,7 +302,16 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {(fields) => (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <DollarsField meta={fields.amount} label="Amount" optional hint="Blank refunds the whole payment" />
+              <DollarsField
+                meta={fields.amount}
+                label="Amount"
+                optional
+                hint={
+                  refunding && refunding.left < refunding.payment.amountCents
+                    ? `Blank refunds the ${formatCents(refunding.left)} left`
+                    : "Blank refunds the whole payment"
+                }
+              />
               <Field meta={fields.refundedOn} label="Refunded on">
                 <input {...inputProps(fields.refundedOn, { type: "date" })} className="field-input" />
               </Field>
@@ -316,27 +361,40 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         open={formKind === "reinstate"}
         title="Reinstate membership"
         description={`Certificate number ${certificate}. A new term starts: coverage is effective the 1st of the month after this day and the first payment received from it.`}
-        schema={reinstateSchema}
-        defaultValue={{ reinstatedOn: today, reason: "" }}
+        schema={reinstateForm}
+        defaultValue={{ reinstatedOn: today, reason: "", earlierPayments: "" }}
         submitLabel="Reinstate"
         busyLabel="Reinstating..."
         submitIcon={<RotateCcw className="h-4 w-4" aria-hidden />}
-        onSubmit={(data) =>
+        onSubmit={(data) => {
+          const preview = view ? reinstatementPreview(view, data.reinstatedOn, today) : null;
+          const left = preview?.left.leftCents ?? 0;
+          const choice = left > 0 ? (data.earlierPayments ?? null) : null;
+          const money = choice ? ` ${EARLIER_CHOICES[choice].confirm(formatCents(left))} ${outcomeText(preview!.outcomes[choice])}` : "";
           setPending({
             title: "Confirm reinstatement",
-            text: `Reinstate the membership of ${certificate} as of ${formatLongDay(data.reinstatedOn)}?`,
+            text: `Reinstate the membership of ${certificate} as of ${formatLongDay(data.reinstatedOn)}?${money}`,
             confirmLabel: "Reinstate",
             busyLabel: "Reinstating...",
-            run: () => api.reinstate({ reinstatedOn: data.reinstatedOn, reason: data.reason }),
-            done: (v) => `Membership reinstated. Status: ${v.coverage.label}.`,
-          })
-        }
+            run: () => api.reinstate({ reinstatedOn: data.reinstatedOn, reason: data.reason, earlierPayments: choice }),
+            done: (v) =>
+              `Membership reinstated.${choice ? ` ${EARLIER_CHOICES[choice].done(formatCents(left))}` : ""} Status: ${v.coverage.label}.`,
+          });
+        }}
       >
         {(fields) => (
           <>
             <Field meta={fields.reinstatedOn} label="Reinstated on">
               <input {...inputProps(fields.reinstatedOn, { type: "date" })} className="field-input" />
             </Field>
+            {view ? (
+              <EarlierTermMoney
+                view={view}
+                today={today}
+                reinstatedOn={typeof fields.reinstatedOn.value === "string" ? fields.reinstatedOn.value : undefined}
+                meta={fields.earlierPayments}
+              />
+            ) : null}
             <Field meta={fields.reason} label="Reason" optional>
               <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
             </Field>
@@ -377,5 +435,90 @@ function DollarsField({
         <input {...inputProps(meta, { type: "text", ariaDescribedBy })} inputMode="decimal" className="field-input" autoComplete="off" />
       )}
     </Field>
+  );
+}
+
+/** The two things a reinstatement can do with money left from the earlier term, as staff read them. */
+const EARLIER_CHOICES: Record<EarlierPayments, { label: string; confirm: (left: string) => string; done: (left: string) => string }> = {
+  carry: {
+    label: "Carry it into the new term",
+    confirm: (left) => `The ${left} left from the earlier term is carried into the new term.`,
+    done: (left) => `${left} carried into the new term.`,
+  },
+  refund: {
+    label: "Refund it to the member",
+    confirm: (left) => `The ${left} left from the earlier term is refunded to the member, recorded as refunds of its payments.`,
+    done: (left) => `${left} refunded.`,
+  },
+};
+
+/** What the new term's coverage would be: its dates by the rule, or what it still awaits. */
+function outcomeText(coverage: Coverage): string {
+  if (coverage.paidThrough && coverage.effectiveOn)
+    return `Coverage effective ${formatLongDay(coverage.effectiveOn)}, paid through ${formatLongDay(coverage.paidThrough)}.`;
+  if (coverage.nextDue)
+    return coverage.creditCents > 0
+      ? `The new term awaits ${formatCents(coverage.nextDue.amountCents)} more to complete its first payment.`
+      : `The new term awaits its first payment of ${formatCents(coverage.nextDue.amountCents)}: coverage begins the 1st of the month after it.`;
+  return `Status: ${coverage.label}.`;
+}
+
+/**
+ * The Reinstate form's account of the earlier term's money on the day typed: what was paid,
+ * what the coverage that began before the cancellation used, and what is left, with the choice
+ * to carry it or refund it and the coverage either gives (the rule of coverage.ts).
+ */
+function EarlierTermMoney({
+  view,
+  today,
+  reinstatedOn,
+  meta,
+}: {
+  view: MembershipView;
+  today: string;
+  reinstatedOn: string | undefined;
+  meta: Parameters<typeof inputProps>[0] & { errors: string[] | undefined; errorId: string };
+}) {
+  const preview = reinstatedOn && isIsoDate(reinstatedOn) ? reinstatementPreview(view, reinstatedOn, today) : null;
+  if (!preview) return null;
+  const { left } = preview;
+  const months = (n: number) => `${n} ${view.plan?.billing === "annual" ? (n === 1 ? "year" : "years") : n === 1 ? "month" : "months"}`;
+  const error = meta.errors?.[0];
+  return (
+    <fieldset
+      className="rounded-lg border border-slate-200 p-4 text-sm"
+      data-testid="earlier-term-money"
+      aria-describedby={error ? meta.errorId : undefined}
+    >
+      <legend className="px-1 font-semibold text-brand-900">Money paid in the earlier term</legend>
+      <p className="text-slate-700">
+        {left.paidCents === 0
+          ? "Nothing was paid in the earlier term: the new term starts unpaid."
+          : `${formatCents(left.paidCents)} paid. ${
+              left.usedPeriods
+                ? `${formatCents(left.usedCents)} went to the ${months(left.usedPeriods)} of coverage begun before the cancellation on ${formatLongDay(left.cancelledOn)}`
+                : `No coverage began before the cancellation on ${formatLongDay(left.cancelledOn)}`
+            }; ${left.leftCents ? `${formatCents(left.leftCents)} is left.` : "nothing is left."}`}
+      </p>
+      {left.leftCents > 0 ? (
+        <div className="mt-3 space-y-2">
+          {(["carry", "refund"] as const).map((choice) => (
+            <label key={choice} className="flex cursor-pointer items-start gap-2">
+              <input
+                {...inputProps(meta, { type: "radio", value: choice, ariaAttributes: false })}
+                id={choice === "carry" ? meta.id : undefined}
+                aria-invalid={error ? true : undefined}
+                className="mt-0.5 h-4 w-4 shrink-0 accent-brand-700"
+              />
+              <span>
+                <span className="font-medium text-slate-900">{EARLIER_CHOICES[choice].label}</span>
+                <span className="block text-slate-600">{outcomeText(preview.outcomes[choice])}</span>
+              </span>
+            </label>
+          ))}
+          <FieldError meta={meta} />
+        </div>
+      ) : null}
+    </fieldset>
   );
 }

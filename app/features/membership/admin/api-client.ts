@@ -3,7 +3,7 @@
  * answer and throws an ApiError carrying the server's `error` text and its `details`.
  */
 import { jsonClient } from "~/platform/json-client";
-import type { MembershipAnswer, PaymentInput, PaymentsImportAnswer, PlanInput } from "../contract";
+import type { EarlierPayments, MembershipAnswer, PaymentInput, PaymentsImportAnswer, PlanInput } from "../contract";
 import type { CoInsuredInput } from "../co-insured";
 
 const call = jsonClient();
@@ -17,6 +17,12 @@ export interface RefundBody {
   refundedOn: string;
   reason: string;
 }
+export interface ReinstateBody {
+  reinstatedOn: string;
+  reason: string | null;
+  /** What becomes of the money left from the earlier term; null when none is left. */
+  earlierPayments: EarlierPayments | null;
+}
 
 export const membershipApi = {
   view: (memberId: number, signal?: AbortSignal) => call<MembershipAnswer>(base(memberId), { signal }),
@@ -27,7 +33,7 @@ export const membershipApi = {
     call<MembershipAnswer>(`/api/admin/membership/payments/${paymentId}/refund`, { method: "POST", json: body }),
   cancel: (memberId: number, body: { cancelledOn: string; reason: string }) =>
     call<MembershipAnswer>(`${base(memberId)}/cancel`, { method: "POST", json: body }),
-  reinstate: (memberId: number, body: { reinstatedOn: string; reason: string | null }) =>
+  reinstate: (memberId: number, body: ReinstateBody) =>
     call<MembershipAnswer>(`${base(memberId)}/reinstate`, { method: "POST", json: body }),
   setCoInsured: (memberId: number, body: CoInsuredInput) =>
     call<MembershipAnswer>(`${base(memberId)}/co-insured`, { method: "PUT", json: body }),

@@ -1,7 +1,9 @@
 import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { formatDateTime } from "~/platform/dates";
-import type { ApplicationMembership, MemberMatch } from "~/features/applications/contract";
+import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "~/features/applications/contract";
+import { BILLING_LABELS } from "~/features/membership/contract";
+import { formatCents, formatLongDay } from "~/features/membership/coverage";
 import { membershipApi } from "~/features/applications/membership-client";
 import type { SubmissionDetail, SubmissionStatus } from "../contract";
 import { errorText } from "./api-client";
@@ -26,6 +28,14 @@ const MATCH_EMAIL_TEXT: Record<MemberMatch["email"], string> = {
 
 export const matchLabel = (m: MemberMatch) => `${m.name || "the member"} (${m.certificate})`;
 
+/** What the application's plan sets, line by line, as staff read it before giving it to a linked member. */
+const planLines = (plan: PlanFromApplication) => [
+  `Billing: ${BILLING_LABELS[plan.billing]}`,
+  `Coverage amount: ${plan.coverageCents === null ? "none" : formatCents(plan.coverageCents)}`,
+  `Beneficiary: ${plan.beneficiaryName ? `${plan.beneficiaryName}${plan.beneficiaryRelationship ? ` (${plan.beneficiaryRelationship})` : ""}` : "none"}`,
+  `Approved on: ${formatLongDay(plan.approvedOn)}`,
+];
+
 /** An application's member: the one it became, or a button to make it one once approved. */
 export function MembershipSection({
   applicationId,
@@ -41,8 +51,8 @@ export function MembershipSection({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
-  // The members with the application's name and birthdate: staff choose before anything is done.
-  const [matches, setMatches] = useState<MemberMatch[] | null>(null);
+  // The members with the application's name and birthdate (and the plan the application gives): staff choose before anything is done.
+  const [matches, setMatches] = useState<MemberMatches | null>(null);
 
   async function run(step: () => Promise<void>) {
     setBusy(true);
@@ -60,15 +70,20 @@ export function MembershipSection({
   const start = () =>
     run(async () => {
       const found = await membershipApi.matches(applicationId);
-      if (found.matches.length) setMatches(found.matches);
+      if (found.matches.length) setMatches(found);
       else await create(null);
     });
 
-  async function create(linkTo: number | null) {
-    const result = await membershipApi.createMember(applicationId, linkTo);
+  async function create(linkTo: number | null, givePlan = false) {
+    const result = await membershipApi.createMember(applicationId, linkTo, givePlan);
     setMatches(null);
+    const plan = result.created
+      ? ""
+      : result.planGiven
+        ? " The plan from this application was given to them."
+        : " Their plan was left as it is.";
     setSaid(
-      `${result.created ? `Member ${result.member.certificate} created.` : `Linked to the existing member ${result.member.certificate}.`} ${WELCOME_TEXT[result.welcome]}`,
+      `${result.created ? `Member ${result.member.certificate} created.` : `Linked to the existing member ${result.member.certificate}.${plan}`} ${WELCOME_TEXT[result.welcome]}`,
     );
     onChanged({ member: result.member, welcomeSentAt: result.welcome === "sent" ? new Date().toISOString() : membership.welcomeSentAt });
   }
@@ -101,9 +116,10 @@ export function MembershipSection({
           </p>
           {matches ? (
             <MatchChoice
-              matches={matches}
+              matches={matches.matches}
+              plan={matches.plan}
               busy={busy}
-              onChoose={(linkTo) => void run(() => create(linkTo))}
+              onChoose={(linkTo, givePlan) => void run(() => create(linkTo, givePlan))}
               onCancel={() => setMatches(null)}
             />
           ) : (
@@ -136,16 +152,20 @@ export function MembershipSection({
  */
 function MatchChoice({
   matches,
+  plan,
   busy,
   onChoose,
   onCancel,
 }: {
   matches: MemberMatch[];
+  plan: PlanFromApplication;
   busy: boolean;
-  onChoose: (linkTo: number | null) => void;
+  onChoose: (linkTo: number | null, givePlan: boolean) => void;
   onCancel: () => void;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // Members without a plan staff chose to give the application's plan to: none unless ticked.
+  const [givePlanTo, setGivePlanTo] = useState<ReadonlySet<number>>(new Set());
   useEffect(() => heading.current?.focus(), []);
   return (
     <div
@@ -171,7 +191,41 @@ function MatchChoice({
               {m.active ? "" : " (inactive)"}
             </p>
             <p className="mt-1 text-slate-700">{MATCH_EMAIL_TEXT[m.email]}</p>
-            <button type="button" className="btn-outline mt-2 max-w-full whitespace-normal" disabled={busy} onClick={() => onChoose(m.id)}>
+            {m.hasPlan ? (
+              <p className="mt-1 text-slate-700">They have a plan on record: a link leaves it as it is.</p>
+            ) : (
+              <div className="mt-2 rounded-md border border-slate-200 bg-slate-50 p-2 text-slate-800" data-testid="membership-match-plan">
+                <p>They have no plan on record. This application&apos;s plan would set:</p>
+                <ul className="mt-1 list-disc pl-5 [overflow-wrap:anywhere]">
+                  {planLines(plan).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+                <label className="mt-2 flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 h-4 w-4 shrink-0 accent-brand-700"
+                    checked={givePlanTo.has(m.id)}
+                    disabled={busy}
+                    onChange={(e) =>
+                      setGivePlanTo((was) => {
+                        const next = new Set(was);
+                        if (e.target.checked) next.add(m.id);
+                        else next.delete(m.id);
+                        return next;
+                      })
+                    }
+                  />
+                  <span>Give {m.name || "them"} this plan with the link (unticked: the link leaves them without a plan)</span>
+                </label>
+              </div>
+            )}
+            <button
+              type="button"
+              className="btn-outline mt-2 max-w-full whitespace-normal"
+              disabled={busy}
+              onClick={() => onChoose(m.id, !m.hasPlan && givePlanTo.has(m.id))}
+            >
               <Link2 className="h-4 w-4 shrink-0" aria-hidden />
               Link to {matchLabel(m)}
             </button>
@@ -179,7 +233,7 @@ function MatchChoice({
         ))}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-primary" disabled={busy} onClick={() => onChoose(null)}>
+        <button type="button" className="btn-primary" disabled={busy} onClick={() => onChoose(null, false)}>
           {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <UserPlus className="h-4 w-4" aria-hidden />}
           Create a new member
         </button>

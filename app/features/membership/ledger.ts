@@ -1,0 +1,105 @@
+/**
+ * A member's ledger as the rule reads it, shared by the server and staff's dialog: the record
+ * coverage.ts computes from, what is left of a payment to refund, which payments the money left
+ * at a reinstatement comes out of, and what a reinstatement would give either way. Pure.
+ */
+import {
+  coverageOn,
+  leftAtReinstatement,
+  type Coverage,
+  type LeftAtReinstatement,
+  type MembershipRecord,
+  type TermEvent,
+} from "./coverage";
+import type { EarlierPayments, MembershipView, PaymentView, PlanView, TermEventView } from "./contract";
+
+/** The entries of a ledger as they are stored and shown (a refund names its payment). */
+export type LedgerRow = Pick<PaymentView, "id" | "amountCents" | "paidOn" | "refundOf">;
+
+/** The record of the rule from a member's plan, ledger and events; a refund counts in its payment's term. */
+export function membershipRecord(
+  plan: Pick<PlanView, "billing" | "approvedOn" | "carriedPaidThrough"> | null,
+  payments: readonly LedgerRow[],
+  events: readonly Pick<TermEventView, "kind" | "on" | "reason">[],
+): MembershipRecord {
+  const dayOf = new Map(payments.map((p) => [p.id, p.paidOn]));
+  return {
+    billing: plan?.billing ?? null,
+    approvedOn: plan?.approvedOn ?? null,
+    carriedPaidThrough: plan?.carriedPaidThrough ?? null,
+    payments: payments.map((p) => {
+      const termOn = p.refundOf === null ? undefined : dayOf.get(p.refundOf);
+      return termOn === undefined ? { on: p.paidOn, amountCents: p.amountCents } : { on: p.paidOn, amountCents: p.amountCents, termOn };
+    }),
+    events: events.map((e): TermEvent =>
+      e.kind === "cancelled" ? { kind: e.kind, on: e.on, reason: e.reason ?? "" } : { kind: e.kind, on: e.on },
+    ),
+  };
+}
+
+/** What is left of a payment to refund or carry: its amount less what came out of it (0 for a refund). */
+export function leftOfPayment(payment: LedgerRow, payments: readonly LedgerRow[]): number {
+  if (payment.refundOf !== null || payment.amountCents <= 0) return 0;
+  const out = payments.reduce((sum, p) => (p.refundOf === payment.id ? sum - p.amountCents : sum), 0);
+  return Math.max(0, payment.amountCents - out);
+}
+
+/**
+ * Which payments `cents` left at a reinstatement on `reinstatedOn` comes out of: the ending
+ * term's payments (received from `termStartsOn`, null in the first term, and before the
+ * reinstatement), the latest first, each up to what is left of it.
+ */
+export function paymentsToDrawFrom(
+  payments: readonly LedgerRow[],
+  cents: number,
+  termStartsOn: string | null,
+  reinstatedOn: string,
+): Array<{ paymentId: number; cents: number }> {
+  const candidates = payments
+    .filter(
+      (p) => p.refundOf === null && p.amountCents > 0 && p.paidOn < reinstatedOn && (termStartsOn === null || p.paidOn >= termStartsOn),
+    )
+    .sort((a, b) => (a.paidOn === b.paidOn ? b.id - a.id : a.paidOn < b.paidOn ? 1 : -1));
+  const out: Array<{ paymentId: number; cents: number }> = [];
+  let rest = cents;
+  for (const p of candidates) {
+    if (rest <= 0) break;
+    const take = Math.min(rest, leftOfPayment(p, payments));
+    if (take > 0) out.push({ paymentId: p.id, cents: take });
+    rest -= take;
+  }
+  return out;
+}
+
+export interface ReinstatementPreview {
+  left: LeftAtReinstatement;
+  /** The coverage on `today` either way: the money left carried into the new term, or refunded. */
+  outcomes: Record<EarlierPayments, Coverage>;
+}
+
+/**
+ * What a reinstatement on `reinstatedOn` would do, by the one rule: the money left from the
+ * cancelled term, and the coverage with it carried or refunded. The same entries the server
+ * writes (ledger rows on the reinstatement's day), so the dialog says what will happen.
+ */
+export function reinstatementPreview(
+  view: Pick<MembershipView, "plan" | "payments" | "events" | "coverage">,
+  reinstatedOn: string,
+  today: string,
+): ReinstatementPreview | null {
+  const record = membershipRecord(view.plan, view.payments, view.events);
+  const left = leftAtReinstatement(record, reinstatedOn);
+  if (!left) return null;
+  const draws = paymentsToDrawFrom(view.payments, left.leftCents, view.coverage.reinstatedOn, reinstatedOn);
+  const dayOf = new Map(view.payments.map((p) => [p.id, p.paidOn]));
+  const out = draws.map((d) => ({ on: reinstatedOn, amountCents: -d.cents, termOn: dayOf.get(d.paymentId)! }));
+  const events: TermEvent[] = [...(record.events ?? []), { kind: "reinstated", on: reinstatedOn }];
+  const moved = draws.reduce((sum, d) => sum + d.cents, 0);
+  return {
+    left,
+    outcomes: {
+      carry: coverageOn({ ...record, events, payments: [...record.payments, ...out, { on: reinstatedOn, amountCents: moved }] }, today),
+      refund: coverageOn({ ...record, events, payments: [...record.payments, ...out] }, today),
+    },
+  };
+}
