@@ -541,6 +541,7 @@ test.describe("admin submissions", () => {
       await expect(planBox).toContainText("They have no plan on record. This application's plan would set:");
       await expect(planBox).toContainText("Coverage amount: $250,000.00");
       await expect(planBox).toContainText("Beneficiary: Jordan Heir (Child)");
+      await expect(planBox).toContainText("Co-insured: Casey Applicant");
       await expect(planBox.getByRole("checkbox", { name: /^Give Riley Match/ })).not.toBeChecked();
       expect(await db.selectFrom("applications").select("member_user_id").where("id", "=", linked).executeTakeFirstOrThrow()).toEqual({
         member_user_id: null,

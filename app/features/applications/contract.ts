@@ -545,6 +545,8 @@ export interface PlanFromApplication {
   beneficiaryName: string | null;
   beneficiaryRelationship: string | null;
   approvedOn: string;
+  /** The co-applicant, who becomes the plan's co-insured with it (by name; staff see the rest on the application). */
+  coInsuredName: string | null;
 }
 
 /** GET /api/admin/applications/:id/member-matches. */

@@ -72,7 +72,20 @@ export class MembershipFromApplications {
   async matches(applicationId: number): Promise<MemberMatches> {
     const app = await this.deps.db
       .selectFrom("applications")
-      .select(["id", "applicant_name", "dob", "email", "amount_of_coverage", "beneficiary_name", "beneficiary_relationship"])
+      .select([
+        "id",
+        "applicant_name",
+        "dob",
+        "email",
+        "amount_of_coverage",
+        "beneficiary_name",
+        "beneficiary_relationship",
+        "co_applicant_name",
+        "co_dob",
+        "co_gender",
+        "co_email",
+        "co_phone",
+      ])
       .where("id", "=", applicationId)
       .executeTakeFirst();
     if (!app) throw DomainError.notFound(MEMBERSHIP_MESSAGES.notFound);
@@ -182,7 +195,7 @@ export class MembershipFromApplications {
    */
   private async planOf(
     db: Kysely<Database>,
-    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null },
+    app: { id: number; amount_of_coverage: string; beneficiary_name: string | null; beneficiary_relationship: string | null } & CoApplicant,
   ): Promise<PlanFromApplication> {
     const approval = await db
       .selectFrom("audit_log")
@@ -198,6 +211,7 @@ export class MembershipFromApplications {
       beneficiaryName: app.beneficiary_name,
       beneficiaryRelationship: app.beneficiary_relationship,
       approvedOn: todayIn(this.deps.timeZone, approvedAt ? new Date(approvedAt) : new Date()),
+      coInsuredName: coInsuredName(coInsuredOfApplication(splitName(app.co_applicant_name ?? ""), app)),
     };
   }
 
@@ -398,3 +412,6 @@ export function welcomeText(orgName: string, certificate: string, siteUrl: strin
     `The ${orgName}`,
   ].join("\n");
 }
+
+const coInsuredName = (person: { firstName: string; lastName: string | null } | null) =>
+  person ? [person.firstName, person.lastName].filter(Boolean).join(" ") : null;

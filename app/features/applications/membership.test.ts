@@ -245,6 +245,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
       beneficiaryName: "Mallory Attacker",
       beneficiaryRelationship: "other",
       approvedOn: server.services.coverage.today(),
+      coInsuredName: "Casey Applicant",
     });
     // Not a boolean: refused, nothing linked.
     const bad = await server.request(`/api/admin/applications/${first}/member`, {
@@ -271,6 +272,7 @@ describeEachDatabase("from approved application to member", (dialect) => {
     expect(audit.map((a) => [a.action, JSON.parse(a.details!)])).toEqual([
       ["applications.member_linked", { application: `application_${first}`, planGiven: false }],
       ["membership.plan", { billing: "monthly", approvedOn: server.services.coverage.today(), application: `application_${second}` }],
+      ["membership.co_insured", { change: "added", application: `application_${second}` }],
       ["applications.member_linked", { application: `application_${second}`, planGiven: true }],
     ]);
 

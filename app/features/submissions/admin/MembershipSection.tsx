@@ -34,6 +34,7 @@ const planLines = (plan: PlanFromApplication) => [
   `Coverage amount: ${plan.coverageCents === null ? "none" : formatCents(plan.coverageCents)}`,
   `Beneficiary: ${plan.beneficiaryName ? `${plan.beneficiaryName}${plan.beneficiaryRelationship ? ` (${plan.beneficiaryRelationship})` : ""}` : "none"}`,
   `Approved on: ${formatLongDay(plan.approvedOn)}`,
+  `Co-insured: ${plan.coInsuredName ?? "none"}`,
 ];
 
 /** An application's member: the one it became, or a button to make it one once approved. */
