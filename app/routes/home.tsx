@@ -57,7 +57,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section id={ABOUT_SECTION_ID} aria-labelledby="about-heading" className="scroll-mt-32 bg-white py-16 sm:py-20">
+      <section id={ABOUT_SECTION_ID} aria-labelledby="about-heading" className="bg-white py-16 sm:py-20">
         <div className="container-page grid gap-12 lg:grid-cols-2 lg:items-center">
           <SectionHeading eyebrow="Who we are" title="About Us" id="about-heading">
             <p>

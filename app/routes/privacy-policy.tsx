@@ -249,7 +249,7 @@ export default function PrivacyPolicyPage() {
             through this website and our membership programs, how we use and share it, and the choices you have.
           </p>
           {sections.map((section, i) => (
-            <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="mt-10 scroll-mt-36">
+            <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="mt-10">
               <h2 id={`${section.id}-heading`} className="font-serif text-2xl font-bold text-brand-900">
                 {i + 1}. {section.title}
               </h2>

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CircleUser, CreditCard, LogIn, LogOut, Mail, Menu, Phone, Shield, X } from "lucide-react";
 import { Logo } from "~/components/Logo";
+import { followSiteHeader, measureSiteHeader } from "~/components/forms/focus";
 import { useApplyNow } from "~/features/marketing/ApplyNow";
 import { usePaymentDialog } from "~/features/payments/PaymentDialog";
 import { useAboutUs } from "~/components/useAboutUs";
@@ -50,6 +51,11 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
   const openPayment = usePaymentDialog();
   const goAbout = useAboutUs();
   const menuToggle = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  // What the page scrolls into view lands below the header, however tall it is; the menu's
+  // opening and closing are measured at once (an item may scroll the page right after).
+  useLayoutEffect(() => followSiteHeader(headerRef.current!), []);
+  useLayoutEffect(() => measureSiteHeader(), [menuOpen]);
   useEffect(() => setMenuOpen(false), [location.pathname, location.hash]);
   // Escape closes the open menu and gives the focus back to its toggle (a dialog opened from
   // the menu handles its own Escape first and marks the key as used).
@@ -111,7 +117,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
   };
 
   return (
-    <header className="sticky top-0 z-40 bg-white/95 shadow-sm backdrop-blur">
+    <header ref={headerRef} data-site-header className="sticky top-0 z-40 bg-white/95 shadow-sm backdrop-blur">
       <div className="bg-brand-900 text-sm text-brand-50">
         <div className="container-page flex min-h-10 flex-wrap items-center justify-between gap-x-4 gap-y-1 py-1.5">
           <a href={`tel:${config.phone.replace(/[^\d+]/g, "")}`} className="hidden items-center gap-1.5 hover:text-white sm:inline-flex">

@@ -126,3 +126,29 @@ test.describe("my account", () => {
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
   });
 });
+
+test("the address's City, State and ZIP Code labels stay on one line and their inputs line up, on a desktop and a phone", async ({
+  page,
+  signIn,
+}) => {
+  await signIn("member");
+  for (const width of [1280, 1024, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/account");
+    const form = page.locator("form", { has: page.getByRole("button", { name: "Save contact details" }) });
+    await expect(form).toBeVisible();
+    const fields = await form.evaluate((el) =>
+      ["email", "city", "state", "zip"].map((name) => {
+        const input = el.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
+        const label = el.querySelector(`label[for="${input.id}"]`)!;
+        return { name, labelHeight: label.getBoundingClientRect().height, inputTop: Math.round(input.getBoundingClientRect().top) };
+      }),
+    );
+    const [email, city, state, zip] = fields;
+    for (const field of [city, state, zip]) expect(field.labelHeight, `${field.name} at ${width} px`).toBe(email.labelHeight);
+    // One row (City, State, ZIP) or two (City; State and ZIP), each lined up.
+    expect(state.inputTop, `State and ZIP at ${width} px`).toBe(width === 390 ? state.inputTop : zip.inputTop);
+    if (width === 1280) expect(city.inputTop).toBe(state.inputTop);
+    await form.screenshot({ path: `.tmp/screens/account-address-${width}.png` });
+  }
+});

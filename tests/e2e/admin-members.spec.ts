@@ -118,7 +118,9 @@ test.describe("member administration", () => {
     expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, "utf8");
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("certificate_number,first_name,last_name,email,status,coverage_status,paid_through,last_login_at,created_at");
+    expect(lines[0]).toBe(
+      "certificate_number,first_name,last_name,email,status,coverage_status,paid_through,last_login_at,created_at,phone,address1,address2,city,state,zip,plan,coverage_amount",
+    );
     expect(lines).toHaveLength(30); // header + 29 (one deleted)
     // In the order on screen (certificate number, descending).
     expect(lines[1]).toMatch(new RegExp(`^${tag}-030,Sam,Tester30,,active,No plan on record,,,`));

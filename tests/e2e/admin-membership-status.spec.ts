@@ -89,7 +89,9 @@ for (const viewport of VIEWPORTS) {
         .readFileSync((await download.path())!, "utf8")
         .trim()
         .split("\r\n");
-      expect(csv[0]).toBe("certificate_number,first_name,last_name,email,status,coverage_status,paid_through,last_login_at,created_at");
+      expect(csv[0]).toBe(
+        "certificate_number,first_name,last_name,email,status,coverage_status,paid_through,last_login_at,created_at,phone,address1,address2,city,state,zip,plan,coverage_amount",
+      );
       expect(csv.slice(1).map((line) => line.split(",").slice(0, 6))).toEqual([
         [`${tag}-1`, `"'=SUM(A1)"`, "Status1", "", "active", "Covered"],
         [`${tag}-2`, "Sam", "Status2", "", "active", "Covered"],

@@ -170,15 +170,19 @@ for (const [device, viewport] of VIEWPORTS) {
       const today = services.coverage.today();
       await signIn("super_admin");
       await page.goto(`/admin/members?q=${tag}`);
-      // Record payment on a member without a plan: nothing to pay for yet, and the dialog says so.
+      // Record payment on a member without a plan: nothing to pay for yet, so Give plan opens, saying why.
       await page.getByRole("button", { name: `Record payment ${member.certificate}` }).click();
       const membership = page.getByRole("dialog", { name: "Membership of Cass Payer", exact: true });
       await expect(membership.getByTestId("membership-status")).toHaveText("No plan on record");
-      await expect(page.getByTestId("membership-message")).toHaveText("This member has no plan on record. Give them a plan first.");
-      await expect(page.getByRole("dialog", { name: "Record payment", exact: true })).toHaveCount(0);
-
-      await membership.getByRole("button", { name: "Give plan" }).click();
       const plan = page.getByRole("dialog", { name: "Give plan", exact: true });
+      await expect(plan).toContainText("this member has none yet: give one, then record the payment");
+      await expect(page.getByRole("dialog", { name: "Record payment", exact: true })).toHaveCount(0);
+      // Left unsaved: the membership stays, and its own Give plan opens the plan alone.
+      await plan.getByRole("button", { name: "Cancel", exact: true }).click();
+      await expect(plan).toBeHidden();
+      await page.getByRole("button", { name: `Membership ${member.certificate}` }).click();
+      await membership.getByRole("button", { name: "Give plan" }).click();
+      await expect(plan).not.toContainText("record the payment");
       await plan.getByLabel("Billing").selectOption("annual");
       await plan.getByLabel("Coverage amount").fill("100000");
       await plan.getByRole("button", { name: "Save plan" }).click();
@@ -195,8 +199,8 @@ for (const [device, viewport] of VIEWPORTS) {
       await cancel.getByRole("button", { name: "Cancel membership" }).click();
       const confirm = page.getByRole("dialog", { name: "Confirm cancellation", exact: true });
       await expect(confirm).toContainText(`Cancel the membership of ${member.certificate} as of ${formatLongDay(today)}?`);
-      // Cancel has the focus: Enter alone never cancels a membership.
-      await expect(confirm.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+      // Keep membership has the focus: Enter alone never cancels a membership.
+      await expect(confirm.getByRole("button", { name: "Keep membership", exact: true })).toBeFocused();
       await listSettled(page);
       await expectNoAxeViolations(page);
       await confirm.getByRole("button", { name: "Cancel membership" }).click();

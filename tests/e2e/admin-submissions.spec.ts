@@ -342,6 +342,75 @@ test.describe("admin submissions", () => {
     await deleteSubmissions(services.database, "contact_messages", ids);
   });
 
+  test("on a slowed device the address keeps the tab, the search and the open submission, opened and closed in every way", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    test.slow();
+    const tag = uniq();
+    const [id] = await contactMessages(services, `slow${tag}`, 1);
+    const ref = `contact_${id}`;
+    const search = `slow${tag}`;
+    await signIn("super_admin");
+    const cdp = await page.context().newCDPSession(page);
+    const addressOf = () => {
+      const url = new URL(page.url());
+      return { path: url.pathname, query: Object.fromEntries([...url.searchParams].sort(([a], [b]) => a.localeCompare(b))) };
+    };
+    const listAddress = { path: "/admin/dashboard", query: { search, tab: "submissions" } };
+    const openAddress = { path: "/admin/dashboard", query: { search, tab: "submissions", view: ref } };
+    const dialog = page.getByRole("dialog");
+    const box = page.getByLabel("Search submissions");
+
+    // Esc "at once": before the address has the dialog's id.
+    const tries: { find: "pause" | "enter" | "status"; close: "escape" | "escape at once" | "button" | "back" }[] = [
+      { find: "pause", close: "escape" },
+      { find: "enter", close: "button" },
+      { find: "status", close: "escape at once" },
+      { find: "pause", close: "back" },
+      { find: "enter", close: "escape at once" },
+    ];
+    for (const [n, { find, close }] of tries.entries()) {
+      const attempt = `try ${n + 1} (${find}, ${close})`;
+      // The dashboard opens on RSS for a super admin: the tab, the search and the dialog are all written on the slowed device.
+      await page.goto("/admin/dashboard");
+      await expect(page.getByRole("tab", { name: /RSS/ })).toHaveAttribute("aria-selected", "true");
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
+      await page.getByRole("tab", { name: /Form/ }).click();
+      await box.fill(search);
+      if (find === "enter") await box.press("Enter");
+      if (find === "status") await page.getByLabel("Status", { exact: true }).selectOption("pending");
+      const expectedList = find === "status" ? { ...listAddress, query: { ...listAddress.query, status: "pending" } } : listAddress;
+      const expectedOpen = find === "status" ? { ...openAddress, query: { ...openAddress.query, status: "pending" } } : openAddress;
+      // No waiting for the address: the row is clicked as soon as the list shows it.
+      await expect(rows(page)).toHaveCount(1);
+      await rows(page)
+        .first()
+        .getByRole("button", { name: /^View / })
+        .click();
+      await expect(dialog).toBeVisible();
+      if (close === "escape at once") await page.keyboard.press("Escape");
+      else {
+        await expect.poll(addressOf, { message: `${attempt}: opened` }).toEqual(expectedOpen);
+        if (close === "escape") await page.keyboard.press("Escape");
+        else if (close === "button") await dialog.getByRole("button", { name: "Close dialog" }).click();
+        else await page.goBack();
+      }
+      await expect(dialog).toBeHidden();
+      await expect.poll(addressOf, { message: `${attempt}: closed` }).toEqual(expectedList);
+      await expect(page.getByRole("tab", { name: /Form/ })).toHaveAttribute("aria-selected", "true");
+      await expect(rows(page)).toHaveCount(1);
+      await expect(box).toHaveValue(search);
+      // Nothing still on its way changes it afterwards.
+      await expect(page.getByTestId("submissions-list")).toHaveAttribute("aria-busy", "false");
+      await afterTwoFrames(page);
+      expect(addressOf(), `${attempt}: settled`).toEqual(expectedList);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+    }
+    await deleteSubmissions(services.database, "contact_messages", [id]);
+  });
+
   test("staff assign a submission in its dialog and find it under 'Assigned to me', on desktop and phone", async ({
     page,
     signIn,

@@ -1,11 +1,10 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { byFieldLabel, expect } from "./fixtures";
 
 /* The membership application's controls, shared by the specs that fill it in. */
 
 /** A form control by its label, whether the label marks it required (*) or "(optional)". */
-export const field = (page: Page, label: string) =>
-  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*|\\s*\\(optional\\))?$`));
+export const field = (page: Page, label: string) => byFieldLabel(page, label);
 
 export const signature = (page: Page, name: string) => page.getByTestId(`signature-${name}`);
 

@@ -402,14 +402,14 @@ test.describe("shell", () => {
     await mobileNav.getByRole("link", { name: "About Us", exact: true }).click();
     await expect(mobileNav).toBeHidden();
     await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
-    // Scrolled to the section's scroll margin, and the (closed) header ends above the section.
+    // Scrolled to the page's scroll padding, just below the (closed) header.
     await expect
       .poll(() =>
         page.evaluate(() => {
           const about = document.getElementById("about")!.getBoundingClientRect().top;
           const header = document.querySelector("header")!.getBoundingClientRect().bottom;
           return {
-            landed: Math.abs(about - parseFloat(getComputedStyle(document.getElementById("about")!).scrollMarginTop)) <= 1,
+            landed: Math.abs(about - parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop)) <= 1,
             below: about >= header,
           };
         }),

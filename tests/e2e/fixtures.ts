@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { loadConfig } from "../../app/platform/config.server";
 import { databaseOptions, startServices } from "../../app/server/bootstrap.server";
@@ -92,12 +92,16 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, "axe violations").toEqual([]);
 }
 
+/** A form control by its label, whether the label marks it required ("*") or "(optional)". */
+export const byFieldLabel = (scope: Page | Locator, label: string) =>
+  scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*|\\s*\\(optional\\))?$`));
+
 /**
  * A field's error sits beside it: under its own label in the field's box, marked on the control
  * (aria-invalid) and read with it (the first id of its aria-describedby names the message).
  */
 export async function expectFieldError(page: Page, label: string, message: string) {
-  const control = page.getByLabel(label, { exact: true });
+  const control = byFieldLabel(page, label);
   await expect(control, label).toHaveAttribute("aria-invalid", "true");
   const errorId = ((await control.getAttribute("aria-describedby")) ?? "").split(" ")[0];
   await expect(page.locator(`[id="${errorId}"]`), label).toHaveText(message);

@@ -7,7 +7,7 @@ import { CONTACT_FAILURE, CONTACT_SUCCESS } from "../../app/features/contact/con
 import { REQUEST_SUCCESS } from "../../app/features/form-requests/messages";
 import { field, sign } from "./application-form";
 import { createAccount, expect, MEMBER_PASSWORD, test } from "./fixtures";
-import { expectWhollyInViewBelowHeader } from "./in-view";
+import { expectFocusLandsInView, expectWhollyInViewBelowHeader } from "./in-view";
 
 /*
  * What every form does alike (components/forms): Enter sends once and shows what a click
@@ -258,6 +258,98 @@ test.describe("a refused send is announced, takes the focus and is wholly in vie
     await expect(alert).toContainText("A feed with this URL already exists");
     await expect(alert).toBeFocused();
     await expect(alert).toBeInViewport({ ratio: 1 });
+  });
+});
+
+test.describe("signed in on a phone, where the header's top bar wraps, what a form brings into view lands below the header at once", () => {
+  const PHONE = { width: 390, height: 844 };
+  const SUMMARY = '[data-testid="error-summary"]';
+
+  /** The signed-in header at this width is taller than a visitor's (its top bar wraps): the case the rule must follow. */
+  async function expectTallHeader(page: Page) {
+    const height = await page.locator("header").evaluate((el) => el.getBoundingClientRect().height);
+    expect(height).toBeGreaterThan(110);
+  }
+
+  test("membership application: 'Please correct the following:' from the send button at the bottom, then a refusal", async ({
+    page,
+    signIn,
+  }) => {
+    await page.setViewportSize(PHONE);
+    await signIn("member");
+    await page.goto("/application");
+    await expectTallHeader(page);
+    const send = page.getByRole("button", { name: "Submit Application" });
+    await expectFocusLandsInView(page, SUMMARY, () => send.click());
+    await expect(page.locator(SUMMARY).locator("p").first()).toHaveText("Please correct the following:");
+    // A few problems left: a short list, sent again from the bottom of the page.
+    await field(page, "Amount of Coverage").fill("250000");
+    await field(page, "Applicant Name").fill("Dana Reyes");
+    await field(page, "Applicant Date of Birth").fill("1980-04-12");
+    await field(page, "Applicant Gender").selectOption("Female");
+    await field(page, "Applicant Email").fill(`dana-${unique()}@example.com`);
+    await field(page, "Applicant Phone").fill("2035550142");
+    await expectFocusLandsInView(page, SUMMARY, () => send.click());
+    await expect(page.locator(SUMMARY).getByRole("listitem")).toHaveCount(3);
+    // A refusal from the server: its alert.
+    await fillApplication(page);
+    await page.route("**/api/applications", (route) =>
+      route.fulfill(refuse(429, { success: false, error: "Too many applications. Please try again later." })),
+    );
+    await expectFocusLandsInView(page, '[data-testid="application-failure"]', () => send.click());
+    await page.screenshot({ path: ".tmp/shots/application-summary-phone-signed-in.png" });
+  });
+
+  test("contact form", async ({ page, signIn }) => {
+    await page.setViewportSize(PHONE);
+    await signIn("member");
+    await page.goto("/contact-us");
+    await expectTallHeader(page);
+    await expectFocusLandsInView(page, SUMMARY, () => page.getByRole("button", { name: "Send Message" }).click());
+    await expect(page.locator(SUMMARY)).toContainText("Please correct");
+    await page.screenshot({ path: ".tmp/shots/contact-summary-phone-signed-in.png" });
+  });
+
+  test("form requests: the chosen form's title, then the summary", async ({ page, signIn }) => {
+    await page.setViewportSize(PHONE);
+    await signIn("member");
+    await page.goto("/form-requests");
+    await expectTallHeader(page);
+    await expectFocusLandsInView(page, "#request-form-title", () =>
+      page
+        .getByRole("link", { name: /CPA Request/ })
+        .first()
+        .click(),
+    );
+    await expectFocusLandsInView(page, SUMMARY, () => page.getByRole("button", { name: "Submit Request" }).click());
+    await page.screenshot({ path: ".tmp/shots/request-summary-phone-signed-in.png" });
+  });
+
+  test("account contact details", async ({ page, signIn }) => {
+    await page.setViewportSize(PHONE);
+    await signIn("member");
+    await page.goto("/account");
+    await expectTallHeader(page);
+    await page.getByLabel("E-mail").fill("robin@");
+    await expectFocusLandsInView(page, SUMMARY, () => page.getByRole("button", { name: "Save contact details" }).click());
+  });
+
+  test("an admin dialog (Add Feed), which lies over the header: its alert in the dialog's view", async ({ page, signIn }) => {
+    await page.setViewportSize(PHONE);
+    await signIn("super_admin");
+    await page.goto("/admin/rss");
+    await expectTallHeader(page);
+    await page.getByRole("tabpanel", { name: /RSS/ }).getByRole("button", { name: "Add Feed" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Add Feed" });
+    await dialog.getByLabel("Name").fill(`Porch Pros ${unique()}`);
+    await dialog.getByLabel("URL").fill(`https://porch.example.org/${unique()}/feed.xml`);
+    await page.route("**/api/rss/feeds", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill(refuse(409, { success: false, error: "A feed with this URL already exists" }))
+        : route.fallback(),
+    );
+    await expectFocusLandsInView(page, '[role="dialog"] [role="alert"]', () => dialog.getByRole("button", { name: "Add Feed" }).click());
+    await expect(dialog.getByRole("alert")).toContainText("A feed with this URL already exists");
   });
 });
 

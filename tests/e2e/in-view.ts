@@ -1,4 +1,4 @@
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
 /**
@@ -44,4 +44,55 @@ export async function expectWhollyInViewBelowHeader(target: Locator) {
       { message: "wholly in view below the sticky header" },
     )
     .toBe("in view");
+}
+
+interface Landing {
+  top: number;
+  bottom: number;
+  headerBottom: number;
+  screenBottom: number;
+}
+
+/**
+ * Does `action` and expects the element it gives the focus to (found by `selector`) to be wholly
+ * on screen below the sticky site header (inside a dialog: inside the dialog) in the first frame
+ * the browser draws after the focus moved, not only once a scroll animation has ended: a touch,
+ * a phone's keyboard closing or a busy device stops such an animation halfway. Then again once
+ * the page has settled.
+ */
+export async function expectFocusLandsInView(page: Page, selector: string, action: () => Promise<unknown>) {
+  await page.evaluate((sel) => {
+    const w = window as unknown as { landing?: Landing | null };
+    w.landing = null;
+    const onFocus = (event: FocusEvent) => {
+      const el = event.target as Element;
+      if (!el.matches(sel)) return;
+      document.removeEventListener("focusin", onFocus);
+      requestAnimationFrame(() => {
+        const dialog = el.closest('[role="dialog"]');
+        const header = document.querySelector("header");
+        const box = el.getBoundingClientRect();
+        w.landing = {
+          top: box.top,
+          bottom: box.bottom,
+          headerBottom: dialog ? dialog.getBoundingClientRect().top : header ? header.getBoundingClientRect().bottom : 0,
+          screenBottom: dialog ? dialog.getBoundingClientRect().bottom : window.innerHeight,
+        };
+      });
+    };
+    document.addEventListener("focusin", onFocus);
+  }, selector);
+  await action();
+  const read = () => page.evaluate(() => (window as unknown as { landing?: Landing | null }).landing ?? null);
+  await expect.poll(read, { message: `${selector} takes the focus` }).not.toBeNull();
+  const first = (await read())!;
+  expect(first.top, `${selector} in the first frame: top ${first.top}, header ends at ${first.headerBottom}`).toBeGreaterThanOrEqual(
+    first.headerBottom - 1,
+  );
+  expect(first.bottom, `${selector} in the first frame: bottom ${first.bottom}, screen ends at ${first.screenBottom}`).toBeLessThanOrEqual(
+    first.screenBottom + 1,
+  );
+  const target = page.locator(selector);
+  await expect(target).toBeFocused();
+  if (await target.evaluate((el) => el.closest('[role="dialog"]') === null)) await expectWhollyInViewBelowHeader(target);
 }

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { MEMBER_PASSWORD, createAccount, expect, test } from "./fixtures";
 
-/** The about section's top sits at its scroll margin below the top of the window (part of it showing is not enough). */
+/** The about section's top sits at the page's scroll padding, just below the sticky header (part of it showing is not enough). */
 async function expectScrolledToAbout(page: Page) {
   await expect
     .poll(() =>
@@ -9,7 +9,7 @@ async function expectScrolledToAbout(page: Page) {
         // The address changes a moment before the home page is drawn: until then, keep polling.
         const about = document.getElementById("about");
         if (!about) return Number.POSITIVE_INFINITY;
-        return Math.abs(about.getBoundingClientRect().top - parseFloat(getComputedStyle(about).scrollMarginTop));
+        return Math.abs(about.getBoundingClientRect().top - parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop));
       }),
     )
     .toBeLessThanOrEqual(1);

@@ -71,6 +71,7 @@ export function ConfirmDialog({
   description,
   confirmIcon,
   confirmLabel,
+  cancelLabel = "Cancel",
   busyLabel,
   busy,
   onCancel,
@@ -84,6 +85,8 @@ export function ConfirmDialog({
   description?: string;
   confirmIcon?: ReactNode;
   confirmLabel: string;
+  /** The button that changes nothing ("Cancel"; named otherwise where the action itself is a cancellation). */
+  cancelLabel?: string;
   busyLabel: string;
   busy: boolean;
   onCancel: () => void;
@@ -105,7 +108,7 @@ export function ConfirmDialog({
       footer={
         <>
           <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </button>
           <button type="button" className="btn-danger" onClick={onConfirm} disabled={busy}>
             {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : confirmIcon}

@@ -25,6 +25,8 @@ export interface FormDialogProps<S extends FormSchema> {
   submitLabel: string;
   busyLabel: string;
   submitIcon?: ReactNode;
+  /** The button that closes the dialog without sending ("Cancel"; named otherwise where the submit button itself says cancel). */
+  cancelLabel?: string;
   /** Where the focus goes on closing when the button that opened the dialog is gone (see Modal). */
   returnFocus?: () => HTMLElement | null;
   /** Whether the submit button is enabled for the values as they stand (e.g. the required fields are filled). */
@@ -65,6 +67,7 @@ function FormDialogOpening<S extends FormSchema>({
   submitLabel,
   busyLabel,
   submitIcon,
+  cancelLabel = "Cancel",
   canSubmit,
   returnFocus,
   onClose,
@@ -106,7 +109,7 @@ function FormDialogOpening<S extends FormSchema>({
       footer={
         <>
           <button type="button" className="btn-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </button>
           <button type="submit" form={form.id} className="btn-primary" disabled={!enabled}>
             {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : submitIcon}

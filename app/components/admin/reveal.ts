@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 
 /**
- * The scroll margin of a message that is brought into view: taller than the sticky site header
- * (whose top bar wraps to two lines on a phone), so the message never ends up under it.
+ * The scroll margin of a message that is brought into view: a little room below it. Room above
+ * it, below the sticky site header, is the page's own (the root's scroll padding: forms/focus.ts).
  */
-export const REVEAL_MARGIN = "scroll-mt-40 scroll-mb-4";
+export const REVEAL_MARGIN = "scroll-mb-4";
 
 /**
  * Each time `trigger` becomes a new value, scrolls the element into view when any of it is

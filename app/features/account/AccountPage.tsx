@@ -153,10 +153,14 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
         {text("phone", "tel", "tel")}
         {text("address1", "address-line1")}
         {text("address2", "address-line2")}
-        <div className="grid gap-4 sm:grid-cols-[1fr_6rem_8rem]">
-          {text("city", "address-level2")}
-          {text("state", "address-level1")}
-          {text("zip", "postal-code")}
+        {/* City, State and ZIP on one line when the form is wide enough for their labels (its own
+            width, not the screen's: beside the card on a desktop it is narrow), else City above the other two. */}
+        <div className="@container">
+          <div className="grid gap-4 @xs:grid-cols-2 @md:grid-cols-[minmax(0,1fr)_8rem_10rem]">
+            <div className="@xs:col-span-2 @md:col-span-1">{text("city", "address-level2")}</div>
+            {text("state", "address-level1")}
+            {text("zip", "postal-code")}
+          </div>
         </div>
         {saved ? (
           <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">

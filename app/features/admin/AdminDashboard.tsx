@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
+import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { FlashBanner } from "~/components/admin/Feedback";
 import { Tabs } from "radix-ui";
 import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";
@@ -47,9 +48,11 @@ export function AdminDashboard({
   /** Counts by coverage status and the last twelve months; null when they could not be read. */
   membership: MembershipFigures | null;
 }) {
-  const [, setSearchParams] = useSearchParams();
+  // The tab shown is the address's (the Back button, a change still on its way), written through the page's one writer.
+  const [params, update] = useAddressQuery();
   const [noticeShown, setNoticeShown] = useState(notice !== null);
   const superAdmin = isSuperAdmin(user);
+  const tab = params.has("tab") ? resolveTab(user, params.get("tab")) : initialTab;
   // 'Sign out everywhere' for the staff member's own account; its outcome clears after 5 seconds like every admin message.
   const { flash, show, clear } = useFlashMessage();
   const tabClass =
@@ -85,24 +88,14 @@ export function AdminDashboard({
             flash={{ kind: "warning", text: DASHBOARD_NOTICES[notice], id: 0 }}
             onDismiss={() => {
               setNoticeShown(false);
-              setSearchParams(
-                (params) => {
-                  params.delete("notice");
-                  return params;
-                },
-                { replace: true, preventScrollReset: true },
-              );
+              update({ notice: null });
             }}
             testId="dashboard-notice"
           />
         </div>
       ) : null}
       <MembershipOverview figures={membership} />
-      <Tabs.Root
-        defaultValue={initialTab}
-        onValueChange={(value) => setSearchParams({ tab: value }, { replace: true, preventScrollReset: true })}
-        className="mt-2"
-      >
+      <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value }, { alone: true })} className="mt-2">
         <Tabs.List aria-label="Admin sections" className="flex border-b border-slate-200">
           {superAdmin ? (
             <Tabs.Trigger value="rss" className={tabClass}>

@@ -233,7 +233,7 @@ export function ApplicationForm({
             tabIndex={-1}
             aria-labelledby="application-error-summary-title"
             data-testid="error-summary"
-            className="scroll-mt-28 rounded-lg border-2 border-red-700 bg-red-50 p-4 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
+            className="rounded-lg border-2 border-red-700 bg-red-50 p-4 focus:outline-none focus-visible:ring-4 focus-visible:ring-red-200"
           >
             <p id="application-error-summary-title" className="flex items-center gap-2 font-semibold text-red-800">
               <AlertCircle className="h-5 w-5" aria-hidden />

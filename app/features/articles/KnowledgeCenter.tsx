@@ -100,7 +100,7 @@ export function KnowledgeCenter({ data }: { data: KnowledgeCenterData }) {
           <KnowledgeTools />
         </section>
 
-        <section id={ARTICLES_SECTION_ID} aria-labelledby="articles-heading" className="mt-12 scroll-mt-32">
+        <section id={ARTICLES_SECTION_ID} aria-labelledby="articles-heading" className="mt-12">
           <div className="flex flex-wrap items-end justify-between gap-4">
             <div>
               <h2 id="articles-heading" className="font-serif text-2xl font-bold text-brand-900 sm:text-3xl">

@@ -65,7 +65,7 @@ export function FormRequests({ selection, result }: { selection: FormSelection; 
             id="request-form-title"
             ref={formTitleRef}
             tabIndex={-1}
-            className="scroll-mt-32 font-serif text-2xl font-bold text-brand-900 focus:outline-none"
+            className="font-serif text-2xl font-bold text-brand-900 focus:outline-none"
           >
             {REQUEST_FORMS[chosen].title}
           </h2>

@@ -460,6 +460,44 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(previous).toMatchObject({ row_count: 2, details: { q: "EXP-", status: "all" } });
     });
 
+    it("carries each member's phone, address, plan and coverage amount, formulas in them neutralised too", async () => {
+      const planned = await addMember("EXPC-1", { first: "Pat", last: "Plan" });
+      const bare = await addMember("EXPC-2", { first: "No", last: "Plan" });
+      await server.services.database.db
+        .updateTable("users")
+        .set({ phone: "(203) 555-0142", address1: "=cmd|' /C calc'!A0", address2: "-2+3", city: "+Stamford", state: "CT", zip: "@06901" })
+        .where("id", "=", planned)
+        .execute();
+      await server.services.coverage.setPlan({ id: boss.userId }, planned, {
+        billing: "annual",
+        coverageAmount: 25_000_050,
+        beneficiaryName: null,
+        beneficiaryRelationship: null,
+        approvedOn: server.services.coverage.today(),
+      });
+      const text = await (await req("/api/admin/members/export?q=EXPC-", { cookie: limited.cookie })).text();
+      const [header, ...rows] = Papa.parse<string[]>(text.trim()).data;
+      const at = (row: string[]) => Object.fromEntries(header.map((name, i) => [name, row[i]]));
+      expect(header.slice(-8)).toEqual(["phone", "address1", "address2", "city", "state", "zip", "plan", "coverage_amount"]);
+      expect(rows.map(at)).toEqual([
+        expect.objectContaining({
+          certificate_number: "EXPC-1",
+          phone: "(203) 555-0142",
+          address1: "'=cmd|' /C calc'!A0",
+          address2: "'-2+3",
+          city: "'+Stamford",
+          state: "CT",
+          zip: "'@06901",
+          plan: "annual",
+          coverage_amount: "250000.50",
+        }),
+        expect.objectContaining({ certificate_number: "EXPC-2", phone: "", address1: "", city: "", plan: "", coverage_amount: "" }),
+      ]);
+      // Only the members the search matches: another member's plan is not read into the file.
+      expect(rows).toHaveLength(2);
+      expect(bare).toBeGreaterThan(planned);
+    });
+
     it("rejects a bad export query before reading anything", async () => {
       const res = await req("/api/admin/members/export?status=everyone", { cookie: limited.cookie });
       expect(res.status).toBe(400);

@@ -303,6 +303,11 @@ export interface AuditPage {
 }
 
 /** Columns of the CSV export, in order. */
+/**
+ * The members export's columns. Those added later come last, so a spreadsheet built on the
+ * earlier file keeps its columns; plan and coverage_amount are written as the member import
+ * reads them (monthly or annual, dollars like 250000.00).
+ */
 export const EXPORT_COLUMNS = [
   "certificate_number",
   "first_name",
@@ -313,6 +318,14 @@ export const EXPORT_COLUMNS = [
   "paid_through",
   "last_login_at",
   "created_at",
+  "phone",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zip",
+  "plan",
+  "coverage_amount",
 ] as const;
 
 export function exportFileName(now = new Date()): string {

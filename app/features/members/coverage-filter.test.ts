@@ -154,6 +154,14 @@ describeEachDatabase("member administration: coverage status filter, counts and 
       "paid_through",
       "last_login_at",
       "created_at",
+      "phone",
+      "address1",
+      "address2",
+      "city",
+      "state",
+      "zip",
+      "plan",
+      "coverage_amount",
     ]);
     expect(parsed.data.slice(1).map((r) => r.slice(0, 7))).toEqual([
       ["COV-D-COVERED", '\'=HYPERLINK("http://x")', "Tester", "", "active", "Covered", addDays(today, 10)],

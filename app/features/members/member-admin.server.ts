@@ -190,18 +190,29 @@ export class MemberAdminService {
     };
   }
 
-  /** The filtered list as CSV (no birthdates, no digests); the export itself is audited. */
+  /**
+   * The filtered list as CSV for any admin, who sees the same in the list and the member's
+   * dialog: contact details, plan and coverage amount, no birthdates, no digests. The export
+   * itself is audited; a cell that a spreadsheet would read as a formula is kept text.
+   */
   async exportMembers(actor: Actor, query: MemberQuery): Promise<{ csv: string; rows: number }> {
-    const [{ census }, all] = await Promise.all([
+    const [{ census }, all, plans] = await Promise.all([
       this.coverage.all(),
       this.sorted(this.filteredMembers(query).select(MEMBER_COLUMNS), query).execute(),
+      this.db
+        .selectFrom("membership_plans")
+        .select(["user_id", "billing", "coverage_cents"])
+        .where("user_id", "in", this.filteredMembers(query).select("id"))
+        .execute(),
     ]);
+    const planOf = new Map(plans.map((p) => [Number(p.user_id), p]));
     const rows = query.coverage ? all.filter((r) => census.get(Number(r.id))?.state.kind === query.coverage) : all;
     const csv = Papa.unparse(
       {
         fields: [...EXPORT_COLUMNS],
         data: rows.map((r) => {
           const coverage = census.get(Number(r.id));
+          const plan = planOf.get(Number(r.id));
           return [
             r.certificate_number ?? "",
             r.first_name ?? "",
@@ -212,6 +223,14 @@ export class MemberAdminService {
             coverage?.paidThrough ?? "",
             r.last_login_at ?? "",
             r.created_at,
+            r.phone ?? "",
+            r.address1 ?? "",
+            r.address2 ?? "",
+            r.city ?? "",
+            r.state ?? "",
+            r.zip ?? "",
+            plan?.billing ?? "",
+            plan?.coverage_cents == null ? "" : (Number(plan.coverage_cents) / 100).toFixed(2),
           ];
         }),
       },

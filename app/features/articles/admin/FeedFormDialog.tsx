@@ -54,10 +54,10 @@ export function FeedFormDialog({
     >
       {(fields) => (
         <>
-          <Field meta={fields.name} label="Name">
+          <Field meta={fields.name} label="Name" required>
             <input {...inputProps(fields.name, { type: "text" })} className="field-input" maxLength={FEED_NAME_MAX} autoComplete="off" />
           </Field>
-          <Field meta={fields.url} label="URL">
+          <Field meta={fields.url} label="URL" required>
             <input
               {...inputProps(fields.url, { type: "url" })}
               inputMode="url"
@@ -67,7 +67,7 @@ export function FeedFormDialog({
               autoComplete="off"
             />
           </Field>
-          <Field meta={fields.category} label="Category">
+          <Field meta={fields.category} label="Category" required>
             <select {...selectProps(fields.category)} className="field-input">
               <GroupedOptions groups={CATEGORY_GROUPS} labelOf={categoryLabel} />
             </select>

@@ -5,6 +5,7 @@ import {
   type CoverageKind,
   type CoverageSummary,
 } from "~/features/membership/statuses";
+import { formatLongDay } from "~/features/membership/coverage";
 
 /** Each status's colours: green in force, blue about to be, amber owing, red ended, grey unknown. */
 const TONES: Record<CoverageKind, string> = {
@@ -23,13 +24,13 @@ export function coverageFilterOf(params: URLSearchParams): CoverageKind | null {
   return (COVERAGE_KINDS as readonly string[]).includes(value ?? "") ? (value as CoverageKind) : null;
 }
 
-/** A member's coverage as a badge: "Covered", "Starts March 1, 2028", with the paid-through day when there is one. */
+/** A member's coverage as a badge: "Covered", "Starts March 1, 2028", with the paid-through day ("October 31, 2026") when there is one. */
 export function CoverageBadge({ coverage }: { coverage: CoverageSummary }) {
   return (
     <span className="inline-flex flex-col items-start gap-0.5">
       <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${TONES[coverage.status]}`}>{coverage.label}</span>
       {coverage.paidThrough && coverage.status !== "no-plan" ? (
-        <span className="text-xs text-slate-600">Paid through {coverage.paidThrough}</span>
+        <span className="text-xs text-slate-600">Paid through {formatLongDay(coverage.paidThrough)}</span>
       ) : null}
     </span>
   );

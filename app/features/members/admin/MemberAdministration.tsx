@@ -1,6 +1,7 @@
 import { ArrowLeft, FileSpreadsheet, History, ShieldCheck, Users } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
+import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { PaymentsImportPanel } from "~/features/membership/admin/PaymentsImportPanel";
@@ -19,9 +20,11 @@ export function resolveMembersTab(user: PublicUser, requested: string | null): M
 }
 
 /** /admin/members: members and the payments import for any admin; staff accounts and the audit log for super_admin. */
-export function MemberAdministration({ user, initialTab }: { user: PublicUser; initialTab: MembersTab }) {
-  const [, setParams] = useSearchParams();
+export function MemberAdministration({ user }: { user: PublicUser }) {
+  // The tab shown is the address's, written through the page's one writer (a tab's list owns the rest of the query).
+  const [params, update] = useAddressQuery();
   const superAdmin = isSuperAdmin(user);
+  const tab = resolveMembersTab(user, params.get("tab"));
   const tabClass =
     "inline-flex flex-1 items-center justify-center gap-2 border-b-2 [&>svg]:hidden sm:[&>svg]:block border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
   return (
@@ -34,8 +37,8 @@ export function MemberAdministration({ user, initialTab }: { user: PublicUser; i
       <h1 className="mt-1 font-serif text-3xl font-bold text-brand-900">Members{superAdmin ? " and staff" : ""}</h1>
 
       <Tabs.Root
-        defaultValue={initialTab}
-        onValueChange={(value) => setParams(value === "members" ? {} : { tab: value }, { replace: true, preventScrollReset: true })}
+        value={tab}
+        onValueChange={(value) => update({ tab: value === "members" ? null : value }, { alone: true })}
         className="mt-8"
       >
         <Tabs.List aria-label="Member administration sections" className="flex border-b border-slate-200">

@@ -301,10 +301,10 @@ function AddStaffDialog({
     >
       {(fields) => (
         <>
-          <Field meta={fields.username} label="Username">
+          <Field meta={fields.username} label="Username" required>
             <input {...inputProps(fields.username, { type: "text" })} className="field-input" autoComplete="off" />
           </Field>
-          <Field meta={fields.role} label="Role">
+          <Field meta={fields.role} label="Role" required>
             <select {...selectProps(fields.role)} className="field-input">
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -313,7 +313,7 @@ function AddStaffDialog({
               ))}
             </select>
           </Field>
-          <Field meta={fields.password} label="Password" hint={PASSWORD_HINT}>
+          <Field meta={fields.password} label="Password" required hint={PASSWORD_HINT}>
             {({ ariaDescribedBy }) => (
               <input
                 {...inputProps(fields.password, { type: "password", ariaDescribedBy })}
@@ -378,7 +378,7 @@ function ResetPasswordDialog({
       onSubmit={(input) => void reset(input.password)}
     >
       {(fields) => (
-        <Field meta={fields.password} label="New password" hint={PASSWORD_HINT}>
+        <Field meta={fields.password} label="New password" required hint={PASSWORD_HINT}>
           {({ ariaDescribedBy }) => (
             <input
               {...inputProps(fields.password, { type: "password", ariaDescribedBy })}

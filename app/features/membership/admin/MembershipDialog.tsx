@@ -5,14 +5,7 @@ import { FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { errorReason } from "~/platform/json-client";
 import { formatCents, formatLongDay, type CoverageState } from "../coverage";
-import {
-  BILLING_LABELS,
-  MEMBERSHIP_MESSAGES,
-  PAYMENT_METHOD_LABELS,
-  type MembershipView,
-  type PaymentView,
-  type TermEventView,
-} from "../contract";
+import { BILLING_LABELS, PAYMENT_METHOD_LABELS, type MembershipView, type PaymentView, type TermEventView } from "../contract";
 import type { CoInsuredInput } from "../co-insured";
 import { leftOfPayment } from "../ledger";
 import { membershipApi, type ReinstateBody } from "./api-client";
@@ -26,6 +19,9 @@ export interface MembershipMember {
   certificate: string;
   name: string;
 }
+
+/** Record payment: a payment is recorded against a plan, so a member without one is given one first. */
+const paymentForm = (view: MembershipView): MembershipForm => (view.plan ? { kind: "payment" } : { kind: "plan", beforePayment: true });
 
 /** Opens a member's membership; `payment` opens the Record payment form over it at once. */
 export type OpenMembership = (member: MembershipMember, payment: boolean) => void;
@@ -149,12 +145,10 @@ export function MembershipDialog({
   useEffect(() => {
     if (view && wantsPayment.current) {
       wantsPayment.current = false;
-      // Without a plan there is nothing to pay for: say so, beside Give plan.
-      if (!view.plan) return show("warning", MEMBERSHIP_MESSAGES.noPlan);
       fromRow.current = true;
-      setForm({ kind: "payment" });
+      setForm(paymentForm(view));
     }
-  }, [view, show]);
+  }, [view]);
 
   const api = useMemo(
     () =>
@@ -279,7 +273,7 @@ export function MembershipDialog({
               <Section
                 title="Payments"
                 action={
-                  <button id={RECORD_PAYMENT_ID} type="button" className="btn-primary" onClick={() => open({ kind: "payment" })}>
+                  <button id={RECORD_PAYMENT_ID} type="button" className="btn-primary" onClick={() => open(paymentForm(view))}>
                     <BadgeDollarSign className="h-4 w-4" aria-hidden />
                     Record payment
                   </button>
@@ -343,9 +337,11 @@ export function MembershipDialog({
               if (fromRow.current) onClose();
             }}
             onDone={(next, message, paymentId) => {
-              fromRow.current = false;
+              // A plan given for Record payment: the payment's form follows.
+              const thenPayment = form?.kind === "plan" && form.beforePayment === true && next.plan !== null;
+              if (!thenPayment) fromRow.current = false;
               setLoaded({ id: member.id, view: next });
-              setForm(null);
+              setForm(thenPayment ? { kind: "payment" } : null);
               setHighlight(paymentId ?? null);
               show("success", message);
               onChanged();

@@ -34,7 +34,8 @@ export const dollars = (cents: number) => (cents / 100).toFixed(2);
 /** The form open over the membership: one at a time. */
 export type MembershipForm =
   | { kind: "payment" }
-  | { kind: "plan" }
+  /** `beforePayment`: asked for by Record payment on a member without a plan; the payment's form follows. */
+  | { kind: "plan"; beforePayment?: boolean }
   | { kind: "refund"; payment: PaymentView }
   | { kind: "cancel" }
   | { kind: "reinstate" }
@@ -42,11 +43,15 @@ export type MembershipForm =
   | { kind: "co-insured" }
   | { kind: "remove-co-insured" };
 
+/** The cancellation dialogs' way out that changes nothing: beside "Cancel membership", "Cancel" would read as doing it. */
+export const KEEP_MEMBERSHIP = "Keep membership";
+
 /** A change waiting for its confirmation. */
 interface Pending {
   title: string;
   text: string;
   confirmLabel: string;
+  cancelLabel?: string;
   busyLabel: string;
   run: () => Promise<MembershipAnswer>;
   done: (view: MembershipView) => string;
@@ -172,12 +177,12 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {(fields) => (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <DollarsField meta={fields.amount} label="Amount" hint="In dollars, like 19.95" />
-              <Field meta={fields.paidOn} label="Paid on">
+              <DollarsField meta={fields.amount} label="Amount" required hint="In dollars, like 19.95" />
+              <Field meta={fields.paidOn} label="Paid on" required>
                 <input {...inputProps(fields.paidOn, { type: "date" })} className="field-input" />
               </Field>
             </div>
-            <Field meta={fields.method} label="Method">
+            <Field meta={fields.method} label="Method" required>
               <select {...selectProps(fields.method)} className="field-input">
                 <option value="">Choose how it was paid</option>
                 {PAYMENT_METHODS.map((m) => (
@@ -205,7 +210,11 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         {...common}
         open={formKind === "plan"}
         title={view?.plan ? "Change plan" : "Give plan"}
-        description={`Certificate number ${certificate}`}
+        description={
+          form?.kind === "plan" && form.beforePayment
+            ? `Certificate number ${certificate}. A payment is recorded against a plan, and this member has none yet: give one, then record the payment.`
+            : `Certificate number ${certificate}`
+        }
         schema={planSchema}
         defaultValue={{
           billing: view?.plan?.billing ?? "",
@@ -230,7 +239,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
       >
         {(fields) => (
           <>
-            <Field meta={fields.billing} label="Billing">
+            <Field meta={fields.billing} label="Billing" required>
               <select {...selectProps(fields.billing)} className="field-input">
                 <option value="">Choose monthly or annual</option>
                 {BILLINGS.map((b) => (
@@ -312,11 +321,11 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
                     : "Blank refunds the whole payment"
                 }
               />
-              <Field meta={fields.refundedOn} label="Refunded on">
+              <Field meta={fields.refundedOn} label="Refunded on" required>
                 <input {...inputProps(fields.refundedOn, { type: "date" })} className="field-input" />
               </Field>
             </div>
-            <Field meta={fields.reason} label="Reason">
+            <Field meta={fields.reason} label="Reason" required>
               <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
             </Field>
           </>
@@ -332,12 +341,14 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         defaultValue={{ cancelledOn: today, reason: "" }}
         submitLabel="Cancel membership"
         busyLabel="Cancelling..."
+        cancelLabel={KEEP_MEMBERSHIP}
         submitIcon={<Ban className="h-4 w-4" aria-hidden />}
         onSubmit={(data) =>
           setPending({
             title: "Confirm cancellation",
             text: `Cancel the membership of ${certificate} as of ${formatLongDay(data.cancelledOn)}? Coverage ends then; a super admin can reinstate it later.`,
             confirmLabel: "Cancel membership",
+            cancelLabel: KEEP_MEMBERSHIP,
             busyLabel: "Cancelling...",
             run: () => api.cancel({ cancelledOn: data.cancelledOn, reason: data.reason }),
             done: (v) => `Membership cancelled. Status: ${v.coverage.label}.`,
@@ -346,10 +357,10 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
       >
         {(fields) => (
           <>
-            <Field meta={fields.cancelledOn} label="Cancelled on">
+            <Field meta={fields.cancelledOn} label="Cancelled on" required>
               <input {...inputProps(fields.cancelledOn, { type: "date" })} className="field-input" />
             </Field>
-            <Field meta={fields.reason} label="Reason">
+            <Field meta={fields.reason} label="Reason" required>
               <textarea {...textareaProps(fields.reason)} rows={2} className="field-input" />
             </Field>
           </>
@@ -384,7 +395,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
       >
         {(fields) => (
           <>
-            <Field meta={fields.reinstatedOn} label="Reinstated on">
+            <Field meta={fields.reinstatedOn} label="Reinstated on" required>
               <input {...inputProps(fields.reinstatedOn, { type: "date" })} className="field-input" />
             </Field>
             {view ? (
@@ -406,6 +417,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         open={pending !== null}
         title={pending?.title ?? ""}
         confirmLabel={pending?.confirmLabel ?? ""}
+        cancelLabel={pending?.cancelLabel}
         busyLabel={pending?.busyLabel ?? ""}
         busy={busy}
         onCancel={() => setPending(null)}
@@ -423,14 +435,16 @@ function DollarsField({
   label,
   hint,
   optional,
+  required,
 }: {
   meta: Parameters<typeof inputProps>[0];
   label: string;
   hint: string;
   optional?: boolean;
+  required?: boolean;
 }) {
   return (
-    <Field meta={meta} label={label} optional={optional} hint={hint}>
+    <Field meta={meta} label={label} optional={optional} required={required} hint={hint}>
       {({ ariaDescribedBy }) => (
         <input {...inputProps(meta, { type: "text", ariaDescribedBy })} inputMode="decimal" className="field-input" autoComplete="off" />
       )}

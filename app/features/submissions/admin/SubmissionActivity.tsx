@@ -114,10 +114,10 @@ export function ReplyForm({
         To <span className="font-medium text-slate-800">{to}</span>. The reply is kept with the notes.
       </p>
       <form {...formProps} className="space-y-3">
-        <Field meta={fields.subject} label="Subject">
+        <Field meta={fields.subject} label="Subject" required>
           <input {...inputProps(fields.subject, { type: "text" })} maxLength={MAX_REPLY_SUBJECT} className="field-input" disabled={busy} />
         </Field>
-        <Field meta={fields.message} label="Message">
+        <Field meta={fields.message} label="Message" required>
           <textarea {...textareaProps(fields.message)} rows={5} className="field-input" disabled={busy} />
         </Field>
         {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
@@ -183,7 +183,7 @@ export function InternalNotes({
         <p className="mb-4 text-sm text-slate-600">No notes yet.</p>
       )}
       <form {...formProps} className="space-y-3">
-        <Field meta={fields.body} label="Add a note" hint={`Up to ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters.`}>
+        <Field meta={fields.body} label="Add a note" required hint={`Up to ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters.`}>
           {({ ariaDescribedBy }) => (
             <textarea {...textareaProps(fields.body, { ariaDescribedBy })} rows={3} className="field-input" disabled={busy} />
           )}

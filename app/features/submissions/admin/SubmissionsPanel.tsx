@@ -1,10 +1,9 @@
 import { getCoreRowModel, useReactTable, type RowSelectionState, type SortingState, type Updater } from "@tanstack/react-table";
 import { Download, Eye, LoaderCircle, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
-import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
+import { backToQuery, useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
 import { ListSearchForm, SearchField } from "~/components/admin/ListSearch";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
@@ -46,6 +45,9 @@ const SORT_LABELS: Record<SubmissionSort, string> = {
   status_desc: "Status (Completed first)",
 };
 
+/** The state of the history entry that opening a submission pushes. */
+const OPENED_VIEW = { openedView: true } as const;
+
 /**
  * 'Form & Application Submissions': every submission of the four sources in one table, with
  * search, type and status filters, sorting and pages done by the server, per-row status and
@@ -67,8 +69,6 @@ export function SubmissionsPanel() {
   const [deleting, setDeleting] = useState(false);
   const [viewing, setViewing] = useState<SubmissionSummary | null>(null);
   const { flash, show, clear } = useFlashMessage();
-  const navigate = useNavigate();
-  const location = useLocation();
   // The submission last shown, whose row gets the focus when its dialog closes and its opener is gone.
   const lastViewed = useRef<string | null>(null);
 
@@ -123,15 +123,12 @@ export function SubmissionsPanel() {
   function openView(submission: SubmissionSummary) {
     setViewing(submission);
     lastViewed.current = submission.id;
-    const next = new URLSearchParams(params);
-    next.set("view", submission.id);
-    void navigate({ search: `?${next}` }, { preventScrollReset: true, state: { openedView: true } });
+    update({ view: submission.id }, { push: { state: OPENED_VIEW } });
   }
 
   /** Closing goes back when opening pushed the address; a dialog opened from a link or an old entry drops the id in place. */
   function closeView() {
-    if ((location.state as { openedView?: boolean } | null)?.openedView) void navigate(-1);
-    else update({ view: null });
+    backToQuery({ view: null }, (state) => (state as typeof OPENED_VIEW | null)?.openedView === true);
   }
 
   const viewButton = () => {

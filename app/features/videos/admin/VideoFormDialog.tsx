@@ -52,10 +52,10 @@ export function VideoFormDialog({
     >
       {(fields) => (
         <>
-          <Field meta={fields.title} label="Title">
+          <Field meta={fields.title} label="Title" required>
             <input {...inputProps(fields.title, { type: "text" })} className="field-input" maxLength={VIDEO_TITLE_MAX} autoComplete="off" />
           </Field>
-          <Field meta={fields.youtube} label="YouTube URL or video ID">
+          <Field meta={fields.youtube} label="YouTube URL or video ID" required>
             <input
               {...inputProps(fields.youtube, { type: "text" })}
               className="field-input"
@@ -64,16 +64,16 @@ export function VideoFormDialog({
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field meta={fields.category} label="Category">
+            <Field meta={fields.category} label="Category" required>
               <select {...selectProps(fields.category)} className="field-input">
                 <GroupedOptions groups={CATEGORY_GROUPS} labelOf={categoryLabel} />
               </select>
             </Field>
-            <Field meta={fields.duration} label="Duration (optional)">
+            <Field meta={fields.duration} label="Duration" optional>
               <input {...inputProps(fields.duration, { type: "text" })} className="field-input" placeholder="4:05" autoComplete="off" />
             </Field>
           </div>
-          <Field meta={fields.description} label="Description (optional)">
+          <Field meta={fields.description} label="Description" optional>
             <textarea {...textareaProps(fields.description)} className="field-input min-h-24" maxLength={VIDEO_DESCRIPTION_MAX} />
           </Field>
         </>
