@@ -1,3 +1,4 @@
+import { formatLongDay } from "../../app/features/membership/coverage";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
@@ -122,6 +123,8 @@ for (const viewport of VIEWPORTS) {
       const statuses = overview.getByRole("list", { name: "Members by coverage status" });
       await expect(statuses.getByRole("link", { name: `${figures.counts.lapsed.toLocaleString("en-US")} Lapsed` })).toBeVisible();
       await expect(statuses.getByRole("link", { name: `${figures.counts.covered.toLocaleString("en-US")} Covered` })).toBeVisible();
+      // The day the statuses are computed for reads as every other date on the site.
+      await expect(overview).toContainText(`Statuses as of ${formatLongDay(figures.today)}, the association's calendar day.`);
 
       // The drawing arrives after the page (its own chunk), into its box.
       await expect(page.getByTestId("membership-chart").locator("svg.recharts-surface:not([aria-label])")).toBeVisible();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useOnDemand } from "~/components/useOnDemand";
+import { formatLongDay } from "~/features/membership/coverage";
 import { COVERAGE_KINDS, COVERAGE_KIND_NAMES } from "~/features/membership/statuses";
 import type { MembershipFigures } from "~/features/membership/trend";
 
@@ -117,7 +118,7 @@ export function MembershipOverview({ figures }: { figures: MembershipFigures | n
           </table>
         </div>
       </figure>
-      <p className="mt-3 text-xs text-slate-600">Statuses as of {figures.today}, the association's calendar day.</p>
+      <p className="mt-3 text-xs text-slate-600">Statuses as of {formatLongDay(figures.today)}, the association's calendar day.</p>
     </section>
   );
 }
