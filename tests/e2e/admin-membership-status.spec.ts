@@ -1,10 +1,9 @@
-import { formatLongDay } from "../../app/features/membership/coverage";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { MEMBER_BIRTHDATE, expect, expectNoAxeViolations, test } from "./fixtures";
 import type { Services } from "../../app/server/services.server";
-import { addDays } from "../../app/features/membership/coverage";
+import { addDays, formatLongDay } from "../../app/features/membership/coverage";
 
 /** Members of one tag in known statuses: plans carried over from old records put them where the test wants them. */
 async function seedStatuses(services: Services, tag: string) {
