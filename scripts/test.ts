@@ -43,12 +43,22 @@ const vitestArgs = [
   `--outputFile=${vitestJson}`,
   ...filters,
 ];
-if (run("npx", vitestArgs) !== 0) failedStep = true;
+const vitestStatus = run("npx", vitestArgs);
+if (vitestStatus !== 0) failedStep = true;
+const vitestProblems: string[] = [];
 const v = readJson(vitestJson);
 if (v) {
   totals.passed += v.numPassedTests;
   totals.failed += v.numFailedTests;
   totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+  // A file that fails outside its tests (a hook, an import, an unhandled error) fails the run
+  // with no failed test: name it here, at the end, where a CI log's tail shows it.
+  for (const file of v.testResults ?? []) {
+    if (file.status === "failed" && !(file.assertionResults ?? []).some((t: any) => t.status === "failed"))
+      vitestProblems.push(
+        `${path.relative(process.cwd(), file.name)}: ${String(file.message || "failed outside its tests").slice(0, 2000)}`,
+      );
+  }
 } else failedStep = true;
 
 // 2. Browser tests.
@@ -68,16 +78,22 @@ if (!chrome) {
     fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
     const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
     fs.rmSync(pwJson, { force: true });
-    if (run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome }) !== 0)
-      failedStep = true;
+    const status = run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome });
+    if (status !== 0) failedStep = true;
     const p = readJson(pwJson);
     if (p?.stats) {
       totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
       totals.failed += p.stats.unexpected;
       totals.skipped += p.stats.skipped;
+      if (status !== 0 && p.stats.unexpected === 0)
+        for (const e of p.errors?.length ? p.errors : [{ message: `Playwright exited with ${status} and no failed test` }])
+          console.error(`\nPLAYWRIGHT FAILED OUTSIDE A TEST: ${String(e.message ?? e).slice(0, 2000)}`);
     } else failedStep = true;
   }
 }
 
+if (vitestStatus !== 0 && totals.failed === 0 && vitestProblems.length === 0)
+  vitestProblems.push(`Vitest exited with ${vitestStatus} and no failed test: look for "Unhandled Errors" in its output above`);
+for (const problem of vitestProblems) console.error(`\nVITEST FAILED OUTSIDE A TEST: ${problem}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStep || totals.failed > 0 ? 1 : 0);
