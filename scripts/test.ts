@@ -1,11 +1,11 @@
 /**
  * `npm test`: unit and integration tests (Vitest, SQLite and, with TEST_DATABASE_URL,
  * PostgreSQL), then the browser tests (Playwright on the system Chromium) against a fresh
- * build, with them the JavaScript budget of the public pages (tests/e2e/js-budget.spec.ts,
+ * build made while Vitest runs, with them the JavaScript budget of the public pages (tests/e2e/js-budget.spec.ts,
  * from that build's manifest). Without a Chromium the browser tests are skipped loudly; REQUIRE_E2E=1 makes
- * that a failure. Ends with one "passed, failed" line.
+ * that a failure. Ends with each phase's wall-clock seconds and one "passed, failed" line.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromePath, E2E_DATA_DIR } from "../tests/e2e/env";
@@ -15,9 +15,21 @@ fs.mkdirSync(tmp, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = false;
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  return result.status ?? 1;
+const phases: Record<string, number> = {};
+
+/** Runs a command to its end; its output goes to ours, or to `logFile` (printed after) when it runs beside another. */
+function run(phase: string, cmd: string, args: string[], env: Record<string, string> = {}, logFile?: string): Promise<number> {
+  const started = Date.now();
+  const out = logFile ? fs.openSync(logFile, "w") : "inherit";
+  const child = spawn(cmd, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(1));
+    child.on("exit", (code) => {
+      phases[phase] = Math.round((Date.now() - started) / 1000);
+      if (typeof out === "number") fs.closeSync(out);
+      resolve(code ?? 1);
+    });
+  });
 }
 
 function readJson(file: string): any {
@@ -43,7 +55,13 @@ const vitestArgs = [
   `--outputFile=${vitestJson}`,
   ...filters,
 ];
-const vitestStatus = run("npx", vitestArgs);
+// The browser tests' build runs beside Vitest (no Vitest test reads it): on a busy machine it
+// fits in Vitest's waits on the databases.
+const chrome = chromePath();
+const wantBrowser = Boolean(chrome) && process.env.SKIP_E2E !== "1";
+const buildLog = path.join(tmp, `build-${process.pid}.log`);
+const build = wantBrowser ? run("build", "npx", ["react-router", "build"], {}, buildLog) : Promise.resolve(0);
+const vitestStatus = await run("vitest", "npx", vitestArgs);
 if (vitestStatus !== 0) failedStep = true;
 const vitestProblems: string[] = [];
 const v = readJson(vitestJson);
@@ -62,7 +80,6 @@ if (v) {
 } else failedStep = true;
 
 // 2. Browser tests.
-const chrome = chromePath();
 if (!chrome) {
   const line = "!".repeat(78);
   console.error(`\n${line}\n  BROWSER TESTS SKIPPED: no Chromium found (set CHROME_PATH or install /usr/bin/chromium)\n${line}\n`);
@@ -73,12 +90,19 @@ if (!chrome) {
 } else if (process.env.SKIP_E2E === "1") {
   console.error("\nBROWSER TESTS SKIPPED: SKIP_E2E=1\n");
 } else {
-  if (run("npx", ["react-router", "build"]) !== 0) failedStep = true;
-  else {
+  const buildStatus = await build;
+  if (buildStatus !== 0) {
+    process.stderr.write(fs.readFileSync(buildLog, "utf8"));
+    console.error(`\nBUILD FAILED (exit ${buildStatus}): the browser tests did not run.`);
+    failedStep = true;
+  } else {
     fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
     const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
     fs.rmSync(pwJson, { force: true });
-    const status = run("npx", ["playwright", "test", "--pass-with-no-tests", ...filters], { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome });
+    const status = await run("playwright", "npx", ["playwright", "test", "--pass-with-no-tests", ...filters], {
+      PW_JSON_OUTPUT: pwJson,
+      CHROME_PATH: chrome,
+    });
     if (status !== 0) failedStep = true;
     const p = readJson(pwJson);
     if (p?.stats) {
@@ -95,5 +119,6 @@ if (!chrome) {
 if (vitestStatus !== 0 && totals.failed === 0 && vitestProblems.length === 0)
   vitestProblems.push(`Vitest exited with ${vitestStatus} and no failed test: look for "Unhandled Errors" in its output above`);
 for (const problem of vitestProblems) console.error(`\nVITEST FAILED OUTSIDE A TEST: ${problem}`);
+console.log(`\nphases (s, wall clock): ${JSON.stringify(phases)}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStep || totals.failed > 0 ? 1 : 0);
