@@ -104,6 +104,21 @@ export default tseslint.config(
     },
   },
   {
+    // ...and of their own folder only types: a helper a migration needs is its own frozen copy
+    // (idType), so changing a live helper cannot change what a landed migration does.
+    files: ["app/platform/migrations/0*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["./*"], allowTypeImports: true, message: "A migration imports only types from its folder; copy the helper into it." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Migrations run against the schema of their day, not today's: Kysely's documented type for them is Kysely<any>.
     files: ["app/platform/migrations/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

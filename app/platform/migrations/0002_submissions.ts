@@ -1,6 +1,10 @@
 import type { CreateTableBuilder, Kysely } from "kysely";
 import type { AppMigration, MigrationDialect as Dialect } from "./types";
-import { idType } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: Dialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * The public forms' tables (admin-side spec, section 3), each with status (default pending),

@@ -1,6 +1,10 @@
 import { sql } from "kysely";
-import type { AppMigration } from "./types";
-import { idType } from "./types";
+import type { AppMigration, MigrationDialect } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: MigrationDialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * RSS feeds, the articles gathered from them, the record of every ingest run, the lease that

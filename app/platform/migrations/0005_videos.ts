@@ -1,5 +1,9 @@
-import type { AppMigration } from "./types";
-import { idType } from "./types";
+import type { AppMigration, MigrationDialect } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: MigrationDialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * The video tutorial catalogue, ordered within each category, and a small key/value table of

@@ -1,5 +1,9 @@
-import type { AppMigration } from "./types";
-import { idType } from "./types";
+import type { AppMigration, MigrationDialect } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: MigrationDialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * Member administration: when each account last signed in, and the audit log of staff actions

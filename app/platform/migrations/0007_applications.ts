@@ -1,5 +1,9 @@
-import type { AppMigration } from "./types";
-import { idType } from "./types";
+import type { AppMigration, MigrationDialect } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: MigrationDialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * Membership applications (public-side spec, section 3: every field of the form, the four

@@ -1,5 +1,9 @@
-import type { AppMigration } from "./types";
-import { idType } from "./types";
+import type { AppMigration, MigrationDialect } from "./types";
+
+/** Auto-increment integer primary key on both dialects (this migration's own copy: frozen with it). */
+function idType(dialect: MigrationDialect) {
+  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
+}
 
 /**
  * The submissions inbox: staff's internal notes on a submission and the e-mail replies sent to

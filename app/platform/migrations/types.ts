@@ -1,8 +1,9 @@
 import type { Kysely } from "kysely";
 
 /**
- * Migrations import nothing but Kysely and this file, so they stay frozen whatever the live
- * code does. The dialect comes from config, never from Kysely internals.
+ * Migrations import nothing but Kysely and the types of this file (ESLint holds it), so they
+ * stay frozen whatever the live code does; a helper a migration needs is its own copy. The
+ * dialect comes from config, never from Kysely internals.
  */
 export type MigrationDialect = "sqlite" | "postgres";
 
@@ -10,9 +11,4 @@ export type MigrationDialect = "sqlite" | "postgres";
 export interface AppMigration {
   up(db: Kysely<any>, dialect: MigrationDialect): Promise<void>;
   down?(db: Kysely<any>, dialect: MigrationDialect): Promise<void>;
-}
-
-/** Auto-increment integer primary key on both dialects. */
-export function idType(dialect: MigrationDialect) {
-  return dialect === "postgres" ? ("serial" as const) : ("integer" as const);
 }
