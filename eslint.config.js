@@ -57,8 +57,27 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["**/features/**", "**/server/**", "**/routes/**", "**/components/**", "**/shell/**"],
+              group: ["**/features/**", "**/server/**", "**/routes/**", "**/components/**", "**/shell/**", "**/domain/**"],
               message: "app/platform is the ground floor: it imports no feature and nothing from the floors above.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The domain floor: what several features share about the association's business (article
+    // categories, formats of money and phones, the audit recorder's shape). It stands on the
+    // platform alone, so any feature may use it without leaning on another feature.
+    files: ["app/domain/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/features/**", "~/server/**", "~/routes/**", "~/components/**", "~/shell/**", "~/root", "../*"],
+              message: "app/domain stands on app/platform alone: it imports no feature and nothing from the floors above.",
             },
           ],
         },

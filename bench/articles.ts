@@ -8,7 +8,7 @@
  * has no goal: it is not a page the knowledge center shows.
  */
 import { sql } from "kysely";
-import { ARTICLE_CATEGORIES } from "../app/features/articles/categories";
+import { ARTICLE_CATEGORIES } from "../app/domain/article-categories";
 import { nowIso } from "../app/platform/db.server";
 import { againstGoal, benchDialects, benchServices, goalsMet, machineLoad, percentile, round, timed } from "./bench-db";
 

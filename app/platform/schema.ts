@@ -236,7 +236,7 @@ export interface SubmissionAssignmentsTable {
 
 export interface VideosTable {
   id: Generated<number>;
-  /** An article category value (features/articles/categories.ts). */
+  /** An article category value (domain/article-categories.ts). */
   category: string;
   title: string;
   description: Generated<string>;

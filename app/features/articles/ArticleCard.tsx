@@ -1,6 +1,6 @@
 import { formatDay } from "~/platform/dates";
 import { ExternalLink, Rss } from "lucide-react";
-import { categoryLabel } from "./categories";
+import { categoryLabel } from "~/domain/article-categories";
 import { CategoryFallbackImage } from "./CategoryIcon";
 import type { ArticleCardView } from "./cards";
 import { useImageFallback } from "./useImageFallback";

@@ -1,6 +1,6 @@
 import { CircleAlert, ExternalLink } from "lucide-react";
 import { fetchFeaturedArticles } from "./api-client";
-import { categoryLabel } from "./categories";
+import { categoryLabel } from "~/domain/article-categories";
 import { CategoryIcon } from "./CategoryIcon";
 import type { FeaturedArticle } from "./contract";
 import {

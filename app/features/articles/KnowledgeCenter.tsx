@@ -5,7 +5,7 @@ import { PageHero } from "~/components/PageHero";
 import { rssApi } from "./api-client";
 import { ArticleCard } from "./ArticleCard";
 import { categoryOptions, type KnowledgeCenterPage } from "./cards";
-import { categoryLabel } from "./categories";
+import { categoryLabel } from "~/domain/article-categories";
 import { KnowledgeTools } from "./KnowledgeTools";
 import { Pagination, scrollToSection } from "./Pagination";
 import { knowledgeCenterSearch, pageRange } from "./pagination";

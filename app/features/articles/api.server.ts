@@ -11,7 +11,7 @@ import type { ArticleQueries } from "./article-queries.server";
 import type { FeedAdmin } from "./feeds.server";
 import type { IngestService } from "./ingest-service.server";
 import { isSuperAdmin, type PublicUser } from "~/features/auth/user";
-import { isArticleCategory } from "./categories";
+import { isArticleCategory } from "~/domain/article-categories";
 import { ARTICLES_DEFAULT_LIMIT, ARTICLES_MAX_LIMIT } from "./article-queries.server";
 
 export const INVALID_INGEST_TOKEN = "Invalid ingest token";

@@ -5,7 +5,7 @@ import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, typ
 import { nowIso } from "~/platform/db.server";
 import { INVALID_INGEST_TOKEN, NO_INGEST_RUN } from "./api.server";
 import { FEED_INACTIVE } from "./ingest-service.server";
-import { FEATURED_SLOTS } from "./categories";
+import { FEATURED_SLOTS } from "~/domain/article-categories";
 import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./feeds.server";
 import { FEED_MESSAGES } from "./contract";
 

@@ -3,7 +3,7 @@ import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { ArticlesRepo, toArticleJson } from "./articles-repo.server";
-import { ARTICLE_CATEGORIES, FEATURED_SLOTS, categoryLabel, isArticleCategory } from "./categories";
+import { ARTICLE_CATEGORIES, FEATURED_SLOTS, categoryLabel, isArticleCategory } from "~/domain/article-categories";
 import type { ArticlesPage, CategoryCount, FeaturedAnswer, FeaturedArticle } from "./contract";
 import { currentMonth, exportMonthError, formatDigest, monthRange } from "./digest";
 

@@ -1,5 +1,5 @@
 /** The knowledge center's view of one article and of one listing page, shared by server loader and browser. */
-import { categoryLabel, isArticleCategory, type ArticleCategory } from "./categories";
+import { categoryLabel, isArticleCategory, type ArticleCategory } from "~/domain/article-categories";
 import type { ArticleJson, ArticlesPage, CategoryCount, Pagination } from "./contract";
 import { cardSummary } from "./truncate";
 

@@ -7,7 +7,7 @@
 import { recordIdSchema } from "~/platform/ids";
 import { z } from "~/platform/zod";
 import { oneLineString } from "~/platform/text-fields";
-import { ARTICLE_CATEGORIES, DEFAULT_CATEGORY, type ArticleCategory } from "./categories";
+import { ARTICLE_CATEGORIES, DEFAULT_CATEGORY, type ArticleCategory } from "~/domain/article-categories";
 
 export const FEED_NAME_MAX = 200;
 export const FEED_URL_MAX = 2000;

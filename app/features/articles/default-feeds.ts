@@ -1,4 +1,4 @@
-import type { ArticleCategory } from "./categories";
+import type { ArticleCategory } from "~/domain/article-categories";
 
 /**
  * Seeded once, on the first start, so the admin panel is never empty. They start inactive: a

@@ -1,5 +1,5 @@
 import { formatDay } from "~/platform/dates";
-import { ARTICLE_CATEGORIES, categoryLabel } from "./categories";
+import { ARTICLE_CATEGORIES, categoryLabel } from "~/domain/article-categories";
 
 /** The month's plain-text digest (GET /api/rss/export), ready to paste into a newsletter. */
 

@@ -1,5 +1,5 @@
 /** Rules of the home block 'Latest from Our Knowledge Center' (spec: public-side sections 2, 8, 9). */
-import { FEATURED_SLOTS } from "./categories";
+import { FEATURED_SLOTS } from "~/domain/article-categories";
 import { httpUrl } from "./cards";
 import type { FeaturedArticle } from "./contract";
 import { truncate } from "./truncate";

@@ -5,7 +5,7 @@ import { FIXTURES_DIR, startFeedServer, type FeedServer } from "../../../tests/s
 import { guardRows } from "../../../tests/support/row-guard";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { createLogger } from "~/platform/logger.server";
-import type { ArticleCategory } from "./categories";
+import type { ArticleCategory } from "~/domain/article-categories";
 import { DEFAULT_FEEDS } from "./default-feeds";
 import { backoffUntil, DEFAULT_INGEST_SETTINGS, RSS_REFRESH_FAILED } from "./ingest.server";
 import { INTERRUPTED_RUN } from "./ingest-runs-repo.server";

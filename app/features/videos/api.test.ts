@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
-import { ARTICLE_CATEGORIES } from "~/features/articles/categories";
+import { ARTICLE_CATEGORIES } from "~/domain/article-categories";
 import { parseYoutubeId, VIDEO_MESSAGES, type VideoCategoryCount, type VideoJson } from "./contract";
 import { DEFAULT_VIDEOS, SPEC_VIDEO_COUNTS } from "./default-videos";
 

@@ -1,6 +1,6 @@
 import { recordIdSchema } from "~/platform/ids";
 import { z } from "~/platform/zod";
-import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/features/articles/categories";
+import { ARTICLE_CATEGORIES, type ArticleCategory } from "~/domain/article-categories";
 import { isOneLine, stripControlChars } from "~/platform/text-fields";
 
 /**

@@ -1,4 +1,4 @@
-import type { ArticleCategory } from "~/features/articles/categories";
+import type { ArticleCategory } from "~/domain/article-categories";
 
 /**
  * The catalogue seeded on the first start (spec: public-side section 9 gives the counts per

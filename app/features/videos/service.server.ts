@@ -3,7 +3,7 @@ import { nowIso, UniqueViolationError } from "~/platform/db.server";
 import { DomainError, parseInput } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
-import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
+import { ARTICLE_CATEGORIES, categoryLabel } from "~/domain/article-categories";
 import { VIDEO_MESSAGES, videoInputSchema, videoOrderSchema, type VideoCategoryCount, type VideoJson } from "./contract";
 import { DEFAULT_VIDEOS } from "./default-videos";
 import { toVideoJson, VideosRepo } from "./videos-repo.server";

@@ -1,7 +1,7 @@
 import { FormDialog } from "~/components/admin/FormDialog";
 import { GroupedOptions } from "~/components/forms/GroupedOptions";
 import { Field, inputProps, selectProps } from "~/components/forms/FormParts";
-import { CATEGORY_GROUPS, categoryLabel, DEFAULT_CATEGORY } from "../categories";
+import { CATEGORY_GROUPS, categoryLabel, DEFAULT_CATEGORY } from "~/domain/article-categories";
 import { FEED_NAME_MAX, FEED_URL_MAX, feedFormSchema, type FeedInput, type RssFeed } from "../contract";
 
 const filled = (v: unknown) => typeof v === "string" && v.trim() !== "";

@@ -6,7 +6,7 @@ import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
 import { errorReason, rssApi } from "../api-client";
-import { categoryLabel } from "../categories";
+import { categoryLabel } from "~/domain/article-categories";
 import type { FeedInput, RssFeed } from "../contract";
 import { FeedFormDialog } from "./FeedFormDialog";
 import { FEED_ADMIN_MESSAGES as M } from "./messages";

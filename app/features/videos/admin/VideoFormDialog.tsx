@@ -1,7 +1,7 @@
 import { FormDialog } from "~/components/admin/FormDialog";
 import { GroupedOptions } from "~/components/forms/GroupedOptions";
 import { Field, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
-import { CATEGORY_GROUPS, categoryLabel } from "~/features/articles/categories";
+import { CATEGORY_GROUPS, categoryLabel } from "~/domain/article-categories";
 import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX, videoInputSchema, type VideoInput, type VideoJson } from "../contract";
 
 const DEFAULT_CATEGORY = "home_improvement";

@@ -5,7 +5,7 @@ import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
 import { errorReason } from "~/platform/json-client";
-import { ARTICLE_CATEGORIES, categoryLabel } from "~/features/articles/categories";
+import { ARTICLE_CATEGORIES, categoryLabel } from "~/domain/article-categories";
 import { videosApi } from "../api-client";
 import type { VideoInput, VideoJson } from "../contract";
 import { VideoFormDialog } from "./VideoFormDialog";
