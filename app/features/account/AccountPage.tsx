@@ -5,7 +5,7 @@ import { ErrorSummary, Field, FormFailure, inputProps } from "~/components/forms
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
-import { formatPhone } from "~/features/applications/contract";
+import { formatPhone } from "~/domain/formats";
 import { accountApi } from "./api-client";
 import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";

@@ -7,7 +7,7 @@
  */
 import { z } from "~/platform/zod";
 import { isOneLine } from "~/platform/text-fields";
-import { formatPhone } from "~/features/applications/contract";
+import { formatPhone } from "~/domain/formats";
 
 export const ACCOUNT_MESSAGES = {
   membersOnly: "My account is for members. Staff accounts have no membership.",

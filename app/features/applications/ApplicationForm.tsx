@@ -12,16 +12,13 @@ import {
   ERROR_ORDER,
   ERROR_SUMMARY_TITLE,
   FIELD_LABELS,
-  formatCoverage,
-  formatPhone,
-  GENDER_OPTIONS,
   LIMITS,
-  localIsoDate,
-  RELATIONSHIP_OPTIONS,
   type ApplicationField,
   type ApplicationInput,
   type CaseApplicant,
 } from "./contract";
+import { formatCoverage, formatPhone } from "~/domain/formats";
+import { GENDER_OPTIONS, localIsoDate, RELATIONSHIP_OPTIONS } from "~/domain/people";
 import { CASE_STATUS_TEXT, useCaseLookup } from "./case-lookup-client";
 import { SignatureField } from "./SignatureField";
 import { postApplication } from "./submit-client";

@@ -6,7 +6,8 @@ import { RateLimits } from "~/platform/rate-limit.server";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
 import { findKindRow } from "~/features/submissions/store.server";
-import { localIsoDate, MESSAGES } from "./contract";
+import { MESSAGES } from "./contract";
+import { localIsoDate } from "~/domain/people";
 import { APPLICATION_RATE_LIMIT, ApplicationsService, CASE_LOOKUP_RATE_LIMIT, CASE_LOOKUP_UNAVAILABLE } from "./service.server";
 
 const SIGNATURE = pngDataUrl();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
-import { CASE_NUMBER_MIN_DIGITS, digitsOnly, type CaseApplicant } from "./contract";
+import { CASE_NUMBER_MIN_DIGITS, type CaseApplicant } from "./contract";
+import { digitsOnly } from "~/domain/formats";
 
 /**
  * The application's case lookup in the browser (public-side spec, sections 4, 8 and 9):

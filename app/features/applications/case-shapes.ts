@@ -1,5 +1,7 @@
 import { z } from "~/platform/zod";
-import { digitsOnly, formatPhone, GENDER_OPTIONS, LIMITS, parseDollars, type CaseApplicant, type Gender } from "./contract";
+import { LIMITS, type CaseApplicant } from "./contract";
+import { digitsOnly, formatPhone, parseDollars } from "~/domain/formats";
+import { GENDER_OPTIONS, type Gender } from "~/domain/people";
 import { stripControlChars } from "~/platform/text-fields";
 
 /**

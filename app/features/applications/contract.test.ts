@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { makePng, pngDataUrl } from "../../../tests/support/png";
 import { applicantFromAnswer, caseNumberFrom } from "./case-shapes";
 import { parseAnswer } from "./case-source.server";
-import { applicationSchema, birthDateProblem, formatCoverage, formatPhone, localIsoDate, MESSAGES, parseDollars } from "./contract";
+import { applicationSchema, MESSAGES } from "./contract";
+import { formatCoverage, formatPhone, parseDollars } from "~/domain/formats";
+import { birthDateProblem, localIsoDate } from "~/domain/people";
 import { checkSignatureDataUrl } from "./signature-image";
 
 function formData(entries: Record<string, string>) {

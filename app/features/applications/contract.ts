@@ -1,7 +1,17 @@
 import { z } from "~/platform/zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
 import { isOneLine } from "~/platform/text-fields";
-import { isIsoDate } from "~/platform/dates";
+import { digitsOnly, formatPhone, parseDollars } from "~/domain/formats";
+import {
+  GENDER_OPTIONS,
+  RELATIONSHIP_OPTIONS,
+  birthDateProblem,
+  isRealDate,
+  localIsoDate,
+  todaysDateProblem,
+  type Gender,
+  type Relationship,
+} from "~/domain/people";
 
 /**
  * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
@@ -14,17 +24,6 @@ import { isIsoDate } from "~/platform/dates";
  * at once, in the order of spec section 5.
  */
 
-export const GENDER_OPTIONS = ["Female", "Male", "Other", "Prefer not to say"] as const;
-export type Gender = (typeof GENDER_OPTIONS)[number];
-
-export const RELATIONSHIP_OPTIONS = [
-  { value: "spouse", label: "Spouse" },
-  { value: "child", label: "Child" },
-  { value: "parent", label: "Parent" },
-  { value: "sibling", label: "Sibling" },
-  { value: "other", label: "Other" },
-] as const;
-export type Relationship = (typeof RELATIONSHIP_OPTIONS)[number]["value"];
 const RELATIONSHIP_VALUES = RELATIONSHIP_OPTIONS.map((r) => r.value) as readonly string[];
 
 /** Spec section 5, word for word. */
@@ -150,76 +149,6 @@ export const LIMITS = {
 
 /** Coverage is at most this many dollars: far above any plan, low enough to stay exact. */
 export const MAX_COVERAGE = 100_000_000;
-
-// ---- value helpers shared by the page and the server ----------------------------------
-
-/** Digits only (spec: the case number is stripped to digits). */
-export const digitsOnly = (value: string) => value.replace(/\D/g, "");
-
-/** 10-digit phones as (XXX) XXX-XXXX; anything else as typed. */
-export function formatPhone(value: string): string {
-  const digits = digitsOnly(value);
-  if (digits.length === 10) return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-  return value.trim();
-}
-
-/** "$250,000.00", "250000", "250,000.5" -> 250000 / 250000.5; null when not a dollar amount. */
-export function parseDollars(value: string): number | null {
-  const plain = value
-    .trim()
-    .replace(/^\$\s*/, "")
-    .replace(/,/g, "");
-  if (!/^\d{1,12}(?:\.\d{1,2})?$/.test(plain)) return null;
-  return Number(plain);
-}
-
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** Coverage shown as USD with 2 decimals ("$250,000.00"); text that is not an amount stays as typed. */
-export function formatCoverage(value: string): string {
-  const amount = parseDollars(value);
-  return amount === null ? value.trim() : usd.format(amount);
-}
-
-/** A calendar date written YYYY-MM-DD that exists, from 1900 on. */
-export function isRealDate(value: string): boolean {
-  return isIsoDate(value) && value >= "1900-01-01";
-}
-
-/** How far back a date of birth may go. */
-export const MAX_AGE_YEARS = 120;
-
-/**
- * What is wrong with a real YYYY-MM-DD date as a date of birth on `today` (YYYY-MM-DD), in
- * words that follow the field's label; null when it is fine.
- */
-export function birthDateProblem(value: string, today: string): string | null {
-  if (value > today) return "cannot be in the future.";
-  const earliest = `${String(Number(today.slice(0, 4)) - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
-  if (value < earliest) return `must be within the last ${MAX_AGE_YEARS} years.`;
-  return null;
-}
-
-/** The YYYY-MM-DD day `days` days after (or before) a YYYY-MM-DD day. */
-export function shiftIsoDay(day: string, days: number): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/**
- * What is wrong with a real YYYY-MM-DD date as Today's Date on `today`, or null: it is today,
- * give or take a day (the visitor's day may be ahead of or behind the server's).
- */
-export function todaysDateProblem(value: string, today: string): string | null {
-  return value < shiftIsoDay(today, -1) || value > shiftIsoDay(today, 1) ? "must be today." : null;
-}
-
-/** Today in the visitor's own time zone, as the date input wants it. */
-export function localIsoDate(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 const isPhone = (value: string) => /^\+?[\d\s().-]+$/.test(value) && digitsOnly(value).length >= 10 && digitsOnly(value).length <= 15;

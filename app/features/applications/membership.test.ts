@@ -12,7 +12,8 @@ import {
 import { pngDataUrl } from "../../../tests/support/png";
 import { deleteSubmissions, insertApplication } from "../../../tests/support/submission-fixtures";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
-import { localIsoDate, MEMBERSHIP_MESSAGES } from "./contract";
+import { MEMBERSHIP_MESSAGES } from "./contract";
+import { localIsoDate } from "~/domain/people";
 import { formatCertificate, splitName } from "./membership.server";
 
 describe("certificate numbers and names", () => {

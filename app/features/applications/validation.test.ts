@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signatureDataUrl } from "../../../tests/support/submission-fixtures";
-import {
-  FIELD_LABELS,
-  GENDER_OPTIONS,
-  LIMITS,
-  MAX_AGE_YEARS,
-  MAX_COVERAGE,
-  MESSAGES,
-  RELATIONSHIP_OPTIONS,
-  applicationProblems,
-  applicationSchema,
-  localIsoDate,
-  shiftIsoDay,
-  signatureMessage,
-} from "./contract";
+import { FIELD_LABELS, LIMITS, MAX_COVERAGE, MESSAGES, applicationProblems, applicationSchema, signatureMessage } from "./contract";
+import { GENDER_OPTIONS, MAX_AGE_YEARS, RELATIONSHIP_OPTIONS, localIsoDate, shiftIsoDay } from "~/domain/people";
 import { SIGNATURE_MAX_CHARS } from "./signature-image";
 
 /*

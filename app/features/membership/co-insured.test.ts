@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localIsoDate, shiftIsoDay } from "~/features/applications/contract";
+import { localIsoDate, shiftIsoDay } from "~/domain/people";
 import { CO_INSURED_MESSAGES as M, changedFields, coInsuredOfApplication, coInsuredSchema, looksLikeAddress } from "./co-insured";
 
 /** The message of each field the schema refuses. */

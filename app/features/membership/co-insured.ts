@@ -7,7 +7,8 @@
  */
 import { z } from "~/platform/zod";
 import { isOneLine } from "~/platform/text-fields";
-import { GENDER_OPTIONS, birthDateProblem, formatPhone, isRealDate, localIsoDate, type Gender } from "~/features/applications/contract";
+import { formatPhone } from "~/domain/formats";
+import { GENDER_OPTIONS, birthDateProblem, isRealDate, localIsoDate, type Gender } from "~/domain/people";
 
 export const CO_INSURED_LABELS = {
   firstName: "First name",

@@ -4,7 +4,8 @@
  * labels, dates and times in the reader's own time zone; the details column shortened the
  * postal way. Pure: browser and tests alike.
  */
-import { formatCoverage, formatPhone, RELATIONSHIP_OPTIONS } from "~/features/applications/contract";
+import { formatCoverage, formatPhone } from "~/domain/formats";
+import { RELATIONSHIP_OPTIONS } from "~/domain/people";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import type { SubmissionField, SubmissionStatus, SubmissionTable } from "./contract";
 import { subjectLabel } from "./intake/schemas";

@@ -4,7 +4,7 @@ import { FormDialog } from "~/components/admin/FormDialog";
 import { ConfirmDialog } from "~/components/admin/Feedback";
 import { Field, inputProps, selectProps } from "~/components/forms/FormParts";
 import { errorReason } from "~/platform/json-client";
-import { GENDER_OPTIONS } from "~/features/applications/contract";
+import { GENDER_OPTIONS } from "~/domain/people";
 import { formatLongDay } from "../coverage";
 import { CO_INSURED_LABELS as L, coInsuredName, coInsuredSchema, type CoInsuredInput, type CoInsuredView } from "../co-insured";
 import type { MembershipAnswer, MembershipView } from "../contract";

@@ -25,7 +25,7 @@ import {
   type SubmissionStatus,
   type SubmissionSummary,
 } from "../contract";
-import { formatPhone } from "~/features/applications/contract";
+import { formatPhone } from "~/domain/formats";
 import { formatSubmissionDate, shortDetails } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";

@@ -6,7 +6,7 @@ import { SubmissionStore } from "../store.server";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { deleteSubmissions, insertApplication, signatureDataUrl } from "../../../../tests/support/submission-fixtures";
 import { expectSubmissionListInStep } from "../../../../tests/support/list-index";
-import { localIsoDate } from "../../applications/contract";
+import { localIsoDate } from "~/domain/people";
 import { SORTS, SOURCES, SUBMISSION_STATUSES, submissionQuerySchema, type SubmissionFilters, type SubmissionsPage } from "../contract";
 
 /*

@@ -12,7 +12,7 @@ import {
   type SubmissionSummary,
   type SubmissionTable,
 } from "../contract";
-import { formatCoverage, parseDollars } from "~/features/applications/contract";
+import { formatCoverage, parseDollars } from "~/domain/formats";
 
 /*
  * The one query module of submissions (decision 012). Everything reads `submissions`
