@@ -9,6 +9,7 @@ import { VideoManagement } from "~/features/videos/admin/VideoManagement";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { SubmissionsPanel } from "~/features/submissions/admin/SubmissionsPanel";
+import { MembershipSection } from "~/features/applications/admin/MembershipSection";
 import { SignOutEverywhereButton } from "~/features/account/SignOutEverywhere";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import type { MembershipFigures } from "~/features/membership/trend";
@@ -124,7 +125,7 @@ export function AdminDashboard({
         ) : null}
         <Tabs.Content value="submissions" className="pt-6 focus:outline-none">
           <p className="mb-6 text-sm text-slate-600">View and manage form requests and membership applications</p>
-          <SubmissionsPanel />
+          <SubmissionsPanel membershipSection={MembershipSection} />
         </Tabs.Content>
         {superAdmin ? (
           <Tabs.Content value="videos" className="pt-6 focus:outline-none">

@@ -1,3 +1,4 @@
+import { FIELD_LABELS, type ApplicationField } from "~/domain/application-fields";
 import { z } from "~/platform/zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
 import { isOneLine } from "~/platform/text-fields";
@@ -46,43 +47,8 @@ export const MESSAGES = {
 
 export const ERROR_SUMMARY_TITLE = "Please correct the following:";
 
-/** The label of every field, as the form shows it. */
-export const FIELD_LABELS = {
-  caseNumber: "Case Number",
-  amountOfCoverage: "Amount of Coverage",
-  applicantName: "Applicant Name",
-  dob: "Applicant Date of Birth",
-  gender: "Applicant Gender",
-  email: "Applicant Email",
-  phone: "Applicant Phone",
-  coApplicantName: "Co-Applicant Name",
-  coDob: "Co-Applicant Date of Birth",
-  coGender: "Co-Applicant Gender",
-  coEmail: "Co-Applicant Email",
-  coPhone: "Co-Applicant Phone",
-  todaysDate: "Today's Date",
-  address1: "Address Line 1",
-  address2: "Address Line 2",
-  city: "City",
-  state: "State",
-  zip: "ZIP Code",
-  beneficiaryName: "Beneficiary Name",
-  beneficiaryRelationship: "Relationship",
-  beneficiaryPhone: "Beneficiary Phone",
-  beneficiaryEmail: "Beneficiary Email",
-  paymentMonthlyBilling: "Monthly Billing",
-  paymentAutomaticChecking: "Automatic Checking",
-  paymentUseCreditCard: "Use Credit Card",
-  ccNameOnCard: "Name on Card",
-  ccCardholderSignature: "Cardholder Signature (type your full name)",
-  ccProcessDate: "Process Date",
-  applicantSignature: "Applicant Signature",
-  coApplicantSignature: "Co-Applicant Signature",
-  achApplicantSignature: "ACH Applicant Signature",
-  achCoApplicantSignature: "ACH Co-Applicant Signature",
-  confirmAccuracy: "I confirm that the information provided is true and correct.",
-} as const;
-export type ApplicationField = keyof typeof FIELD_LABELS;
+/** The label of every field, as the form shows it (shared with staff's view of an application). */
+export { FIELD_LABELS, type ApplicationField };
 
 /** The order problems are listed in (spec section 5); the payment-option problem sits on the first box. */
 export const ERROR_ORDER: ApplicationField[] = [

@@ -1,5 +1,5 @@
 import { LoaderCircle } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { Modal } from "~/components/Modal";
 import {
   MESSAGES,
@@ -14,7 +14,21 @@ import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
 import { InternalNotes, ReplyForm, StatusHistory } from "./SubmissionActivity";
-import { MembershipSection } from "./MembershipSection";
+
+/** What an application's detail shows of its member, drawn by the applications feature. */
+export interface MembershipSectionProps {
+  applicationId: number;
+  status: SubmissionStatus;
+  membership: NonNullable<SubmissionDetail["membership"]>;
+  onChanged: (membership: NonNullable<SubmissionDetail["membership"]>) => void;
+}
+
+/**
+ * The screen that puts submissions and applications together (the admin dashboard) passes the
+ * applications' section in, so submissions, which applications are stored through, never
+ * imports them back.
+ */
+export type MembershipSectionComponent = ComponentType<MembershipSectionProps>;
 
 const EMAIL_COLUMNS = new Set(["email", "co_email", "beneficiary_email"]);
 
@@ -29,6 +43,7 @@ export function SubmissionDetailDialog({
   onStatus,
   onAssigned,
   returnFocus,
+  membershipSection: MembershipSection,
 }: {
   summary: SubmissionSummary | null;
   onClose: () => void;
@@ -37,6 +52,7 @@ export function SubmissionDetailDialog({
   busy: boolean;
   onStatus: (status: SubmissionStatus) => void;
   onAssigned: (assignee: Assignee | null) => void;
+  membershipSection?: MembershipSectionComponent;
 }) {
   // What was loaded, for which id: another submission's answer is never shown.
   const [loaded, setLoaded] = useState<{ id: string; detail: SubmissionDetail | null; error: string | null } | null>(null);
@@ -132,7 +148,7 @@ export function SubmissionDetailDialog({
                   </div>
                 </section>
               ) : null}
-              {detail.membership ? (
+              {detail.membership && MembershipSection ? (
                 <MembershipSection
                   applicationId={detail.rowId}
                   status={status}

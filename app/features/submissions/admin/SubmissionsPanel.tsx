@@ -30,7 +30,7 @@ import { formatSubmissionDate, shortDetails } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
 import { StatusSelect } from "./StatusControls";
-import { SubmissionDetailDialog } from "./SubmissionDetailDialog";
+import { SubmissionDetailDialog, type MembershipSectionComponent } from "./SubmissionDetailDialog";
 
 const SORT_LABELS: Record<SubmissionSort, string> = {
   date_desc: "Newest first",
@@ -53,7 +53,7 @@ const OPENED_VIEW = { openedView: true } as const;
  * search, type and status filters, sorting and pages done by the server, per-row status and
  * delete, bulk delete of the selected rows, a detail dialog and CSV export. Any admin.
  */
-export function SubmissionsPanel() {
+export function SubmissionsPanel({ membershipSection }: { membershipSection?: MembershipSectionComponent }) {
   const [params, update] = useAddressQuery();
   const query = useMemo(() => submissionQueryFromAddress(params), [params]);
   const listParams = useMemo(() => listSearchParams(query).toString(), [query]);
@@ -427,6 +427,7 @@ export function SubmissionsPanel() {
         busy={viewing ? busyIds.has(viewing.id) : false}
         onStatus={(status) => viewing && void changeStatus(viewing, status)}
         onAssigned={(assignee) => viewing && assigned(viewing, assignee)}
+        membershipSection={membershipSection}
       />
     </AdminPanel>
   );

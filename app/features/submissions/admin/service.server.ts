@@ -3,7 +3,7 @@ import Papa from "papaparse";
 import { nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
-import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/features/applications/contract";
+import { FIELD_LABELS as APPLICATION_FIELD_LABELS } from "~/domain/application-fields";
 import type { AuditRecorder } from "~/features/members/contract";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";

@@ -1,12 +1,12 @@
 import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { formatDateTime } from "~/platform/dates";
-import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "~/features/applications/contract";
+import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "../contract";
 import { BILLING_LABELS } from "~/features/membership/contract";
 import { formatCents, formatLongDay } from "~/features/membership/coverage";
-import { membershipApi } from "~/features/applications/membership-client";
-import type { SubmissionDetail, SubmissionStatus } from "../contract";
-import { errorText } from "./api-client";
+import { membershipApi } from "../membership-client";
+import type { MembershipSectionProps } from "~/features/submissions/admin/SubmissionDetailDialog";
+import { errorText } from "~/features/submissions/admin/api-client";
 
 const WELCOME_TEXT: Record<ApplicationMembership["welcome"], string> = {
   sent: "The welcome e-mail with how to sign in was sent.",
@@ -38,17 +38,7 @@ const planLines = (plan: PlanFromApplication) => [
 ];
 
 /** An application's member: the one it became, or a button to make it one once approved. */
-export function MembershipSection({
-  applicationId,
-  status,
-  membership,
-  onChanged,
-}: {
-  applicationId: number;
-  status: SubmissionStatus;
-  membership: NonNullable<SubmissionDetail["membership"]>;
-  onChanged: (membership: NonNullable<SubmissionDetail["membership"]>) => void;
-}) {
+export function MembershipSection({ applicationId, status, membership, onChanged }: MembershipSectionProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
