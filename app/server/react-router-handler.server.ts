@@ -58,9 +58,11 @@ export function reactRouterHandler(
     if (req.method !== "POST") return next();
     try {
       const data = req.path.endsWith(".data");
+      // Joined to the origin, never resolved against it: a path starting with `//` would name a
+      // host (`//x`) or none at all (`//`, an invalid URL, which was a 500).
       const target = actionTarget(
         await loadBuild(),
-        new URL((data ? documentPathOf(req.path) : req.path) + searchOf(req), "http://localhost"),
+        new URL(`http://localhost${data ? documentPathOf(req.path) : req.path}${searchOf(req)}`),
       );
       if (target === "page-with-action") return next();
       // React Router answers its own client's request for an address it does not know, in its own encoding.
