@@ -7,7 +7,7 @@
  * (decision 009), all on loopback, behind a trusted proxy (TRUST_PROXY loopback). Each target
  * is loaded with autocannon at 50 connections for BENCH_SECONDS (default 10). Prints one JSON
  * object: per target (a bare Node server, a minimal Express app, /healthz, a static file, the
- * home page, the calculator, the signed-in pages: the knowledge center, its page 2 and My
+ * home page, the calculator, the 404 page of unknown paths (a different one each time), the signed-in pages: the knowledge center, its page 2 and My
  * account as a member, the admin dashboard as staff, each also from a plain keep-alive client
  * beside the static file from it; GET /api/rss/articles, the featured articles API, a hashed
  * script, a contact form post from a different address each time) req/s, p50 and p99 (ms) and non-2xx answers; the
@@ -325,6 +325,9 @@ async function loadKeepAlive(url: string, headers: Record<string, string> = {}):
 }
 
 const ratio = (a: Measured | undefined, b: Measured | undefined) => (a && b ? Math.round((a.rps / b.rps) * 100) / 100 : null);
+/** A target's site CPU per answer against another's. */
+const cpuRatio = (a: Measured | undefined, b: Measured | undefined) =>
+  a?.siteCpuMsPerRequest && b?.siteCpuMsPerRequest ? Math.round((a.siteCpuMsPerRequest / b.siteCpuMsPerRequest) * 100) / 100 : null;
 const CONTACT_POSTS = Number(process.env.BENCH_CONTACT_POSTS ?? 5_000);
 
 /** A contact message as the Contact Us form sends it, from a different visitor each time. */
@@ -349,6 +352,16 @@ function contactPost(): Partial<autocannon.Options> {
           return { ...req, path: "/api/forms", body, headers: { "content-type": "application/json", "x-forwarded-for": ip } };
         },
       },
+    ],
+  };
+}
+
+/** GETs of unknown paths, a different one each time (`/no-such-page-1`, `-2`...). */
+function unknownPaths(headers: Record<string, string> = {}): Partial<autocannon.Options> {
+  let n = 0;
+  return {
+    requests: [
+      { method: "GET", setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headers }, path: `/no-such-page-${++n}` }) },
     ],
   };
 }
@@ -433,6 +446,12 @@ async function main() {
     await measure("staticFile", () => load(`${base}/favicon.svg`));
     await measure("homePage", () => load(`${base}/`));
     await measure("calculatorPage", () => load(`${base}/mortgage-calculator`));
+    // The 404 page (issue 42 §2), anonymous: a different unknown path each time, as a crawler's
+    // or an attacker's walk sends them; its CPU per answer beside the home page's (a kept page).
+    await measure("notFoundPage", () => load(base, unknownPaths()));
+    // The same as a browser asks for it (brotli accepted), beside the home page asked for alike.
+    await measure("homePageBr", () => load(`${base}/`, { headers: { "accept-encoding": "gzip, deflate, br" } }));
+    await measure("notFoundPageBr", () => load(base, unknownPaths({ "accept-encoding": "gzip, deflate, br" })));
     // The signed-in pages (issue 32), each by autocannon and by the plain keep-alive client.
     const signedInPages = {
       knowledgeCenterSignedIn: { path: "/knowledge-center", as: member },
@@ -517,6 +536,41 @@ async function main() {
         }),
       ),
       signedInGoal: { toStatic: 0.5, p99Ms: 100 },
+      // Issue 42 §2: an unknown path's 404 costs at most 1.5 times a kept page's CPU (the home page's), in the same run.
+      notFound: results.notFoundPage && {
+        rps: results.notFoundPage.rps,
+        p99: results.notFoundPage.p99,
+        status404: results.notFoundPage.non2xx,
+        siteCpuMsPerRequest: results.notFoundPage.siteCpuMsPerRequest,
+        keptPageCpuMsPerRequest: results.homePage?.siteCpuMsPerRequest,
+        cpuToKeptPage: cpuRatio(results.notFoundPage, results.homePage),
+        rpsToKeptPage: ratio(results.notFoundPage, results.homePage),
+        goalCpuToKeptPage: 1.5,
+        meets: (cpuRatio(results.notFoundPage, results.homePage) ?? Infinity) <= 1.5,
+        brotli: results.notFoundPageBr && {
+          rps: results.notFoundPageBr.rps,
+          p99: results.notFoundPageBr.p99,
+          siteCpuMsPerRequest: results.notFoundPageBr.siteCpuMsPerRequest,
+          keptPageCpuMsPerRequest: results.homePageBr?.siteCpuMsPerRequest,
+          cpuToKeptPage: cpuRatio(results.notFoundPageBr, results.homePageBr),
+          rpsToKeptPage: ratio(results.notFoundPageBr, results.homePageBr),
+          meets: (cpuRatio(results.notFoundPageBr, results.homePageBr) ?? Infinity) <= 1.5,
+        },
+      },
+      // Issue 42 §1: My account at least 0.25x the static file, p99 under 250 ms, at most 2 ms of CPU an answer.
+      myAccount: results.myAccount && {
+        rps: results.myAccount.rps,
+        toStatic: ratio(results.myAccount, results.staticFile),
+        p99: results.myAccount.p99,
+        keepAliveToStatic: ratio(results.myAccountKeepAlive, results.staticFileKeepAlive),
+        keepAliveP99: results.myAccountKeepAlive?.p99,
+        siteCpuMsPerRequest: results.myAccount.siteCpuMsPerRequest,
+        goal: { toStatic: 0.25, p99Ms: 250, siteCpuMsPerRequest: 2 },
+        meets:
+          (ratio(results.myAccount, results.staticFile) ?? 0) >= 0.25 &&
+          results.myAccount.p99 < 250 &&
+          (results.myAccount.siteCpuMsPerRequest ?? Infinity) <= 2,
+      },
       p99GoalMs: { goal: 50, homePage: results.homePage?.p99, calculatorPage: results.calculatorPage?.p99 },
       contactPost: results.contactPost && {
         answered2xx: results.contactPost.ok2xx,

@@ -158,6 +158,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   if (opts.build) {
     const pageCache = keepPages ? new PageCache() : undefined;
+    app.locals.pageCache = pageCache;
     if (pageCache) metrics?.watchPageCache(pageCache, signedInPages);
     app.use(reactRouterHandler(services, opts.build, { mode: opts.dev ? "development" : "production", csp, pageCache, signedInPages }));
   }

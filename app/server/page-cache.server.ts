@@ -11,11 +11,22 @@ import { promisify } from "node:util";
  * nonce from the site's own address (PUBLIC_URL) and those parameters alone, its inline
  * scripts are allowed by their hashes instead, and the result is kept for `ttlMs`, compressed
  * off the main thread. Signed-in visitors are never served from here.
+ *
+ * The 404 page of unknown paths is kept the same way, once for all of them (`NOT_FOUND_KEY`):
+ * it shows nothing of the request, so a walk through a million unknown paths neither renders
+ * a million pages nor grows the cache.
  */
 
 /** How long a kept page is served before it is rendered again, and what a CDN may do with it. */
 export const PAGE_TTL_SECONDS = 300;
 export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_TTL_SECONDS}, stale-while-revalidate=86400`;
+
+/**
+ * The key of the 404 page of every unknown path, kept once (it shows nothing of the request: an
+ * address starts with "/", so no address is this key), and the address it is rendered from.
+ */
+export const NOT_FOUND_KEY = "not-found";
+export const NOT_FOUND_RENDER_PATH = "/__not-found__";
 
 /** Kept addresses (path and the page's own parameters) longer than this are rendered each time. */
 export const MAX_CACHED_URL_LENGTH = 512;
@@ -23,6 +34,8 @@ export const MAX_CACHED_URL_LENGTH = 512;
 type Encoding = "br" | "gzip";
 
 export interface CachedPage {
+  /** The answer's status: 200 for a public page, 404 for the page of unknown paths. */
+  status: number;
   /** The answer's own headers (Content-Type...), as rendered. */
   headers: Array<[string, string]>;
   /** The CSP sources that allow the page's inline scripts. */
@@ -94,8 +107,9 @@ function compress(body: Buffer, encoding: Encoding, strong: boolean): Promise<Bu
  * Its brotli and gzip forms come later (`compressStrongly`, which the cache runs one page at
  * a time off the main thread); meanwhile `bodyFor` compresses it at a fast level, once.
  */
-export function keepPage(headers: Array<[string, string]>, body: Buffer, now: number): CachedPage {
+export function keepPage(headers: Array<[string, string]>, body: Buffer, now: number, status = 200): CachedPage {
   return {
+    status,
     headers,
     scriptHashes: inlineScriptHashes(body.toString("utf8")),
     identity: body,

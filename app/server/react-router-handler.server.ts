@@ -13,6 +13,8 @@ import {
   keepPage,
   keptPageAddress,
   MAX_CACHED_URL_LENGTH,
+  NOT_FOUND_KEY,
+  NOT_FOUND_RENDER_PATH,
   type PageCache,
   pickEncoding,
   PUBLIC_PAGE_CACHE_CONTROL,
@@ -58,9 +60,11 @@ export function reactRouterHandler(
     if (req.method !== "POST") return next();
     try {
       const data = req.path.endsWith(".data");
+      // Joined to the origin, never resolved against it: a path starting with `//` would name a
+      // host (`//x`) or none at all (`//`, an invalid URL, which was a 500).
       const target = actionTarget(
         await loadBuild(),
-        new URL((data ? documentPathOf(req.path) : req.path) + searchOf(req), "http://localhost"),
+        new URL(`http://localhost${data ? documentPathOf(req.path) : req.path}${searchOf(req)}`),
       );
       if (target === "page-with-action") return next();
       // React Router answers its own client's request for an address it does not know, in its own encoding.
@@ -86,10 +90,10 @@ export function reactRouterHandler(
         ip: clientIp(req),
         secure: req.secure,
       };
-      const address = opts.pageCache && siteOrigin ? keptAddress(req, res, await loadBuild()) : null;
-      if (address !== null) {
-        const served = await servePublicPage(req, res, opts.csp, opts.pageCache!, address, () =>
-          handle(toFetchRequest(req, res, siteOrigin + address), { ...context }),
+      const kept = opts.pageCache && siteOrigin ? keptAddress(req, res, await loadBuild()) : null;
+      if (kept !== null) {
+        const served = await servePublicPage(req, res, opts.csp, opts.pageCache!, kept, () =>
+          handle(toFetchRequest(req, res, siteOrigin + kept.renderFrom), { ...context }),
         );
         if (served) return;
       }
@@ -128,18 +132,28 @@ export function reactRouterHandler(
   return [allowedMethod, postNeedsAction, readBody, render];
 }
 
+/** Where a request is answered from among the kept public pages: its key, the address it is rendered from, the status it keeps. */
+interface KeptAddress {
+  key: string;
+  renderFrom: string;
+  status: 200 | 404;
+}
+
 /**
- * The address under which this request may be answered from the kept public pages (its path
- * and the page's own parameters), or null: only an anonymous GET or HEAD of a document (not
- * React Router's `.data`) whose page declares itself public (`handle.publicPage`).
+ * The kept public page this request may be answered from, or null: only an anonymous GET or
+ * HEAD of a document (not React Router's `.data`) whose page declares itself public
+ * (`handle.publicPage`: kept under its path and the page's own parameters), or of a path no
+ * page has (the one kept 404 page, rendered from a fixed unknown address: it shows nothing of
+ * the request). A signed-in visitor's 404 shows their header and is rendered for them.
  */
-function keptAddress(req: Request, res: Response, build: ServerBuild): string | null {
+function keptAddress(req: Request, res: Response, build: ServerBuild): KeptAddress | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user) return null;
   if (req.path.endsWith(".data")) return null;
-  const query = pageRouteOf(build, req.path).publicQuery;
-  if (query === null) return null;
-  const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), query);
-  return address.length > MAX_CACHED_URL_LENGTH ? null : address;
+  const route = pageRouteOf(build, req.path);
+  if (route.notFound) return { key: NOT_FOUND_KEY, renderFrom: NOT_FOUND_RENDER_PATH, status: 404 };
+  if (route.publicQuery === null) return null;
+  const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), route.publicQuery);
+  return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, status: 200 };
 }
 
 /**
@@ -207,6 +221,69 @@ interface PageRoute {
   publicQuery: readonly string[] | null;
   /** The parameters and content of a signed-in page kept per role, else null. */
   signedIn: { query: readonly string[]; content: SignedInPageContent } | null;
+  /** True when only the catch-all route matches: the 404 page of unknown paths. */
+  notFound: boolean;
+}
+
+/**
+ * What a path's first segment says of a build's pages: the first segments of its page addresses,
+ * lowercased ("about-us", "admin"...), and the catch-all route's id (the 404 page). `segments`
+ * is null when a route's first segment is dynamic, optional or a splat (other than the
+ * catch-all's) or the build has a basename: then any path may match a page, and every path is matched.
+ */
+interface FirstSegments {
+  segments: ReadonlySet<string> | null;
+  catchAll: PageRoute | null;
+}
+const firstSegmentsOf = new WeakMap<ServerBuild, FirstSegments>();
+
+function firstSegments(build: ServerBuild): FirstSegments {
+  let known = firstSegmentsOf.get(build);
+  if (known) return known;
+  const segments = new Set<string>();
+  let anyPath = (build.basename ?? "/") !== "/";
+  let catchAllId: string | null = null;
+  // A layout or index route (the root too) adds no segment: its children's addresses start where it stands.
+  const walk = (routes: RouteObject[], prefix: string) => {
+    for (const route of routes) {
+      if (route.path === "*" && !prefix) {
+        catchAllId = route.id ?? null;
+        continue;
+      }
+      const full = [prefix, route.path ?? ""].filter(Boolean).join("/");
+      const first = full.split("/").find(Boolean);
+      if (first === undefined) walk(route.children ?? [], full);
+      else if (/[:*?]/.test(first)) anyPath = true;
+      else segments.add(first.toLowerCase());
+    }
+  };
+  walk(routeTree(build), "");
+  known = {
+    segments: anyPath ? null : segments,
+    catchAll: catchAllId === null ? null : { id: catchAllId, publicQuery: null, signedIn: null, notFound: true },
+  };
+  firstSegmentsOf.set(build, known);
+  return known;
+}
+
+/**
+ * The catch-all route when no page can match this path but it: the path's first segment
+ * (decoded, as React Router matches it, case-insensitively) is no page's. Such a path is
+ * answered without ranking the route table, and without a place among the kept answers: a walk
+ * through unknown paths costs no more than a kept page. Null when a page might match.
+ */
+function onlyCatchAll(build: ServerBuild, pathname: string): PageRoute | null {
+  const { segments, catchAll } = firstSegments(build);
+  if (segments === null || catchAll === null) return null;
+  const raw = pathname.split("/").find(Boolean);
+  if (raw === undefined) return null;
+  let first: string;
+  try {
+    first = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return segments.has(first.toLowerCase()) || /[/\\]/.test(first) ? null : catchAll;
 }
 
 /** The page route at this path. */
@@ -215,11 +292,20 @@ function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
   if (!known) pageRoutes.set(build, (known = new Map()));
   let answer = known.get(pathname);
   if (answer === undefined) {
+    const catchAll = onlyCatchAll(build, pathname);
+    if (catchAll) return catchAll;
+  }
+  if (answer === undefined) {
     const matches = matchRoutes(routeTree(build), pathname, build.basename);
     const leaf = matches?.[matches.length - 1];
     const id = leaf?.route.id ?? null;
     const handle = id ? build.routes[id]?.module.handle : undefined;
-    answer = { id, publicQuery: id ? publicPageQuery(handle) : null, signedIn: id ? signedInPageOf(handle) : null };
+    answer = {
+      id,
+      publicQuery: id ? publicPageQuery(handle) : null,
+      signedIn: id ? signedInPageOf(handle) : null,
+      notFound: leaf?.route.path === "*",
+    };
     if (known.size >= KEPT_PATH_ANSWERS) known.clear();
     known.set(pathname, answer);
   }
@@ -238,7 +324,7 @@ async function servePublicPage(
   res: Response,
   csp: ContentSecurityPolicy,
   cache: PageCache,
-  key: string,
+  { key, status }: KeptAddress,
   renderWithoutNonce: () => Promise<globalThis.Response>,
 ): Promise<boolean> {
   if (req.method === "HEAD") {
@@ -252,11 +338,12 @@ async function servePublicPage(
     const response = await renderWithoutNonce();
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
     const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-    if (response.status === 200 && html && body && !response.headers.has("set-cookie")) {
+    if (response.status === status && html && body && !response.headers.has("set-cookie")) {
       return keepPage(
         [...response.headers.entries()].filter(([name]) => name !== "content-length"),
         body,
         Date.now(),
+        status,
       );
     }
     ownResponse = { response, body };
@@ -282,18 +369,22 @@ async function servePublicPage(
 async function sendKeptPage(req: Request, res: Response, csp: ContentSecurityPolicy, page: CachedPage) {
   res.setHeader(CSP, csp.forPage(page.scriptHashes));
   for (const [name, value] of page.headers) res.setHeader(name, value);
-  res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
   res.setHeader("Vary", "Accept-Encoding, Cookie");
-  res.setHeader("ETag", page.etag);
-  if (req.headers["if-none-match"] === page.etag) {
-    res.status(304).end();
-    return;
+  // A page is shared and revalidated by its ETag; the 404 page goes out as it did when rendered
+  // for each request (no caching headers: a 404 is no resource to revalidate).
+  if (page.status === 200) {
+    res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
+    res.setHeader("ETag", page.etag);
+    if (req.headers["if-none-match"] === page.etag) {
+      res.status(304).end();
+      return;
+    }
   }
   const encoding = pickEncoding(req.headers["accept-encoding"]);
   const body = await bodyFor(page, encoding);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
-  res.status(200);
+  res.status(page.status);
   if (req.method === "HEAD") res.end();
   else res.end(body);
 }

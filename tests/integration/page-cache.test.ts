@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, sessionCookieFrom } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { rawRequest } from "../support/raw-http";
@@ -78,5 +78,92 @@ describeEachDatabase("kept public pages", (dialect) => {
       expect(res.body).not.toContain(host);
       expect(res.body).toContain(`${PUBLIC_URL}/about-us`);
     }
+  });
+
+  describe("the 404 page of unknown paths", () => {
+    const NOT_FOUND_TEXTS = [
+      "<title>Page not found | American Homeowners Association</title>",
+      '<meta name="robots" content="noindex"/>',
+      "Page not found",
+      "The page you are looking for does not exist or has moved. Check the address, or head back to the home page.",
+      "Back to Home",
+    ];
+    const pageCache = () => server.app.locals.pageCache as { size: number } | undefined;
+
+    it("is kept once for every unknown path: the same body each time, a 404 with its texts, scripts allowed by hash", async () => {
+      const first = await server.request(`/no-such-page-${crypto.randomInt(1e9)}`);
+      const firstHtml = await first.text();
+      const second = await server.request(`/another/unknown/path-${crypto.randomInt(1e9)}?q=<b>x</b>`);
+      const secondHtml = await second.text();
+      for (const [res, html] of [
+        [first, firstHtml],
+        [second, secondHtml],
+      ] as const) {
+        expect(res.status).toBe(404);
+        expect(res.headers.get("content-type")).toContain("text/html");
+        for (const text of NOT_FOUND_TEXTS) expect(html).toContain(text);
+        expect(html).not.toMatch(/\snonce="/);
+        const scriptSrc = (res.headers.get("content-security-policy") ?? "").split(";").find((d) => d.startsWith("script-src"));
+        expect(scriptSrc).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
+        expect(res.headers.get("cache-control")).toBeNull();
+        expect(res.headers.get("etag")).toBeNull();
+      }
+      // Nothing of the request is in it: byte for byte the same page, whatever the path and query.
+      expect(secondHtml).toBe(firstHtml);
+      expect(secondHtml).not.toContain("another/unknown");
+      // Compressed like a kept page, and the same page once decompressed.
+      const br = await rawRequest(
+        server.port,
+        `GET /unknown-br-${crypto.randomInt(1e9)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: br`,
+      );
+      expect(br.status).toBe(404);
+      expect(br.headers["content-encoding"]).toBe("br");
+    });
+
+    it("distinct unknown paths do not grow the kept pages", async () => {
+      await server.request("/no-such-page-warm");
+      const size = pageCache()!.size;
+      for (let i = 0; i < 30; i++) expect((await server.request(`/no-such-page-${i}-${crypto.randomInt(1e9)}`)).status).toBe(404);
+      expect(pageCache()!.size).toBe(size);
+    });
+
+    it("a page asked for in another case or encoding is still that page, as when every page is rendered for its request", async () => {
+      const reference = await server.startInstance({ keepPages: false });
+      try {
+        const paths = [
+          "/About-Us",
+          "/about%2Dus",
+          "/ADMIN/dashboard",
+          "/verify/abc",
+          "/knowledge-center/",
+          "/%61bout-us",
+          "/no-such",
+          "/%E2%82%AC",
+          "/a%2Fb",
+        ];
+        for (const path of paths) {
+          const [kept, rendered] = [await server.request(path), await reference.request(path)];
+          expect(kept.status, path).toBe(rendered.status);
+          const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+          expect(title(await kept.text()), path).toBe(title(await rendered.text()));
+        }
+      } finally {
+        await reference.close();
+      }
+    });
+
+    it("a signed-in member's 404 shows their own header, never the anonymous kept page", async () => {
+      const anonymous = await (await server.request("/no-such-page-anon")).text();
+      const cookie = await signInMember("Wendeline");
+      const res = await server.request("/no-such-page-member", { cookie });
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain("Page not found");
+      expect(html).toContain("Wendeline");
+      expect(html).not.toBe(anonymous);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      // And the anonymous one stays anonymous.
+      expect(await (await server.request("/no-such-page-anon-2")).text()).not.toContain("Wendeline");
+    });
   });
 });

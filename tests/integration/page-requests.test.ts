@@ -210,6 +210,26 @@ describeEachDatabase("page requests", (dialect) => {
       expect(res.raw).not.toMatch(/http:\/\/evil|\/\/evil\.example\//);
     });
 
+    it.each(["//", "///", "//x", "///x"])("POST %s is a 404 or 405 for anyone, never a 500, and logs no error", async (path) => {
+      const { cookie } = await loginAs(server, "member");
+      const errors = vi.spyOn(server.services.logger, "error");
+      try {
+        for (const who of [undefined, cookie]) {
+          const res = await rawRequest(
+            server.port,
+            Buffer.from(
+              `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}${who ? `\r\nCookie: ${who}` : ""}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=b`,
+            ),
+          );
+          expect([404, 405], `${who ? "member" : "anonymous"} POST ${path}: ${res.raw}`).toContain(res.status);
+          expect(res.body).not.toMatch(/Invalid URL|at .*\.(ts|js):\d+/);
+        }
+        expect(errors.mock.calls.map((call) => call[1])).toEqual([]);
+      } finally {
+        errors.mockRestore();
+      }
+    });
+
     it("the single-slash addresses name the site's own origin", async () => {
       const robots = await (await server.request("/robots.txt")).text();
       expect(robots).toContain(`Sitemap: ${server.url}/sitemap.xml`);
