@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import { RateLimits } from "~/platform/rate-limit.server";
@@ -9,6 +9,10 @@ import { AuthService, INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./a
 import { birthdateDigest, verifyPassword } from "./credentials.server";
 import { ACCOUNT_LIMIT, TOO_MANY_ACCOUNT } from "./throttle.server";
 import type { LoginInput } from "./contract";
+
+// A test here hashes a dozen passwords (scrypt, on the thread pool): on a busy machine that
+// takes longer than the default 20 s, so give it room.
+vi.setConfig({ testTimeout: 60_000 });
 
 /*
  * AuthService on a real (SQLite) database: which credentials open which account, what every
