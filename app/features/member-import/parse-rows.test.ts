@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyStats, hasRequiredColumns, MESSAGES, normalizeHeader } from "./contract";
 import { parseMemberCsv } from "./parse-csv";
+import { unclosedQuoteMessage } from "~/platform/csv";
 
 /*
  * Every reason a member row is refused, word for word, with the line it names; where each
@@ -75,10 +76,19 @@ describe("row errors", () => {
     expect(r.records[0]).toMatchObject({ certificate: cert, mmddyy: "010180", firstName: "f".repeat(100), lastName: "l".repeat(100) });
   });
 
-  it("report a quoted field left open at the end of the file", () => {
-    const r = ok('certificate_number,birthdate,first_name\nA,1980-01-01,Ann\nB,1980-01-01,"Open\n');
-    expect(r.records.map((x) => x.certificate)).toEqual(["A"]);
-    expect(r.rowErrors).toEqual([{ line: 3, message: "Line 3: a quoted field is not closed" }]);
+  it("refuse the whole file for a quoted field left open, naming its line (issue 39)", () => {
+    expect(
+      parseMemberCsv('certificate_number,birthdate,first_name\nA,1980-01-01,Ann\nB,1980-01-01,"Open\nC,1980-01-01,Cy\n', TODAY),
+    ).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(3),
+    });
+    expect(unclosedQuoteMessage(3)).toMatch(/^Line 3: a quoted field is not closed/);
+    // Closed, then followed by more text: the rows after it are misread all the same.
+    expect(parseMemberCsv('certificate_number,birthdate,first_name\n"A"x,1980-01-01,Ann\nB,1980-01-01,Bo\n', TODAY)).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(2),
+    });
   });
 
   it("count a lone CR or LF inside a quoted field as a line, so later rows keep their numbers", () => {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/platform/schema";
+import { unclosedQuoteMessage } from "~/platform/csv";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import type { PaymentsImportAnswer } from "./contract";
 import { PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
@@ -121,6 +122,25 @@ describeEachDatabase("membership: payments import", (dialect) => {
     expect((await send("just,a,file\n1,2,3", true)).body.error).toBe(
       P.missingColumns(["certificate_number", "amount", "paid_on", "reference"]),
     );
+  });
+
+  it("a quoted field left open in an ignored column refuses the whole file, naming its line, and records nothing (issue 39)", async () => {
+    const before = await ledger();
+    // The issue's file: the memo of line 2 opens a quote that nothing closes, so lines 3 and 4
+    // would be read into that one cell.
+    const csv =
+      "certificate_number,amount,paid_on,reference,memo\n" +
+      `${certificates[0]},19.95,2026-06-01,Q-1,"paid by check\n` +
+      `${certificates[1]},19.95,2026-06-01,Q-2,\n` +
+      `${certificates[0]},19.95,2026-06-02,Q-3,\n`;
+    const preview = await send(csv, false);
+    expect(preview.status).toBe(400);
+    expect(preview.body.error).toBe(unclosedQuoteMessage(2));
+    expect(preview.body.error).toMatch(/^Line 2: a quoted field is not closed/);
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(unclosedQuoteMessage(2));
+    expect(await ledger()).toEqual(before);
   });
 
   it("two staff applying the same file at once record each payment once", async () => {
