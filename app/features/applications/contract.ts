@@ -1,7 +1,7 @@
 import { z } from "~/platform/zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
 import { isOneLine } from "~/platform/text-fields";
-import { isIsoDate } from "~/platform/dates";
+import { dayParts, isIsoDate } from "~/platform/dates";
 
 /**
  * What crosses the wire for the membership application (public-side spec, sections 3, 5, 7):
@@ -195,7 +195,7 @@ export const MAX_AGE_YEARS = 120;
  */
 export function birthDateProblem(value: string, today: string): string | null {
   if (value > today) return "cannot be in the future.";
-  const earliest = `${String(Number(today.slice(0, 4)) - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
+  const earliest = `${String(dayParts(today)[0] - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
   if (value < earliest) return `must be within the last ${MAX_AGE_YEARS} years.`;
   return null;
 }

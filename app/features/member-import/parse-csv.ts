@@ -5,8 +5,8 @@ import { isOneLine } from "~/platform/text-fields";
 import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 import { z } from "~/platform/zod";
-import { BILLINGS, type Billing } from "~/features/membership/coverage";
-import { coverageCentsOf } from "~/features/membership/contract";
+import { BILLINGS, formatLongDay, latestPaidThrough, MAX_PREPAID_YEARS, type Billing } from "~/features/membership/coverage";
+import { coverageCentsOf, EARLIEST_MEMBERSHIP_DAY } from "~/features/membership/contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
@@ -334,7 +334,7 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
   if (email && (email.length > MAX_EMAIL_LENGTH || !emailAddress.safeParse(email).success)) {
     return `email ${JSON.stringify(email.slice(0, 60))} is not an e-mail address like name@example.com`;
   }
-  const plan = planOf(row, col);
+  const plan = planOf(row, col, today);
   if (typeof plan === "string") return plan;
   return {
     line: 0,
@@ -352,7 +352,7 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
 const NO_LIMIT = "9999-12-31";
 
 /** The row's plan from the optional columns, null when it gives none, or why it cannot be imported. */
-function planOf(row: string[], col: Columns): ImportedPlan | null | string {
+function planOf(row: string[], col: Columns, today: string): ImportedPlan | null | string {
   const cell = (index: number) => (index < 0 ? "" : (row[index] ?? "").trim());
   const billing = cell(col.plan).toLowerCase();
   const coverage = cell(col.coverage);
@@ -374,6 +374,10 @@ function planOf(row: string[], col: Columns): ImportedPlan | null | string {
         ? `paid_through ${shown(paidThrough)} is not a real date`
         : `paid_through ${shown(paidThrough)} is not a date in the format ${DATE_FORMATS_TEXT}`;
     day = `${parsed.year}-${String(parsed.month).padStart(2, "0")}-${String(parsed.day).padStart(2, "0")}`;
+    // Paid ahead as a payment may pay it: at most 10 years (issue 39), and not before the association's records.
+    const latest = latestPaidThrough(today);
+    if (day < EARLIEST_MEMBERSHIP_DAY || day > latest)
+      return `paid_through ${shown(paidThrough)} must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)} (at most ${MAX_PREPAID_YEARS} years ahead)`;
   }
   return { billing: billing as Billing, coverageCents, paidThrough: day };
 }

@@ -158,4 +158,18 @@ describe("the optional plan columns", () => {
       'Line 7: coverage_amount "30000000" is not an amount in dollars like 250000 or 250000.00',
     ]);
   });
+
+  it("take a paid_through day from 1990 to 10 years ahead of today, as a payment may pay it (issue 39)", () => {
+    const r = ok(`${HEAD}\nP1,1980-01-01,monthly,,1990-01-01\nP2,1980-01-01,monthly,,2034-06-15\n`);
+    expect(r.rowErrors).toEqual([]);
+    expect(r.records.map((x) => x.plan?.paidThrough)).toEqual(["1990-01-01", "2034-06-15"]);
+    const range = "must be a day from January 1, 1990 to June 15, 2034 (at most 10 years ahead)";
+    expect(
+      errors(`${HEAD}\nQ1,1980-01-01,monthly,,1989-12-31\nQ2,1980-01-01,monthly,,2034-06-16\nQ3,1980-01-01,annual,,9999-12-31\n`),
+    ).toEqual([
+      `Line 2: paid_through "1989-12-31" ${range}`,
+      `Line 3: paid_through "2034-06-16" ${range}`,
+      `Line 4: paid_through "9999-12-31" ${range}`,
+    ]);
+  });
 });

@@ -69,6 +69,9 @@ describe("the payment portal's CSV export", () => {
         "A1,19.95,2026-01-01,R8,bitcoin",
         "A1,19.95,2026-01-01,R9,check",
         "A1,19.95,2026-01-01,R9,",
+        "A1,19.95,0001-01-01,R13,",
+        "A1,19.95,12/31/1989,R14,",
+        "A1,19.95,01/01/1990,R15,",
       ].join("\n"),
     );
     if (!got.ok) throw new Error(got.error);
@@ -77,14 +80,21 @@ describe("the payment portal's CSV export", () => {
       { line: 3, message: P.amount },
       { line: 4, message: P.amount },
       { line: 5, message: P.paidOn },
-      { line: 6, message: P.future },
+      { line: 6, message: P.paidOnRange("2026-11-27") },
       { line: 7, message: P.reference },
       { line: 8, message: P.reference },
       { line: 10, message: P.method },
       { line: 12, message: P.repeated(11) },
+      // A day from 1990 to the latest (issue 39: 0001-01-01 was taken).
+      { line: 13, message: P.paidOnRange("2026-11-27") },
+      { line: 14, message: P.paidOnRange("2026-11-27") },
     ]);
-    expect(got.rows.map((r) => [r.line, r.method])).toEqual([[11, "check"]]);
-    expect(got.totalRows).toBe(10);
+    expect(P.paidOnRange("2026-11-27")).toBe("paid_on must be a day from January 1, 1990 to November 27, 2026");
+    expect(got.rows.map((r) => [r.line, r.method])).toEqual([
+      [11, "check"],
+      [15, "card"],
+    ]);
+    expect(got.totalRows).toBe(13);
   });
 
   it("reads days written either way, and only real ones", () => {

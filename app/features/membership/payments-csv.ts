@@ -4,7 +4,8 @@ import { normalizeCertificate } from "~/features/auth/normalize";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";
 import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
-import { MAX_PAYMENT_CENTS, PAYMENT_METHODS, parseCents, type PaymentMethod } from "./contract";
+import { EARLIEST_MEMBERSHIP_DAY, MAX_PAYMENT_CENTS, PAYMENT_METHODS, parseCents, type PaymentMethod } from "./contract";
+import { formatLongDay } from "./coverage";
 
 /** The payment portal's export: these columns, named as the member import names its columns ("Paid On" is paid_on). */
 export const PAYMENT_COLUMNS = ["certificate_number", "amount", "paid_on", "reference"] as const;
@@ -17,7 +18,8 @@ export const PAYMENTS_CSV_MESSAGES = {
   certificate: "certificate_number is missing",
   amount: "amount must be dollars and cents above $0.00, like 19.95",
   paidOn: "paid_on must be a date written YYYY-MM-DD or MM/DD/YYYY",
-  future: "paid_on is in the future",
+  /** From 1990 to `latest` (tomorrow, as people read it): as Record payment's Paid on. */
+  paidOnRange: (latest: string) => `paid_on must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)}`,
   reference: "reference is missing, or longer than 100 characters, or not one line",
   method: `method must be one of ${PAYMENT_METHODS.join(", ")} (or left out)`,
   repeated: (line: number) => `reference is repeated from line ${line}`,
@@ -193,7 +195,7 @@ function checkRow(
   if (amountCents === null || amountCents < 1 || amountCents > MAX_PAYMENT_CENTS) return PAYMENTS_CSV_MESSAGES.amount;
   const paidOn = paymentDay(cellAt(cells, paidCol));
   if (!paidOn) return PAYMENTS_CSV_MESSAGES.paidOn;
-  if (paidOn > latest) return PAYMENTS_CSV_MESSAGES.future;
+  if (paidOn > latest || paidOn < EARLIEST_MEMBERSHIP_DAY) return PAYMENTS_CSV_MESSAGES.paidOnRange(latest);
   const reference = cellAt(cells, refCol);
   if (!reference || reference.length > 100 || !isOneLine(reference)) return PAYMENTS_CSV_MESSAGES.reference;
   const methodText = cellAt(cells, methodCol).toLowerCase();
