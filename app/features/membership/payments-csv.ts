@@ -23,6 +23,9 @@ export const PAYMENTS_CSV_MESSAGES = {
   reference: "reference is missing, or longer than 100 characters, or not one line",
   method: `method must be one of ${PAYMENT_METHODS.join(", ")} (or left out)`,
   repeated: (line: number) => `reference is repeated from line ${line}`,
+  /** The reference names another member's payment: a mistake in the file or in the ledger, not a re-import to skip. */
+  referenceOfAnother: (certificate: string) =>
+    `reference is already recorded for another member's payment (certificate number ${certificate}): check the file and that payment`,
   unknownCertificate: "no member has this certificate number",
   noPlan: "this member has no plan on record",
 } as const;

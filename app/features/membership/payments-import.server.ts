@@ -164,7 +164,15 @@ export class PaymentsImportService {
       if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       const row = parsed.rows[i];
       const member = members.get(row.certificate);
-      if (recorded.has(row.reference)) skippedRows.push({ line: row.line, reference: row.reference });
+      const owner = recorded.get(row.reference);
+      // Recorded before for this member: a re-import, skipped. For another: not this payment.
+      if (owner !== undefined && owner.id === member?.id) skippedRows.push({ line: row.line, reference: row.reference });
+      else if (owner !== undefined)
+        problems.push({
+          line: row.line,
+          message: PAYMENTS_CSV_MESSAGES.referenceOfAnother(owner.certificate),
+          certificate: row.certificate,
+        });
       else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate, certificate: row.certificate });
       else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan, certificate: row.certificate });
       else {
@@ -307,13 +315,14 @@ export class PaymentsImportService {
     return found;
   }
 
-  private async recordedReferences(references: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
+  /** The references already recorded, each with the member whose payment it is. */
+  private async recordedReferences(references: string[]): Promise<Map<string, { id: number; certificate: string }>> {
+    const found = new Map<string, { id: number; certificate: string }>();
     for (const chunk of chunks(references, this.chunkRows)) {
-      const { rows } = await sql<{ reference: string }>`
-        select reference from membership_payments
-        where refund_of is null and reference ${this.inList(chunk)}`.execute(this.db);
-      for (const r of rows) found.add(r.reference);
+      const { rows } = await sql<{ reference: string; user_id: number; certificate_number: string }>`
+        select p.reference, p.user_id, u.certificate_number from membership_payments p join users u on u.id = p.user_id
+        where p.refund_of is null and p.reference ${this.inList(chunk)}`.execute(this.db);
+      for (const r of rows) found.set(r.reference, { id: Number(r.user_id), certificate: r.certificate_number });
       await nextTurn();
     }
     return found;

@@ -100,6 +100,27 @@ describeEachDatabase("membership: payments import", (dialect) => {
     expect(audit.map((a) => Number(a.row_count))).toEqual([3, 1]);
   });
 
+  it("a reference already recorded for another member's payment is a conflict, not a re-import to skip (issue 39 §5.7)", async () => {
+    const before = await ledger();
+    // A-1 and A-2 were recorded above for the first and second member.
+    const csv = `${HEADER}\n${certificates[0]},19.95,2026-01-16,A-1\n${certificates[0]},19.95,2026-01-20,A-2\n${certificates[1]},19.95,2026-07-01,X-NEW\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({
+      toRecord: 1,
+      skipped: 1,
+      skippedRows: [{ line: 2, reference: "A-1" }],
+      problems: 1,
+      problemRows: [{ line: 3, message: P.referenceOfAnother(certificates[1]), certificate: certificates[0] }],
+    });
+    expect(P.referenceOfAnother(certificates[1])).toBe(
+      `reference is already recorded for another member's payment (certificate number ${certificates[1]}): check the file and that payment`,
+    );
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(I.hasProblems(1));
+    expect(await ledger()).toEqual(before);
+  });
+
   it("one bad row, an unknown certificate or a member without a plan imports nothing, and says which lines", async () => {
     const before = await ledger();
     const csv = `certificate_number,amount,paid_on,reference\n${certificates[0]},19.95,2026-03-16,B-1\nNOBODY,19.95,2026-03-16,B-2\n${certificates[2]},19.95,2026-03-16,B-3\n${certificates[1]},abc,2026-03-16,B-4\n`;
