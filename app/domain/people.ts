@@ -1,4 +1,4 @@
-import { isIsoDate } from "~/platform/dates";
+import { dayParts, isIsoDate } from "~/platform/dates";
 
 /** What the association asks of a person (an applicant, a co-insured): options and the rules of their dates. */
 
@@ -28,7 +28,7 @@ export const MAX_AGE_YEARS = 120;
  */
 export function birthDateProblem(value: string, today: string): string | null {
   if (value > today) return "cannot be in the future.";
-  const earliest = `${String(Number(today.slice(0, 4)) - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
+  const earliest = `${String(dayParts(today)[0] - MAX_AGE_YEARS).padStart(4, "0")}${today.slice(4)}`;
   if (value < earliest) return `must be within the last ${MAX_AGE_YEARS} years.`;
   return null;
 }

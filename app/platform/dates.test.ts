@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { daysInMonth, formatDateTime, formatDay, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
+import { addDays, dayParts, daysInMonth, formatDateTime, formatDay, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
 
 describe("dates", () => {
   it("knows the length of every month, leap years by the Gregorian rule", () => {
@@ -47,5 +47,29 @@ describe("dates", () => {
       expect(formatDateTime(missing)).toBeNull();
       expect(formatDay(missing)).toBeNull();
     }
+  });
+
+  it("write and read only days of four-digit years, refusing the rest (issue 39: paid through 10798-10-31 read as the year 1079)", () => {
+    expect(isoDate(9999, 12, 31)).toBe("9999-12-31");
+    expect(isoDate(1, 1, 1)).toBe("0001-01-01");
+    expect(isoDate(0, 1, 1)).toBe("0000-01-01");
+    for (const year of [10_000, 10_798, -1, 1.5, Number.NaN]) expect(() => isoDate(year, 1, 1), String(year)).toThrow(RangeError);
+    expect(dayParts("2026-10-31")).toEqual([2026, 10, 31]);
+    for (const bad of ["10798-10-31", "+010000-01-01", "2026-1-01", "", "2026-10-31T00:00"])
+      expect(() => dayParts(bad), bad).toThrow(RangeError);
+  });
+
+  it("add days across months, years and leap days, for years 0 to 9999 alike, and refuse a day past either end", () => {
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+    expect(addDays("2026-10-31", 30)).toBe("2026-11-30");
+    // Date.UTC reads the years 0 to 99 as 1900 to 1999: not here.
+    expect(addDays("0001-01-01", 30)).toBe("0001-01-31");
+    expect(addDays("0099-12-31", 1)).toBe("0100-01-01");
+    expect(addDays("9999-12-30", 1)).toBe("9999-12-31");
+    expect(() => addDays("9999-12-31", 1)).toThrow(RangeError);
+    expect(() => addDays("0000-01-01", -1)).toThrow(RangeError);
+    expect(() => addDays("10798-10-31", 30)).toThrow(RangeError);
   });
 });

@@ -28,9 +28,36 @@ export function daysInMonth(year: number, month: number): number {
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
-/** The YYYY-MM-DD of a day (month 1-12). */
+/** The years a day written YYYY-MM-DD can hold. */
+export const FIRST_YEAR = 0;
+export const LAST_YEAR = 9999;
+
+/**
+ * The YYYY-MM-DD of a day (month 1-12). A year that four digits cannot hold is refused
+ * (RangeError), never written as garbage that sorts and reads as another day.
+ */
 export function isoDate(year: number, month: number, day: number): string {
+  if (!Number.isInteger(year) || year < FIRST_YEAR || year > LAST_YEAR)
+    throw new RangeError(`The year ${year} cannot be written as a day YYYY-MM-DD`);
   return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** The year, month (1-12) and day of a day written YYYY-MM-DD; anything else is refused (RangeError). */
+export function dayParts(day: string): [number, number, number] {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new RangeError(`Not a day written YYYY-MM-DD: ${JSON.stringify(String(day).slice(0, 24))}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/**
+ * The day `n` days after (or before, when negative) `day`. Years 0 to 99 are those years (not
+ * 1900 to 1999, as Date.UTC reads them); a day past 9999-12-31 or before 0000-01-01 is refused.
+ */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = dayParts(day);
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d + n);
+  return isoDate(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
 }
 
 /** A calendar date written YYYY-MM-DD that exists (no 2023-02-30). */

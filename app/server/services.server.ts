@@ -134,7 +134,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       rateLimits.limiter({ name: "verify_lookup", points: 30, windowMs: 10 * 60_000 }),
       coverage,
     ),
-    paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE),
+    paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE, undefined, undefined, census),
     membershipDashboard: new MembershipDashboard(census),
     reminders: new ReminderService({
       db: database.db,

@@ -11,6 +11,7 @@ import {
 import { LIMITS } from "./contract";
 import type { ApplicationsRepository, CaseValues } from "./repository.server";
 import { isOneLine } from "~/platform/text-fields";
+import { unclosedQuoteLine, unclosedQuoteMessage } from "~/platform/csv";
 
 /**
  * `npm run admin -- import-cases <file.csv>`: a header row with case_number plus any of the
@@ -76,11 +77,15 @@ export async function importCasesCsv(text: string, repository: ApplicationsRepos
 }
 
 export function parseCasesCsv(text: string): { ok: true; rows: CaseValues[] } | { ok: false; problems: string[] } {
-  const result = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
+  const body = text.replace(/^\uFEFF/, "");
+  const result = Papa.parse<Record<string, string>>(body, {
     header: true,
     skipEmptyLines: "greedy",
     transformHeader: (h) => h.trim(),
   });
+  // The rows after a stray quote are read into its field: the file is refused as a whole.
+  const unclosed = unclosedQuoteLine(body, result.errors);
+  if (unclosed !== null) return { ok: false, problems: [unclosedQuoteMessage(unclosed)] };
   const headers = result.meta.fields ?? [];
   const problems: string[] = [];
   if (!headers.includes("case_number")) {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "~/server/admin-cli.server";
+import { unclosedQuoteMessage } from "~/platform/csv";
 import { guardRows } from "../../../tests/support/row-guard";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 
@@ -91,6 +92,15 @@ describeEachDatabase("npm run admin -- import-cases", (dialect) => {
     );
     expect((await run("import-cases", writeCsv("d.csv", "case_number,firstName\n"))).out).toMatch(/The file has no case rows\./);
     expect((await cases()).map((r) => r.case_number)).not.toContain("12345");
+  });
+
+  it("refuses a file with a quoted field left open, naming its line (issue 39)", async () => {
+    const file = writeCsv("open.csv", 'case_number,firstName\n3000001,"Ana\n\n3000002,Bo\n');
+    expect(await run("import-cases", file)).toEqual({
+      code: 1,
+      out: `Nothing was imported. Fix these problems and run the import again:\n  ${unclosedQuoteMessage(2)}`,
+    });
+    expect((await cases()).map((r) => r.case_number)).not.toContain("3000002");
   });
 
   it("explains a missing file or argument", async () => {

@@ -6,6 +6,7 @@ import { REPEAT_WINDOW_MS } from "./import-claims.server";
 import { WRITE_CHUNK } from "./members-writer.server";
 import { STREAM_CHUNK_BYTES } from "./parse-csv";
 import { rawRequest } from "../../../tests/support/raw-http";
+import { unclosedQuoteMessage } from "~/platform/csv";
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
 
@@ -250,6 +251,25 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const multipartBad = await uploadMultipart("cert,dob\nA,1980-01-01\n");
       expect(multipartBad.status).toBe(400);
       expect(multipartBad.body.error).toBe(MESSAGES.missingColumns);
+    });
+
+    it("refuses a file with a quoted field left open, naming its line, and imports none of it: rows before it in earlier chunks neither (issue 39)", async () => {
+      const t = tag();
+      const usersBefore = await countUsers();
+      const small = await uploadJson(`${HEADER}\n${t}A,1980-01-01,Ann,,\n${t}B,1980-01-01,"Bo,,\n${t}C,1980-01-01,Cy,,\n`);
+      expect(small.status).toBe(400);
+      expect(small.body).toMatchObject({ success: false, error: unclosedQuoteMessage(3), message: unclosedQuoteMessage(3) });
+      // Rows enough for several streamed chunks and statements before the open quote.
+      const rows = [HEADER];
+      for (let i = 1; i <= 25_000; i++) rows.push(`${t}N${i},1980-01-01,,,`);
+      rows.push(`${t}Q,1980-01-01,"Open,,`, `${t}Z,1980-01-01,,,`);
+      expect(rows.join("\n").length).toBeGreaterThan(2 * STREAM_CHUNK_BYTES);
+      const large = await uploadMultipart(rows.join("\n"));
+      expect(large.status).toBe(400);
+      expect(large.body.error).toBe(unclosedQuoteMessage(25_002));
+      expect(await countUsers()).toBe(usersBefore);
+      expect(await member(`${t}A`)).toBeUndefined();
+      expect(await member(`${t}N1`)).toBeUndefined();
     });
 
     it("refuses malformed requests with a 400 and the answer shape", async () => {

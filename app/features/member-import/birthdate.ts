@@ -3,7 +3,7 @@
  * YYYY-MM-DD (preferred), MM/DD/YYYY, MM-DD-YYYY, YYYY/MM/DD; month and day may have one digit.
  */
 
-import { daysInMonth } from "~/platform/dates";
+import { dayParts, daysInMonth } from "~/platform/dates";
 
 export const DATE_FORMATS_TEXT = "YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD";
 export const EARLIEST_YEAR = 1900;
@@ -54,7 +54,8 @@ let lastTodayNumber = 0;
 function dayNumber(today: string): number {
   if (today !== lastToday) {
     lastToday = today;
-    lastTodayNumber = Number(today.slice(0, 4)) * 10000 + Number(today.slice(5, 7)) * 100 + Number(today.slice(8, 10));
+    const [y, m, d] = dayParts(today);
+    lastTodayNumber = y * 10000 + m * 100 + d;
   }
   return lastTodayNumber;
 }

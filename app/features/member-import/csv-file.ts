@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { unclosedQuoteLine, unclosedQuoteMessage } from "~/platform/csv";
 import { hasRequiredColumns, MAX_UPLOAD_BYTES, MESSAGES } from "./contract";
 
 /** A dropped or chosen file counts as CSV by its name or its type. */
@@ -28,13 +29,15 @@ export type CsvCheck =
  */
 export function checkCsv(text: string): CsvCheck {
   let parsed: Papa.ParseResult<string[]>;
+  const body = text.replace(/^\uFEFF/, "");
   try {
-    parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" });
+    parsed = Papa.parse<string[]>(body, { skipEmptyLines: "greedy" });
   } catch (err) {
     return { ok: false, error: `Error parsing CSV: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const fatal = parsed.errors.find((e) => e.type === "Quotes");
-  if (fatal) return { ok: false, error: `Error parsing CSV: ${fatal.message}${fatal.row !== undefined ? ` (row ${fatal.row + 1})` : ""}` };
+  // The import refuses such a file with the same words.
+  const unclosed = unclosedQuoteLine(body, parsed.errors);
+  if (unclosed !== null) return { ok: false, error: unclosedQuoteMessage(unclosed) };
   const [header = [], ...rows] = parsed.data;
   if (parsed.data.length < 2 || !hasRequiredColumns(header)) return { ok: false, error: MESSAGES.missingColumns, header, rows };
   return { ok: true, header, rows, records: parsed.data.length - 1 };

@@ -29,7 +29,7 @@ describeEachDatabase("member import: the plan columns of an association moving i
     const today = server.services.coverage.today();
     const file =
       "certificate_number,birthdate,plan,coverage_amount,paid_through\n" +
-      "MOVE-1,1970-01-01,monthly,250000,2099-12-31\n" +
+      "MOVE-1,1970-01-01,monthly,250000,2030-12-31\n" +
       "MOVE-2,1971-01-01,annual,,\n" +
       "MOVE-3,1972-01-01,,,\n" +
       "MOVE-4,1973-01-01,biweekly,,\n";
@@ -47,9 +47,9 @@ describeEachDatabase("member import: the plan columns of an association moving i
       beneficiaryName: null,
       beneficiaryRelationship: null,
       approvedOn: today,
-      carriedPaidThrough: "2099-12-31",
+      carriedPaidThrough: "2030-12-31",
     });
-    expect(one.coverage).toMatchObject({ label: "Covered", paidThrough: "2099-12-31" });
+    expect(one.coverage).toMatchObject({ label: "Covered", paidThrough: "2030-12-31" });
     const two = await membershipOf("MOVE-2");
     expect(two.plan).toMatchObject({ billing: "annual", coverageCents: null, approvedOn: today, carriedPaidThrough: null });
     expect(two.coverage.label).toBe("Awaiting first payment");
@@ -67,7 +67,7 @@ describeEachDatabase("member import: the plan columns of an association moving i
       billing: "annual",
       coverageCents: 25_000_000,
       approvedOn: "2020-02-02",
-      carriedPaidThrough: "2099-12-31",
+      carriedPaidThrough: "2030-12-31",
     });
 
     const audit = await server.services.database.db

@@ -104,8 +104,9 @@ export class MemberImportService {
           records += found.length;
           await writer.write(found);
         });
-        // A file refused as a whole handed on no rows: nothing was written.
-        if (!parsed.ok) return { refused: parsed.error };
+        // A file refused as a whole: whatever rows it handed on before (those above a quoted
+        // field that is not closed) are undone with the transaction.
+        if (!parsed.ok) throw new FileRefused(parsed.error);
         const written = await writer.finish();
         const successful = records - written.staff.length;
         await this.audit.record(
@@ -125,9 +126,10 @@ export class MemberImportService {
           },
           trx,
         );
-        return { refused: undefined, parsed, written };
+        return { parsed, written };
       });
     } catch (err) {
+      if (err instanceof FileRefused) return refused(err.message);
       this.logger.error({ err, filename: input.filename, rows: records }, "member import failed; rolled back");
       return {
         status: 500,
@@ -141,7 +143,6 @@ export class MemberImportService {
         },
       };
     }
-    if (outcome.refused !== undefined) return refused(outcome.refused);
     const { parsed, written } = outcome;
 
     const rowErrors: RowError[] = [
@@ -170,5 +171,8 @@ export class MemberImportService {
     return { status: 200, body: { success: true, message, ...(details.length ? { details } : {}), stats, ...split } };
   }
 }
+
+/** Thrown inside the import's transaction to undo it: the file is refused as a whole. */
+class FileRefused extends Error {}
 
 const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;

@@ -2,10 +2,11 @@ import Papa from "papaparse";
 import { isCertificateNumber, normalizeCertificate } from "~/features/auth/normalize";
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
 import { isOneLine } from "~/platform/text-fields";
+import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 import { z } from "~/platform/zod";
-import { BILLINGS, type Billing } from "~/features/membership/coverage";
-import { coverageCentsOf } from "~/features/membership/contract";
+import { BILLINGS, formatLongDay, latestPaidThrough, MAX_PREPAID_YEARS, type Billing } from "~/features/membership/coverage";
+import { coverageCentsOf, EARLIEST_MEMBERSHIP_DAY } from "~/features/membership/contract";
 
 export const MAX_CERTIFICATE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 100;
@@ -94,7 +95,8 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
  * each piece's valid records are handed to onRecords; the next piece is read once they are
  * stored, so only one piece's text and records are held at a time. If onRecords fails, the
  * read stops and the error is thrown. A file refused as a whole (empty, without the required
- * columns, without rows) hands on nothing: its header is its first row.
+ * columns, without rows) hands on nothing: its header is its first row. One with a quoted field
+ * that is not closed may have handed on the rows above it: the caller undoes them.
  */
 export async function readMemberCsv(
   file: string | Iterable<Uint8Array>,
@@ -184,8 +186,10 @@ function* decodedPieces(buffers: Iterable<Uint8Array>, size: number): Generator<
 
 /** The rows of a file as they are parsed, piece by piece: the header, then checked rows. */
 class MemberCsvReader {
-  /** Set when the header lacks a required column: nothing after it is read. */
+  /** Set when the header lacks a required column, or a quoted field is not closed: nothing after it is read. */
   done = false;
+  /** Why the whole file is refused, found while reading (a quoted field not closed). */
+  private refusal: string | null = null;
   private blank = true;
   private header: string[] | null = null;
   private col: Columns = { cert: -1, birth: -1, first: -1, last: -1, email: -1, plan: -1, coverage: -1, paidThrough: -1 };
@@ -205,15 +209,20 @@ class MemberCsvReader {
   read({ result, quoted, blank }: CsvChunk): MemberRecord[] {
     const records: MemberRecord[] = [];
     if (!blank) this.blank = false;
-    const unclosed = result.errors.length
-      ? new Set(result.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row!))
-      : null;
+    const unclosed = result.errors.length ? firstUnclosedRow(result.errors) : -1;
     const rows = result.data;
     for (let i = 0; i < rows.length && !this.done; i++) {
       const row = rows[i];
       const startLine = this.line;
       // Without quotes every row is one line; with them a field may hold line breaks.
       this.line += quoted ? 1 + embeddedBreaks(row) : 1;
+      if (i === unclosed) {
+        // Every later row is in this one's open field: the file is refused (the streamed
+        // import undoes the rows it wrote before).
+        this.refusal = unclosedQuoteMessage(startLine);
+        this.done = true;
+        break;
+      }
       if (row.length === 1 && row[0].trim() === "") continue; // blank line
       if (!this.header) {
         this.headerCells = row;
@@ -233,7 +242,7 @@ class MemberCsvReader {
         continue;
       }
       this.totalRows++;
-      const problem = this.rowProblem(row, unclosed?.has(i) ?? false, startLine, records);
+      const problem = this.rowProblem(row, startLine, records);
       if (this.totalRows <= this.previewCount) this.preview.push({ line: startLine, cells: row, problem });
       if (problem !== null) this.rowErrors.push({ line: startLine, message: `Line ${startLine}: ${problem}` });
     }
@@ -241,8 +250,7 @@ class MemberCsvReader {
   }
 
   /** Null when the row is imported (it joins the records), else why not. */
-  private rowProblem(row: string[], unclosed: boolean, startLine: number, records: MemberRecord[]): string | null {
-    if (unclosed) return "a quoted field is not closed";
+  private rowProblem(row: string[], startLine: number, records: MemberRecord[]): string | null {
     const outcome = checkRow(row, this.col, this.today);
     if (typeof outcome === "string") return outcome;
     const earlier = this.seen.get(outcome.certificate);
@@ -256,6 +264,7 @@ class MemberCsvReader {
   summary(): ReadResult {
     // \S does not match a byte order mark: a file of one and white space is empty.
     if (this.blank) return { ok: false, error: MESSAGES.emptyFile };
+    if (this.refusal !== null) return { ok: false, error: this.refusal };
     const header = this.header;
     if (!header || !REQUIRED_COLUMNS.every((c) => header.includes(c))) return { ok: false, error: MESSAGES.missingColumns };
     if (this.totalRows === 0) return { ok: false, error: MESSAGES.noRecords };
@@ -325,7 +334,7 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
   if (email && (email.length > MAX_EMAIL_LENGTH || !emailAddress.safeParse(email).success)) {
     return `email ${JSON.stringify(email.slice(0, 60))} is not an e-mail address like name@example.com`;
   }
-  const plan = planOf(row, col);
+  const plan = planOf(row, col, today);
   if (typeof plan === "string") return plan;
   return {
     line: 0,
@@ -343,7 +352,7 @@ function checkRow(row: string[], col: Columns, today: string): MemberRecord | st
 const NO_LIMIT = "9999-12-31";
 
 /** The row's plan from the optional columns, null when it gives none, or why it cannot be imported. */
-function planOf(row: string[], col: Columns): ImportedPlan | null | string {
+function planOf(row: string[], col: Columns, today: string): ImportedPlan | null | string {
   const cell = (index: number) => (index < 0 ? "" : (row[index] ?? "").trim());
   const billing = cell(col.plan).toLowerCase();
   const coverage = cell(col.coverage);
@@ -365,6 +374,10 @@ function planOf(row: string[], col: Columns): ImportedPlan | null | string {
         ? `paid_through ${shown(paidThrough)} is not a real date`
         : `paid_through ${shown(paidThrough)} is not a date in the format ${DATE_FORMATS_TEXT}`;
     day = `${parsed.year}-${String(parsed.month).padStart(2, "0")}-${String(parsed.day).padStart(2, "0")}`;
+    // Paid ahead as a payment may pay it: at most 10 years (issue 39), and not before the association's records.
+    const latest = latestPaidThrough(today);
+    if (day < EARLIEST_MEMBERSHIP_DAY || day > latest)
+      return `paid_through ${shown(paidThrough)} must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)} (at most ${MAX_PREPAID_YEARS} years ahead)`;
   }
   return { billing: billing as Billing, coverageCents, paidThrough: day };
 }

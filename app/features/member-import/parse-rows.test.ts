@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyStats, hasRequiredColumns, MESSAGES, normalizeHeader } from "./contract";
 import { parseMemberCsv } from "./parse-csv";
+import { unclosedQuoteMessage } from "~/platform/csv";
 
 /*
  * Every reason a member row is refused, word for word, with the line it names; where each
@@ -75,10 +76,19 @@ describe("row errors", () => {
     expect(r.records[0]).toMatchObject({ certificate: cert, mmddyy: "010180", firstName: "f".repeat(100), lastName: "l".repeat(100) });
   });
 
-  it("report a quoted field left open at the end of the file", () => {
-    const r = ok('certificate_number,birthdate,first_name\nA,1980-01-01,Ann\nB,1980-01-01,"Open\n');
-    expect(r.records.map((x) => x.certificate)).toEqual(["A"]);
-    expect(r.rowErrors).toEqual([{ line: 3, message: "Line 3: a quoted field is not closed" }]);
+  it("refuse the whole file for a quoted field left open, naming its line (issue 39)", () => {
+    expect(
+      parseMemberCsv('certificate_number,birthdate,first_name\nA,1980-01-01,Ann\nB,1980-01-01,"Open\nC,1980-01-01,Cy\n', TODAY),
+    ).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(3),
+    });
+    expect(unclosedQuoteMessage(3)).toMatch(/^Line 3: a quoted field is not closed/);
+    // Closed, then followed by more text: the rows after it are misread all the same.
+    expect(parseMemberCsv('certificate_number,birthdate,first_name\n"A"x,1980-01-01,Ann\nB,1980-01-01,Bo\n', TODAY)).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(2),
+    });
   });
 
   it("count a lone CR or LF inside a quoted field as a line, so later rows keep their numbers", () => {
@@ -146,6 +156,20 @@ describe("the optional plan columns", () => {
       'Line 5: paid_through "2026-02-30" is not a real date',
       'Line 6: paid_through "next week" is not a date in the format YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or YYYY/MM/DD',
       'Line 7: coverage_amount "30000000" is not an amount in dollars like 250000 or 250000.00',
+    ]);
+  });
+
+  it("take a paid_through day from 1990 to 10 years ahead of today, as a payment may pay it (issue 39)", () => {
+    const r = ok(`${HEAD}\nP1,1980-01-01,monthly,,1990-01-01\nP2,1980-01-01,monthly,,2034-06-15\n`);
+    expect(r.rowErrors).toEqual([]);
+    expect(r.records.map((x) => x.plan?.paidThrough)).toEqual(["1990-01-01", "2034-06-15"]);
+    const range = "must be a day from January 1, 1990 to June 15, 2034 (at most 10 years ahead)";
+    expect(
+      errors(`${HEAD}\nQ1,1980-01-01,monthly,,1989-12-31\nQ2,1980-01-01,monthly,,2034-06-16\nQ3,1980-01-01,annual,,9999-12-31\n`),
+    ).toEqual([
+      `Line 2: paid_through "1989-12-31" ${range}`,
+      `Line 3: paid_through "2034-06-16" ${range}`,
+      `Line 4: paid_through "9999-12-31" ${range}`,
     ]);
   });
 });

@@ -7,12 +7,12 @@ import { DomainError, parseInput } from "~/platform/errors";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import {
   cancelSchema,
-  paymentSchema,
+  paymentSchemaOn,
   paymentsImportSchema,
   PAYMENTS_IMPORT_LIMIT,
-  planSchema,
-  refundSchema,
-  reinstateSchema,
+  planSchemaOn,
+  refundSchemaOn,
+  reinstateSchemaOn,
   type CardAnswer,
   type MembershipAnswer,
   type VerifyAnswer,
@@ -131,7 +131,7 @@ export function membershipRouter({
     json,
     handler(async (req, res) => {
       const id = memberId(req.params.id);
-      answer(res, await coverage.setPlan(userOf(res), id, parseInput(planSchema, req.body ?? {})));
+      answer(res, await coverage.setPlan(userOf(res), id, parseInput(planSchemaOn(coverage.today()), req.body ?? {})));
     }),
   );
   router.post(
@@ -140,7 +140,7 @@ export function membershipRouter({
     json,
     handler(async (req, res) => {
       const id = memberId(req.params.id);
-      answer(res, await coverage.recordPayment(userOf(res), id, parseInput(paymentSchema, req.body ?? {})), 201);
+      answer(res, await coverage.recordPayment(userOf(res), id, parseInput(paymentSchemaOn(coverage.today()), req.body ?? {})), 201);
     }),
   );
   router.post(
@@ -149,7 +149,7 @@ export function membershipRouter({
     json,
     handler(async (req, res) => {
       const id = parseInput(idParamSchema, req.params.id);
-      answer(res, await coverage.refund(userOf(res), id, parseInput(refundSchema, req.body ?? {})), 201);
+      answer(res, await coverage.refund(userOf(res), id, parseInput(refundSchemaOn(coverage.today()), req.body ?? {})), 201);
     }),
   );
   router.post(
@@ -167,7 +167,7 @@ export function membershipRouter({
     json,
     handler(async (req, res) => {
       const id = memberId(req.params.id);
-      answer(res, await coverage.reinstate(userOf(res), id, parseInput(reinstateSchema, req.body ?? {})));
+      answer(res, await coverage.reinstate(userOf(res), id, parseInput(reinstateSchemaOn(coverage.today()), req.body ?? {})));
     }),
   );
   // The household's second person: any staff enters, changes or removes them (audited).

@@ -3,6 +3,7 @@ import { describeEachDatabase, loginAs, startTestServer, type TestServer } from 
 import { ACCOUNT_MESSAGES } from "~/features/account/contract";
 import { MEMBERSHIP_MESSAGES as M, type MembershipAnswer } from "./contract";
 import { CoverageService } from "./service.server";
+import { addDays, addMonthsKeepingMonthEnd, formatLongDay, latestPaidThrough } from "./coverage";
 
 describeEachDatabase("membership: plans, payments, refunds, cancellation", (dialect) => {
   let server: TestServer;
@@ -115,7 +116,34 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     expect(await pay({ amount: "0" })).toMatchObject({ status: 400, body: { error: M.amountRange } });
     expect(await pay({ amount: "100000.01" })).toMatchObject({ status: 400, body: { error: M.amountRange } });
     expect(await pay({ paidOn: "2026-02-30" })).toMatchObject({ status: 400, body: { error: M.day("Paid on") } });
-    expect(await pay({ paidOn: "2999-01-01" })).toMatchObject({ status: 400, body: { error: M.future("Paid on") } });
+    // A day from 1990 to tomorrow, on the association's calendar (issue 39: 0001-01-01 was taken).
+    const today = server.services.coverage.today();
+    const paidOnRange = `Paid on must be a day from January 1, 1990 to ${formatLongDay(addDays(today, 1))}`;
+    for (const paidOn of ["2999-01-01", "0001-01-01", "1989-12-31", addDays(today, 2)])
+      expect(await pay({ paidOn }), paidOn).toMatchObject({ status: 400, body: { error: paidOnRange, details: { paidOn: paidOnRange } } });
+    // A plan approved from 1990 to a year ahead (issue 39: 2999-01-01 was taken).
+    const approvedOnRange = `Approved on must be a day from January 1, 1990 to ${formatLongDay(addMonthsKeepingMonthEnd(today, 12))}`;
+    for (const approvedOn of ["2999-01-01", "0001-01-01", "1989-12-31", addDays(addMonthsKeepingMonthEnd(today, 12), 1)])
+      expect(await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, approvedOn }), approvedOn).toMatchObject({
+        status: 400,
+        body: { error: approvedOnRange, details: { approvedOn: approvedOnRange } },
+      });
+    expect(
+      (await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, approvedOn: addMonthsKeepingMonthEnd(today, 12) })).status,
+    ).toBe(200);
+    expect((await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, approvedOn: "1990-01-01" })).status).toBe(200);
+    expect(
+      await call(`/api/admin/members/${id}/membership/cancel`, "POST", superAdmin.cookie, { cancelledOn: "0001-01-01", reason: "x" }),
+    ).toMatchObject({ status: 400, body: { error: "Cancelled on must be a day from January 1, 1990 on" } });
+    // The service holds the same ranges for any caller.
+    await expect(
+      server.services.coverage.recordPayment({ id: limited.userId }, id, {
+        amount: 1995,
+        paidOn: "0001-01-01",
+        method: "card",
+        reference: null,
+      }),
+    ).rejects.toThrow(paidOnRange);
     expect(await pay({ method: "bitcoin" })).toMatchObject({ status: 400, body: { error: M.method } });
     expect(await pay({ reference: "a\nb" })).toMatchObject({ status: 400, body: { error: M.reference } });
     expect(await call(`${base(id)}/plan`, "PUT", limited.cookie, { ...plan, billing: "weekly" })).toMatchObject({
@@ -174,6 +202,42 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     });
     // A staff account is no member.
     expect(await call(base(limited.userId), "GET", superAdmin.cookie)).toMatchObject({ status: 404 });
+  });
+
+  it("pays coverage at most 10 years ahead: the payment that would pass it is refused, saying so; 21 of $100,000 never run the dates past 9999 (issue 39)", async () => {
+    const id = await newMember();
+    await call(`${base(id)}/plan`, "PUT", limited.cookie, plan);
+    const pay = (amount: string, reference: string | null = null) =>
+      call(`${base(id)}/payments`, "POST", limited.cookie, { amount, paidOn: "2026-02-01", method: "check", reference });
+    const today = server.services.coverage.today();
+    const latest = latestPaidThrough(today);
+    expect(latest).toBe(addMonthsKeepingMonthEnd(today, 120));
+    // Paid on February 1 after approval on January 15: covered from March 1, a month a period.
+    let periods = 0;
+    while (addMonthsKeepingMonthEnd("2026-02-28", periods + 1) <= latest) periods++;
+    const through = addMonthsKeepingMonthEnd("2026-02-28", periods);
+
+    // The issue's case: 21 payments of $100,000 on a monthly plan. Each is refused; nothing is recorded.
+    for (let i = 0; i < 21; i++) {
+      const refused = await pay("100000", `BIG-${i}`);
+      const message = M.prepaidTooFar(formatLongDay(latest), formatLongDay(addMonthsKeepingMonthEnd("2026-02-28", 5012)));
+      expect(refused).toMatchObject({ status: 400, body: { error: message, details: { amount: message } } });
+      expect(message).toMatch(
+        /^Coverage can be paid at most 10 years ahead, through [A-Z][a-z]+ \d{1,2}, \d{4}: this payment would pay it through /,
+      );
+    }
+    // Up to the limit is taken, in one payment; a cent of a period more is not.
+    const atLimit = await pay(((periods * 1995) / 100).toFixed(2));
+    expect(atLimit.status).toBe(201);
+    expect(atLimit.body.coverage).toMatchObject({ paidThrough: through, label: "Covered" });
+    const over = await pay("19.95");
+    const overMessage = M.prepaidTooFar(formatLongDay(latest), formatLongDay(addMonthsKeepingMonthEnd(through, 1)));
+    expect(over).toMatchObject({ status: 400, body: { error: overMessage } });
+    // Credit short of a period moves no date: it is taken.
+    expect((await pay("19.94")).status).toBe(201);
+    const view = await call(base(id), "GET", limited.cookie);
+    expect(view.body.coverage).toMatchObject({ paidThrough: through, creditCents: 1994, label: "Covered" });
+    expect(view.body.payments).toHaveLength(2);
   });
 
   it("concurrent refunds of one payment and payments of one reference: one each succeeds, none fails badly", async () => {

@@ -16,7 +16,7 @@
 import { z } from "~/platform/zod";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";
-import { BILLINGS, type Coverage } from "./coverage";
+import { addDays, addMonthsKeepingMonthEnd, BILLINGS, formatLongDay, MAX_PREPAID_YEARS, type Coverage } from "./coverage";
 import type { CoInsuredView } from "./co-insured";
 import type { ReminderKind } from "./reminders";
 
@@ -42,7 +42,9 @@ export const MEMBERSHIP_MESSAGES = {
   amountRange: "The amount must be between $0.01 and $100,000.00",
   coverage: "Enter the amount of coverage in dollars, like 250000",
   day: (label: string) => `${label} must be a date written YYYY-MM-DD`,
-  future: (label: string) => `${label} cannot be in the future`,
+  /** Days as people read them: "Paid on must be a day from January 1, 1990 to November 28, 2026". */
+  dayRange: (label: string, first: string, last: string | null) =>
+    last === null ? `${label} must be a day from ${first} on` : `${label} must be a day from ${first} to ${last}`,
   method: "Choose how it was paid",
   reference: "Reference must be one line of at most 100 characters",
   referenceTaken: "A payment with this reference is already recorded",
@@ -58,6 +60,9 @@ export const MEMBERSHIP_MESSAGES = {
   notCancelled: "Only a cancelled membership can be reinstated",
   beforeCancellation: "A reinstatement must be on or after the cancellation date",
   text: (label: string, max: number) => `${label} must be one line of at most ${max} characters`,
+  /** Days as people read them ("October 31, 2036"); `through` null: past the year 9999. */
+  prepaidTooFar: (latest: string, through: string | null) =>
+    `Coverage can be paid at most ${MAX_PREPAID_YEARS} years ahead, through ${latest}: this payment would pay it through ${through ?? "a day past the year 9999"}`,
 } as const;
 
 /** An amount of coverage as typed (an application's, an import's) in cents, or null when it is none a plan can hold. */
@@ -77,8 +82,42 @@ export function parseCents(text: string): number | null {
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 const blankToNull = (v: unknown) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : trimmed(v));
 
-const day = (label: string) =>
-  z.preprocess(trimmed, z.string(MEMBERSHIP_MESSAGES.day(label)).refine(isIsoDate, MEMBERSHIP_MESSAGES.day(label)));
+/** No membership day is before this one: the association's records begin after it. */
+export const EARLIEST_MEMBERSHIP_DAY = "1990-01-01";
+
+/**
+ * The last day each kind of day may be, on the association's `today`: money is recorded when
+ * it moved (tomorrow at the latest, for a payer a time zone ahead); a plan is approved at most
+ * a year ahead.
+ */
+export const LATEST_DAY = {
+  "Paid on": (today: string) => addDays(today, 1),
+  "Refunded on": (today: string) => addDays(today, 1),
+  "Reinstated on": (today: string) => addDays(today, 1),
+  "Approved on": (today: string) => addMonthsKeepingMonthEnd(today, 12),
+} as const;
+export type BoundedDay = keyof typeof LATEST_DAY;
+
+/** Why `value` is outside its label's range on `today` (null: today unknown, the earliest day only), or null when it is inside. */
+export function dayOutOfRange(label: string, value: string, today: string | null): string | null {
+  const latest = today !== null && label in LATEST_DAY ? LATEST_DAY[label as BoundedDay](today) : null;
+  if (value >= EARLIEST_MEMBERSHIP_DAY && (latest === null || value <= latest)) return null;
+  return MEMBERSHIP_MESSAGES.dayRange(label, formatLongDay(EARLIEST_MEMBERSHIP_DAY), latest && formatLongDay(latest));
+}
+
+/** A day written YYYY-MM-DD, from EARLIEST_MEMBERSHIP_DAY to its label's latest on `today` (null: not known here). */
+const day = (label: string, today: string | null = null) =>
+  z.preprocess(
+    trimmed,
+    z
+      .string(MEMBERSHIP_MESSAGES.day(label))
+      .refine(isIsoDate, MEMBERSHIP_MESSAGES.day(label))
+      .superRefine((value, ctx) => {
+        if (!isIsoDate(value)) return;
+        const problem = dayOutOfRange(label, value, today);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+  );
 
 const money = z.preprocess(
   (v) => (typeof v === "number" ? String(v) : v),
@@ -114,49 +153,57 @@ const reason = z.preprocess(
     .refine(isOneLine, MEMBERSHIP_MESSAGES.reason),
 );
 
-export const planSchema = z.object({
-  billing: z.enum(BILLINGS, MEMBERSHIP_MESSAGES.billing),
-  coverageAmount: z.preprocess(
-    (v) => (typeof v === "number" ? String(v) : blankToNull(v)),
-    z
-      .string(MEMBERSHIP_MESSAGES.coverage)
-      .transform((v, ctx) => {
-        const cents = parseCents(v);
-        if (cents === null || cents > MAX_COVERAGE_CENTS) {
-          ctx.addIssue({ code: "custom", message: MEMBERSHIP_MESSAGES.coverage });
-          return z.NEVER;
-        }
-        return cents;
-      })
-      .nullable(),
-  ),
-  beneficiaryName: optionalLine("Beneficiary", 200),
-  beneficiaryRelationship: optionalLine("Relationship", 100),
-  approvedOn: day("Approved on"),
-});
+/** A plan as staff give it; `today` (the association's) bounds the approval day, null: from 1990 on only. */
+export const planSchemaOn = (today: string | null) =>
+  z.object({
+    billing: z.enum(BILLINGS, MEMBERSHIP_MESSAGES.billing),
+    coverageAmount: z.preprocess(
+      (v) => (typeof v === "number" ? String(v) : blankToNull(v)),
+      z
+        .string(MEMBERSHIP_MESSAGES.coverage)
+        .transform((v, ctx) => {
+          const cents = parseCents(v);
+          if (cents === null || cents > MAX_COVERAGE_CENTS) {
+            ctx.addIssue({ code: "custom", message: MEMBERSHIP_MESSAGES.coverage });
+            return z.NEVER;
+          }
+          return cents;
+        })
+        .nullable(),
+    ),
+    beneficiaryName: optionalLine("Beneficiary", 200),
+    beneficiaryRelationship: optionalLine("Relationship", 100),
+    approvedOn: day("Approved on", today),
+  });
+export const planSchema = planSchemaOn(null);
 export type PlanInput = z.output<typeof planSchema>;
 
-export const paymentSchema = z.object({
-  amount: money,
-  paidOn: day("Paid on"),
-  method: z.enum(PAYMENT_METHODS, MEMBERSHIP_MESSAGES.method),
-  reference: z.preprocess(
-    blankToNull,
-    z
-      .string(MEMBERSHIP_MESSAGES.reference)
-      .max(100, MEMBERSHIP_MESSAGES.reference)
-      .refine(isOneLine, MEMBERSHIP_MESSAGES.reference)
-      .nullable(),
-  ),
-});
+/** A payment as staff record it; `today` bounds its day, null: from 1990 on only. */
+export const paymentSchemaOn = (today: string | null) =>
+  z.object({
+    amount: money,
+    paidOn: day("Paid on", today),
+    method: z.enum(PAYMENT_METHODS, MEMBERSHIP_MESSAGES.method),
+    reference: z.preprocess(
+      blankToNull,
+      z
+        .string(MEMBERSHIP_MESSAGES.reference)
+        .max(100, MEMBERSHIP_MESSAGES.reference)
+        .refine(isOneLine, MEMBERSHIP_MESSAGES.reference)
+        .nullable(),
+    ),
+  });
+export const paymentSchema = paymentSchemaOn(null);
 export type PaymentInput = z.output<typeof paymentSchema>;
 
-export const refundSchema = z.object({
-  // Blank: the whole payment.
-  amount: z.preprocess(blankToNull, money.nullable()),
-  refundedOn: day("Refunded on"),
-  reason,
-});
+export const refundSchemaOn = (today: string | null) =>
+  z.object({
+    // Blank: the whole payment.
+    amount: z.preprocess(blankToNull, money.nullable()),
+    refundedOn: day("Refunded on", today),
+    reason,
+  });
+export const refundSchema = refundSchemaOn(null);
 export type RefundInput = z.output<typeof refundSchema>;
 
 export const cancelSchema = z.object({ cancelledOn: day("Cancelled on"), reason });
@@ -171,11 +218,13 @@ export type EarlierPayments = (typeof EARLIER_PAYMENTS)[number];
  * already says. `earlierPayments` is required when money is left from the earlier term (the
  * server says how much when it is missing).
  */
-export const reinstateSchema = z.object({
-  reinstatedOn: day("Reinstated on"),
-  reason: optionalLine("Reason", 500),
-  earlierPayments: z.preprocess(blankToNull, z.enum(EARLIER_PAYMENTS, "Choose carry or refund").nullable()).optional(),
-});
+export const reinstateSchemaOn = (today: string | null) =>
+  z.object({
+    reinstatedOn: day("Reinstated on", today),
+    reason: optionalLine("Reason", 500),
+    earlierPayments: z.preprocess(blankToNull, z.enum(EARLIER_PAYMENTS, "Choose carry or refund").nullable()).optional(),
+  });
+export const reinstateSchema = reinstateSchemaOn(null);
 export type ReinstateInput = z.output<typeof reinstateSchema>;
 
 export interface PlanView {

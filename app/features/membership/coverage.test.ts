@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  addDays,
   addMonthsKeepingMonthEnd,
   coverageOn,
   firstOfNextMonth,
   formatCents,
+  formatLongDay,
+  latestPaidThrough,
+  MAX_PREPAID_YEARS,
   leftAtReinstatement,
   todayIn,
   type LedgerEntry,
@@ -346,6 +350,29 @@ describe("calendar helpers", () => {
     ["2026-03-31", -1, "2026-02-28"],
     ["2026-04-30", 0, "2026-04-30"],
   ])("%s + %i months = %s", (day, months, want) => expect(addMonthsKeepingMonthEnd(day, months)).toBe(want));
+
+  it("refuse a day they cannot write instead of producing garbage (issue 39)", () => {
+    expect(addMonthsKeepingMonthEnd("9999-11-30", 1)).toBe("9999-12-31");
+    expect(() => addMonthsKeepingMonthEnd("9999-12-31", 1)).toThrow(RangeError);
+    expect(() => addMonthsKeepingMonthEnd("10798-10-31", 1)).toThrow(RangeError);
+    expect(() => firstOfNextMonth("9999-12-31")).toThrow(RangeError);
+    expect(() => formatLongDay("10798-10-31")).toThrow(RangeError);
+    expect(formatLongDay("0001-01-01")).toBe("January 1, 1");
+    expect(addDays("0001-01-01", 30)).toBe("0001-01-31");
+    // The issue's case: 21 payments of $100,000 on a monthly plan is 105,263 months of coverage.
+    const record = monthly(
+      "2026-01-15",
+      Array.from({ length: 21 }, () => pay("2026-02-01", 10_000_000)),
+    );
+    expect(() => coverageOn(record, "2026-11-27")).toThrow(RangeError);
+  });
+
+  it("say how far ahead coverage may be paid: ten years from today, by the month-end rule", () => {
+    expect(MAX_PREPAID_YEARS).toBe(10);
+    expect(latestPaidThrough("2026-11-27")).toBe("2036-11-27");
+    expect(latestPaidThrough("2028-02-29")).toBe("2038-02-28");
+    expect(latestPaidThrough("2026-04-30")).toBe("2036-04-30");
+  });
 
   it("first of the next month", () => {
     expect(firstOfNextMonth("2026-12-31")).toBe("2027-01-01");

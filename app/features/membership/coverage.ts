@@ -6,7 +6,9 @@
  *
  * Days are calendar dates written YYYY-MM-DD; money is in whole cents.
  */
-import { MONTH_NAMES, daysInMonth, isoDate } from "~/platform/dates";
+import { MONTH_NAMES, addDays, dayParts, daysInMonth, isoDate } from "~/platform/dates";
+
+export { addDays };
 
 export const BILLINGS = ["monthly", "annual"] as const;
 export type Billing = (typeof BILLINGS)[number];
@@ -17,6 +19,18 @@ const PERIOD_MONTHS: Record<Billing, number> = { monthly: 1, annual: 12 };
 
 /** Days after the paid-through date during which a member is past due rather than lapsed. */
 export const GRACE_DAYS = 30;
+
+/**
+ * How far ahead coverage may be paid for: a payment that would carry the paid-through day past
+ * this many years from today is refused (issue 39: the payments' total is not capped, and 21
+ * of $100,000 ran the dates past the year 9999).
+ */
+export const MAX_PREPAID_YEARS = 10;
+
+/** The latest paid-through day a payment may reach on `today`: the same day MAX_PREPAID_YEARS later (month-end rule). */
+export function latestPaidThrough(today: string): string {
+  return addMonthsKeepingMonthEnd(today, MAX_PREPAID_YEARS * 12);
+}
 
 /** The association's time zone when none is configured: "today" is its calendar day. */
 export const DEFAULT_TIME_ZONE = "America/New_York";
@@ -96,17 +110,9 @@ export interface TermSpan {
   cancelledOn: string;
 }
 
-// --- calendar arithmetic on YYYY-MM-DD ---
+// --- calendar arithmetic on YYYY-MM-DD (platform/dates.ts: a day past the year 9999 is refused, never garbage) ---
 
-function parts(day: string): [number, number, number] {
-  return [Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10))];
-}
-
-/** The day `n` days after (or before, when negative) `day`. */
-export function addDays(day: string, n: number): string {
-  const [y, m, d] = parts(day);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
+const parts = dayParts;
 
 /** The 1st of the month after the month of `day`. */
 export function firstOfNextMonth(day: string): string {

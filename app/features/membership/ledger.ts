@@ -5,6 +5,7 @@
  */
 import {
   coverageOn,
+  latestPaidThrough,
   leftAtReinstatement,
   type Coverage,
   type LeftAtReinstatement,
@@ -102,4 +103,43 @@ export function reinstatementPreview(
       refund: coverageOn({ ...record, events, payments: [...record.payments, ...out] }, today),
     },
   };
+}
+
+/** A payment to add, as prepaidPastLimit weighs it. */
+export interface AddedPayment {
+  amountCents: number;
+  paidOn: string;
+}
+
+/**
+ * Whether `added` payments would pay coverage past the limit (coverage.ts: MAX_PREPAID_YEARS
+ * from `today`): the paid-through day they would give, or null when it stays within the limit
+ * or they do not move it on (a member already past it, from before the limit, may still be
+ * paid into another term). `through` is null when the day is past what a date can hold.
+ */
+export function prepaidPastLimit(
+  view: {
+    plan: Pick<PlanView, "billing" | "approvedOn" | "carriedPaidThrough"> | null;
+    payments: readonly LedgerRow[];
+    events: readonly Pick<TermEventView, "kind" | "on" | "reason">[];
+    coverage: Pick<Coverage, "paidThrough">;
+  },
+  added: readonly AddedPayment[],
+  today: string,
+): { through: string | null; latest: string } | null {
+  const latest = latestPaidThrough(today);
+  const rows: LedgerRow[] = [
+    ...view.payments,
+    ...added.map((a, i) => ({ id: -1 - i, amountCents: a.amountCents, paidOn: a.paidOn, refundOf: null })),
+  ];
+  let through: string | null;
+  try {
+    through = coverageOn(membershipRecord(view.plan, rows, view.events), today).paidThrough;
+  } catch (err) {
+    if (err instanceof RangeError) return { through: null, latest };
+    throw err;
+  }
+  if (!through || through <= latest) return null;
+  const before = view.coverage.paidThrough;
+  return before && through <= before ? null : { through, latest };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import Papa from "papaparse";
+import { unclosedQuoteMessage } from "~/platform/csv";
 import { csvPieces, parsePaymentsCsv, paymentDay, PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
 
 const parse = (text: string) => parsePaymentsCsv(text, "2026-11-27");
@@ -26,6 +27,34 @@ describe("the payment portal's CSV export", () => {
     expect(parse("certificate_number,amount,paid_on,reference\n\n")).toEqual({ ok: false, error: P.noRows });
   });
 
+  it("refuses the whole file when a quoted field is not closed, naming the line where it opens (issue 39)", () => {
+    const issue =
+      "certificate_number,amount,paid_on,reference,memo\n" +
+      'A1,19.95,2026-03-01,R1,"paid by check\n' +
+      "A2,19.95,2026-03-01,R2,\n" +
+      "A3,19.95,2026-03-01,R3,\n";
+    for (const size of [1, 10, 40, 1000])
+      expect(parsePaymentsCsv(issue, "2026-11-27", size)).toEqual({ ok: false, error: unclosedQuoteMessage(2) });
+    // After a quoted field with line breaks, blank lines, CRLF; in the header; closed and followed by more text.
+    const later =
+      'certificate_number,amount,paid_on,reference,memo\r\nA1,1,2026-03-01,R1,"two\r\nlines"\r\n\r\nA2,1,2026-03-01,R2,"open\r\nA3,1,2026-03-01,R3,\r\n';
+    for (const size of [1, 10, 1000])
+      expect(parsePaymentsCsv(later, "2026-11-27", size)).toEqual({ ok: false, error: unclosedQuoteMessage(5) });
+    expect(parse('certificate_number,amount,paid_on,reference,"memo\nA1,1,2026-03-01,R1,\n')).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(1),
+    });
+    expect(parse('certificate_number,amount,paid_on,reference,memo\nA1,1,2026-03-01,R1,"by" check\nA2,1,2026-03-01,R2,\n')).toEqual({
+      ok: false,
+      error: unclosedQuoteMessage(2),
+    });
+    // A quote inside a field that does not open with one is text.
+    expect(parse('certificate_number,amount,paid_on,reference,memo\nA1,1,2026-03-01,R1,by "check\nA2,1,2026-03-01,R2,\n')).toMatchObject({
+      ok: true,
+      totalRows: 2,
+    });
+  });
+
   it("names each bad row's problem with its physical line", () => {
     const got = parse(
       [
@@ -40,6 +69,9 @@ describe("the payment portal's CSV export", () => {
         "A1,19.95,2026-01-01,R8,bitcoin",
         "A1,19.95,2026-01-01,R9,check",
         "A1,19.95,2026-01-01,R9,",
+        "A1,19.95,0001-01-01,R13,",
+        "A1,19.95,12/31/1989,R14,",
+        "A1,19.95,01/01/1990,R15,",
       ].join("\n"),
     );
     if (!got.ok) throw new Error(got.error);
@@ -48,14 +80,21 @@ describe("the payment portal's CSV export", () => {
       { line: 3, message: P.amount },
       { line: 4, message: P.amount },
       { line: 5, message: P.paidOn },
-      { line: 6, message: P.future },
+      { line: 6, message: P.paidOnRange("2026-11-27") },
       { line: 7, message: P.reference },
       { line: 8, message: P.reference },
       { line: 10, message: P.method },
       { line: 12, message: P.repeated(11) },
+      // A day from 1990 to the latest (issue 39: 0001-01-01 was taken).
+      { line: 13, message: P.paidOnRange("2026-11-27") },
+      { line: 14, message: P.paidOnRange("2026-11-27") },
     ]);
-    expect(got.rows.map((r) => [r.line, r.method])).toEqual([[11, "check"]]);
-    expect(got.totalRows).toBe(10);
+    expect(P.paidOnRange("2026-11-27")).toBe("paid_on must be a day from January 1, 1990 to November 27, 2026");
+    expect(got.rows.map((r) => [r.line, r.method])).toEqual([
+      [11, "check"],
+      [15, "card"],
+    ]);
+    expect(got.totalRows).toBe(13);
   });
 
   it("reads days written either way, and only real ones", () => {
@@ -68,7 +107,22 @@ describe("the payment portal's CSV export", () => {
 
 describe("reading a large file a piece at a time", () => {
   const whole = (text: string) => Papa.parse<string[]>(text, { skipEmptyLines: false }).data;
-  const inPieces = (text: string, size: number) => [...csvPieces(text, size)].flat();
+  const inPieces = (text: string, size: number) => [...csvPieces(text, size)].flatMap((p) => p.rows);
+  /** The first row, counted over the whole file, that a piece says is not closed (-1: none). */
+  const unclosedInPieces = (text: string, size: number) => {
+    let before = 0;
+    for (const p of csvPieces(text, size)) {
+      if (p.unclosed >= 0) return before + p.unclosed;
+      before += p.rows.length;
+    }
+    return -1;
+  };
+  const unclosedInWhole = (text: string) => {
+    const rows = Papa.parse<string[]>(text, { skipEmptyLines: false })
+      .errors.filter((e) => e.type === "Quotes")
+      .map((e) => e.row!);
+    return rows.length ? Math.min(...rows) : -1;
+  };
 
   it("reads the rows Papa reads from the whole text, wherever the pieces end", () => {
     const texts = [
@@ -90,13 +144,16 @@ describe("reading a large file a piece at a time", () => {
     const alphabet = ["a", "b", ",", '"', '"', "\n", "\r\n", "\r", " ", ";"];
     for (let n = 0; n < 400; n++) {
       const text = Array.from({ length: 1 + Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
-      for (const size of [1, 2, 3, 5, 8, 13]) expect(inPieces(text, size), JSON.stringify(text)).toEqual(whole(text));
+      for (const size of [1, 2, 3, 5, 8, 13]) {
+        expect(inPieces(text, size), JSON.stringify(text)).toEqual(whole(text));
+        expect(unclosedInPieces(text, size), JSON.stringify(text)).toBe(unclosedInWhole(text));
+      }
     }
   });
 
   it("keeps the pieces small when cells hold quoted line breaks", () => {
     const text = Array.from({ length: 50 }, (_, i) => `${i},"a\nb ""c"""`).join("\n");
-    expect([...csvPieces(text, 1)].map((rows) => rows.length)).toEqual(Array(50).fill(1));
+    expect([...csvPieces(text, 1)].map((p) => p.rows.length)).toEqual(Array(50).fill(1));
   });
 
   it("gives each row its physical line across pieces", () => {

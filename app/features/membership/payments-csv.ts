@@ -3,7 +3,9 @@ import { normalizeHeader } from "~/features/member-import/contract";
 import { normalizeCertificate } from "~/features/auth/normalize";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";
-import { MAX_PAYMENT_CENTS, PAYMENT_METHODS, parseCents, type PaymentMethod } from "./contract";
+import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
+import { EARLIEST_MEMBERSHIP_DAY, MAX_PAYMENT_CENTS, PAYMENT_METHODS, parseCents, type PaymentMethod } from "./contract";
+import { formatLongDay } from "./coverage";
 
 /** The payment portal's export: these columns, named as the member import names its columns ("Paid On" is paid_on). */
 export const PAYMENT_COLUMNS = ["certificate_number", "amount", "paid_on", "reference"] as const;
@@ -16,10 +18,14 @@ export const PAYMENTS_CSV_MESSAGES = {
   certificate: "certificate_number is missing",
   amount: "amount must be dollars and cents above $0.00, like 19.95",
   paidOn: "paid_on must be a date written YYYY-MM-DD or MM/DD/YYYY",
-  future: "paid_on is in the future",
+  /** From 1990 to `latest` (tomorrow, as people read it): as Record payment's Paid on. */
+  paidOnRange: (latest: string) => `paid_on must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)}`,
   reference: "reference is missing, or longer than 100 characters, or not one line",
   method: `method must be one of ${PAYMENT_METHODS.join(", ")} (or left out)`,
   repeated: (line: number) => `reference is repeated from line ${line}`,
+  /** The reference names another member's payment: a mistake in the file or in the ledger, not a re-import to skip. */
+  referenceOfAnother: (certificate: string) =>
+    `reference is already recorded for another member's payment (certificate number ${certificate}): check the file and that payment`,
   unknownCertificate: "no member has this certificate number",
   noPlan: "this member has no plan on record",
 } as const;
@@ -84,7 +90,8 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
   if (!/\S/.test(text)) return { ok: false, error: PAYMENTS_CSV_MESSAGES.empty };
   const pieces = csvPieces(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, pieceChars);
   let piece = pieces.next();
-  const head = piece.done ? undefined : piece.value.shift();
+  if (!piece.done && piece.value.unclosed === 0) return { ok: false, error: unclosedQuoteMessage(1) };
+  const head = piece.done ? undefined : piece.value.rows.shift();
   const header = (head ?? []).map(normalizeHeader);
   const col = Object.fromEntries([...PAYMENT_COLUMNS, "method"].map((name) => [name, header.indexOf(name)])) as Record<string, number>;
   const missing = PAYMENT_COLUMNS.filter((name) => col[name] < 0);
@@ -96,9 +103,15 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
   const [certCol, amountCol, paidCol, refCol, methodCol] = [...PAYMENT_COLUMNS, "method"].map((name) => col[name]);
   let line = 1 + lineBreaksIn(head);
   let totalRows = 0;
-  for (; !piece.done; piece = pieces.next()) {
-    for (const cells of piece.value) {
+  for (let first = true; !piece.done; piece = pieces.next(), first = false) {
+    const { rows: cellRows, unclosed } = piece.value;
+    // The first piece's header was taken off its rows.
+    const unclosedAt = first && unclosed > 0 ? unclosed - 1 : unclosed;
+    for (let i = 0; i < cellRows.length; i++) {
+      const cells = cellRows[i];
       const rowLine = line + 1;
+      // Every later row is in this one's open field: none of them can be read as meant.
+      if (i === unclosedAt) return { ok: false, error: unclosedQuoteMessage(rowLine) };
       line = rowLine + lineBreaksIn(cells);
       if (cells.every((c) => c.trim() === "")) continue;
       totalRows++;
@@ -112,6 +125,14 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
   return { ok: true, rows, problems, totalRows };
 }
 
+/** One piece's rows, and the index among them of the row whose quoted field is not closed (-1: none). */
+export interface CsvPiece {
+  rows: string[][];
+  unclosed: number;
+}
+
+const piece = (parsed: Papa.ParseResult<string[]>): CsvPiece => ({ rows: parsed.data, unclosed: firstUnclosedRow(parsed.errors) });
+
 /**
  * The rows Papa.parse reads from the whole text, read a piece of about `pieceChars` at a time
  * (each piece's rows in turn), so a large file is not one long task. A piece ends before a
@@ -120,7 +141,7 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
  * field and Papa reports a quotes error; then that piece is read again with the rest of the
  * file, as one. The delimiter and line break are Papa's guesses from the whole text.
  */
-export function* csvPieces(text: string, pieceChars = PIECE_CHARS): Generator<string[][]> {
+export function* csvPieces(text: string, pieceChars = PIECE_CHARS): Generator<CsvPiece> {
   const { meta } = Papa.parse<string[]>(text, { preview: 1 });
   const config: Papa.ParseConfig<string[]> = {
     delimiter: meta.delimiter,
@@ -144,15 +165,15 @@ export function* csvPieces(text: string, pieceChars = PIECE_CHARS): Generator<st
     if (end < 0) {
       // The rest of the file: a text ending in a line break ends with an empty row, as Papa reads it.
       const rest = text.slice(start);
-      yield rest === "" ? [[""]] : Papa.parse<string[]>(rest, config).data;
+      yield rest === "" ? { rows: [[""]], unclosed: -1 } : piece(Papa.parse<string[]>(rest, config));
       return;
     }
     const parsed = Papa.parse<string[]>(text.slice(start, end), config);
     if (parsed.errors.some((e) => e.type === "Quotes")) {
-      yield Papa.parse<string[]>(text.slice(start), config).data;
+      yield piece(Papa.parse<string[]>(text.slice(start), config));
       return;
     }
-    yield parsed.data;
+    yield { rows: parsed.data, unclosed: -1 };
     start = end + lineBreak.length;
   }
 }
@@ -177,7 +198,7 @@ function checkRow(
   if (amountCents === null || amountCents < 1 || amountCents > MAX_PAYMENT_CENTS) return PAYMENTS_CSV_MESSAGES.amount;
   const paidOn = paymentDay(cellAt(cells, paidCol));
   if (!paidOn) return PAYMENTS_CSV_MESSAGES.paidOn;
-  if (paidOn > latest) return PAYMENTS_CSV_MESSAGES.future;
+  if (paidOn > latest || paidOn < EARLIEST_MEMBERSHIP_DAY) return PAYMENTS_CSV_MESSAGES.paidOnRange(latest);
   const reference = cellAt(cells, refCol);
   if (!reference || reference.length > 100 || !isOneLine(reference)) return PAYMENTS_CSV_MESSAGES.reference;
   const methodText = cellAt(cells, methodCol).toLowerCase();

@@ -3,7 +3,21 @@ import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/features/members/contract";
-import { addDays, todayIn } from "./coverage";
+import {
+  addDays,
+  addMonthsKeepingMonthEnd,
+  coverageOn,
+  firstOfNextMonth,
+  formatLongDay,
+  latestPaidThrough,
+  PLAN_PRICE_CENTS,
+  todayIn,
+  type Billing,
+  type Coverage,
+} from "./coverage";
+import { CoverageCensus } from "./census.server";
+import { MEMBERSHIP_MESSAGES } from "./contract";
+import { membershipRecord, prepaidPastLimit } from "./ledger";
 import { parsePaymentsCsvInTurns, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
 import type { MembershipActor } from "./service.server";
 
@@ -93,6 +107,8 @@ export class PaymentsImportService {
     private timeZone: string,
     private now: () => Date = () => new Date(),
     private chunkRows = IMPORT_CHUNK[dialect],
+    /** Every member's coverage today (the services' one, kept between reads). */
+    private census = new CoverageCensus(db, () => todayIn(timeZone, now())),
   ) {}
 
   async preview(csv: string): Promise<PaymentsImportReport> {
@@ -140,7 +156,7 @@ export class PaymentsImportService {
       this.members([...new Set(parsed.rows.map((r) => r.certificate))]),
       this.recordedReferences(parsed.rows.map((r) => r.reference)),
     ]);
-    const rows: CheckedRow[] = [];
+    let rows: CheckedRow[] = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
     const memberIds = new Set<number>();
     let totalCents = 0;
@@ -148,7 +164,15 @@ export class PaymentsImportService {
       if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       const row = parsed.rows[i];
       const member = members.get(row.certificate);
-      if (recorded.has(row.reference)) skippedRows.push({ line: row.line, reference: row.reference });
+      const owner = recorded.get(row.reference);
+      // Recorded before for this member: a re-import, skipped. For another: not this payment.
+      if (owner !== undefined && owner.id === member?.id) skippedRows.push({ line: row.line, reference: row.reference });
+      else if (owner !== undefined)
+        problems.push({
+          line: row.line,
+          message: PAYMENTS_CSV_MESSAGES.referenceOfAnother(owner.certificate),
+          certificate: row.certificate,
+        });
       else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate, certificate: row.certificate });
       else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan, certificate: row.certificate });
       else {
@@ -156,6 +180,19 @@ export class PaymentsImportService {
         memberIds.add(member.id);
         totalCents += row.amountCents;
       }
+    }
+    const tooFar = await this.prepaidTooFar(rows);
+    if (tooFar.length) {
+      // Those rows are problems, not payments to record.
+      const lines = new Set(tooFar.map((p) => p.line));
+      rows = rows.filter((r) => !lines.has(r.line));
+      memberIds.clear();
+      totalCents = 0;
+      for (const r of rows) {
+        memberIds.add(r.memberId);
+        totalCents += r.amountCents;
+      }
+      problems.push(...tooFar);
     }
     problems.sort((a, b) => a.line - b.line);
     return {
@@ -179,6 +216,74 @@ export class PaymentsImportService {
         })),
       },
     };
+  }
+
+  /**
+   * The rows that would pay a member's coverage past the limit (coverage.ts:
+   * MAX_PREPAID_YEARS), each member's payments in the file counted in the file's order. A
+   * bound from today's coverage (the census) and the file's sum finds the members who might;
+   * only their ledgers are read, and the exact rule says at which of their rows the limit is
+   * passed.
+   */
+  private async prepaidTooFar(rows: CheckedRow[]): Promise<RowProblem[]> {
+    if (rows.length === 0) return [];
+    const today = todayIn(this.timeZone, this.now());
+    const latest = latestPaidThrough(today);
+    const byMember = new Map<number, CheckedRow[]>();
+    for (const row of rows) {
+      const list = byMember.get(row.memberId);
+      if (list) list.push(row);
+      else byMember.set(row.memberId, [row]);
+    }
+    const { census } = await this.census.all();
+    const problems: RowProblem[] = [];
+    for (const [memberId, own] of byMember) {
+      const sum = own.reduce((total, r) => total + r.amountCents, 0);
+      if (!mightPass(census.get(memberId), sum, today, latest)) continue;
+      const view = await this.ledgerOf(memberId);
+      const passes = (n: number) => n > 0 && prepaidPastLimit(view, own.slice(0, n), today) !== null;
+      if (!passes(own.length)) continue;
+      // The first row whose payment passes it (the rows before it do not, with it they do).
+      let [lo, hi] = [0, own.length];
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (passes(mid)) hi = mid;
+        else lo = mid;
+      }
+      const past = prepaidPastLimit(view, own.slice(0, hi), today)!;
+      problems.push({
+        line: own[hi - 1].line,
+        message: MEMBERSHIP_MESSAGES.prepaidTooFar(formatLongDay(past.latest), past.through && formatLongDay(past.through)),
+      });
+    }
+    return problems;
+  }
+
+  /** A member's plan, ledger and events, as the rule reads them. */
+  private async ledgerOf(memberId: number) {
+    const [plan, payments, events] = await Promise.all([
+      this.db.selectFrom("membership_plans").selectAll().where("user_id", "=", memberId).executeTakeFirst(),
+      this.db
+        .selectFrom("membership_payments")
+        .select(["id", "amount_cents", "paid_on", "refund_of"])
+        .where("user_id", "=", memberId)
+        .orderBy("paid_on")
+        .orderBy("id")
+        .execute(),
+      this.db.selectFrom("membership_events").select(["kind", "on_date", "reason"]).where("user_id", "=", memberId).orderBy("id").execute(),
+    ]);
+    const planView = plan
+      ? { billing: plan.billing as Billing, approvedOn: plan.approved_on, carriedPaidThrough: plan.carried_paid_through }
+      : null;
+    const ledger = payments.map((p) => ({
+      id: Number(p.id),
+      amountCents: Number(p.amount_cents),
+      paidOn: p.paid_on,
+      refundOf: p.refund_of === null ? null : Number(p.refund_of),
+    }));
+    const termEvents = events.map((e) => ({ kind: e.kind as "cancelled" | "reinstated", on: e.on_date, reason: e.reason }));
+    const coverage = coverageOn(membershipRecord(planView, ledger, termEvents), todayIn(this.timeZone, this.now()));
+    return { plan: planView, payments: ledger, events: termEvents, coverage };
   }
 
   /** The certificate numbers' members (staff accounts are no members). */
@@ -210,13 +315,14 @@ export class PaymentsImportService {
     return found;
   }
 
-  private async recordedReferences(references: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
+  /** The references already recorded, each with the member whose payment it is. */
+  private async recordedReferences(references: string[]): Promise<Map<string, { id: number; certificate: string }>> {
+    const found = new Map<string, { id: number; certificate: string }>();
     for (const chunk of chunks(references, this.chunkRows)) {
-      const { rows } = await sql<{ reference: string }>`
-        select reference from membership_payments
-        where refund_of is null and reference ${this.inList(chunk)}`.execute(this.db);
-      for (const r of rows) found.add(r.reference);
+      const { rows } = await sql<{ reference: string; user_id: number; certificate_number: string }>`
+        select p.reference, p.user_id, u.certificate_number from membership_payments p join users u on u.id = p.user_id
+        where p.refund_of is null and p.reference ${this.inList(chunk)}`.execute(this.db);
+      for (const r of rows) found.set(r.reference, { id: Number(r.user_id), certificate: r.certificate_number });
       await nextTurn();
     }
     return found;
@@ -241,5 +347,32 @@ export class PaymentsImportService {
       await sql`${into}
         select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ${constants}
         from json_each(${JSON.stringify(rows.map((r) => [r.memberId, r.amountCents, r.paidOn, r.method, r.reference]))})`.execute(trx);
+  }
+}
+
+const PERIOD_MONTHS = { monthly: 1, annual: 12 } as const;
+
+/**
+ * Whether a member's coverage today and `sum` more could reach past `latest`: never less than
+ * the rule gives (so a member it passes over cannot pass the limit), often more (payments
+ * dated into an earlier term, or before the first payment, count here as if they extended
+ * this one).
+ */
+function mightPass(coverage: Coverage | undefined, sum: number, today: string, latest: string): boolean {
+  if (!coverage?.billing || coverage.state.kind === "cancelled" || coverage.earlierTerms.length) return true;
+  const price = PLAN_PRICE_CENTS[coverage.billing];
+  const months = PERIOD_MONTHS[coverage.billing];
+  try {
+    if (coverage.paidThrough) {
+      return addMonthsKeepingMonthEnd(coverage.paidThrough, Math.floor((coverage.creditCents + sum) / price) * months) > latest;
+    }
+    // Not begun: it begins the 1st after the term's start and the first payment (none later than tomorrow).
+    const startsOn = coverage.nextDue?.on ?? today;
+    const tomorrow = addDays(today, 1);
+    const begins = firstOfNextMonth(startsOn > tomorrow ? startsOn : tomorrow);
+    return addMonthsKeepingMonthEnd(addDays(begins, -1), Math.floor((coverage.paidCents + sum) / price) * months) > latest;
+  } catch (err) {
+    if (err instanceof RangeError) return true;
+    throw err;
   }
 }

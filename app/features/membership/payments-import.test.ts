@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/platform/schema";
+import { unclosedQuoteMessage } from "~/platform/csv";
+import { MEMBERSHIP_MESSAGES as M, type PaymentsImportAnswer } from "./contract";
+import { addMonthsKeepingMonthEnd, formatLongDay, latestPaidThrough } from "./coverage";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
-import type { PaymentsImportAnswer } from "./contract";
 import { PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
 import { LISTED_ROWS, PaymentsImportService, PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
 
@@ -98,6 +100,27 @@ describeEachDatabase("membership: payments import", (dialect) => {
     expect(audit.map((a) => Number(a.row_count))).toEqual([3, 1]);
   });
 
+  it("a reference already recorded for another member's payment is a conflict, not a re-import to skip (issue 39 §5.7)", async () => {
+    const before = await ledger();
+    // A-1 and A-2 were recorded above for the first and second member.
+    const csv = `${HEADER}\n${certificates[0]},19.95,2026-01-16,A-1\n${certificates[0]},19.95,2026-01-20,A-2\n${certificates[1]},19.95,2026-07-01,X-NEW\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({
+      toRecord: 1,
+      skipped: 1,
+      skippedRows: [{ line: 2, reference: "A-1" }],
+      problems: 1,
+      problemRows: [{ line: 3, message: P.referenceOfAnother(certificates[1]), certificate: certificates[0] }],
+    });
+    expect(P.referenceOfAnother(certificates[1])).toBe(
+      `reference is already recorded for another member's payment (certificate number ${certificates[1]}): check the file and that payment`,
+    );
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(I.hasProblems(1));
+    expect(await ledger()).toEqual(before);
+  });
+
   it("one bad row, an unknown certificate or a member without a plan imports nothing, and says which lines", async () => {
     const before = await ledger();
     const csv = `certificate_number,amount,paid_on,reference\n${certificates[0]},19.95,2026-03-16,B-1\nNOBODY,19.95,2026-03-16,B-2\n${certificates[2]},19.95,2026-03-16,B-3\n${certificates[1]},abc,2026-03-16,B-4\n`;
@@ -123,8 +146,78 @@ describeEachDatabase("membership: payments import", (dialect) => {
     );
   });
 
+  it("a quoted field left open in an ignored column refuses the whole file, naming its line, and records nothing (issue 39)", async () => {
+    const before = await ledger();
+    // The issue's file: the memo of line 2 opens a quote that nothing closes, so lines 3 and 4
+    // would be read into that one cell.
+    const csv =
+      "certificate_number,amount,paid_on,reference,memo\n" +
+      `${certificates[0]},19.95,2026-06-01,Q-1,"paid by check\n` +
+      `${certificates[1]},19.95,2026-06-01,Q-2,\n` +
+      `${certificates[0]},19.95,2026-06-02,Q-3,\n`;
+    const preview = await send(csv, false);
+    expect(preview.status).toBe(400);
+    expect(preview.body.error).toBe(unclosedQuoteMessage(2));
+    expect(preview.body.error).toMatch(/^Line 2: a quoted field is not closed/);
+    const applied = await send(csv, true);
+    expect(applied.status).toBe(400);
+    expect(applied.body.error).toBe(unclosedQuoteMessage(2));
+    expect(await ledger()).toEqual(before);
+  });
+
+  it("refuses the row that would pay a member's coverage more than 10 years ahead, counting the file's earlier rows (issue 39)", async () => {
+    const { userId } = await loginAs(server, "member", { certificate: "PAYFAR1" });
+    await server.request(`/api/admin/members/${userId}/membership/plan`, {
+      method: "PUT",
+      cookie: staff.cookie,
+      json: { billing: "monthly", approvedOn: "2026-01-15" },
+    });
+    const before = await ledger();
+    const latest = latestPaidThrough(server.services.coverage.today());
+    // The issue's case: 21 payments of $100,000. The first already passes the limit.
+    const big = Array.from({ length: 21 }, (_, i) => `PAYFAR1,100000.00,2026-06-01,FAR-${i}`).join("\n");
+    const issue = await send(`${HEADER}\n${big}\n`, false);
+    expect(issue.status).toBe(200);
+    expect(issue.body.report.problemRows).toEqual([
+      {
+        line: 2,
+        message: M.prepaidTooFar(formatLongDay(latest), formatLongDay(addMonthsKeepingMonthEnd("2026-06-30", 5012))),
+      },
+    ]);
+    expect((await send(`${HEADER}\n${big}\n`, true)).status).toBe(400);
+
+    // Paid June 1: covered from July 1. Up to the limit in two rows, then a month more in the third.
+    let periods = 0;
+    while (addMonthsKeepingMonthEnd("2026-06-30", periods + 1) <= latest) periods++;
+    const rows = [
+      `PAYFAR1,${(((periods - 1) * 1995) / 100).toFixed(2)},2026-06-01,NEAR-1`,
+      `${certificates[1]},19.95,2026-06-01,NEAR-OTHER`,
+      "PAYFAR1,19.95,2026-06-02,NEAR-2",
+      "PAYFAR1,19.95,2026-06-03,NEAR-3",
+    ];
+    const near = await send(`${HEADER}\n${rows.join("\n")}\n`, false);
+    expect(near.body.report).toMatchObject({ problems: 1, toRecord: 4 - 1 });
+    expect(near.body.report.problemRows).toEqual([
+      {
+        line: 5,
+        message: M.prepaidTooFar(formatLongDay(latest), formatLongDay(addMonthsKeepingMonthEnd("2026-06-30", periods + 1))),
+      },
+    ]);
+    const applied = await send(`${HEADER}\n${rows.join("\n")}\n`, true);
+    expect(applied.status).toBe(400);
+    expect(await ledger()).toEqual(before);
+    // Without the row that passes it, the file is recorded: paid through the last day it may be.
+    const upTo = await send(`${HEADER}\n${rows.slice(0, 3).join("\n")}\n`, true);
+    expect(upTo.status).toBe(201);
+    const member = (await (await server.request(`/api/admin/members/${userId}/membership`, { cookie: staff.cookie })).json()) as {
+      coverage: { paidThrough: string };
+    };
+    expect(member.coverage.paidThrough).toBe(addMonthsKeepingMonthEnd("2026-06-30", periods));
+    expect(member.coverage.paidThrough <= latest).toBe(true);
+  });
+
   it("two staff applying the same file at once record each payment once", async () => {
-    const rows = Array.from({ length: 300 }, (_, i) => `${certificates[i % 2]},19.95,2026-04-01,C-${i}`).join("\n");
+    const rows = Array.from({ length: 300 }, (_, i) => `${certificates[i % 2]},1.00,2026-04-01,C-${i}`).join("\n");
     const csv = `certificate_number,amount,paid_on,reference\n${rows}\n`;
     const results = await Promise.all([send(csv, true), send(csv, true), send(csv, true)]);
     expect(results.every((r) => r.status < 500)).toBe(true);
@@ -138,7 +231,8 @@ describeEachDatabase("membership: payments import", (dialect) => {
   const HEADER = "certificate_number,amount,paid_on,reference";
   /** More rows than SQLite's statements take (5,000) and than one piece of the file holds. */
   const LARGE = 12_000;
-  const large = (prefix: string) => Array.from({ length: LARGE }, (_, i) => `${certificates[i % 2]},19.95,2026-05-01,${prefix}-${i}`);
+  /** A cent each: 6,000 payments of a period each would pay coverage centuries ahead. */
+  const large = (prefix: string) => Array.from({ length: LARGE }, (_, i) => `${certificates[i % 2]},0.01,2026-05-01,${prefix}-${i}`);
 
   it("applies a large file all at once, and the same file again records nothing new", async () => {
     const before = (await ledger()).length;
@@ -149,10 +243,10 @@ describeEachDatabase("membership: payments import", (dialect) => {
 
     const applied = await send(csv, true);
     expect(applied.status).toBe(201);
-    expect(applied.body.report).toMatchObject({ toRecord: LARGE, totalCents: LARGE * 1995 });
+    expect(applied.body.report).toMatchObject({ toRecord: LARGE, totalCents: LARGE });
     const after = await ledger();
     expect(after.length).toBe(before + LARGE);
-    expect(after.at(-1)).toEqual([ids[(LARGE - 1) % 2], `L-${LARGE - 1}`, 1995]);
+    expect(after.at(-1)).toEqual([ids[(LARGE - 1) % 2], `L-${LARGE - 1}`, 1]);
 
     const again = await send(csv, true);
     expect(again.status).toBe(200);

@@ -3,11 +3,12 @@ import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditAction, AuditRecorder } from "~/features/members/contract";
-import { addDays, coverageOn, formatCents, formatLongDay, todayIn, type Billing } from "./coverage";
-import { membershipRecord, paymentsToDrawFrom, reinstatementPreview } from "./ledger";
+import { coverageOn, formatCents, formatLongDay, todayIn, type Billing } from "./coverage";
+import { membershipRecord, paymentsToDrawFrom, prepaidPastLimit, reinstatementPreview } from "./ledger";
 import { CO_INSURED_MESSAGES, changedFields, type CoInsuredInput } from "./co-insured";
 import { readCoInsured, removeCoInsured, writeCoInsured } from "./co-insured.server";
 import {
+  dayOutOfRange,
   MEMBERSHIP_MESSAGES as M,
   type CancelInput,
   type MembershipView,
@@ -130,6 +131,7 @@ export class CoverageService {
   }
 
   async setPlan(actor: MembershipActor, memberId: number, input: PlanInput): Promise<MembershipView> {
+    this.inRange(input.approvedOn, "Approved on");
     return this.change(actor, memberId, "membership.plan", async (trx, label) => {
       const now = nowIso();
       const values = {
@@ -162,9 +164,16 @@ export class CoverageService {
   }
 
   async recordPayment(actor: MembershipActor, memberId: number, input: PaymentInput): Promise<MembershipView> {
-    this.notAfterTomorrow(input.paidOn, "Paid on");
+    this.inRange(input.paidOn, "Paid on");
     return this.change(actor, memberId, "membership.payment", async (trx, label) => {
       await this.requirePlan(trx, memberId);
+      // Decided with the member's row locked: two payments at once cannot each pass the check alone.
+      const before = await this.view(memberId, trx);
+      const past = prepaidPastLimit(before, [{ amountCents: input.amount, paidOn: input.paidOn }], before.today);
+      if (past) {
+        const message = M.prepaidTooFar(formatLongDay(past.latest), past.through && formatLongDay(past.through));
+        throw DomainError.invalid(message, { amount: message });
+      }
       try {
         await trx
           .insertInto("membership_payments")
@@ -196,7 +205,7 @@ export class CoverageService {
    * payment at once take turns and the second sees the first's refund.
    */
   async refund(actor: MembershipActor, paymentId: number, input: RefundInput): Promise<MembershipView> {
-    this.notAfterTomorrow(input.refundedOn, "Refunded on");
+    this.inRange(input.refundedOn, "Refunded on");
     const payment = await this.db.selectFrom("membership_payments").select(["user_id"]).where("id", "=", paymentId).executeTakeFirst();
     if (!payment) throw DomainError.notFound(M.paymentNotFound);
     return this.change(actor, Number(payment.user_id), "membership.refund", async (trx, label) => {
@@ -237,6 +246,7 @@ export class CoverageService {
   }
 
   async cancel(actor: MembershipActor, memberId: number, input: CancelInput): Promise<MembershipView> {
+    this.inRange(input.cancelledOn, "Cancelled on");
     return this.change(actor, memberId, "membership.cancel", async (trx, label) => {
       await this.requirePlan(trx, memberId);
       const last = await this.lastEvent(trx, memberId);
@@ -265,7 +275,7 @@ export class CoverageService {
    * new one.
    */
   async reinstate(actor: MembershipActor, memberId: number, input: ReinstateInput): Promise<MembershipView> {
-    this.notAfterTomorrow(input.reinstatedOn, "Reinstated on");
+    this.inRange(input.reinstatedOn, "Reinstated on");
     return this.change(actor, memberId, "membership.reinstate", async (trx, label) => {
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind !== "cancelled") throw DomainError.conflict(M.notCancelled);
@@ -402,10 +412,24 @@ export class CoverageService {
     return { recorded_by: actor.id, recorded_by_label: staff?.username ?? null, recorded_at: nowIso() };
   }
 
-  /** Money is recorded when it moved: today, or tomorrow for a payer a time zone ahead. */
-  private notAfterTomorrow(day: string, label: string): void {
-    if (day > addDays(this.today(), 1)) throw DomainError.invalid(M.future(label), { [fieldOf(label)]: M.future(label) });
+  /**
+   * A day within its range on the association's today (contract.ts: LATEST_DAY): money is
+   * recorded when it moved, today or tomorrow for a payer a time zone ahead; a plan is
+   * approved at most a year ahead; none is before 1990.
+   */
+  private inRange(day: string, label: string): void {
+    const problem = dayOutOfRange(label, day, this.today());
+    if (problem) throw DomainError.invalid(problem, { [fieldOf(label)]: problem });
   }
 }
 
-const fieldOf = (label: string) => ({ "Paid on": "paidOn", "Refunded on": "refundedOn", "Reinstated on": "reinstatedOn" })[label] ?? label;
+const fieldOf = (label: string) =>
+  (
+    ({
+      "Paid on": "paidOn",
+      "Refunded on": "refundedOn",
+      "Reinstated on": "reinstatedOn",
+      "Approved on": "approvedOn",
+      "Cancelled on": "cancelledOn",
+    }) as Record<string, string>
+  )[label] ?? label;

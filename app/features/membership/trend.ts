@@ -1,4 +1,4 @@
-import { MONTH_NAMES, daysInMonth, isoDate } from "~/platform/dates";
+import { MONTH_NAMES, dayParts, daysInMonth, isoDate } from "~/platform/dates";
 import { addDays, type Coverage } from "./coverage";
 import type { CoverageCounts } from "./statuses";
 
@@ -37,8 +37,7 @@ export const TREND_MONTHS = 12;
  * a payment (the paid-through day moves on) is no lapse.
  */
 export function monthlyTrend(coverages: Iterable<Coverage>, today: string, months = TREND_MONTHS): MonthFigures[] {
-  const year = Number(today.slice(0, 4));
-  const month = Number(today.slice(5, 7));
+  const [year, month] = dayParts(today);
   const out: MonthFigures[] = [];
   const index = new Map<string, number>();
   for (let k = months - 1; k >= 0; k--) {
@@ -57,11 +56,8 @@ export function monthlyTrend(coverages: Iterable<Coverage>, today: string, month
     });
   }
   const ends = out.map((f) => {
-    const last = isoDate(
-      Number(f.month.slice(0, 4)),
-      Number(f.month.slice(5, 7)),
-      daysInMonth(Number(f.month.slice(0, 4)), Number(f.month.slice(5, 7))),
-    );
+    const [y, m] = dayParts(`${f.month}-01`);
+    const last = isoDate(y, m, daysInMonth(y, m));
     return last < today ? last : today;
   });
 

@@ -12,10 +12,10 @@ import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
   cancelSchema,
-  paymentSchema,
-  planSchema,
-  refundSchema,
-  reinstateSchema,
+  paymentSchemaOn,
+  planSchemaOn,
+  refundSchemaOn,
+  reinstateSchemaOn,
   type EarlierPayments,
   type MembershipAnswer,
   type MembershipView,
@@ -126,27 +126,33 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
   const refunding = form?.kind === "refund" && view ? { payment: form.payment, left: leftOfPayment(form.payment, view.payments) } : null;
   const refundLeft = refunding?.left ?? null;
   const refundWhole = refunding?.left === refunding?.payment.amountCents;
+  // The days' ranges are the server's, on the association's today (the view's).
+  const on = today || null;
+  const dayForms = useMemo(
+    () => ({ payment: paymentSchemaOn(on), plan: planSchemaOn(on), refund: refundSchemaOn(on), reinstate: reinstateSchemaOn(on) }),
+    [on],
+  );
   const refundForm = useMemo(
     () =>
       refundLeft === null
-        ? refundSchema
-        : refundSchema.extend({
-            amount: refundSchema.shape.amount.refine(
+        ? dayForms.refund
+        : dayForms.refund.extend({
+            amount: dayForms.refund.shape.amount.refine(
               (cents) => cents === null || cents <= refundLeft,
               refundWhole ? M.refundTooMuch : M.refundMoreThanLeft(formatCents(refundLeft)),
             ),
           }),
-    [refundLeft, refundWhole],
+    [refundLeft, refundWhole, dayForms],
   );
   // Money left from the earlier term needs staff's choice, asked by its field before the confirmation.
   const reinstateForm = useMemo(
     () =>
-      reinstateSchema.superRefine((value, ctx) => {
+      dayForms.reinstate.superRefine((value, ctx) => {
         const left = view ? (reinstatementPreview(view, value.reinstatedOn, today)?.left.leftCents ?? 0) : 0;
         if (left > 0 && !value.earlierPayments)
           ctx.addIssue({ code: "custom", path: ["earlierPayments"], message: M.earlierPayments(formatCents(left)) });
       }),
-    [view, today],
+    [view, today, dayForms],
   );
 
   return (
@@ -156,7 +162,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         open={formKind === "payment"}
         title="Record payment"
         description={`Certificate number ${certificate}. A payment is never edited: a mistake is paid back with a refund.`}
-        schema={paymentSchema}
+        schema={dayForms.payment}
         defaultValue={{
           amount: view?.coverage.nextDue ? dollars(view.coverage.nextDue.amountCents) : "",
           paidOn: today,
@@ -215,7 +221,7 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
             ? `Certificate number ${certificate}. A payment is recorded against a plan, and this member has none yet: give one, then record the payment.`
             : `Certificate number ${certificate}`
         }
-        schema={planSchema}
+        schema={dayForms.plan}
         defaultValue={{
           billing: view?.plan?.billing ?? "",
           coverageAmount: view?.plan?.coverageCents != null ? dollars(view.plan.coverageCents) : "",
