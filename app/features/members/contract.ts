@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = [
   "membership.payments_import",
   "membership.co_insured",
   "account.sign_out_everywhere",
+  "account.email_change",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -89,6 +90,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.payments_import": "Imported payments",
   "membership.co_insured": "Changed a plan's co-insured",
   "account.sign_out_everywhere": "Signed out everywhere else",
+  "account.email_change": "A member confirmed a new e-mail address",
 };
 
 export const MESSAGES = {
