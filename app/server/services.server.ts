@@ -197,6 +197,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       publicUrl: config.PUBLIC_URL ?? null,
       timeZone: config.TIME_ZONE,
     }),
-    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit, () => coverage.today()),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit, () => coverage.today(), emailChanges),
   };
 }

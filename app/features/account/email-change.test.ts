@@ -159,6 +159,30 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     expect(JSON.parse(entry.details!).fields).toContain("email");
   });
 
+  it("an address the member import replaces is told too, after the import", async () => {
+    const before = `import-old-${dialect}@example.com`;
+    const after = `import-new-${dialect}@example.com`;
+    const member = await memberWith(before);
+    const { certificate_number } = await db()
+      .selectFrom("users")
+      .select("certificate_number")
+      .where("id", "=", member.userId)
+      .executeTakeFirstOrThrow();
+    const res = await server.request("/api/upload-users", {
+      method: "POST",
+      cookie: staff.cookie,
+      json: {
+        csvContent: `certificate_number,birthdate,first_name,last_name,email\n${certificate_number},1980-01-15,Pat,,${after}\n`,
+        filename: "m.csv",
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(await emailOf(member.userId)).toBe(after);
+    await expect.poll(() => mailsTo(before).length).toBe(1);
+    expect(mailsTo(before)[0]).not.toContain(after);
+    expect(mailsTo(after)).toEqual([]);
+  });
+
   it("is refused, saving nothing, when the site sends no mail", async () => {
     const quiet = await startTestServer(dialect);
     try {
