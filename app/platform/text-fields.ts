@@ -52,3 +52,19 @@ export function holdsIllFormedText(value: unknown, depth = 0): boolean {
   for (const [k, v] of Object.entries(value)) if (LONE_SURROGATE.test(k) || holdsIllFormedText(v, depth + 1)) return true;
   return false;
 }
+
+/**
+ * A web or e-mail address where a name belongs (issue 39: "Pay now at http://evil.example/pay"
+ * went into a mail as "Dear Pay now at ..."): an @ (or its full-width forms), a scheme
+ * ("http://", "hxxp://"), "www.", a domain followed by a path, or a bare domain of a common
+ * top-level domain. Kept narrow on purpose: "St. John", "J.R.R.", "Dr.Who" and
+ * "O'Brien-Smith" are names.
+ */
+const WEB_OR_MAIL_ADDRESS =
+  /[@\uff20\ufe6b]|:\/\/|\bwww\.|[a-z0-9-]\.[a-z]{2,}\/|\b[a-z0-9-]+\.(?:com|net|org|info|biz|io|co|us|uk|ru|cn|xyz|top|online|site|app|dev|link|click|shop|store|ly|me|tk|gq|ml|cf|ga|example)\b/i;
+
+/** True when a name field holds a web or e-mail address (see above). */
+export const holdsWebOrMailAddress = (value: string) => WEB_OR_MAIL_ADDRESS.test(value);
+
+/** The message of a name field that holds one, naming the field. */
+export const notANameMessage = (label: string) => `${label} must be a name, not a web or e-mail address.`;
