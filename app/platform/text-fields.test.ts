@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { holdsIllFormedText, holdsWebOrMailAddress, isCleanMultiLine, isOneLine, notANameMessage, stripControlChars } from "./text-fields";
+import {
+  hasMixedScripts,
+  holdsIllFormedText,
+  holdsWebOrMailAddress,
+  isCleanMultiLine,
+  isOneLine,
+  notANameMessage,
+  scriptsOf,
+  stripControlChars,
+} from "./text-fields";
 
 describe("one rule for text fields", () => {
   it("a one-line field takes letters, accents, emoji and spaces", () => {
@@ -62,5 +71,18 @@ describe("names are names (issue 39)", () => {
   });
   it("names the field", () => {
     expect(notANameMessage("First name")).toBe("First name must be a name, not a web or e-mail address.");
+  });
+});
+
+describe("mixed-script names (issue 39)", () => {
+  it("finds a look-alike letter of another script", () => {
+    expect(scriptsOf("\u0410lice Anders")).toEqual(["Cyrillic", "Latin"]);
+    expect(hasMixedScripts("\u0410lice Anders")).toBe(true);
+    // Greek omicron in "Bob".
+    expect(hasMixedScripts("B\u03bfb")).toBe(true);
+  });
+  it("leaves one-script names alone, accents, digits and punctuation included", () => {
+    for (const name of ["Alice Anders", "José Núñez-O'Brien", "Иван Петров", "Ζωή", "李小龍", "山田 はなこ", "Anne 2nd", "", null])
+      expect(hasMixedScripts(name), String(name)).toBe(false);
   });
 });

@@ -68,3 +68,44 @@ export const holdsWebOrMailAddress = (value: string) => WEB_OR_MAIL_ADDRESS.test
 
 /** The message of a name field that holds one, naming the field. */
 export const notANameMessage = (label: string) => `${label} must be a name, not a web or e-mail address.`;
+
+/**
+ * The writing systems a name's letters come from, for telling look-alikes apart (issue 39:
+ * "Аlice Anders" with a Cyrillic А reads as "Alice Anders"). Chinese and Japanese mix Han,
+ * Hiragana and Katakana as one writing system; any script not listed counts as "other".
+ */
+const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+  ["Latin", /\p{Script=Latin}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+  ["Armenian", /\p{Script=Armenian}/u],
+  ["Cherokee", /\p{Script=Cherokee}/u],
+  ["Han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["Hangul", /\p{Script=Hangul}/u],
+  ["Arabic", /\p{Script=Arabic}/u],
+  ["Hebrew", /\p{Script=Hebrew}/u],
+];
+const LETTER = /\p{L}/u;
+
+/** The scripts of a text's letters, in the order met (digits, spaces and marks belong to none). */
+export function scriptsOf(value: string): string[] {
+  const seen: string[] = [];
+  for (const char of value) {
+    if (char < "\u0080") {
+      if (/[A-Za-z]/.test(char) && !seen.includes("Latin")) seen.push("Latin");
+      continue;
+    }
+    if (!LETTER.test(char)) continue;
+    const script = SCRIPTS.find(([, re]) => re.test(char))?.[0] ?? "other";
+    if (!seen.includes(script)) seen.push(script);
+  }
+  return seen;
+}
+
+/** True when a name's letters come from more than one writing system: shown to staff with a warning. */
+export const hasMixedScripts = (value: string | null | undefined) => !!value && scriptsOf(value).length > 1;
+
+/** What staff read beside such a name (visible, and its accessible label). */
+export const MIXED_SCRIPTS_MARK = "⚠ mixed scripts";
+export const mixedScriptsLabel = (scripts: string[]) =>
+  `Mixed scripts: this name mixes ${scripts.join(" and ")} letters and may imitate another name.`;
