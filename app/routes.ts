@@ -27,6 +27,9 @@ export default [
   // Where a proof-of-coverage card's QR code leads (public; shows three facts).
   route("verify/:token", "routes/verify.tsx"),
 
+  // Where the link sent to a member's new e-mail address leads (public: the link is the proof).
+  route("account/email/:token", "routes/account-email.tsx"),
+
   // Signed-in users (members and staff).
   layout("routes/guard-user.tsx", [
     route("knowledge-center", "routes/knowledge-center.tsx", { id: "knowledge-center" }),

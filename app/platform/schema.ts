@@ -32,6 +32,18 @@ export interface UsersTable {
   zip: string | null;
 }
 
+/** Migration 0037: a member's new e-mail address, waiting for the link sent to it to be followed. */
+export interface EmailChangesTable {
+  /** SHA-256 (hex) of the link's token: the table hands out no link. */
+  token_digest: string;
+  user_id: number;
+  new_email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  /** When the link was followed (a link is used once); null while it waits. */
+  used_at: Timestamp | null;
+}
+
 export interface SessionsTable {
   /** SHA-256 of the session token: a leaked table does not hand out sessions. */
   id_hash: string;
@@ -425,6 +437,7 @@ export interface Database {
   membership_reminders: MembershipRemindersTable;
   membership_reminder_days: MembershipReminderDaysTable;
   page_generations: PageGenerationsTable;
+  email_changes: EmailChangesTable;
 }
 
 /** Migration 0029: a counter per kind of shared content kept signed-in pages show (decision 011). */

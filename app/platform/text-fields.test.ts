@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { holdsIllFormedText, isCleanMultiLine, isOneLine, stripControlChars } from "./text-fields";
+import {
+  hasMixedScripts,
+  holdsIllFormedText,
+  holdsWebOrMailAddress,
+  isCleanMultiLine,
+  isOneLine,
+  notANameMessage,
+  scriptsOf,
+  stripControlChars,
+} from "./text-fields";
 
 describe("one rule for text fields", () => {
   it("a one-line field takes letters, accents, emoji and spaces", () => {
@@ -39,5 +48,41 @@ describe("one rule for text fields", () => {
     expect(holdsIllFormedText({ a: [1, { b: "x\udfff" }] })).toBe(true);
     expect(holdsIllFormedText({ ["k\ud800"]: 1 })).toBe(true);
     expect(holdsIllFormedText([null, true, 3])).toBe(false);
+  });
+});
+
+describe("names are names (issue 39)", () => {
+  it("finds web and e-mail addresses", () => {
+    for (const address of [
+      "Pay now at http://evil.example/pay - urgent",
+      "hxxps://evil",
+      "www.evil.example",
+      "evil.example/pay",
+      "Visit evil.com today",
+      "pay@evil.example",
+      "pay\uff20evil",
+      "HTTPS://X.Y",
+    ])
+      expect(holdsWebOrMailAddress(address), address).toBe(true);
+  });
+  it("leaves names alone", () => {
+    for (const name of ["St. John", "J.R.R. Tolkien", "O'Brien-Smith", "Mary Ann", "Dr.Who", "José Núñez", "Anne-Marie St.Clair"])
+      expect(holdsWebOrMailAddress(name), name).toBe(false);
+  });
+  it("names the field", () => {
+    expect(notANameMessage("First name")).toBe("First name must be a name, not a web or e-mail address.");
+  });
+});
+
+describe("mixed-script names (issue 39)", () => {
+  it("finds a look-alike letter of another script", () => {
+    expect(scriptsOf("\u0410lice Anders")).toEqual(["Cyrillic", "Latin"]);
+    expect(hasMixedScripts("\u0410lice Anders")).toBe(true);
+    // Greek omicron in "Bob".
+    expect(hasMixedScripts("B\u03bfb")).toBe(true);
+  });
+  it("leaves one-script names alone, accents, digits and punctuation included", () => {
+    for (const name of ["Alice Anders", "José Núñez-O'Brien", "Иван Петров", "Ζωή", "李小龍", "山田 はなこ", "Anne 2nd", "", null])
+      expect(hasMixedScripts(name), String(name)).toBe(false);
   });
 });

@@ -52,3 +52,60 @@ export function holdsIllFormedText(value: unknown, depth = 0): boolean {
   for (const [k, v] of Object.entries(value)) if (LONE_SURROGATE.test(k) || holdsIllFormedText(v, depth + 1)) return true;
   return false;
 }
+
+/**
+ * A web or e-mail address where a name belongs (issue 39: "Pay now at http://evil.example/pay"
+ * went into a mail as "Dear Pay now at ..."): an @ (or its full-width forms), a scheme
+ * ("http://", "hxxp://"), "www.", a domain followed by a path, or a bare domain of a common
+ * top-level domain. Kept narrow on purpose: "St. John", "J.R.R.", "Dr.Who" and
+ * "O'Brien-Smith" are names.
+ */
+const WEB_OR_MAIL_ADDRESS =
+  /[@\uff20\ufe6b]|:\/\/|\bwww\.|[a-z0-9-]\.[a-z]{2,}\/|\b[a-z0-9-]+\.(?:com|net|org|info|biz|io|co|us|uk|ru|cn|xyz|top|online|site|app|dev|link|click|shop|store|ly|me|tk|gq|ml|cf|ga|example)\b/i;
+
+/** True when a name field holds a web or e-mail address (see above). */
+export const holdsWebOrMailAddress = (value: string) => WEB_OR_MAIL_ADDRESS.test(value);
+
+/** The message of a name field that holds one, naming the field. */
+export const notANameMessage = (label: string) => `${label} must be a name, not a web or e-mail address.`;
+
+/**
+ * The writing systems a name's letters come from, for telling look-alikes apart (issue 39:
+ * "Аlice Anders" with a Cyrillic А reads as "Alice Anders"). Chinese and Japanese mix Han,
+ * Hiragana and Katakana as one writing system; any script not listed counts as "other".
+ */
+const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+  ["Latin", /\p{Script=Latin}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+  ["Armenian", /\p{Script=Armenian}/u],
+  ["Cherokee", /\p{Script=Cherokee}/u],
+  ["Han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["Hangul", /\p{Script=Hangul}/u],
+  ["Arabic", /\p{Script=Arabic}/u],
+  ["Hebrew", /\p{Script=Hebrew}/u],
+];
+const LETTER = /\p{L}/u;
+
+/** The scripts of a text's letters, in the order met (digits, spaces and marks belong to none). */
+export function scriptsOf(value: string): string[] {
+  const seen: string[] = [];
+  for (const char of value) {
+    if (char < "\u0080") {
+      if (/[A-Za-z]/.test(char) && !seen.includes("Latin")) seen.push("Latin");
+      continue;
+    }
+    if (!LETTER.test(char)) continue;
+    const script = SCRIPTS.find(([, re]) => re.test(char))?.[0] ?? "other";
+    if (!seen.includes(script)) seen.push(script);
+  }
+  return seen;
+}
+
+/** True when a name's letters come from more than one writing system: shown to staff with a warning. */
+export const hasMixedScripts = (value: string | null | undefined) => !!value && scriptsOf(value).length > 1;
+
+/** What staff read beside such a name (visible, and its accessible label). */
+export const MIXED_SCRIPTS_MARK = "⚠ mixed scripts";
+export const mixedScriptsLabel = (scripts: string[]) =>
+  `Mixed scripts: this name mixes ${scripts.join(" and ")} letters and may imitate another name.`;

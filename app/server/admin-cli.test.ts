@@ -51,6 +51,12 @@ describeEachDatabase("admin CLI", (dialect) => {
       "A member with that certificate number already exists.",
     );
     expect((await run("add-member", "--certificate", "AHA-78", "--birthdate", "11/02/1979")).code).toBe(2);
+    expect(
+      await run("add-member", "--certificate", "AHA-80", "--birthdate", "1979-11-02", "--first-name", "Pay at evil.example/pay"),
+    ).toEqual({
+      code: 2,
+      out: "--first-name must be a name, not a web or e-mail address",
+    });
     for (const odd of ["AHA 79", "AHA/79", "<b>79", "AHA_79"])
       expect(await run("add-member", "--certificate", odd, "--birthdate", "1979-11-02")).toEqual({
         code: 2,

@@ -19,6 +19,7 @@ import { VideosService } from "~/features/videos/service.server";
 import { ApplicationsService, type ApplicationsServiceOptions } from "~/features/applications/service.server";
 import { MembershipFromApplications } from "~/features/applications/membership.server";
 import { AccountService } from "~/features/account/service.server";
+import { EmailChanges } from "~/features/account/email-change.server";
 import { CoverageService } from "~/features/membership/service.server";
 import { MembershipDashboard } from "~/features/membership/dashboard.server";
 import { CoverageCensus } from "~/features/membership/census.server";
@@ -62,6 +63,8 @@ export interface Services {
   membership: MembershipFromApplications;
   /** A member's own account page: membership, what they sent, contact details. */
   account: AccountService;
+  /** A member's new e-mail address, confirmed by a link sent to it; the old address told. */
+  emailChanges: EmailChanges;
   /** Members' plans, payments and refunds, cancellations; coverage computed from them. */
   coverage: CoverageService;
   /** The payment portal's CSV export, previewed and recorded all or nothing. */
@@ -95,6 +98,18 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     contactEmail: config.CONTACT_EMAIL,
     orgName: config.ORG_NAME,
   });
+  // A member's new e-mail address waits for a link sent to it; 5 requests an hour per member.
+  const emailChanges = new EmailChanges({
+    db: database.db,
+    audit,
+    mailer,
+    limiter: rateLimits.limiter({ name: "email_change", points: 5, windowMs: 60 * 60_000 }),
+    logger,
+    orgName: config.ORG_NAME,
+    contactEmail: config.CONTACT_EMAIL,
+    publicUrl: config.PUBLIC_URL ?? null,
+    timeZone: config.TIME_ZONE,
+  });
   return {
     config,
     publicConfig: publicConfig(config),
@@ -122,10 +137,18 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       audit,
     }),
     audit,
-    memberAdmin: new MemberAdminService(database.db, database.dialect, audit, (mmddyy) => birthdateDigest(secret, mmddyy), census),
+    memberAdmin: new MemberAdminService(
+      database.db,
+      database.dialect,
+      audit,
+      (mmddyy) => birthdateDigest(secret, mmddyy),
+      census,
+      emailChanges,
+    ),
     videos: new VideosService(database.db, logger),
     applications: new ApplicationsService(database.db, database.dialect, config, logger, rateLimits, options.applications),
-    account: new AccountService(database.db, audit),
+    account: new AccountService(database.db, audit, emailChanges),
+    emailChanges,
     coverage,
     // Every look-up of a card costs its address a point: 30 in 10 minutes.
     verify: new VerifyService(
@@ -174,6 +197,6 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       publicUrl: config.PUBLIC_URL ?? null,
       timeZone: config.TIME_ZONE,
     }),
-    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit, () => coverage.today()),
+    memberImport: new MemberImportService(database.db, database.dialect, secret, logger, audit, () => coverage.today(), emailChanges),
   };
 }

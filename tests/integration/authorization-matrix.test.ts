@@ -146,6 +146,7 @@ const PAGES: Record<string, Row> = {
   "GET /mortgage-calculator": everyone(200),
   "GET /mortgage-calculator/print": everyone(200),
   "GET /verify/:token": everyone(404),
+  "GET /account/email/:token": everyone(404),
   // A visitor goes to the members-only gate, where every Knowledge Center link takes them.
   "GET /knowledge-center": signedIn(200, "302 /members-only"),
   "GET /knowledge": signedIn(200, "302 /members-only"),

@@ -9,7 +9,14 @@ import { formatPhone } from "~/domain/formats";
 import { accountApi } from "./api-client";
 import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
-import { ACCOUNT_MESSAGES, CONTACT_LABELS, contactDetailsSchema, type AccountOverview, type ContactDetails } from "./contract";
+import {
+  ACCOUNT_MESSAGES,
+  CONTACT_LABELS,
+  EMAIL_CHANGE,
+  contactDetailsSchema,
+  type AccountOverview,
+  type ContactDetails,
+} from "./contract";
 
 const when = (iso: string) => formatDateTime(iso) ?? iso;
 
@@ -47,7 +54,7 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
             <dd className="text-slate-900">{formatDay(membership.memberSince) ?? membership.memberSince.slice(0, 10)}</dd>
           </dl>
         </section>
-        <ContactDetailsForm initial={overview.contact} />
+        <ContactDetailsForm initial={overview.contact} initialPending={overview.emailPending} />
         <SignOutEverywhereSection />
       </div>
       <section aria-labelledby="submissions-heading" className="self-start rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -100,9 +107,13 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
   );
 }
 
-function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
+function ContactDetailsForm({ initial, initialPending }: { initial: ContactDetails; initialPending: string | null }) {
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
+  // A new e-mail address waiting for its link: `sent` when this save sent it.
+  const [pending, setPending] = useState<{ address: string; sent: boolean } | null>(
+    initialPending ? { address: initialPending, sent: false } : null,
+  );
   const [error, setError] = useState<string | null>(null);
   const { form, fields, formProps, summaryShown, showErrors, failureId, announceFailure } = useSchemaForm({
     id: "account-contact",
@@ -115,7 +126,14 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
       setError(null);
       accountApi
         .saveContact(contact)
-        .then(() => setSaved(true))
+        .then((answer) => {
+          setSaved(true);
+          if (answer.emailPending) {
+            setPending({ address: answer.emailPending, sent: answer.emailPending !== pending?.address || pending.sent });
+            // The field shows the address on record until the link is followed.
+            form.update({ name: "email", value: answer.contact.email ?? "" });
+          } else if (answer.contact.email === null) setPending(null);
+        })
         .catch((err) => {
           const details = err instanceof ApiError ? (err.body?.details as Record<string, string> | undefined) : undefined;
           if (details && typeof details === "object") showErrors(submission, toFieldErrors(details, Object.keys(CONTACT_LABELS)));
@@ -150,6 +168,15 @@ function ContactDetailsForm({ initial }: { initial: ContactDetails }) {
       <form {...formProps} className="mt-4 space-y-4">
         <ErrorSummary form={form} labels={CONTACT_LABELS} shown={summaryShown} />
         {text("email", "email", "email")}
+        {pending ? (
+          <p
+            role="status"
+            className="break-words rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900"
+            data-testid="email-pending"
+          >
+            {pending.sent ? EMAIL_CHANGE.pending(pending.address) : EMAIL_CHANGE.waiting(pending.address)}
+          </p>
+        ) : null}
         {text("phone", "tel", "tel")}
         {text("address1", "address-line1")}
         {text("address2", "address-line2")}

@@ -1,12 +1,12 @@
 import { jsonClient } from "~/platform/json-client";
 import type { CardAnswer, MembershipAnswer } from "~/features/membership/contract";
-import type { ContactDetails, SignOutEverywhereAnswer } from "./contract";
+import type { ContactDetails, ContactSaved, SignOutEverywhereAnswer } from "./contract";
 
 const call = jsonClient();
 
 export const accountApi = {
-  saveContact: (contact: ContactDetails) =>
-    call<{ success: true; contact: ContactDetails }>("/api/account/contact", { method: "PUT", json: contact }).then((b) => b.contact),
+  /** The details on record, and the new e-mail address a link was sent to (if any). */
+  saveContact: (contact: ContactDetails) => call<ContactSaved>("/api/account/contact", { method: "PUT", json: contact }),
   signOutEverywhere: () =>
     call<SignOutEverywhereAnswer>("/api/account/sign-out-everywhere", { method: "POST", json: {} }).then((b) => b.ended),
   /** The member's own plan, coverage and payments. */

@@ -3,7 +3,7 @@ import { apiRequireUser } from "~/features/auth/guards.server";
 import type { PublicUser } from "~/features/auth/user";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import type { AccountService } from "./service.server";
-import type { SignOutEverywhereAnswer } from "./contract";
+import type { ContactSaved, SignOutEverywhereAnswer } from "./contract";
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
 
@@ -24,7 +24,11 @@ export function accountRouter({ account }: { account: AccountService }): Router 
     "/api/account/contact",
     jsonBody(),
     handler(async (req, res) => {
-      res.json({ success: true, contact: await account.updateContact(userOf(res).id, req.body) });
+      const body: ContactSaved = {
+        success: true,
+        ...(await account.updateContact(userOf(res).id, req.body, `${req.protocol}://${req.get("host")}`)),
+      };
+      res.json(body);
     }),
   );
   router.post(

@@ -96,6 +96,34 @@ export interface AccountOverview {
     memberSince: string;
   };
   contact: ContactDetails;
+  /** A new e-mail address waiting for its link to be followed. */
+  emailPending: string | null;
   /** Newest first. */
   submissions: AccountSubmission[];
+}
+
+/** A member's new e-mail address takes effect once the link sent to it is followed (issue 39). */
+export const EMAIL_CHANGE = {
+  /** How long the link works. */
+  validHours: 24,
+  pending: (address: string) => `We sent a link to ${address}: the change takes effect when you follow it.`,
+  waiting: (address: string) => `Waiting for confirmation: ${address}. Follow the link we sent there to use it.`,
+  mailOff: "Your e-mail address cannot be changed here: this site sends no mail. Please contact us to change it.",
+  notSent: "The link could not be sent. Please try again later.",
+  tooMany: "Too many e-mail address changes. Please try again later.",
+  pageTitle: "Confirm your new e-mail address",
+  question: (address: string) => `Use ${address} for your membership? Mail about your membership will go there from now on.`,
+  confirm: "Confirm new address",
+  done: (address: string) => `Your e-mail address is now ${address}.`,
+  expired: "This link has expired. Change your e-mail address on My account again to get a new link.",
+  used: "This link was already used.",
+  invalid: "This link is not valid. It may have been replaced by a newer one.",
+} as const;
+
+/** What saving the contact details did: the e-mail address may be waiting for its link. */
+export interface ContactSaved {
+  success: true;
+  contact: ContactDetails;
+  /** The new address a link was sent to; null when the e-mail address did not change or changed at once. */
+  emailPending: string | null;
 }

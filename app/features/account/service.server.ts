@@ -6,7 +6,15 @@ import type { AuditRecorder } from "~/features/members/contract";
 import { sessionIdHash } from "~/features/auth/credentials.server";
 import { SOURCES, STATUS_LABELS, normalizeStatus, type SubmissionTable } from "~/features/submissions/contract";
 import { memberSubmissions } from "~/features/submissions/admin/queries.server";
-import { ACCOUNT_MESSAGES, contactDetailsSchema, type AccountOverview, type AccountSubmission, type ContactDetails } from "./contract";
+import {
+  ACCOUNT_MESSAGES,
+  contactDetailsSchema,
+  type AccountOverview,
+  type AccountSubmission,
+  type ContactDetails,
+  type ContactSaved,
+} from "./contract";
+import type { EmailChanges } from "./email-change.server";
 
 const CONTACT_COLUMNS = ["email", "phone", "address1", "address2", "city", "state", "zip"] as const;
 
@@ -15,6 +23,7 @@ export class AccountService {
   constructor(
     private db: Kysely<Database>,
     private audit: AuditRecorder,
+    private emailChanges: EmailChanges,
   ) {}
 
   async overview(userId: number): Promise<AccountOverview> {
@@ -28,14 +37,27 @@ export class AccountService {
         memberSince: user.created_at,
       },
       contact: contactOf(user),
+      emailPending: await this.emailChanges.pending(userId),
       submissions: await this.submissions(userId),
     };
   }
 
-  /** The member's new contact details; recorded in the audit log by field name, never by value. */
-  async updateContact(userId: number, input: unknown): Promise<ContactDetails> {
-    const contact = parseInput(contactDetailsSchema, input ?? {});
+  /**
+   * The member's new contact details; recorded in the audit log by field name, never by value.
+   * A new e-mail address waits for the link sent to it (`site`: the links' origin without
+   * PUBLIC_URL); the one on record stays until then. An address removed takes effect at once
+   * (a waiting link with it), and is told.
+   */
+  async updateContact(userId: number, input: unknown, site: string): Promise<Omit<ContactSaved, "success">> {
+    const asked = parseInput(contactDetailsSchema, input ?? {});
     const before = contactOf(await this.member(userId));
+    const sameEmail = (asked.email ?? "").toLowerCase() === (before.email ?? "").toLowerCase();
+    const emailPending = asked.email !== null && !sameEmail ? asked.email : null;
+    // Before anything is written: a refusal (no mail, too many changes) saves nothing. The
+    // address already waiting for its link is not sent another.
+    const waiting = emailPending ? await this.emailChanges.pending(userId) : null;
+    if (emailPending && waiting?.toLowerCase() !== emailPending.toLowerCase()) await this.emailChanges.request(userId, emailPending, site);
+    const contact = emailPending ? { ...asked, email: before.email } : asked;
     const changed = CONTACT_COLUMNS.filter((c) => before[c] !== contact[c]);
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -43,6 +65,8 @@ export class AccountService {
         .set({ ...contact, updated_at: nowIso() })
         .where("id", "=", userId)
         .execute();
+      // An address removed: a link still waiting no longer counts.
+      if (asked.email === null) await this.emailChanges.cancel(userId, trx);
       if (changed.length)
         await this.audit.record(
           {
@@ -54,7 +78,8 @@ export class AccountService {
           trx,
         );
     });
-    return contact;
+    if (before.email && contact.email === null) await this.emailChanges.tellOldAddress(userId, before.email);
+    return { contact, emailPending };
   }
 
   /**

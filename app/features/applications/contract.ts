@@ -1,7 +1,7 @@
 import { FIELD_LABELS, type ApplicationField } from "~/domain/application-fields";
 import { z } from "~/platform/zod";
 import { checkSignatureDataUrl, SIGNATURE_MAX_CHARS, type SignatureProblem } from "./signature-image";
-import { isOneLine } from "~/platform/text-fields";
+import { holdsWebOrMailAddress, isOneLine, notANameMessage } from "~/platform/text-fields";
 import { digitsOnly, formatPhone, parseDollars } from "~/domain/formats";
 import {
   GENDER_OPTIONS,
@@ -243,6 +243,12 @@ function checkApplication(a: BaseApplication, ctx: z.RefinementCtx) {
     if (value !== undefined && !(GENDER_OPTIONS as readonly string[]).includes(value))
       problem(field, `${FIELD_LABELS[field]} must be one of: ${GENDER_OPTIONS.join(", ")}.`);
   };
+  // Names are names: a web or e-mail address in one would reach staff, and mails, as typed.
+  for (const field of ["applicantName", "coApplicantName", "beneficiaryName", "ccNameOnCard", "ccCardholderSignature"] as const) {
+    const value = a[field];
+    const label = field === "ccCardholderSignature" ? "Cardholder Signature" : FIELD_LABELS[field];
+    if (value !== undefined && holdsWebOrMailAddress(value)) problem(field as ApplicationField, notANameMessage(label));
+  }
   birthDate("dob", a.dob);
   gender("gender", a.gender);
   email("email", a.email);

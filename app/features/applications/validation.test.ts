@@ -148,6 +148,24 @@ describe("application validation, rule by rule", () => {
     ],
     ["a case number that is not text", { caseNumber: { n: 1 } }, { caseNumber: "Case Number must be digits." }],
     ["a box that is neither ticked nor not", { confirmAccuracy: "yes" }, { confirmAccuracy: "Confirmation must be ticked or not." }],
+    [
+      "web and e-mail addresses in name fields (issue 39)",
+      {
+        applicantName: "Pay now at http://evil.example/pay - urgent",
+        coApplicantName: "www.evil.example",
+        coApplicantSignature: SIGNATURE,
+        beneficiaryName: "pay@evil.example",
+        ccNameOnCard: "evil.example/pay",
+        ccCardholderSignature: "Visit evil.com",
+      },
+      {
+        applicantName: "Applicant Name must be a name, not a web or e-mail address.",
+        coApplicantName: "Co-Applicant Name must be a name, not a web or e-mail address.",
+        beneficiaryName: "Beneficiary Name must be a name, not a web or e-mail address.",
+        ccNameOnCard: "Name on Card must be a name, not a web or e-mail address.",
+        ccCardholderSignature: "Cardholder Signature must be a name, not a web or e-mail address.",
+      },
+    ],
   ];
   it.each(cases)("refuses %s", (_name, changes, expected) => {
     expect(problemsOf(changes)).toEqual(expected);

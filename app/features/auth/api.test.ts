@@ -76,11 +76,15 @@ describeEachDatabase("auth API", (dialect) => {
       expect(wrong.headers.getSetCookie()).toEqual([]);
     });
 
-    it("refuses an inactive member", async () => {
+    it("refuses an inactive member with the answer a wrong birthdate gets, so the right one cannot be confirmed (issue 39)", async () => {
       await addMember("AHA1004", "1985-03-07", false);
-      const res = await login({ username: "AHA1004", password: "030785" });
-      expect(res.status).toBe(403);
-      expect((await res.json()).success).toBe(false);
+      const right = await login({ username: "AHA1004", password: "030785" });
+      const wrong = await login({ username: "AHA1004", password: "030786" });
+      expect(right.status).toBe(401);
+      expect(wrong.status).toBe(401);
+      expect(await right.json()).toEqual({ success: false, error: INVALID_CREDENTIALS });
+      expect(await wrong.json()).toEqual({ success: false, error: INVALID_CREDENTIALS });
+      expect(right.headers.getSetCookie()).toEqual([]);
     });
 
     it("never makes a member an admin through the staff form", async () => {

@@ -97,14 +97,14 @@ describe("member sign-in", () => {
     });
   });
 
-  it("an inactive member is told so, records no sign-in, and the attempt counts against the account", async () => {
+  it("an inactive member gets the wrong birthdate's answer, records no sign-in, and the attempt counts against the account", async () => {
     const { id } = await auth.users.createMember({ certificate: "AS-103", birthdateDigest: auth.digestBirthdate("1980-01-15") });
     await auth.setActive(id, false);
     const from = ip();
     for (let i = 0; i < ACCOUNT_LIMIT.failures; i++)
       expect(await refusal(auth.login(member("AS-103", "011580"), from, false))).toEqual({
-        kind: "forbidden",
-        message: "This account is inactive. Please contact us for help.",
+        kind: "unauthenticated",
+        message: INVALID_CREDENTIALS,
       });
     expect((await row(id)).last_login_at).toBeNull();
     expect(await refusal(auth.login(member("AS-103", "011580"), ip(), false))).toEqual({ kind: "rate_limited", message: TOO_MANY_ACCOUNT });

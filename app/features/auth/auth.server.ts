@@ -13,6 +13,8 @@ import type { PublicUser } from "./user";
 
 /** The one failure message: it never says which half was wrong or whether the account exists. */
 export const INVALID_CREDENTIALS = "Invalid certificate number or birthdate";
+/** A staff account switched off (a member's is answered as a wrong birthdate). */
+export const INACTIVE_ACCOUNT = "This account is inactive. Please contact us for help.";
 export const INVALID_STAFF_CREDENTIALS = "Invalid username or password";
 
 export interface LoginResult {
@@ -68,8 +70,13 @@ export class AuthService {
     const user =
       input.kind === "staff" ? await this.checkStaff(identifier, input.password) : await this.checkMember(identifier, input.password);
     if (!user) throw DomainError.unauthenticated(input.kind === "staff" ? INVALID_STAFF_CREDENTIALS : INVALID_CREDENTIALS);
-    // An inactive account keeps the attempt counted, as a failure.
-    if (user.is_active !== 1) throw DomainError.forbidden("This account is inactive. Please contact us for help.");
+    // An inactive account keeps the attempt counted, as a failure. A member's answer is the one
+    // a wrong birthdate gets, so the right birthdate of a deactivated member cannot be confirmed
+    // by trying (issue 39).
+    if (user.is_active !== 1) {
+      if (input.kind !== "staff") throw DomainError.unauthenticated(INVALID_CREDENTIALS);
+      throw DomainError.forbidden(INACTIVE_ACCOUNT);
+    }
     await this.throttle.succeeded(accountKey, ip, path);
     await this.users.recordLogin(user.id);
     const { token, expiresAt } = await this.sessions.create(user, secure);

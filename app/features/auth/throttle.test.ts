@@ -159,7 +159,7 @@ describeEachDatabase("sign-in throttle", (dialect) => {
     await auth.setActive(id, false);
     const ip = freshIp();
     for (let i = 0; i < ACCOUNT_LIMIT.failures; i++)
-      expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(403);
+      expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(401);
     expect((await login(a, { username: "GONE100", password: RIGHT_BIRTHDATE }, ip)).status).toBe(429);
   });
 

@@ -1,6 +1,13 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import {
+  describeEachDatabase,
+  loginAs,
+  sessionCookieFrom,
+  startSiblingServer,
+  startTestServer,
+  type TestServer,
+} from "../../../tests/support/test-app";
 import { MAX_UPLOAD_BYTES, MESSAGES, type UploadResponse } from "./contract";
 import { REPEAT_WINDOW_MS } from "./import-claims.server";
 import { WRITE_CHUNK } from "./members-writer.server";
@@ -355,6 +362,26 @@ describeEachDatabase("member CSV import API", (dialect) => {
       expect(await memberLogin(`${t}1`, "011580")).toBe(401);
       expect(await member(`${t}1`)).toMatchObject({ first_name: "Annie", last_name: "Lee" });
       expect(await member(`${t}2`)).toMatchObject({ first_name: "Bo", last_name: "Ng", updated_at: before[1].updated_at });
+    });
+  });
+
+  describe("credentials", () => {
+    it("a birthdate changed by the import ends the member's sessions, as Edit does; an unchanged one keeps them (issue 39)", async () => {
+      const t = tag();
+      expect((await uploadJson([HEADER, `${t}1,1980-01-15,Ann,Lee,`, `${t}2,1975-02-28,Bo,Ng,`].join("\n"))).status).toBe(200);
+      const signIn = async (certificate: string, password: string) => {
+        const res = await server.request("/api/auth/login", { method: "POST", json: { username: certificate, password } });
+        expect(res.status).toBe(200);
+        return sessionCookieFrom(res);
+      };
+      const changedOne = await signIn(`${t}1`, "011580");
+      const keptOne = await signIn(`${t}2`, "022875");
+      const me = async (cookie: string) => ((await (await server.request("/api/auth/me", { cookie })).json()) as { user: unknown }).user;
+      await ageClaims();
+      const res = await uploadJson([HEADER, `${t}1,1980-01-16,Ann,Lee,`, `${t}2,1975-02-28,Bo,Ng,`].join("\n"));
+      expect(res.body.message).toBe("Imported 2 users (0 new, 1 updated, 1 unchanged).");
+      expect(await me(changedOne)).toBeNull();
+      expect(await me(keptOne)).not.toBeNull();
     });
   });
 

@@ -10,6 +10,7 @@ import { MAX_REPORTED_ERRORS, MESSAGES, type UploadResponse } from "./contract";
 import { contentDigest, ImportClaims } from "./import-claims.server";
 import { membersWriter } from "./members-writer.server";
 import { readMemberCsv, type MemberRecord, type RowError } from "./parse-csv";
+import type { EmailChanges } from "~/features/account/email-change.server";
 
 export interface ImportInput {
   /** The file's text, or its bytes as they arrived (a multipart upload): never joined into one string. */
@@ -45,6 +46,8 @@ export class MemberImportService {
     public audit: AuditRecorder,
     /** The association's calendar day: a new plan's approved_on. */
     private today: () => string = todayUtc,
+    /** Tells an address the file replaced that it is no longer the member's (issue 39). */
+    private emailChanges?: Pick<EmailChanges, "tellOldAddress">,
   ) {
     this.claims = new ImportClaims(db);
   }
@@ -144,6 +147,7 @@ export class MemberImportService {
       };
     }
     const { parsed, written } = outcome;
+    if (written.emailChanged.length) void this.tellOldAddresses(written.emailChanged);
 
     const rowErrors: RowError[] = [
       ...parsed.rowErrors,
@@ -169,6 +173,11 @@ export class MemberImportService {
       (written.plans ? `, ${plural(written.plans, "plan")} given or changed` : "") +
       (rowErrors.length ? `; ${plural(rowErrors.length, "row")} had errors and ${rowErrors.length === 1 ? "was" : "were"} skipped.` : ".");
     return { status: 200, body: { success: true, message, ...(details.length ? { details } : {}), stats, ...split } };
+  }
+
+  /** One after another, after the answer: a file that changes many addresses does not hold it up. */
+  private async tellOldAddresses(changed: Array<{ userId: number; oldEmail: string }>) {
+    for (const { userId, oldEmail } of changed) await this.emailChanges?.tellOldAddress(userId, oldEmail);
   }
 }
 

@@ -22,6 +22,10 @@ export interface WriteOutcome {
   staff: MemberWrite[];
   /** Plans given or changed by the plan columns. */
   plans: number;
+  /** Members whose birthdate changed: their sessions were ended, as Edit ends them. */
+  signedOut: number;
+  /** Members whose e-mail address the file changed, with the address they had (to be told). */
+  emailChanged: Array<{ userId: number; oldEmail: string }>;
 }
 
 /** Rows per statement. Each statement carries its rows as one or four array parameters, not as N x columns. */
@@ -65,10 +69,11 @@ export async function membersWriter(
         .execute()
     ).map((r) => r.certificate_number!),
   );
-  const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [], plans: 0 };
+  const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [], plans: 0, signedOut: 0, emailChanged: [] };
   let pending: MemberWrite[] = [];
 
   const upsert = async (chunk: MemberWrite[]) => {
+    await credentialsChanging(trx, chunk, outcome);
     const written = dialect === "postgres" ? await upsertPostgres(trx, chunk, now) : await upsertSqlite(trx, chunk, now);
     // A row the upsert inserted carries this import's timestamp as created_at; an updated one keeps its own.
     for (const w of written) {
@@ -98,6 +103,38 @@ export async function membersWriter(
       return outcome;
     },
   };
+}
+
+/**
+ * Before a chunk is written: an existing member whose birthdate (their sign-in credential)
+ * changes loses every session, as staff's Edit ends them (issue 39); one whose e-mail address
+ * changes has a waiting change forgotten and is listed so the old address can be told.
+ */
+async function credentialsChanging(trx: Kysely<Database>, chunk: MemberWrite[], outcome: WriteOutcome) {
+  const byCertificate = new Map(chunk.map((r) => [r.certificate, r]));
+  const existing = await trx
+    .selectFrom("users")
+    .select(["id", "certificate_number", "birthdate_digest", "email"])
+    .where("role", "=", "user")
+    .where("certificate_number", "in", [...byCertificate.keys()])
+    .execute();
+  const signedOut: number[] = [];
+  const emailChanged: number[] = [];
+  for (const user of existing) {
+    const row = byCertificate.get(user.certificate_number!)!;
+    if (user.birthdate_digest !== row.digest) signedOut.push(user.id);
+    if (row.email !== null && user.email !== row.email) {
+      emailChanged.push(user.id);
+      if (user.email && user.email.toLowerCase() !== row.email.toLowerCase())
+        outcome.emailChanged.push({ userId: user.id, oldEmail: user.email });
+    }
+  }
+  if (signedOut.length) {
+    await trx.deleteFrom("sessions").where("user_id", "in", signedOut).execute();
+    outcome.signedOut += signedOut.length;
+  }
+  if (emailChanged.length)
+    await trx.deleteFrom("email_changes").where("user_id", "in", emailChanged).where("used_at", "is", null).execute();
 }
 
 const ON_CONFLICT = sql`

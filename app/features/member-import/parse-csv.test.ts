@@ -82,6 +82,19 @@ describe("parseMemberCsv", () => {
     ]);
   });
 
+  it("refuses a web or e-mail address in a name (issue 39)", () => {
+    const r = ok(
+      "certificate_number,birthdate,first_name,last_name\n" +
+        "A,1980-01-01,Pay now at http://evil.example/pay - urgent,Lee\n" +
+        "B,1980-01-01,Bo,pay@evil.example\n" +
+        "C,1980-01-01,St. John,O'Brien-Smith\n",
+    );
+    expect(r.rowErrors.map((e) => e.message)).toEqual([
+      "Line 2: first_name must be a name, not a web or e-mail address",
+      "Line 3: last_name must be a name, not a web or e-mail address",
+    ]);
+  });
+
   it("reads the email column, trimmed; a blank cell is no address and a wrong one is the row's error", () => {
     const long = `${"a".repeat(64)}@${"b".repeat(186)}.com`;
     const r = ok(

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { isCertificateNumber, normalizeCertificate } from "~/features/auth/normalize";
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
-import { isOneLine } from "~/platform/text-fields";
+import { holdsWebOrMailAddress, isOneLine } from "~/platform/text-fields";
 import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
 import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
 import { z } from "~/platform/zod";
@@ -388,5 +388,6 @@ function name(row: string[], index: number): string | null | Error {
   if (!value) return null;
   if (value.length > MAX_NAME_LENGTH) return new Error(`is longer than ${MAX_NAME_LENGTH} characters`);
   if (!isOneLine(value)) return new Error("contains control characters");
+  if (holdsWebOrMailAddress(value)) return new Error("must be a name, not a web or e-mail address");
   return value;
 }

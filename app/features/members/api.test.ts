@@ -351,8 +351,9 @@ describeEachDatabase("member administration API", (dialect) => {
       expect(await whoIs(session)).toBeNull();
       expect(await whoIs(second)).toBeNull();
       const refused = await memberLogin("DEACT-1");
-      expect(refused.status).toBe(403);
-      expect((await json(refused)).error).toBe("This account is inactive. Please contact us for help.");
+      // The answer a wrong birthdate gets (issue 39): the right one cannot be confirmed.
+      expect(refused.status).toBe(401);
+      expect((await json(refused)).error).toBe("Invalid certificate number or birthdate");
       const inactive = await json(await req("/api/admin/members?status=inactive&q=DEACT-1", { cookie: limited.cookie }));
       expect(inactive.members.map((m: MemberRow) => m.id)).toEqual([id]);
 
@@ -595,6 +596,12 @@ describeEachDatabase("member administration API", (dialect) => {
       await expect400({ first_name: "x".repeat(101) }, /First name must be at most 100 characters/);
       await expect400({ last_name: "Line\nbreak" }, /Last name contains characters that are not allowed/);
       await expect400({ first_name: 42 }, /First name must be text/);
+      // Names are names (issue 39).
+      await expect400(
+        { first_name: "Pay now at http://evil.example/pay - urgent" },
+        /First name must be a name, not a web or e-mail address\./,
+      );
+      await expect400({ last_name: "pay@evil.example" }, /Last name must be a name, not a web or e-mail address\./);
       // Only the edit's own fields: no role, activation, certificate number or digest through here.
       for (const extra of [{ role: "super_admin" }, { is_active: false }, { certificate_number: "X" }, { birthdate_digest: "00" }])
         expect((await edit(id, { first_name: "Bad", ...extra })).status, JSON.stringify(extra)).toBe(400);

@@ -1,6 +1,7 @@
 import type { CliCommand } from "~/platform/cli";
 import { missingOptions } from "~/platform/cli";
 import { isIsoDate } from "~/platform/dates";
+import { holdsWebOrMailAddress, isOneLine } from "~/platform/text-fields";
 import { UniqueViolationError } from "~/platform/db.server";
 import type { AuthService } from "~/features/auth/auth.server";
 import { isCertificateNumber, normalizeCertificate } from "~/features/auth/normalize";
@@ -18,6 +19,11 @@ export const memberCommands: ReadonlyArray<CliCommand<{ auth: AuthService }>> = 
       const certificate = normalizeCertificate(values.certificate!);
       if (!certificate) return { code: 2, out: "--certificate must not be empty" };
       if (!isCertificateNumber(certificate)) return { code: 2, out: "--certificate may contain only letters, digits and -" };
+      for (const option of ["first-name", "last-name"] as const) {
+        const value = values[option];
+        if (value && (!isOneLine(value) || holdsWebOrMailAddress(value)))
+          return { code: 2, out: `--${option} must be a name, not a web or e-mail address` };
+      }
       try {
         await auth.users.createMember({
           certificate,

@@ -9,7 +9,7 @@ import { z } from "~/platform/zod";
 import { todayUtc } from "~/platform/dates";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination } from "~/platform/paging";
 import type { Database } from "~/platform/schema";
-import { isOneLine } from "~/platform/text-fields";
+import { holdsWebOrMailAddress, isOneLine, notANameMessage } from "~/platform/text-fields";
 import { contactDetailsSchema } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT, parseBirthdate } from "~/features/member-import/birthdate";
 import { COVERAGE_KINDS, type CoverageCounts, type CoverageSummary } from "~/features/membership/statuses";
@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = [
   "membership.payments_import",
   "membership.co_insured",
   "account.sign_out_everywhere",
+  "account.email_change",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -89,6 +90,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.payments_import": "Imported payments",
   "membership.co_insured": "Changed a plan's co-insured",
   "account.sign_out_everywhere": "Signed out everywhere else",
+  "account.email_change": "A member confirmed a new e-mail address",
 };
 
 export const MESSAGES = {
@@ -148,7 +150,7 @@ export const idParamSchema = recordIdSchema(MESSAGES.badId);
 /** PATCH /api/admin/members/:id */
 export const memberStatusSchema = z.object({ is_active: z.boolean({ error: "is_active must be true or false" }) }).strict();
 
-/** A name: blank is "none" (null); trimmed, one line, at most 100 characters. */
+/** A name: blank is "none" (null); trimmed, one line, at most 100 characters, no web or e-mail address. */
 const nameField = (label: string) =>
   z.preprocess(
     (v) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : typeof v === "string" ? v.trim() : v),
@@ -156,6 +158,7 @@ const nameField = (label: string) =>
       .string(`${label} must be text.`)
       .max(100, `${label} must be at most 100 characters.`)
       .refine(isOneLine, `${label} contains characters that are not allowed.`)
+      .refine((v) => !holdsWebOrMailAddress(v), notANameMessage(label))
       .nullable(),
   );
 

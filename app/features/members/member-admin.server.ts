@@ -7,6 +7,7 @@ import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server"
 import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
 import { todayUtc } from "~/platform/dates";
 import type { CoverageCensus } from "~/features/membership/census.server";
+import type { EmailChanges } from "~/features/account/email-change.server";
 import type { Coverage } from "~/features/membership/coverage";
 import { countByStatus, coverageSummary, type CoverageKind } from "~/features/membership/statuses";
 import {
@@ -120,6 +121,8 @@ export class MemberAdminService {
     private digestBirthdate: (mmddyy: string) => string,
     /** Every member's coverage on the association's calendar day. */
     private coverage: CoverageCensus,
+    /** A member's waiting e-mail change, forgotten when staff set the address; the old address told. */
+    private emailChanges?: Pick<EmailChanges, "cancel" | "tellOldAddress">,
   ) {}
 
   // ---- members -------------------------------------------------------------------------
@@ -290,6 +293,7 @@ export class MemberAdminService {
       if (!parsed.ok) throw DomainError.invalid(MESSAGES.badBirthdate);
       digest = this.digestBirthdate(toMmddyy(parsed.year, parsed.month, parsed.day));
     }
+    let toTell: string | null = null;
     const row = await this.db.transaction().execute(async (trx) => {
       const before = await trx
         .selectFrom("users")
@@ -309,6 +313,8 @@ export class MemberAdminService {
         .executeTakeFirst();
       if (!updated) throw DomainError.notFound(MESSAGES.memberNotFound);
       if (digest !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
+      // Staff set the address at once: a link the member is waiting for no longer counts.
+      if (changed.includes("email")) await this.emailChanges?.cancel(memberId, trx);
       await this.audit.record(
         {
           actorId: actor.id,
@@ -318,8 +324,11 @@ export class MemberAdminService {
         },
         trx,
       );
+      if (changed.includes("email") && before.email && before.email.toLowerCase() !== (updated.email ?? "").toLowerCase())
+        toTell = before.email;
       return updated;
     });
+    if (toTell) await this.emailChanges?.tellOldAddress(memberId, toTell);
     return toMemberRow(row, await this.coverageOf(memberId), (await applicationsOf(this.db, [memberId])).get(memberId));
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { localIsoDate, shiftIsoDay } from "~/domain/people";
-import { CO_INSURED_MESSAGES as M, changedFields, coInsuredOfApplication, coInsuredSchema, looksLikeAddress } from "./co-insured";
+import { CO_INSURED_MESSAGES as M, changedFields, coInsuredOfApplication, coInsuredSchema } from "./co-insured";
+import { holdsWebOrMailAddress as looksLikeAddress } from "~/platform/text-fields";
 
 /** The message of each field the schema refuses. */
 function problems(input: Record<string, unknown>): Record<string, string> {

@@ -6,7 +6,7 @@
  * card lists both people); the public check, their first name and last initial only.
  */
 import { z } from "~/platform/zod";
-import { isOneLine } from "~/platform/text-fields";
+import { holdsWebOrMailAddress, isOneLine, notANameMessage } from "~/platform/text-fields";
 import { formatPhone } from "~/domain/formats";
 import { GENDER_OPTIONS, birthDateProblem, isRealDate, localIsoDate, type Gender } from "~/domain/people";
 
@@ -24,7 +24,7 @@ export const CO_INSURED_MESSAGES = {
   firstName: "First name is required.",
   tooLong: (label: string, max: number) => `${label} must be at most ${max} characters.`,
   notAllowed: (label: string) => `${label} contains characters that are not allowed.`,
-  notAName: (label: string) => `${label} must be a name, not a web or e-mail address.`,
+  notAName: notANameMessage,
   birthdate: "Date of birth must be a real date.",
   gender: `Gender must be one of: ${GENDER_OPTIONS.join(", ")}.`,
   email: "E-mail must be a valid email address, like name@example.com.",
@@ -34,13 +34,6 @@ export const CO_INSURED_MESSAGES = {
 
 /** A name's length, as the members' own names. */
 const NAME_MAX = 100;
-
-/**
- * A web or e-mail address where a name belongs ("Pay now at http://evil.example/pay"): an @,
- * a scheme, "www." or a domain followed by a path. Kept small on purpose: "St. John",
- * "J.R.R." and "O'Brien-Smith" are names.
- */
-export const looksLikeAddress = (value: string) => /@|:\/\/|\bwww\.|[a-z0-9-]\.[a-z]{2,}\//i.test(value);
 
 const blankToNull = (v: unknown) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : v);
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
@@ -52,7 +45,7 @@ const line = (field: Field, max: number) =>
     .refine(isOneLine, CO_INSURED_MESSAGES.notAllowed(CO_INSURED_LABELS[field]));
 
 const name = (field: "firstName" | "lastName") =>
-  line(field, NAME_MAX).refine((v) => !looksLikeAddress(v), CO_INSURED_MESSAGES.notAName(CO_INSURED_LABELS[field]));
+  line(field, NAME_MAX).refine((v) => !holdsWebOrMailAddress(v), CO_INSURED_MESSAGES.notAName(CO_INSURED_LABELS[field]));
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => trimmed(blankToNull(v)), schema.nullable());
 

@@ -1,5 +1,6 @@
 import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { MixedScriptsMark } from "~/components/admin/MixedScriptsMark";
 import { formatDateTime } from "~/platform/dates";
 import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "../contract";
 import { BILLING_LABELS } from "~/features/membership/contract";
@@ -178,7 +179,8 @@ function MatchChoice({
         {matches.map((m) => (
           <li key={m.id} className="rounded-md border border-amber-200 bg-white p-3" data-testid="membership-match-member">
             <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">
-              {m.name || "No name"}, certificate {m.certificate}
+              {m.name || "No name"}
+              <MixedScriptsMark name={m.name} />, certificate {m.certificate}
               {m.active ? "" : " (inactive)"}
             </p>
             <p className="mt-1 text-slate-700">{MATCH_EMAIL_TEXT[m.email]}</p>

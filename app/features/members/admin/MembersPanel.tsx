@@ -1,6 +1,7 @@
 import { getCoreRowModel, useReactTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { Download, Pencil, Save, Trash2, UserCheck, UserX } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { MixedScriptsMark } from "~/components/admin/MixedScriptsMark";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { useAddressQuery, useSearchBox, type QueryChanges } from "~/components/admin/useAddressQuery";
@@ -121,7 +122,17 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         id: "name",
         accessorFn: (m) => memberName(m),
         meta: { label: "Name" },
-        cell: (c) => c.getValue() || <span className="text-slate-500">No name</span>,
+        cell: (c) => {
+          const name = c.getValue<string>();
+          return name ? (
+            <>
+              {name}
+              <MixedScriptsMark name={name} />
+            </>
+          ) : (
+            <span className="text-slate-500">No name</span>
+          );
+        },
       },
       {
         id: "contact",

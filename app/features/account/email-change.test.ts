@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
+import { decodeBody, startSmtp } from "../../../tests/support/smtp";
+import { EMAIL_CHANGE, type AccountOverview, type ContactSaved } from "./contract";
+import { changedText, confirmText } from "./email-change.server";
+
+/** Issue 39 §3.1: a member's new e-mail address takes effect only once a link sent to it is followed. */
+describeEachDatabase("changing a member's e-mail address", (dialect) => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let server: TestServer;
+  let staff: { cookie: string; userId: number };
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(dialect, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: "https://aha.example" });
+    staff = await loginAs(server, "limited_admin");
+  });
+  afterAll(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  const db = () => server.services.database.db;
+  const put = (cookie: string, json: unknown) => server.request("/api/account/contact", { method: "PUT", json, cookie });
+  const overview = async (cookie: string) => (await (await server.request("/api/account", { cookie })).json()) as AccountOverview;
+  const emailOf = async (userId: number) =>
+    (await db().selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+  const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address)).map((m) => decodeBody(m.raw));
+  const linkIn = (body: string) => /https:\/\/aha\.example\/account\/email\/([A-Za-z0-9_-]{43})/.exec(body)?.[1] ?? null;
+  /** A member with an address on record, as an application or an import gives one. */
+  const memberWith = async (email: string | null) => {
+    const member = await loginAs(server, "member");
+    await db().updateTable("users").set({ email }).where("id", "=", member.userId).execute();
+    return member;
+  };
+
+  it("keeps the old address until the link sent to the new one is followed, once; the old address is told", async () => {
+    const old = `old-${dialect}@example.com`;
+    const next = `new-${dialect}@example.com`;
+    const member = await memberWith(old);
+    const res = await put(member.cookie, { email: next, phone: "203-555-0100" });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as ContactSaved;
+    expect(answer).toMatchObject({ success: true, emailPending: next, contact: { email: old, phone: "(203) 555-0100" } });
+    expect(EMAIL_CHANGE.pending(next)).toBe(`We sent a link to ${next}: the change takes effect when you follow it.`);
+    // Not yet: reminders and welcomes still go to the old address.
+    expect(await emailOf(member.userId)).toBe(old);
+    expect((await overview(member.cookie)).emailPending).toBe(next);
+
+    const [mail] = mailsTo(next);
+    const token = linkIn(mail)!;
+    expect(token).toBeTruthy();
+    // The mail tells the new address's owner nothing of the member.
+    const { certificate_number } = await db()
+      .selectFrom("users")
+      .select("certificate_number")
+      .where("id", "=", member.userId)
+      .executeTakeFirstOrThrow();
+    expect(mail).not.toContain(certificate_number!);
+    expect(mail).not.toContain("Pat");
+    expect(mailsTo(old)).toEqual([]);
+    // Only the digest is stored.
+    const rows = await db().selectFrom("email_changes").selectAll().where("user_id", "=", member.userId).execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
+
+    // Opening the link changes nothing; confirming does, once.
+    expect(await server.services.emailChanges.inspect(token)).toEqual({ state: "valid", newEmail: next });
+    expect(await emailOf(member.userId)).toBe(old);
+    expect(await server.services.emailChanges.confirm(token)).toEqual({ state: "valid", newEmail: next });
+    expect(await emailOf(member.userId)).toBe(next);
+    expect(await server.services.emailChanges.confirm(token)).toEqual({ state: "used", newEmail: next });
+    expect((await overview(member.cookie)).emailPending).toBeNull();
+
+    // The old address is told, without the new one.
+    const told = mailsTo(old);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain("was changed on");
+    expect(told[0]).not.toContain(next);
+    const audit = await db()
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "account.email_change")
+      .where("target_id", "=", member.userId)
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toContain(next);
+  });
+
+  it("an expired link, an unknown one and one replaced by a newer request say so and change nothing", async () => {
+    const member = await memberWith(null);
+    await put(member.cookie, { email: `first-${dialect}@example.com` });
+    const first = linkIn(mailsTo(`first-${dialect}@example.com`)[0])!;
+    await put(member.cookie, { email: `second-${dialect}@example.com` });
+    const second = linkIn(mailsTo(`second-${dialect}@example.com`)[0])!;
+    expect(await server.services.emailChanges.confirm(first)).toEqual({ state: "invalid" });
+    await db().updateTable("email_changes").set({ expires_at: "2000-01-01T00:00:00.000Z" }).where("user_id", "=", member.userId).execute();
+    expect(await server.services.emailChanges.confirm(second)).toEqual({ state: "expired" });
+    expect(await server.services.emailChanges.confirm("x".repeat(43))).toEqual({ state: "invalid" });
+    expect(await server.services.emailChanges.confirm("../../etc")).toEqual({ state: "invalid" });
+    expect(await emailOf(member.userId)).toBeNull();
+  });
+
+  it("two confirmations at once use the link once", async () => {
+    const member = await memberWith(`race-old-${dialect}@example.com`);
+    await put(member.cookie, { email: `race-${dialect}@example.com` });
+    const token = linkIn(mailsTo(`race-${dialect}@example.com`)[0])!;
+    const results = await Promise.all([1, 2, 3].map(() => server.services.emailChanges.confirm(token)));
+    expect(results.filter((r) => r.state === "valid")).toHaveLength(1);
+    expect(mailsTo(`race-old-${dialect}@example.com`)).toHaveLength(1);
+  });
+
+  it("saving the same waiting address again sends no second link; the requests are limited", async () => {
+    const member = await memberWith(null);
+    const address = (n: number) => `many${n}-${dialect}@example.com`;
+    await put(member.cookie, { email: address(0) });
+    await put(member.cookie, { email: address(0), city: "Stamford" });
+    expect(mailsTo(address(0))).toHaveLength(1);
+    for (let n = 1; n < 5; n++) expect((await put(member.cookie, { email: address(n), city: "Stamford" })).status).toBe(200);
+    const refused = await put(member.cookie, { email: address(5), city: "Norwalk" });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toBe(EMAIL_CHANGE.tooMany);
+    expect(mailsTo(address(5))).toEqual([]);
+    // Nothing of the refused save is kept.
+    expect((await overview(member.cookie)).contact.city).toBe("Stamford");
+  });
+
+  it("removing the address takes effect at once and tells it; staff's change takes effect at once, audited, and tells the old one", async () => {
+    const gone = `gone-${dialect}@example.com`;
+    const member = await memberWith(gone);
+    expect(await (await put(member.cookie, { email: "" })).json()).toMatchObject({ emailPending: null, contact: { email: null } });
+    expect(await emailOf(member.userId)).toBeNull();
+    expect(mailsTo(gone)).toHaveLength(1);
+
+    const before = `staff-old-${dialect}@example.com`;
+    const after = `staff-new-${dialect}@example.com`;
+    const other = await memberWith(before);
+    // A link the member waits for no longer counts once staff set the address.
+    await put(other.cookie, { email: `waiting-${dialect}@example.com` });
+    const waiting = linkIn(mailsTo(`waiting-${dialect}@example.com`)[0])!;
+    const res = await server.request(`/api/admin/members/${other.userId}`, {
+      method: "PUT",
+      cookie: staff.cookie,
+      json: { first_name: "Pat", last_name: null, email: after },
+    });
+    expect(res.status).toBe(200);
+    expect(await emailOf(other.userId)).toBe(after);
+    expect(mailsTo(after)).toEqual([]);
+    const told = mailsTo(before);
+    expect(told).toHaveLength(1);
+    expect(told[0]).not.toContain(after);
+    expect(await server.services.emailChanges.confirm(waiting)).toEqual({ state: "invalid" });
+    expect(await emailOf(other.userId)).toBe(after);
+    const entry = await db()
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "members.update")
+      .where("target_id", "=", other.userId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.details!).fields).toContain("email");
+  });
+
+  it("an address the member import replaces is told too, after the import", async () => {
+    const before = `import-old-${dialect}@example.com`;
+    const after = `import-new-${dialect}@example.com`;
+    const member = await memberWith(before);
+    const { certificate_number } = await db()
+      .selectFrom("users")
+      .select("certificate_number")
+      .where("id", "=", member.userId)
+      .executeTakeFirstOrThrow();
+    const res = await server.request("/api/upload-users", {
+      method: "POST",
+      cookie: staff.cookie,
+      json: {
+        csvContent: `certificate_number,birthdate,first_name,last_name,email\n${certificate_number},1980-01-15,Pat,,${after}\n`,
+        filename: "m.csv",
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(await emailOf(member.userId)).toBe(after);
+    await expect.poll(() => mailsTo(before).length).toBe(1);
+    expect(mailsTo(before)[0]).not.toContain(after);
+    expect(mailsTo(after)).toEqual([]);
+  });
+
+  it("is refused, saving nothing, when the site sends no mail", async () => {
+    const quiet = await startTestServer(dialect);
+    try {
+      const member = await loginAs(quiet, "member");
+      const res = await quiet.request("/api/account/contact", {
+        method: "PUT",
+        cookie: member.cookie,
+        json: { email: "someone@example.com", city: "Darien" },
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).details).toEqual({ email: EMAIL_CHANGE.mailOff });
+      const row = await quiet.services.database.db
+        .selectFrom("users")
+        .select(["email", "city"])
+        .where("id", "=", member.userId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ email: null, city: null });
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe("the e-mail change's mails", () => {
+  it("name the link and the association, nothing of the member", () => {
+    expect(confirmText("AHA", "https://aha.example/account/email/t")).toContain("https://aha.example/account/email/t");
+    expect(changedText("AHA", "info@aha.example", "November 27, 2026")).toContain("please contact us at info@aha.example");
+  });
+});
