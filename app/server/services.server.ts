@@ -26,6 +26,7 @@ import { PaymentsImportService } from "~/features/membership/payments-import.ser
 import { VerifyService } from "~/features/membership/verify.server";
 import { ReminderService, type ReminderSettings, type ReminderTransport } from "~/features/membership/reminders.server";
 import { MemberImportService } from "~/features/member-import/import.server";
+import { OnlinePayments } from "~/features/membership/online/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -72,6 +73,8 @@ export interface Services {
   verify: VerifyService;
   /** Membership reminder e-mails: planned once a day into an outbox, sent under a lease. */
   reminders: ReminderService;
+  /** Dues paid online: the provider's signed events, members' payment references and autopay, unmatched payments (issue 40). */
+  online: OnlinePayments;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -95,9 +98,19 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     contactEmail: config.CONTACT_EMAIL,
     orgName: config.ORG_NAME,
   });
+  const online = new OnlinePayments({
+    db: database.db,
+    dialect: database.dialect,
+    coverage,
+    audit,
+    webhookSecret: config.stripe?.webhookSecret ?? null,
+    timeZone: config.TIME_ZONE,
+    logger,
+  });
   return {
     config,
     publicConfig: publicConfig(config),
+    online,
     database,
     logger,
     mailer,

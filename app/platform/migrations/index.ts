@@ -24,6 +24,7 @@ import { m0031_kind_fields_and_member_links } from "./0031_kind_fields_and_membe
 import { m0033_refunds_and_carried_money } from "./0033_refunds_and_carried_money";
 import { m0034_membership_co_insured } from "./0034_membership_co_insured";
 import { m0036_leases } from "./0036_leases";
+import { m0038_online_payments } from "./0038_online_payments";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, AppMigration> = {
   "0033_refunds_and_carried_money": m0033_refunds_and_carried_money,
   "0034_membership_co_insured": m0034_membership_co_insured,
   "0036_leases": m0036_leases,
+  "0038_online_payments": m0038_online_payments,
 };
