@@ -182,5 +182,6 @@ export function publicConfig(config: Config): PublicConfig {
     address: config.POSTAL_ADDRESS,
     paymentPortalUrl: config.PAYMENT_PORTAL_URL,
     publicUrl: config.PUBLIC_URL ?? null,
+    onlinePayments: config.stripe !== null,
   };
 }

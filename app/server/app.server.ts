@@ -153,7 +153,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       reminders: services.reminders,
     }),
   );
-  api.use(onlinePaymentsRouter({ online: services.online, customerPortalUrl: config.stripe?.customerPortalUrl ?? null }));
+  api.use(onlinePaymentsRouter({ online: services.online, stripe: config.stripe }));
   api.use(accountRouter({ account: services.account }));
   api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));

@@ -173,6 +173,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: "get",
+    paths: ["/api/account/membership/pay"],
+    summary:
+      "Make a Payment for a signed-in member: 302 to their plan's payment page with client_reference_id (their payment reference) and prefilled_email; anyone else to /make-payment",
+    access: "public",
+  },
+  {
+    method: "get",
     paths: ["/api/admin/membership/unmatched-payments"],
     summary: "Online payments that matched no member (or wait for what they refer to), with their count",
     access: "staff",

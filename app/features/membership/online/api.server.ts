@@ -6,6 +6,7 @@ import { DomainError, parseInput } from "~/platform/errors";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import { assignSchema, eventIdSchema, handledSchema, type OnlineAccountAnswer } from "./contract";
 import type { OnlinePayments } from "./service.server";
+import type { Billing } from "../coverage";
 
 /** The largest event body taken: Stripe's events are a few kilobytes. */
 const WEBHOOK_LIMIT = "512kb";
@@ -35,23 +36,43 @@ export function stripeWebhookRouter({ online }: { online: OnlinePayments }): Rou
 const userOf = (res: Response) => res.locals.user as PublicUser;
 
 /** A member's autopay and whether their online payment has arrived; staff's Unmatched payments. */
-export function onlinePaymentsRouter({ online, customerPortalUrl }: { online: OnlinePayments; customerPortalUrl: string | null }): Router {
+export function onlinePaymentsRouter({
+  online,
+  stripe,
+}: {
+  online: OnlinePayments;
+  /** The plans' payment links and the customer portal; null when online payments are off. */
+  stripe: { links: Record<Billing, string>; customerPortalUrl: string | null } | null;
+}): Router {
   const router = Router();
   const json = jsonBody();
+  /**
+   * A signed-in member's Make a Payment: their plan's payment page, told the member's payment
+   * reference and stored address. Anyone else (a visitor, staff, a member without a plan, or
+   * online payments off) gets the hand-off with the Membership ID field, as before.
+   */
+  router.get(
+    "/api/account/membership/pay",
+    noStore,
+    handler(async (_req, res) => {
+      const user = res.locals.user as PublicUser | null | undefined;
+      const to = stripe && user?.role === "user" ? await online.paymentLink(user.id, stripe.links) : null;
+      res.redirect(302, to ?? "/make-payment");
+    }),
+  );
   router.get(
     "/api/account/membership/online",
     noStore,
     apiRequireUser,
-    handler(async (req, res) => {
+    handler(async (_req, res) => {
       const user = userOf(res);
       if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
-      const since = typeof req.query.since === "string" && !Number.isNaN(Date.parse(req.query.since)) ? req.query.since : null;
       const body: OnlineAccountAnswer = {
         success: true,
         enabled: online.enabled,
         autopay: await online.autopayOf(user.id),
-        recorded: since ? !!(await online.onlinePaymentSince(user.id, new Date(since).toISOString())) : false,
-        customerPortalUrl,
+        recordedRecently: !!(await online.onlinePaymentSince(user.id, new Date(Date.now() - 3_600_000).toISOString())),
+        customerPortalUrl: stripe?.customerPortalUrl ?? null,
       };
       res.json(body);
     }),

@@ -2,6 +2,7 @@
  * Dues paid online (issue 40) on the wire.
  *   POST /api/payments/stripe/webhook  (the provider; raw body, Stripe-Signature)   -> { received: true }
  *   GET  /api/account/membership/online                     -> OnlineAccountAnswer (the member)
+ *   GET  /api/account/membership/pay                        -> 302 to the member's plan link (else to /make-payment)
  *   GET  /api/admin/membership/unmatched-payments           -> UnmatchedPaymentsAnswer (staff)
  *   POST /api/admin/membership/unmatched-payments/:id/assign  AssignInput -> { success } (super_admin)
  *   POST /api/admin/membership/unmatched-payments/:id/handled HandledInput -> { success } (super_admin)
@@ -45,6 +46,8 @@ export const ONLINE_MESSAGES = {
   receivedSubject: "Payment received",
 } as const;
 
+export { ONLINE_TEXTS, PAY_PATH } from "./texts";
+
 /** Autopay on a member's account. */
 export interface AutopayView {
   state: "on" | "failing" | "off";
@@ -60,8 +63,8 @@ export interface OnlineAccountAnswer {
   success: true;
   enabled: boolean;
   autopay: AutopayView;
-  /** Asked with ?since=<ISO instant>: whether an online payment was recorded since. */
-  recorded: boolean;
+  /** Whether an online payment of the member was recorded in the last hour (the return from the payment page waits for it). */
+  recordedRecently: boolean;
   customerPortalUrl: string | null;
 }
 

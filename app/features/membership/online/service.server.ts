@@ -524,6 +524,26 @@ export class OnlinePayments {
     return row.payment_reference;
   }
 
+  /**
+   * The member's plan's payment link with their payment reference (client_reference_id) and
+   * stored address (prefilled_email); null without a plan.
+   */
+  async paymentLink(userId: number, links: Record<Billing, string>): Promise<string | null> {
+    const member = await this.deps.db
+      .selectFrom("users")
+      .innerJoin("membership_plans", "membership_plans.user_id", "users.id")
+      .select(["users.email", "membership_plans.billing"])
+      .where("users.id", "=", userId)
+      .where("users.role", "=", "user")
+      .executeTakeFirst();
+    if (!member) return null;
+    const url = new URL(links[member.billing as Billing]);
+    url.searchParams.set("client_reference_id", await this.paymentReference(userId));
+    const email = member.email?.trim();
+    if (email) url.searchParams.set("prefilled_email", email);
+    return url.toString();
+  }
+
   /** Autopay as the member sees it, and whether an online payment was recorded since `since` (ISO instant). */
   async autopayOf(userId: number): Promise<AutopayView> {
     const row = await this.deps.db.selectFrom("membership_online").selectAll().where("user_id", "=", userId).executeTakeFirst();

@@ -345,6 +345,39 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
     });
   });
 
+  describe("members", () => {
+    it("a member's Make a Payment opens their plan's link with their payment reference and address; anyone else gets the hand-off", async () => {
+      const m = await member("annual");
+      await server.services.database.db.updateTable("users").set({ email: "pat+dues@example.com" }).where("id", "=", m.userId).execute();
+      let res = await server.request("/api/account/membership/pay", { cookie: m.cookie, redirect: "manual" });
+      expect(res.status).toBe(302);
+      const to = new URL(res.headers.get("location")!);
+      expect(`${to.origin}${to.pathname}`).toBe(STRIPE_TEST_ENV.STRIPE_LINK_ANNUAL);
+      expect(to.searchParams.get("client_reference_id")).toBe(m.reference);
+      expect(to.searchParams.get("prefilled_email")).toBe("pat+dues@example.com");
+      // The reference is random and opaque: neither the certificate number nor the id.
+      expect(m.reference).toMatch(/^pay_[A-Za-z0-9_-]{20}$/);
+      expect(m.reference).not.toContain(await certificateOf(m.userId));
+      expect(await server.services.online.paymentReference(m.userId)).toBe(m.reference);
+
+      for (const cookie of [undefined, staff.cookie]) {
+        res = await server.request("/api/account/membership/pay", { cookie, redirect: "manual" });
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe("/make-payment");
+      }
+      const noPlan = await loginAs(server, "member");
+      res = await server.request("/api/account/membership/pay", { cookie: noPlan.cookie, redirect: "manual" });
+      expect(res.headers.get("location")).toBe("/make-payment");
+    });
+
+    it("says whether the member's online payment has been recorded (the page returned to waits for it)", async () => {
+      const m = await member();
+      expect((await accountOnline(m.cookie)).recordedRecently).toBe(false);
+      await deliver(event("checkout.session.completed", checkoutSession({ clientReference: m.reference, amount: 1995 })));
+      expect((await accountOnline(m.cookie)).recordedRecently).toBe(true);
+    });
+  });
+
   describe("autopay", () => {
     it("shows autopay failing with the reason, on again when the subscription recovers, off when it is deleted; the membership is not cancelled", async () => {
       const m = await member();
@@ -415,6 +448,11 @@ describe("online payments off", () => {
       });
       const res = await server.request(WEBHOOK, { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
       expect(res.status).toBe(404);
+      const pay = await server.request("/api/account/membership/pay", {
+        cookie: (await loginAs(server, "member")).cookie,
+        redirect: "manual",
+      });
+      expect(pay.headers.get("location")).toBe("/make-payment");
     } finally {
       await server.close();
     }
