@@ -98,6 +98,33 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     contactEmail: config.CONTACT_EMAIL,
     orgName: config.ORG_NAME,
   });
+  const reminders = new ReminderService({
+    db: database.db,
+    dialect: database.dialect,
+    transport:
+      options.reminders?.transport !== undefined
+        ? options.reminders.transport
+        : config.REMINDERS_ENABLED && config.SMTP_URL
+          ? new Mailer(
+              { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
+              { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
+            )
+          : null,
+    mail: {
+      orgName: config.ORG_NAME,
+      phone: config.CONTACT_PHONE,
+      email: config.CONTACT_EMAIL,
+      paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
+    },
+    timeZone: config.TIME_ZONE,
+    logger,
+    settings: {
+      ratePerSecond: config.REMINDER_RATE_PER_SECOND,
+      checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
+      ...options.reminders?.settings,
+    },
+    now: options.reminders?.now,
+  });
   const online = new OnlinePayments({
     db: database.db,
     dialect: database.dialect,
@@ -106,6 +133,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     webhookSecret: config.stripe?.webhookSecret ?? null,
     timeZone: config.TIME_ZONE,
     logger,
+    onPaymentRecorded: (memberId, paymentId) => reminders.queueReceipt(memberId, paymentId),
   });
   return {
     config,
@@ -149,33 +177,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     ),
     paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE),
     membershipDashboard: new MembershipDashboard(census),
-    reminders: new ReminderService({
-      db: database.db,
-      dialect: database.dialect,
-      transport:
-        options.reminders?.transport !== undefined
-          ? options.reminders.transport
-          : config.REMINDERS_ENABLED && config.SMTP_URL
-            ? new Mailer(
-                { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
-                { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
-              )
-            : null,
-      mail: {
-        orgName: config.ORG_NAME,
-        phone: config.CONTACT_PHONE,
-        email: config.CONTACT_EMAIL,
-        paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
-      },
-      timeZone: config.TIME_ZONE,
-      logger,
-      settings: {
-        ratePerSecond: config.REMINDER_RATE_PER_SECOND,
-        checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
-        ...options.reminders?.settings,
-      },
-      now: options.reminders?.now,
-    }),
+    reminders,
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

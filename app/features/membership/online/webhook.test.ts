@@ -14,7 +14,8 @@ import {
 import { ONLINE_MESSAGES as O, type OnlineAccountAnswer, type UnmatchedPaymentsAnswer } from "./contract";
 import { FAILED_WITHOUT_REASON } from "./events";
 import { MEMBERSHIP_MESSAGES } from "../contract";
-import { todayIn } from "../coverage";
+import { formatLongDay, todayIn } from "../coverage";
+import { decodeBody, startSmtp } from "../../../../tests/support/smtp";
 
 const WEBHOOK = "/api/payments/stripe/webhook";
 
@@ -456,5 +457,56 @@ describe("online payments off", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describeEachDatabase("online payments: the receipt", (dialect) => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(
+      dialect,
+      { ...STRIPE_TEST_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` },
+      { reminders: { settings: { ratePerSecond: 1000 } } },
+    );
+  });
+  afterAll(async () => {
+    await server.services.reminders.stop();
+    await server.close();
+    await smtp.close();
+  });
+
+  it("sends one 'Payment received' mail per online payment, however often its event arrives", async () => {
+    const staff = await loginAs(server, "limited_admin");
+    const { userId } = await loginAs(server, "member", { certificate: "AHA0424242" });
+    await server.services.database.db.updateTable("users").set({ email: "receipt@example.com" }).where("id", "=", userId).execute();
+    await server.services.coverage.setPlan({ id: staff.userId }, userId, {
+      billing: "annual",
+      coverageAmount: null,
+      beneficiaryName: null,
+      beneficiaryRelationship: null,
+      approvedOn: server.services.coverage.today(),
+    });
+    const reference = await server.services.online.paymentReference(userId);
+    const body = event("checkout.session.completed", checkoutSession({ clientReference: reference, amount: 9900 }));
+    const { payload, header } = signed(body);
+    const send = () =>
+      server.request(WEBHOOK, {
+        method: "POST",
+        body: payload,
+        headers: { "Stripe-Signature": header, "Content-Type": "application/json" },
+      });
+    expect((await Promise.all(Array.from({ length: 5 }, send))).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    await server.services.reminders.sendWaiting();
+    await server.services.reminders.sendWaiting();
+    const mails = smtp.received.filter((m) => m.to[0] === "receipt@example.com");
+    expect(mails).toHaveLength(1);
+    expect(mails[0].raw).toContain("Subject: Payment received");
+    const text = decodeBody(mails[0].raw);
+    const view = await server.services.coverage.view(userId);
+    expect(text).toContain(`We received your payment of $99.00 on ${formatLongDay(view.payments[0].paidOn)}. Thank you.`);
+    expect(text).toContain(`Your membership is paid through ${formatLongDay(view.coverage.paidThrough!)}.`);
+    expect(text).toContain("Membership ID: AHA0424242");
   });
 });
