@@ -510,3 +510,37 @@ describeEachDatabase("online payments: the receipt", (dialect) => {
     expect(text).toContain("Membership ID: AHA0424242");
   });
 });
+
+describeEachDatabase("online payments: /metrics", (dialect) => {
+  it("counts events by type and outcome, signature failures, unmatched payments and the last event's time", async () => {
+    const token = "metrics-token-0123456789";
+    const server = await startTestServer(dialect, { ...STRIPE_TEST_ENV, METRICS_TOKEN: token });
+    try {
+      const send = (body: unknown, opts: { secret?: string } = {}) => {
+        const { payload, header } = signed(body, opts);
+        return server.request(WEBHOOK, { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
+      };
+      const created = Math.floor(Date.now() / 1000) - 10;
+      const unmatched = event("checkout.session.completed", checkoutSession({ clientReference: "pay_nobody", amount: 1995 }), { created });
+      expect((await send(unmatched)).status).toBe(200);
+      expect((await send(unmatched)).status).toBe(200);
+      expect((await send(event("customer.created", { id: "cus_1", object: "customer" }))).status).toBe(200);
+      expect((await send(unmatched, { secret: "whsec_wrong000000000000" })).status).toBe(400);
+      const res = await server.request("/metrics", { headers: { Authorization: `Bearer ${token}` } });
+      const text = await res.text();
+      const value = (series: string) => {
+        const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+        return line === undefined ? undefined : Number(line.slice(series.length + 1));
+      };
+      expect(value('aha_stripe_events_total{type="checkout.session.completed",outcome="unmatched"}')).toBe(1);
+      expect(value('aha_stripe_events_total{type="checkout.session.completed",outcome="duplicate"}')).toBe(1);
+      expect(value('aha_stripe_events_total{type="other",outcome="ignored"}')).toBe(1);
+      expect(value("aha_stripe_signature_failures_total")).toBe(1);
+      expect(value('aha_stripe_unmatched_payments{state="unmatched"}')).toBe(1);
+      expect(value('aha_stripe_unmatched_payments{state="pending"}')).toBe(0);
+      expect(value("aha_stripe_last_event_timestamp_seconds")).toBeGreaterThanOrEqual(created);
+    } finally {
+      await server.close();
+    }
+  });
+});
