@@ -9,6 +9,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   address: "1100 Summer Street, Suite 300, Stamford, CT 06905",
   paymentPortalUrl: "https://pay.aha-homeowners.org/",
   publicUrl: null,
+  onlinePayments: false,
 };
 
 /** The browser-safe configuration (organisation name, phone, e-mail...) from the root loader. */

@@ -13,6 +13,19 @@ const optionalUrl = z
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
 
+/** An https address, or nothing when unset or blank. */
+const httpsUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(
+    z
+      .url()
+      .refine((v) => v.startsWith("https://"), "must be an https:// address")
+      .optional(),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.string().default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -81,6 +94,27 @@ const envSchema = z.object({
    * Certificate numbers of members made from applications: letters, digits and dashes around
    * one run of zeros in braces, the number's width ("AHA{0000000}" gives AHA0000001).
    */
+  /**
+   * Dues paid online through Stripe (issue 40), off unless set: the webhook endpoint's signing
+   * secret (whsec_...), and the Payment Links members pay their plan on. All or none (below).
+   */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9]+$/, "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret, a whsec_ value")
+        .optional(),
+    ),
+  /** The Payment Link of the monthly plan ($19.95 a month, a subscription). */
+  STRIPE_LINK_MONTHLY: httpsUrl,
+  /** The Payment Link of the annual plan ($99.00 a year, a subscription or one-time). */
+  STRIPE_LINK_ANNUAL: httpsUrl,
+  /** Where members manage autopay (Stripe's customer portal login link); optional. */
+  STRIPE_CUSTOMER_PORTAL_URL: httpsUrl,
   CERTIFICATE_FORMAT: z
     .string()
     .regex(/^[A-Z0-9-]{0,20}\{0{3,12}\}[A-Z0-9-]{0,20}$/, "CERTIFICATE_FORMAT must look like AHA{0000000}")
@@ -97,13 +131,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const stripe = stripeConfig(e);
   const trustProxy = e.TRUST_PROXY === "true" ? true : e.TRUST_PROXY === "false" ? false : Number(e.TRUST_PROXY) || e.TRUST_PROXY;
   return {
     ...e,
     DATA_DIR: path.resolve(e.DATA_DIR),
     trustProxy,
     isProduction: e.NODE_ENV === "production",
+    /** Dues paid online (issue 40); null when off. */
+    stripe,
   };
+}
+
+export interface StripeConfig {
+  webhookSecret: string;
+  links: { monthly: string; annual: string };
+  customerPortalUrl: string | null;
+}
+
+export const STRIPE_CONFIG_MESSAGES = {
+  half: "Stripe is half configured: set STRIPE_WEBHOOK_SECRET, STRIPE_LINK_MONTHLY and STRIPE_LINK_ANNUAL together (STRIPE_CUSTOMER_PORTAL_URL is optional), or none of them",
+} as const;
+
+/** Online payments are on with the secret and both plans' links; any of them alone is refused. */
+function stripeConfig(e: {
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_LINK_MONTHLY?: string;
+  STRIPE_LINK_ANNUAL?: string;
+  STRIPE_CUSTOMER_PORTAL_URL?: string;
+}): StripeConfig | null {
+  const { STRIPE_WEBHOOK_SECRET: secret, STRIPE_LINK_MONTHLY: monthly, STRIPE_LINK_ANNUAL: annual, STRIPE_CUSTOMER_PORTAL_URL: portal } = e;
+  if (!secret && !monthly && !annual && !portal) return null;
+  if (!secret || !monthly || !annual) {
+    const missing = [!secret && "STRIPE_WEBHOOK_SECRET", !monthly && "STRIPE_LINK_MONTHLY", !annual && "STRIPE_LINK_ANNUAL"].filter(
+      Boolean,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${STRIPE_CONFIG_MESSAGES.half}; missing: ${missing.join(", ")}`);
+  }
+  return { webhookSecret: secret, links: { monthly, annual }, customerPortalUrl: portal ?? null };
 }
 
 export class ConfigError extends Error {}
@@ -117,5 +182,6 @@ export function publicConfig(config: Config): PublicConfig {
     address: config.POSTAL_ADDRESS,
     paymentPortalUrl: config.PAYMENT_PORTAL_URL,
     publicUrl: config.PUBLIC_URL ?? null,
+    onlinePayments: config.stripe !== null,
   };
 }

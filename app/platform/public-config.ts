@@ -10,6 +10,8 @@ export interface PublicConfig {
   address: string;
   paymentPortalUrl: string;
   publicUrl: string | null;
+  /** Dues paid online (issue 40): a signed-in member's Make a Payment opens their plan's payment page. */
+  onlinePayments: boolean;
 }
 
 /** What shared components read of the root route's data (app/root.tsx's loader returns at least this). */

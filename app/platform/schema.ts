@@ -436,6 +436,8 @@ export interface Database {
   membership_verify_tokens: MembershipVerifyTokensTable;
   membership_reminders: MembershipRemindersTable;
   membership_reminder_days: MembershipReminderDaysTable;
+  membership_online: MembershipOnlineTable;
+  stripe_events: StripeEventsTable;
   page_generations: PageGenerationsTable;
   email_changes: EmailChangesTable;
 }
@@ -535,6 +537,48 @@ export interface MembershipReminderDaysTable {
   started_at: Timestamp;
   finished_at: Timestamp | null;
   queued: Generated<number>;
+}
+
+/** Migration 0038: a member's payment reference and the provider's ids and autopay state (issue 40). */
+export interface MembershipOnlineTable {
+  user_id: number;
+  payment_reference: string;
+  customer_id: string | null;
+  subscription_id: string | null;
+  autopay: Generated<string>;
+  autopay_billing: string | null;
+  autopay_next_charge_on: string | null;
+  autopay_reason: string | null;
+  autopay_as_of: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 0038: each signed event of the payment provider, once by its id, with what became of it. */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  created: number;
+  state: string;
+  reason: string | null;
+  waits_for: string | null;
+  member_id: number | null;
+  payment_id: number | null;
+  amount_cents: number | null;
+  currency: string | null;
+  client_reference: string | null;
+  payment_intent: string | null;
+  charge_id: string | null;
+  invoice_id: string | null;
+  subscription_id: string | null;
+  customer_id: string | null;
+  payload: string;
+  received_at: Timestamp;
+  applied_at: Timestamp | null;
+  handled_by: number | null;
+  handled_by_label: string | null;
+  handled_at: Timestamp | null;
+  handled_note: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -12,6 +12,7 @@ import { apiErrorHandler, noStore, notFound } from "~/platform/http.server";
 import { pingDatabase } from "~/platform/db.server";
 import { accountRouter } from "~/features/account/api.server";
 import { membershipRouter } from "~/features/membership/api.server";
+import { onlinePaymentsRouter, stripeWebhookRouter } from "~/features/membership/online/api.server";
 import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -108,6 +109,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   // Never public: with a token here; on METRICS_PORT (loopback) from main.ts; else not at all (404).
   if (metrics && config.METRICS_TOKEN) app.get("/metrics", noStore, metricsWithToken(metrics, config.METRICS_TOKEN));
 
+  // The payment provider's signed events: raw body, before any guard or parser (no cookie, no Origin).
+  app.use(stripeWebhookRouter({ online: services.online }));
+
   if (opts.viteMiddleware) app.use(opts.viteMiddleware);
   if (opts.clientDir) app.use(staticFiles(opts.clientDir));
 
@@ -149,6 +153,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       reminders: services.reminders,
     }),
   );
+  api.use(onlinePaymentsRouter({ online: services.online, stripe: config.stripe }));
   api.use(accountRouter({ account: services.account }));
   api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));

@@ -6,6 +6,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { PageCache } from "./page-cache.server";
 import type { SignedInPages } from "./signed-in-pages.server";
 import type { Services } from "./services.server";
+import { HANDLED_EVENT_TYPES } from "~/features/membership/online/events";
 
 /**
  * The Prometheus metrics of one app instance (GET /metrics, docs/operations.md). Each app has
@@ -111,6 +112,26 @@ export class AppMetrics {
         this.set(notifier.backlog);
       },
     });
+    // Dues paid online (issue 40): each event's outcome in this process, and signatures refused.
+    const online = this.services.online;
+    new client.Counter({
+      name: "aha_stripe_events_total",
+      help: "Payment provider events received by this process, by type (other: a type the site ignores) and outcome (applied, pending, unmatched, ignored, duplicate).",
+      labelNames: ["type", "outcome"],
+      registers,
+      collect() {
+        for (const [key, n] of online.counters.events) {
+          const [type, outcome] = key.split(" ");
+          setCounter(this, { type: (HANDLED_EVENT_TYPES as readonly string[]).includes(type) ? type : "other", outcome }, n);
+        }
+      },
+    });
+    counterFrom(
+      registers,
+      "aha_stripe_signature_failures_total",
+      "Webhook requests refused for a missing, wrong or stale Stripe-Signature (400).",
+      () => online.counters.signatureFailures,
+    );
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new client.Counter({
@@ -146,7 +167,7 @@ export class AppMetrics {
   }
 
   private addDatabaseMetrics(registers: client.Registry[]) {
-    const { database, logger } = this.services;
+    const { database, logger, online } = this.services;
     const db = database.db;
     const native = database.native;
     if (native.dialect === "postgres") {
@@ -240,6 +261,33 @@ export class AppMetrics {
             .execute();
           this.reset();
           for (const row of rows) this.set({ status: INGEST_STATUSES.has(row.status) ? row.status : "other" }, Number(row.n));
+        });
+      },
+    });
+    new client.Gauge({
+      name: "aha_stripe_unmatched_payments",
+      help: "Online payment events waiting for staff (unmatched) or for what they refer to (pending).",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        return fromDatabase(this, async () => {
+          const counts = await online.counts();
+          this.set({ state: "unmatched" }, counts.unmatched);
+          this.set({ state: "pending" }, counts.pending);
+        });
+      },
+    });
+    new client.Gauge({
+      name: "aha_stripe_last_event_timestamp_seconds",
+      help: "When the newest payment provider event stored was made (Unix seconds, the provider's clock; 0: none yet).",
+      registers,
+      collect() {
+        return fromDatabase(this, async () => {
+          const row = await db
+            .selectFrom("stripe_events")
+            .select((eb) => eb.fn.max("created").as("at"))
+            .executeTakeFirst();
+          this.set(row?.at ? Number(row.at) : 0);
         });
       },
     });

@@ -1,3 +1,4 @@
+import { assignSchema as onlineAssignSchema, handledSchema } from "~/features/membership/online/contract";
 import { z } from "~/platform/zod";
 import { loginSchema } from "~/features/auth/contract";
 import { contactSchema, cpaRequestSchema, materialRequestSchema, requestFormSchema } from "~/features/submissions/intake/schemas";
@@ -156,6 +157,46 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     paths: ["/api/account"],
     summary: "The signed-in member's account: membership, submissions, contact details",
     access: "signed-in",
+  },
+  {
+    method: "post",
+    paths: ["/api/payments/stripe/webhook"],
+    summary:
+      "The payment provider's signed events (Stripe-Signature, raw body): verified, stored once by id, applied; 400 on a bad signature, 404 when online payments are off",
+    access: "public",
+  },
+  {
+    method: "get",
+    paths: ["/api/account/membership/online"],
+    summary: "The signed-in member's autopay, and (with ?since=) whether their online payment has been recorded",
+    access: "signed-in",
+  },
+  {
+    method: "get",
+    paths: ["/api/account/membership/pay"],
+    summary:
+      "Make a Payment for a signed-in member: 302 to their plan's payment page with client_reference_id (their payment reference) and prefilled_email; anyone else to /make-payment",
+    access: "public",
+  },
+  {
+    method: "get",
+    paths: ["/api/admin/membership/unmatched-payments"],
+    summary: "Online payments that matched no member (or wait for what they refer to), with their count",
+    access: "staff",
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/membership/unmatched-payments/{id}/assign"],
+    summary: "Record an unmatched online payment for the member with this Membership ID; audited",
+    access: "super_admin",
+    body: onlineAssignSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/membership/unmatched-payments/{id}/handled"],
+    summary: "Settle an unmatched online payment without recording it; audited",
+    access: "super_admin",
+    body: handledSchema,
   },
   {
     method: "get",

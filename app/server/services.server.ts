@@ -27,6 +27,7 @@ import { PaymentsImportService } from "~/features/membership/payments-import.ser
 import { VerifyService } from "~/features/membership/verify.server";
 import { ReminderService, type ReminderSettings, type ReminderTransport } from "~/features/membership/reminders.server";
 import { MemberImportService } from "~/features/member-import/import.server";
+import { OnlinePayments } from "~/features/membership/online/service.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -75,6 +76,8 @@ export interface Services {
   verify: VerifyService;
   /** Membership reminder e-mails: planned once a day into an outbox, sent under a lease. */
   reminders: ReminderService;
+  /** Dues paid online: the provider's signed events, members' payment references and autopay, unmatched payments (issue 40). */
+  online: OnlinePayments;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
   memberImport: MemberImportService;
 }
@@ -110,9 +113,47 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     publicUrl: config.PUBLIC_URL ?? null,
     timeZone: config.TIME_ZONE,
   });
+  const reminders = new ReminderService({
+    db: database.db,
+    dialect: database.dialect,
+    transport:
+      options.reminders?.transport !== undefined
+        ? options.reminders.transport
+        : config.REMINDERS_ENABLED && config.SMTP_URL
+          ? new Mailer(
+              { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
+              { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
+            )
+          : null,
+    mail: {
+      orgName: config.ORG_NAME,
+      phone: config.CONTACT_PHONE,
+      email: config.CONTACT_EMAIL,
+      paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
+    },
+    timeZone: config.TIME_ZONE,
+    logger,
+    settings: {
+      ratePerSecond: config.REMINDER_RATE_PER_SECOND,
+      checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
+      ...options.reminders?.settings,
+    },
+    now: options.reminders?.now,
+  });
+  const online = new OnlinePayments({
+    db: database.db,
+    dialect: database.dialect,
+    coverage,
+    audit,
+    webhookSecret: config.stripe?.webhookSecret ?? null,
+    timeZone: config.TIME_ZONE,
+    logger,
+    onPaymentRecorded: (memberId, paymentId) => reminders.queueReceipt(memberId, paymentId),
+  });
   return {
     config,
     publicConfig: publicConfig(config),
+    online,
     database,
     logger,
     mailer,
@@ -159,33 +200,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     ),
     paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE, undefined, undefined, census),
     membershipDashboard: new MembershipDashboard(census),
-    reminders: new ReminderService({
-      db: database.db,
-      dialect: database.dialect,
-      transport:
-        options.reminders?.transport !== undefined
-          ? options.reminders.transport
-          : config.REMINDERS_ENABLED && config.SMTP_URL
-            ? new Mailer(
-                { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
-                { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
-              )
-            : null,
-      mail: {
-        orgName: config.ORG_NAME,
-        phone: config.CONTACT_PHONE,
-        email: config.CONTACT_EMAIL,
-        paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
-      },
-      timeZone: config.TIME_ZONE,
-      logger,
-      settings: {
-        ratePerSecond: config.REMINDER_RATE_PER_SECOND,
-        checkEveryMs: config.REMINDER_CHECK_SECONDS * 1000,
-        ...options.reminders?.settings,
-      },
-      now: options.reminders?.now,
-    }),
+    reminders,
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

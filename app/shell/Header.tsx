@@ -10,6 +10,7 @@ import { useAboutUs } from "~/components/useAboutUs";
 import { saveStoredUser } from "~/features/auth/auth-sync";
 import { displayName, isAdmin, type PublicUser } from "~/features/auth/user";
 import type { PublicConfig } from "~/platform/config.server";
+import { PAY_PATH } from "~/features/membership/online/texts";
 
 interface NavItem {
   label: string;
@@ -49,6 +50,7 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
   const menuId = useId();
   const openApplyNow = useApplyNow();
   const openPayment = usePaymentDialog();
+  const { onlinePayments } = config;
   const goAbout = useAboutUs();
   const menuToggle = useRef<HTMLButtonElement>(null);
   const headerRef = useRef<HTMLElement>(null);
@@ -146,9 +148,16 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
                     <CircleUser className="h-3.5 w-3.5" aria-hidden /> My account
                   </Link>
                 )}
-                <button type="button" onClick={() => openPayment()} className="inline-flex items-center gap-1 hover:text-white">
-                  <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
-                </button>
+                {onlinePayments && !isAdmin(user) ? (
+                  // A member's own plan's payment page (issue 40).
+                  <a href={PAY_PATH} className="inline-flex items-center gap-1 hover:text-white">
+                    <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
+                  </a>
+                ) : (
+                  <button type="button" onClick={() => openPayment()} className="inline-flex items-center gap-1 hover:text-white">
+                    <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
+                  </button>
+                )}
                 <Form method="post" action="/logout" onSubmit={() => saveStoredUser(null)} className="inline-flex">
                   <button type="submit" className="inline-flex items-center gap-1 hover:text-white">
                     <LogOut className="h-3.5 w-3.5" aria-hidden /> Log Out

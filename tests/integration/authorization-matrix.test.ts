@@ -102,6 +102,14 @@ const API: Record<string, Row> = {
   "PUT /api/account/contact": [401, 200, 401, 403, 403],
   "GET /api/account/membership": [401, 200, 401, 403, 403],
   "GET /api/account/membership/card": [401, 200, 401, 403, 403],
+  // Dues paid online (issue 40): the member's autopay; the provider's webhook (off here: 404 to all).
+  "GET /api/account/membership/online": [401, 200, 401, 403, 403],
+  // A member's Make a Payment: their plan's page when online payments are on, else the hand-off (everyone).
+  "GET /api/account/membership/pay": everyone("302 /make-payment"),
+  "POST /api/payments/stripe/webhook": everyone(404),
+  "GET /api/admin/membership/unmatched-payments": staff(200),
+  "POST /api/admin/membership/unmatched-payments/:id/assign": superAdmin(400),
+  "POST /api/admin/membership/unmatched-payments/:id/handled": superAdmin(400),
   "POST /api/account/membership/card": [401, 200, 401, 403, 403],
   "GET /api/verify/:token": everyone(404),
   // Membership: any staff member records payments and plans; only a super_admin cancels.

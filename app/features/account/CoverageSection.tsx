@@ -17,6 +17,9 @@ import {
   type StatusTone,
 } from "./coverage-display";
 import { LoadFailure } from "./LoadFailure";
+import { OnlinePayment } from "./OnlinePayment";
+import { usePublicConfig } from "~/components/usePublicConfig";
+import { PAY_PATH } from "~/features/membership/online/texts";
 import { ProofOfCoverageSection } from "./ProofOfCoverage";
 
 const BOX = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
@@ -37,8 +40,8 @@ type Load = { state: "loading" } | { state: "error"; message: string } | { state
  */
 export function CoverageSections({ certificate, name }: { certificate: string; name: string }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
-  const fetchMembership = useCallback((signal?: AbortSignal) => {
-    setLoad({ state: "loading" });
+  const fetchMembership = useCallback((signal?: AbortSignal, quietly = false) => {
+    if (!quietly) setLoad({ state: "loading" });
     accountApi
       .membership(signal)
       .then((view) => setLoad({ state: "ready", view }))
@@ -67,6 +70,7 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
         ) : (
           <CoverageDetails view={load.view} certificate={certificate} />
         )}
+        <OnlinePayment onArrived={() => fetchMembership(undefined, true)} />
       </section>
       <ProofOfCoverageSection view={load.state === "ready" ? load.view : null} certificate={certificate} name={name} />
     </div>
@@ -75,6 +79,7 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
 
 function CoverageDetails({ view, certificate }: { view: MembershipView; certificate: string }) {
   const openPayment = usePaymentDialog();
+  const { onlinePayments } = usePublicConfig();
   const { coverage, plan } = view;
   const rows = paymentRows(view.payments);
   return (
@@ -117,7 +122,12 @@ function CoverageDetails({ view, certificate }: { view: MembershipView; certific
               </>
             ) : null}
           </dl>
-          {coverage.nextDue ? (
+          {coverage.nextDue && onlinePayments ? (
+            // The member's plan's payment page, told their payment reference and address (issue 40).
+            <a href={PAY_PATH} className="btn-accent mt-5">
+              <CreditCard className="h-4 w-4" aria-hidden /> Make a Payment
+            </a>
+          ) : coverage.nextDue ? (
             <button
               type="button"
               className="btn-accent mt-5"

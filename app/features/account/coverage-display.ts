@@ -66,6 +66,7 @@ const PAID_BY: Record<PaymentMethod, string> = {
   ach: "Payment by ACH",
   check: "Payment by check",
   other: "Payment",
+  online: "Payment online by card",
 };
 
 export interface PaymentRow {

@@ -14,6 +14,7 @@ import { SignOutEverywhereButton } from "~/features/account/SignOutEverywhere";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import type { MembershipFigures } from "~/features/membership/trend";
 import { MembershipOverview } from "./MembershipOverview";
+import { UnmatchedPaymentsCount } from "~/features/membership/admin/UnmatchedPayments";
 
 export type AdminTab = "rss" | "submissions" | "videos";
 
@@ -96,6 +97,7 @@ export function AdminDashboard({
         </div>
       ) : null}
       <MembershipOverview figures={membership} />
+      <UnmatchedPaymentsCount />
       <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value }, { alone: true })} className="mt-2">
         <Tabs.List aria-label="Admin sections" className="flex border-b border-slate-200">
           {superAdmin ? (

@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS = [
   "membership.reinstate",
   "membership.payments_import",
   "membership.co_insured",
+  "membership.online_assign",
+  "membership.online_handled",
   "account.sign_out_everywhere",
   "account.email_change",
 ] as const;
@@ -89,6 +91,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.reinstate": "Reinstated a membership",
   "membership.payments_import": "Imported payments",
   "membership.co_insured": "Changed a plan's co-insured",
+  "membership.online_assign": "Assigned an unmatched online payment to a member",
+  "membership.online_handled": "Marked an unmatched online payment handled",
   "account.sign_out_everywhere": "Signed out everywhere else",
   "account.email_change": "A member confirmed a new e-mail address",
 };

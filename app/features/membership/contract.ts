@@ -20,9 +20,18 @@ import { addDays, addMonthsKeepingMonthEnd, BILLINGS, formatLongDay, MAX_PREPAID
 import type { CoInsuredView } from "./co-insured";
 import type { ReminderKind } from "./reminders";
 
+/** How staff (and the payments import) record a payment. */
 export const PAYMENT_METHODS = ["card", "ach", "check", "other"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { card: "Card", ach: "ACH", check: "Check", other: "Other" };
+/** A payment the provider's signed event recorded (issue 40); never chosen by staff. */
+export const ONLINE_METHOD = "online";
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number] | typeof ONLINE_METHOD;
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: "Card",
+  ach: "ACH",
+  check: "Check",
+  other: "Other",
+  online: "Card (online)",
+};
 export const BILLING_LABELS = { monthly: "Monthly ($19.95 a month)", annual: "Annual ($99.00 a year)" } as const;
 
 /** The largest single payment or amount of coverage the forms take, in cents. */

@@ -19,7 +19,6 @@ import { CoverageCensus } from "./census.server";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { membershipRecord, prepaidPastLimit } from "./ledger";
 import { parsePaymentsCsvInTurns, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
-import type { MembershipActor } from "./service.server";
 
 /** The most problems and skipped rows an answer lists (every one is counted). */
 export const LISTED_ROWS = 500;
@@ -115,7 +114,7 @@ export class PaymentsImportService {
     return (await this.check(csv)).report;
   }
 
-  async apply(actor: MembershipActor, csv: string): Promise<PaymentsImportReport> {
+  async apply(actor: { id: number }, csv: string): Promise<PaymentsImportReport> {
     const { report, rows } = await this.check(csv);
     if (report.problems > 0)
       throw DomainError.invalid(PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems), { problems: report.problemRows });

@@ -130,6 +130,18 @@ export class ReminderOutbox {
     });
   }
 
+  /** Payments by id (the receipts' periods), with their member. */
+  async paymentsById(ids: number[]): Promise<Map<number, { userId: number; amountCents: number; paidOn: string }>> {
+    const valid = ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+    if (!valid.length) return new Map();
+    const rows = await this.db
+      .selectFrom("membership_payments")
+      .select(["id", "user_id", "amount_cents", "paid_on"])
+      .where("id", "in", valid)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.id), { userId: Number(r.user_id), amountCents: Number(r.amount_cents), paidOn: r.paid_on }]));
+  }
+
   /** Adds reminders not yet in the outbox (the unique key drops any already there); the number added. */
   async add(rows: Array<{ userId: number } & DueReminder>, now: string): Promise<number> {
     if (!rows.length) return 0;

@@ -9,6 +9,8 @@ import { coverageOn, todayIn } from "./coverage";
 import { MEMBERSHIP_MESSAGES, type MemberReminders, type ReminderView, type MembersWithoutEmail } from "./contract";
 import { ReminderOutbox, type ClaimedReminder, type ReminderMember, type SendOutcome } from "./reminder-outbox.server";
 import {
+  RECEIPT_KIND,
+  receiptMail,
   REMINDER_LABELS,
   reminderDue,
   reminderMail,
@@ -183,6 +185,7 @@ export class ReminderService {
       const claimed = await this.outbox.claim(this.holder, batchSize, now.toISOString(), claimedUntil.toISOString());
       if (!claimed.length) break;
       const members = await this.outbox.membersById([...new Set(claimed.map((c) => c.userId))]);
+      const receipts = await this.outbox.paymentsById(claimed.filter((c) => c.kind === RECEIPT_KIND).map((c) => Number(c.period)));
       const today = this.today();
       const recorder = new OutcomeRecorder((outcomes) => this.outbox.record(this.holder, outcomes, this.now().toISOString()));
       const sends: Promise<void>[] = [];
@@ -194,7 +197,7 @@ export class ReminderService {
           continue;
         }
         const member = members.get(row.userId);
-        const prepared = this.prepare(row, member, today);
+        const prepared = row.kind === RECEIPT_KIND ? this.prepareReceipt(row, member, receipts, today) : this.prepare(row, member, today);
         if ("drop" in prepared) {
           recorder.add({ id: row.id, status: "dropped", error: prepared.drop });
           continue;
@@ -235,6 +238,33 @@ export class ReminderService {
       certificateNumber: member.certificateNumber,
     });
     return { to, ...mail };
+  }
+
+  /** The receipt of a claimed row: sent once whatever the membership's state since, unless the payment or the address is gone. */
+  private prepareReceipt(
+    row: ClaimedReminder,
+    member: ReminderMember | undefined,
+    payments: Map<number, { userId: number; amountCents: number; paidOn: string }>,
+    today: string,
+  ): { drop: string } | { to: string; subject: string; text: string } {
+    const payment = payments.get(Number(row.period));
+    if (!member || !payment || payment.userId !== row.userId) return { drop: REMINDER_DROP_REASONS.noLongerDue };
+    if (!member.active) return { drop: REMINDER_DROP_REASONS.deactivated };
+    const to = member.email?.trim();
+    if (!to) return { drop: REMINDER_DROP_REASONS.noAddress };
+    const { paymentUrl: _unused, ...ctx } = this.deps.mail;
+    const mail = receiptMail(payment, coverageOn(member.record, today), {
+      ...ctx,
+      firstName: member.firstName,
+      certificateNumber: member.certificateNumber,
+    });
+    return { to, ...mail };
+  }
+
+  /** A payment recorded online: its receipt goes in the outbox once (the unique key), sent by the next run. */
+  async queueReceipt(memberId: number, paymentId: number): Promise<void> {
+    const now = this.now().toISOString();
+    await this.outbox.add([{ userId: memberId, kind: RECEIPT_KIND, period: String(paymentId), dueOn: this.today() }], now);
   }
 
   private failure(row: ClaimedReminder, err: unknown): SendOutcome {

@@ -11,7 +11,12 @@
 import { addDays, coverageOn, formatCents, GRACE_DAYS, formatLongDay, type Coverage, type MembershipRecord } from "./coverage";
 
 export const REMINDER_KINDS = ["first-payment", "due-soon", "past-due", "lapsed"] as const;
-export type ReminderKind = (typeof REMINDER_KINDS)[number];
+/**
+ * The receipt of a payment recorded online (issue 40), in the same outbox: its period is the
+ * payment's id, so each payment's receipt is sent once.
+ */
+export const RECEIPT_KIND = "payment-received";
+export type ReminderKind = (typeof REMINDER_KINDS)[number] | typeof RECEIPT_KIND;
 
 /** What staff read for each kind. */
 export const REMINDER_LABELS: Record<ReminderKind, string> = {
@@ -19,7 +24,34 @@ export const REMINDER_LABELS: Record<ReminderKind, string> = {
   "due-soon": "Payment due soon",
   "past-due": "Past due",
   lapsed: "Lapsed",
+  "payment-received": "Payment received",
 };
+
+/** The receipt of a payment recorded online: "Payment received", with the amount, the day, the new paid-through date and the Membership ID. */
+export function receiptMail(
+  payment: { amountCents: number; paidOn: string },
+  coverage: Coverage,
+  ctx: Omit<ReminderMailContext, "paymentUrl">,
+): { subject: string; text: string } {
+  const body = [
+    `We received your payment of ${formatCents(payment.amountCents)} on ${formatLongDay(payment.paidOn)}. Thank you.`,
+    coverage.paidThrough
+      ? `Your membership is paid through ${formatLongDay(coverage.paidThrough)}.`
+      : "Your membership is recorded as paid; its dates are on your account page.",
+    ctx.certificateNumber ? `Membership ID: ${ctx.certificateNumber}` : "",
+  ].filter(Boolean);
+  const greeting = ctx.firstName ? `Dear ${ctx.firstName},` : "Dear member,";
+  const text = [
+    greeting,
+    "",
+    ...body.flatMap((line) => [line, ""]),
+    `Questions? Call us at ${ctx.phone} or write to ${ctx.email}.`,
+    "",
+    ctx.orgName,
+    "",
+  ].join("\n");
+  return { subject: "Payment received", text };
+}
 
 /** Days after approval (or reinstatement) before a member still awaiting the first payment is reminded. */
 export const FIRST_PAYMENT_AFTER_DAYS = 3;
@@ -124,6 +156,8 @@ export function reminderMail(kind: ReminderKind, coverage: Coverage, ctx: Remind
         "To renew it, please contact us.",
       ];
       break;
+    case RECEIPT_KIND:
+      throw new Error("A receipt is written by receiptMail");
   }
   const greeting = ctx.firstName ? `Dear ${ctx.firstName},` : "Dear member,";
   const text = [

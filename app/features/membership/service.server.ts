@@ -22,10 +22,11 @@ import {
   type TermEventView,
 } from "./contract";
 
-/** The staff account acting. */
-export interface MembershipActor {
-  id: number;
-}
+/** The staff account acting, or the system recording what the payment provider told it (`system` names it). */
+export type MembershipActor = { id: number } | { id: null; system: string };
+
+/** The payment provider, recording an online payment or refund (issue 40). */
+export const ONLINE_ACTOR: MembershipActor = { id: null, system: "Stripe" };
 
 type Db = Kysely<Database>;
 
@@ -132,7 +133,7 @@ export class CoverageService {
 
   async setPlan(actor: MembershipActor, memberId: number, input: PlanInput): Promise<MembershipView> {
     this.inRange(input.approvedOn, "Approved on");
-    return this.change(actor, memberId, "membership.plan", async (trx, label) => {
+    return this.change(actor, memberId, "membership.plan", undefined, async (trx, label) => {
       const now = nowIso();
       const values = {
         billing: input.billing,
@@ -163,9 +164,15 @@ export class CoverageService {
     });
   }
 
-  async recordPayment(actor: MembershipActor, memberId: number, input: PaymentInput): Promise<MembershipView> {
+  /** `outer`: a transaction the caller holds (the webhook's), which the payment joins. */
+  async recordPayment(
+    actor: MembershipActor,
+    memberId: number,
+    input: Omit<PaymentInput, "method"> & { method: PaymentMethod },
+    outer?: Db,
+  ): Promise<MembershipView> {
     this.inRange(input.paidOn, "Paid on");
-    return this.change(actor, memberId, "membership.payment", async (trx, label) => {
+    return this.change(actor, memberId, "membership.payment", outer, async (trx, label) => {
       await this.requirePlan(trx, memberId);
       // Decided with the member's row locked: two payments at once cannot each pass the check alone.
       const before = await this.view(memberId, trx);
@@ -204,11 +211,15 @@ export class CoverageService {
    * transaction, with the member's row locked first (change), so two staff refunding the same
    * payment at once take turns and the second sees the first's refund.
    */
-  async refund(actor: MembershipActor, paymentId: number, input: RefundInput): Promise<MembershipView> {
+  async refund(actor: MembershipActor, paymentId: number, input: RefundInput, outer?: Db): Promise<MembershipView> {
     this.inRange(input.refundedOn, "Refunded on");
-    const payment = await this.db.selectFrom("membership_payments").select(["user_id"]).where("id", "=", paymentId).executeTakeFirst();
+    const payment = await (outer ?? this.db)
+      .selectFrom("membership_payments")
+      .select(["user_id"])
+      .where("id", "=", paymentId)
+      .executeTakeFirst();
     if (!payment) throw DomainError.notFound(M.paymentNotFound);
-    return this.change(actor, Number(payment.user_id), "membership.refund", async (trx, label) => {
+    return this.change(actor, Number(payment.user_id), "membership.refund", outer, async (trx, label) => {
       const original = await this.locked(
         trx.selectFrom("membership_payments").select(["amount_cents", "refund_of", "method", "paid_on"]).where("id", "=", paymentId),
       );
@@ -247,7 +258,7 @@ export class CoverageService {
 
   async cancel(actor: MembershipActor, memberId: number, input: CancelInput): Promise<MembershipView> {
     this.inRange(input.cancelledOn, "Cancelled on");
-    return this.change(actor, memberId, "membership.cancel", async (trx, label) => {
+    return this.change(actor, memberId, "membership.cancel", undefined, async (trx, label) => {
       await this.requirePlan(trx, memberId);
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind === "cancelled") throw DomainError.conflict(M.alreadyCancelled);
@@ -276,7 +287,7 @@ export class CoverageService {
    */
   async reinstate(actor: MembershipActor, memberId: number, input: ReinstateInput): Promise<MembershipView> {
     this.inRange(input.reinstatedOn, "Reinstated on");
-    return this.change(actor, memberId, "membership.reinstate", async (trx, label) => {
+    return this.change(actor, memberId, "membership.reinstate", undefined, async (trx, label) => {
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind !== "cancelled") throw DomainError.conflict(M.notCancelled);
       if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
@@ -348,7 +359,7 @@ export class CoverageService {
 
   /** Enters or changes the plan's co-insured; the audit entry names the fields that changed, never their values. */
   async setCoInsured(actor: MembershipActor, memberId: number, input: CoInsuredInput): Promise<MembershipView> {
-    return this.change(actor, memberId, "membership.co_insured", async (trx, label) => {
+    return this.change(actor, memberId, "membership.co_insured", undefined, async (trx, label) => {
       await this.requirePlan(trx, memberId);
       const before = await readCoInsured(trx, memberId);
       await writeCoInsured(trx, memberId, input);
@@ -357,7 +368,7 @@ export class CoverageService {
   }
 
   async removeCoInsured(actor: MembershipActor, memberId: number): Promise<MembershipView> {
-    return this.change(actor, memberId, "membership.co_insured", async (trx, label) => {
+    return this.change(actor, memberId, "membership.co_insured", undefined, async (trx, label) => {
       if (!(await removeCoInsured(trx, memberId))) throw DomainError.notFound(CO_INSURED_MESSAGES.none);
       return { label, details: { change: "removed" } };
     });
@@ -374,17 +385,23 @@ export class CoverageService {
     actor: MembershipActor,
     memberId: number,
     action: AuditAction,
+    outer: Db | undefined,
     work: (trx: Db, label: string | null) => Promise<{ label: string | null; details: Record<string, unknown> }>,
   ): Promise<MembershipView> {
-    return this.db.transaction().execute(async (trx) => {
+    const run = async (trx: Db) => {
       const member = await this.locked(
         trx.selectFrom("users").select(["id", "certificate_number"]).where("id", "=", memberId).where("role", "=", "user"),
       );
       if (!member) throw DomainError.notFound(M.memberNotFound);
       const { label, details } = await work(trx, member.certificate_number);
-      await this.audit.record({ actorId: actor.id, action, target: { type: "member", id: memberId, label }, details }, trx);
+      const by = "system" in actor ? { by: actor.system } : {};
+      await this.audit.record(
+        { actorId: actor.id, action, target: { type: "member", id: memberId, label }, details: { ...details, ...by } },
+        trx,
+      );
       return this.view(memberId, trx);
-    });
+    };
+    return outer ? run(outer) : this.db.transaction().execute(run);
   }
 
   /** The row, locked for this transaction on PostgreSQL (SQLite's transactions already take turns). */
@@ -408,6 +425,7 @@ export class CoverageService {
   }
 
   private async recorder(trx: Db, actor: MembershipActor) {
+    if ("system" in actor) return { recorded_by: null, recorded_by_label: actor.system, recorded_at: nowIso() };
     const staff = await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst();
     return { recorded_by: actor.id, recorded_by_label: staff?.username ?? null, recorded_at: nowIso() };
   }

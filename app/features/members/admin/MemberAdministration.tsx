@@ -1,20 +1,21 @@
-import { ArrowLeft, FileSpreadsheet, History, ShieldCheck, Users } from "lucide-react";
+import { ArrowLeft, CreditCard, FileSpreadsheet, History, ShieldCheck, Users } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { Link } from "react-router";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import type { PublicUser } from "~/features/auth/user";
 import { isSuperAdmin } from "~/features/auth/user";
 import { PaymentsImportPanel } from "~/features/membership/admin/PaymentsImportPanel";
+import { UnmatchedPayments } from "~/features/membership/admin/UnmatchedPayments";
 import { AuditPanel } from "./AuditPanel";
 import { MembersPanel } from "./MembersPanel";
 import { StaffPanel } from "./StaffPanel";
 import { MembersWithoutEmail } from "~/features/membership/admin/ReminderMails";
 
-export type MembersTab = "members" | "payments" | "staff" | "audit";
+export type MembersTab = "members" | "payments" | "unmatched" | "staff" | "audit";
 
-/** Importing payments is for any admin; staff accounts and the audit log for super_admin; anything else is members. */
+/** Importing payments and unmatched online payments are for any admin; staff accounts and the audit log for super_admin; anything else is members. */
 export function resolveMembersTab(user: PublicUser, requested: string | null): MembersTab {
-  if (requested === "payments") return requested;
+  if (requested === "payments" || requested === "unmatched") return requested;
   if ((requested === "staff" || requested === "audit") && isSuperAdmin(user)) return requested;
   return "members";
 }
@@ -51,6 +52,11 @@ export function MemberAdministration({ user }: { user: PublicUser }) {
             <span className="hidden sm:inline">Import payments (CSV)</span>
             <span className="sm:hidden">Payments</span>
           </Tabs.Trigger>
+          <Tabs.Trigger value="unmatched" className={tabClass}>
+            <CreditCard className="h-4 w-4" aria-hidden />
+            <span className="hidden sm:inline">Unmatched payments</span>
+            <span className="sm:hidden">Unmatched</span>
+          </Tabs.Trigger>
           {superAdmin ? (
             <>
               <Tabs.Trigger value="staff" className={tabClass}>
@@ -72,6 +78,9 @@ export function MemberAdministration({ user }: { user: PublicUser }) {
         </Tabs.Content>
         <Tabs.Content value="payments" className="pt-6 focus:outline-none">
           <PaymentsImportPanel />
+        </Tabs.Content>
+        <Tabs.Content value="unmatched" className="pt-6 focus:outline-none">
+          <UnmatchedPayments superAdmin={superAdmin} />
         </Tabs.Content>
         {superAdmin ? (
           <>

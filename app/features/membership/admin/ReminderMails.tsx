@@ -8,7 +8,7 @@ import type { MemberRemindersAnswer, MembersWithoutEmailAnswer, ReminderView } f
 const call = jsonClient();
 
 /** Loads `path` once per `reload`; an answer to an older request never replaces a newer one. */
-function useAnswer<T>(path: string) {
+export function useAnswer<T>(path: string) {
   const [reload, setReload] = useState(0);
   const [state, setState] = useState<{ key: string; data: T | null; error: string | null } | null>(null);
   const key = `${path}#${reload}`;
@@ -53,7 +53,7 @@ function detailText(r: ReminderView): string {
 }
 
 /** Loading, failure with a retry, or the content. */
-function Loaded<T>({
+export function Loaded<T>({
   answer,
   what,
   children,

@@ -1,0 +1,225 @@
+import { CheckCircle2, UserPlus } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { FormDialog } from "~/components/admin/FormDialog";
+import { Field, inputProps, textareaProps } from "~/components/forms/FormParts";
+import { formatDateTime } from "~/platform/dates";
+import { ApiError, errorReason, jsonClient } from "~/platform/json-client";
+import { formatCents } from "../coverage";
+import { assignSchema, handledSchema, type UnmatchedPaymentsAnswer, type UnmatchedPaymentView } from "../online/contract";
+import { Loaded, useAnswer } from "./ReminderMails";
+
+const call = jsonClient();
+const PATH = "/api/admin/membership/unmatched-payments";
+
+const TYPE_LABELS: Record<string, string> = {
+  "checkout.session.completed": "Checkout",
+  "checkout.session.async_payment_succeeded": "Checkout",
+  "invoice.paid": "Renewal",
+  "charge.refunded": "Refund",
+  "invoice.payment_failed": "Failed renewal",
+  "customer.subscription.updated": "Autopay change",
+  "customer.subscription.deleted": "Autopay ended",
+};
+
+const amountOf = (e: UnmatchedPaymentView) =>
+  e.amountCents === null
+    ? "—"
+    : (e.currency ?? "usd").toLowerCase() === "usd"
+      ? formatCents(e.amountCents)
+      : `${(e.amountCents / 100).toFixed(2)} ${(e.currency ?? "").toUpperCase()}`;
+
+/**
+ * Unmatched payments (issue 40): what the payment provider told the site that matched no
+ * member, or is not in USD, or is not a whole number of the plan's periods, and what still
+ * waits for what it refers to. Any staff member reads the list; super_admin records a payment
+ * for the member it belongs to, or marks it handled, each in the audit log.
+ */
+export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
+  const answer = useAnswer<UnmatchedPaymentsAnswer>(PATH);
+  const [acting, setActing] = useState<{ kind: "assign" | "handled"; event: UnmatchedPaymentView } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; fields: Record<string, string> | null } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const send = async (path: string, json: unknown, message: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await call(path, { method: "POST", json });
+      setActing(null);
+      setDone(message);
+      answer.retry();
+    } catch (err) {
+      const details =
+        err instanceof ApiError && err.body?.details && typeof err.body.details === "object"
+          ? (err.body.details as Record<string, string>)
+          : null;
+      setError({ message: errorReason(err), fields: details });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="unmatched-payments" className="rounded-lg border border-slate-200 bg-white p-5">
+      <h2 id="unmatched-payments" className="text-lg font-semibold text-brand-900">
+        Unmatched payments
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Online payments the site could not record by itself, and events waiting for the payment or checkout they refer to. Nothing here is
+        attached to a member by name or e-mail.
+      </p>
+      {done ? (
+        <p role="status" className="mt-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
+          {done}
+        </p>
+      ) : null}
+      <div className="mt-3">
+        <Loaded answer={answer} what="unmatched payments">
+          {(data) =>
+            data.events.length === 0 ? (
+              <p className="text-sm text-slate-700">Every online payment has been recorded.</p>
+            ) : (
+              <>
+                <p className="text-sm font-semibold text-slate-900">
+                  {data.unmatched} unmatched, {data.pending} waiting
+                </p>
+                <div className="mt-2 overflow-x-auto">
+                  <table className="w-full min-w-[40rem] text-left text-sm">
+                    <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+                      <tr>
+                        <th scope="col" className="py-2 pr-3">
+                          When
+                        </th>
+                        <th scope="col" className="py-2 pr-3">
+                          What
+                        </th>
+                        <th scope="col" className="py-2 pr-3">
+                          Amount
+                        </th>
+                        <th scope="col" className="py-2 pr-3">
+                          Why
+                        </th>
+                        {superAdmin ? (
+                          <th scope="col" className="py-2">
+                            <span className="sr-only">Actions</span>
+                          </th>
+                        ) : null}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.events.map((e) => (
+                        <tr key={e.id} className="border-b border-slate-100 align-top">
+                          <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(e.occurredAt)}</td>
+                          <td className="py-2 pr-3">
+                            <span className="font-medium">{TYPE_LABELS[e.type] ?? e.type}</span>
+                            <span className="block text-xs text-slate-500">{e.paymentId ?? e.subscriptionId ?? e.id}</span>
+                            {e.member ? <span className="block text-xs text-slate-600">Member {e.member.certificateNumber}</span> : null}
+                          </td>
+                          <td className="py-2 pr-3 whitespace-nowrap">{amountOf(e)}</td>
+                          <td className="py-2 pr-3">
+                            <span
+                              className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${e.state === "pending" ? "bg-sky-100 text-sky-900" : "bg-amber-100 text-amber-900"}`}
+                            >
+                              {e.state === "pending" ? "Waiting" : "Unmatched"}
+                            </span>
+                            {e.reason}
+                          </td>
+                          {superAdmin ? (
+                            <td className="py-2 whitespace-nowrap text-right">
+                              {e.assignable ? (
+                                <button
+                                  type="button"
+                                  className="btn-outline mr-2 px-2 py-1 text-xs"
+                                  onClick={() => {
+                                    setError(null);
+                                    setActing({ kind: "assign", event: e });
+                                  }}
+                                >
+                                  <UserPlus className="h-4 w-4" aria-hidden />
+                                  Assign
+                                </button>
+                              ) : null}
+                              <button
+                                type="button"
+                                className="btn-outline px-2 py-1 text-xs"
+                                onClick={() => {
+                                  setError(null);
+                                  setActing({ kind: "handled", event: e });
+                                }}
+                              >
+                                <CheckCircle2 className="h-4 w-4" aria-hidden />
+                                Mark handled
+                              </button>
+                            </td>
+                          ) : null}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </>
+            )
+          }
+        </Loaded>
+      </div>
+      <FormDialog
+        open={acting?.kind === "assign"}
+        title="Assign payment"
+        description={acting ? `Record ${amountOf(acting.event)} for the member with this Membership ID, as a payment by card online.` : ""}
+        schema={assignSchema}
+        busy={busy}
+        error={error?.message ?? null}
+        fieldErrors={error?.fields ?? null}
+        submitLabel="Record Payment"
+        busyLabel="Recording..."
+        onClose={() => setActing(null)}
+        onSubmit={(data) =>
+          acting &&
+          void send(`${PATH}/${acting.event.id}/assign`, data, `Recorded ${amountOf(acting.event)} for ${data.certificateNumber}.`)
+        }
+      >
+        {(fields) => (
+          <Field meta={fields.certificateNumber} label="Membership ID" required>
+            <input {...inputProps(fields.certificateNumber, { type: "text" })} className="field-input" autoComplete="off" maxLength={50} />
+          </Field>
+        )}
+      </FormDialog>
+      <FormDialog
+        open={acting?.kind === "handled"}
+        title="Mark handled"
+        description="Nothing is recorded for a member. Say what was done (refunded in the provider's dashboard, not a dues payment...)."
+        schema={handledSchema}
+        busy={busy}
+        error={error?.message ?? null}
+        fieldErrors={error?.fields ?? null}
+        submitLabel="Mark Handled"
+        busyLabel="Saving..."
+        onClose={() => setActing(null)}
+        onSubmit={(data) => acting && void send(`${PATH}/${acting.event.id}/handled`, data, "Marked handled.")}
+      >
+        {(fields) => (
+          <Field meta={fields.note} label="What was done" required>
+            <textarea {...textareaProps(fields.note)} className="field-input" rows={3} maxLength={500} />
+          </Field>
+        )}
+      </FormDialog>
+    </section>
+  );
+}
+
+/** The dashboard's line: how many online payments wait for staff, with a link to them (nothing when none). */
+export function UnmatchedPaymentsCount() {
+  const answer = useAnswer<UnmatchedPaymentsAnswer>(PATH);
+  const n = answer.data?.unmatched ?? 0;
+  if (!n) return null;
+  return (
+    <p role="status" className="mt-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      <Link to="/admin/members?tab=unmatched" className="font-semibold underline">
+        {n} unmatched online {n === 1 ? "payment" : "payments"}
+      </Link>{" "}
+      {n === 1 ? "waits" : "wait"} for staff.
+    </p>
+  );
+}
