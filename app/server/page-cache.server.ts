@@ -12,9 +12,9 @@ import { promisify } from "node:util";
  * scripts are allowed by their hashes instead, and the result is kept for `ttlMs`, compressed
  * off the main thread. Signed-in visitors are never served from here.
  *
- * The 404 page of unknown paths is kept the same way, once for all of them (`NOT_FOUND_KEY`):
- * it shows nothing of the request, so a walk through a million unknown paths neither renders
- * a million pages nor grows the cache.
+ * The 404 page of unknown paths is kept the same way, once per menu section (`NOT_FOUND_KEY`):
+ * it shows nothing else of the request, so a walk through a million unknown paths neither
+ * renders a million pages nor grows the cache.
  */
 
 /** How long a kept page is served before it is rendered again, and what a CDN may do with it. */
@@ -22,8 +22,10 @@ export const PAGE_TTL_SECONDS = 300;
 export const PUBLIC_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_TTL_SECONDS}, stale-while-revalidate=86400`;
 
 /**
- * The key of the 404 page of every unknown path, kept once (it shows nothing of the request: an
- * address starts with "/", so no address is this key), and the address it is rendered from.
+ * The key of the 404 page of unknown paths (it shows nothing of the request but the menu link
+ * marked current: kept once per page's first segment, `not-found/contact-us`, and once for every
+ * other path; an address starts with "/", so no address is such a key), and the address below
+ * that segment it is rendered from.
  */
 export const NOT_FOUND_KEY = "not-found";
 export const NOT_FOUND_RENDER_PATH = "/__not-found__";

@@ -132,6 +132,22 @@ export function reactRouterHandler(
   return [allowedMethod, postNeedsAction, readBody, render];
 }
 
+/**
+ * The kept 404 page for a path no page has. It shows nothing of the request but which menu link
+ * is marked current (a menu link is marked on the addresses below it, /contact-us/anything,
+ * whatever the case): one page is kept per page's first segment the path starts with, and one
+ * for every other path, each rendered from a fixed unknown address below that segment (or, if
+ * that address is a page's, from this path). Null when the build's first segments are not known.
+ */
+function keptNotFound(build: ServerBuild, path: string): KeptAddress | null {
+  const { segments } = firstSegments(build);
+  if (segments === null) return null;
+  const first = path.split("/")[1]?.toLowerCase() ?? "";
+  const section = segments.has(first) ? `/${first}` : "";
+  const fixed = section + NOT_FOUND_RENDER_PATH;
+  return { key: NOT_FOUND_KEY + section, renderFrom: pageRouteOf(build, fixed).notFound ? fixed : path, status: 404 };
+}
+
 /** Where a request is answered from among the kept public pages: its key, the address it is rendered from, the status it keeps. */
 interface KeptAddress {
   key: string;
@@ -150,7 +166,7 @@ function keptAddress(req: Request, res: Response, build: ServerBuild): KeptAddre
   if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user) return null;
   if (req.path.endsWith(".data")) return null;
   const route = pageRouteOf(build, req.path);
-  if (route.notFound) return { key: NOT_FOUND_KEY, renderFrom: NOT_FOUND_RENDER_PATH, status: 404 };
+  if (route.notFound) return keptNotFound(build, req.path);
   if (route.publicQuery === null) return null;
   const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), route.publicQuery);
   return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, status: 200 };

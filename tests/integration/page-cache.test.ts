@@ -122,8 +122,12 @@ describeEachDatabase("kept public pages", (dialect) => {
 
     it("distinct unknown paths do not grow the kept pages", async () => {
       await server.request("/no-such-page-warm");
+      await server.request("/contact-us/warm");
       const size = pageCache()!.size;
-      for (let i = 0; i < 30; i++) expect((await server.request(`/no-such-page-${i}-${crypto.randomInt(1e9)}`)).status).toBe(404);
+      for (let i = 0; i < 30; i++) {
+        expect((await server.request(`/no-such-page-${i}-${crypto.randomInt(1e9)}`)).status).toBe(404);
+        expect((await server.request(`/contact-us/${i}-${crypto.randomInt(1e9)}`)).status).toBe(404);
+      }
       expect(pageCache()!.size).toBe(size);
     });
 
@@ -147,6 +151,32 @@ describeEachDatabase("kept public pages", (dialect) => {
           const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
           expect(title(await kept.text()), path).toBe(title(await rendered.text()));
         }
+      } finally {
+        await reference.close();
+      }
+    });
+
+    it("the kept 404 shows the header a page rendered for the request would (the menu link of the path's first segment marked)", async () => {
+      const reference = await server.startInstance({ keepPages: false });
+      const header = (html: string) => /<header[\s\S]*<\/header>/.exec(html)?.[0];
+      try {
+        const paths = [
+          "/contact-us/no-such",
+          "/Contact-Us/other/deeper",
+          "/mortgage-calculator/x",
+          "/no-such",
+          "/verify/a/b",
+          "/admin/nothing-here",
+        ];
+        for (const path of [...paths, ...paths]) {
+          const [kept, rendered] = [await server.request(path), await reference.request(path)];
+          expect(kept.status, path).toBe(404);
+          expect(rendered.status, path).toBe(404);
+          const keptHtml = await kept.text();
+          expect(keptHtml, path).not.toMatch(/\snonce="/);
+          expect(header(keptHtml), path).toBe(header(await rendered.text()));
+        }
+        expect(header(await (await server.request("/contact-us/no-such")).text())).toContain('aria-current="page"');
       } finally {
         await reference.close();
       }
