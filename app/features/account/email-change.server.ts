@@ -6,7 +6,7 @@ import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { RateLimiter } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import { EMAIL_CHANGE } from "./contract";
 
 export interface EmailChangeDeps {

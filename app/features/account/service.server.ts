@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { nowIso, toBool } from "~/platform/db.server";
 import { DomainError, parseInput } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import { sessionIdHash } from "~/features/auth/credentials.server";
 import { SOURCES, STATUS_LABELS, normalizeStatus, type SubmissionTable } from "~/features/submissions/contract";
 import { memberSubmissions } from "~/features/submissions/admin/queries.server";

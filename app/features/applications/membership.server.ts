@@ -5,7 +5,7 @@ import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { Database } from "~/platform/schema";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import type { ApplicationMembership, MemberChoice, MemberMatch, MemberMatches, PlanFromApplication } from "./contract";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { todayIn } from "~/features/membership/coverage";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { fromBool, nowIso, toBool } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { ArticlesRepo } from "./articles-repo.server";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { birthdateDigest } from "~/features/auth/credentials.server";
 import type { PublicUser } from "~/features/auth/user";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import { nowIso, type Dialect } from "~/platform/db.server";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";

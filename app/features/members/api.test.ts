@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { deleteSubmissions, insertApplication } from "../../../tests/support/submission-fixtures";
-import { AUDIT_ACTIONS, EXPORT_COLUMNS, MESSAGES, type AuditEntry, type MemberRow, type StaffRow } from "./contract";
+import { EXPORT_COLUMNS, MESSAGES, type MemberRow, type StaffRow } from "./contract";
+import { AUDIT_ACTIONS, type AuditEntry } from "~/domain/audit";
 
 const BIRTHDATE = "1980-01-15";
 const BIRTHDATE_TYPED = "011580";

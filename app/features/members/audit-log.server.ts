@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import { nowIso } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
-import type { AuditAction, AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditRecorder } from "./contract";
+import type { AuditPage, AuditQuery } from "./contract";
+import type { AuditAction, AuditEntry, AuditRecord, AuditRecorder } from "~/domain/audit";
 
 /**
  * The history of staff actions, as Django admin keeps its LogEntry: one row per action with

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { addDays, firstOfNextMonth, formatLongDay } from "~/features/membership/coverage";
 import { COVERAGE_KINDS } from "~/features/membership/statuses";
-import type { AuditEntry, MembersPage } from "./contract";
+import type { MembersPage } from "./contract";
+import type { AuditEntry } from "~/domain/audit";
 
 describeEachDatabase("member administration: coverage status filter, counts and export", (dialect) => {
   let server: TestServer;

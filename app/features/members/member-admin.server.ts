@@ -15,13 +15,13 @@ import {
   MEMBER_EDIT_FIELDS,
   MESSAGES,
   type MemberEditInput,
-  type AuditRecorder,
   type MemberQuery,
   type MemberRow,
   type MembersPage,
   type StaffRole,
   type StaffRow,
 } from "./contract";
+import { type AuditRecorder } from "~/domain/audit";
 
 /** The staff account acting, and the session it acts from (kept when it resets its own password). */
 export interface Actor {

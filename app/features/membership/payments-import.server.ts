@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import {
   addDays,
   addMonthsKeepingMonthEnd,

@@ -2,7 +2,7 @@ import type { Kysely, SelectQueryBuilder } from "kysely";
 import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
-import type { AuditAction, AuditRecorder } from "~/features/members/contract";
+import type { AuditAction, AuditRecorder } from "~/domain/audit";
 import { coverageOn, formatCents, formatLongDay, todayIn, type Billing } from "./coverage";
 import { membershipRecord, paymentsToDrawFrom, prepaidPastLimit, reinstatementPreview } from "./ledger";
 import { CO_INSURED_MESSAGES, changedFields, type CoInsuredInput } from "./co-insured";

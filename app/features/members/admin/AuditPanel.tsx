@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
-import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry, type AuditPage } from "../contract";
+import { type AuditPage } from "../contract";
+import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry } from "~/domain/audit";
 import { auditApi, errorText, formatWhen } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditEntry } from "../contract";
+import type { AuditEntry } from "~/domain/audit";
 import { describeTarget } from "./AuditPanel";
 
 const entry = (e: Partial<AuditEntry>): AuditEntry => ({

@@ -5,7 +5,7 @@ import { nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
-import type { AuditRecorder } from "~/features/members/contract";
+import type { AuditRecorder } from "~/domain/audit";
 import { PLAN_PRICE_CENTS, todayIn, type Billing } from "../coverage";
 import { MEMBERSHIP_MESSAGES, ONLINE_METHOD } from "../contract";
 import { readEvent, type OnlineEvent } from "./events";

@@ -10,7 +10,7 @@ import {
   signatureDataUrl,
   submissionIdentity,
 } from "../../../../tests/support/submission-fixtures";
-import type { AuditEntry } from "~/features/members/contract";
+import type { AuditEntry } from "~/domain/audit";
 import { guardRows } from "../../../../tests/support/row-guard";
 import { REPLY_RATE_LIMIT } from "./service.server";
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { submissionIdentity } from "../../../../tests/support/submission-fixtures";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../../tests/support/row-guard";
-import type { AuditEntry } from "~/features/members/contract";
+import type { AuditEntry } from "~/domain/audit";
 import { MESSAGES, type SubmissionDetail, type SubmissionsPage } from "../contract";
 
 /*
