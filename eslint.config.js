@@ -22,6 +22,33 @@ const FEATURE_HTTP_ADAPTERS = [
   "app/features/**/form-action.server.ts",
 ];
 
+/**
+ * The features in the order they stand on each other: each may import only those before it
+ * (ESLint below). Coverage and payments come first, then the member's own account (its
+ * contact details and e-mail, which imports and staff change too), the imports, member
+ * administration, the applications that make members, and the admin dashboard over all.
+ */
+const FEATURE_ORDER = [
+  "marketing",
+  "calendar",
+  "email-confirmation",
+  "mortgage",
+  "seo",
+  "auth",
+  "videos",
+  "submissions",
+  "contact",
+  "form-requests",
+  "payments",
+  "articles",
+  "membership",
+  "account",
+  "member-import",
+  "members",
+  "applications",
+  "admin",
+];
+
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", ".tmp/", "data/", "node_modules/", "public/", "coverage/"] },
   js.configs.recommended,
@@ -110,6 +137,23 @@ export default tseslint.config(
     files: ["app/features/**"],
     ignores: ["**/*.test.ts", "**/*.test.tsx", ...FEATURE_HTTP_ADAPTERS],
     rules: { "no-restricted-imports": ["error", { patterns: [FEATURE_FLOOR, NO_HTTP_BELOW_ROUTERS] }] },
+  },
+  {
+    // Features stand on each other in one direction (FEATURE_ORDER): none imports one after it.
+    files: ["app/features/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: FEATURE_ORDER.map((feature, i) => ({
+            target: `./app/features/${feature}`,
+            from: FEATURE_ORDER.slice(i + 1).map((later) => `./app/features/${later}`),
+            message: `Features stand in one order (FEATURE_ORDER in eslint.config.js): ${feature} may not import a feature after it; move what both need to app/domain.`,
+          })).filter((zone) => zone.from.length > 0),
+        },
+      ],
+    },
   },
   {
     files: FEATURE_HTTP_ADAPTERS,

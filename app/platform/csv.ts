@@ -40,3 +40,12 @@ export function lineAt(text: string, index: number): number {
   }
   return line;
 }
+
+/** Normalizes a header cell: trimmed, lower case, spaces and dashes as underscores ("Certificate Number" → certificate_number). */
+export function normalizeHeader(cell: string): string {
+  // trim() drops a byte order mark too (U+FEFF counts as white space).
+  return cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+}

@@ -6,11 +6,12 @@
  *   POST /api/account/sign-out-everywhere -> SignOutEverywhereAnswer (members and staff: issue 30)
  */
 import { z } from "~/platform/zod";
+import { MEMBERS_ONLY } from "~/features/auth/user";
 import { isOneLine } from "~/platform/text-fields";
 import { formatPhone } from "~/domain/formats";
 
 export const ACCOUNT_MESSAGES = {
-  membersOnly: "My account is for members. Staff accounts have no membership.",
+  membersOnly: MEMBERS_ONLY,
   saved: "Your contact details were saved.",
   email: "Enter an e-mail address like name@example.com.",
   phone: "Enter a phone number like (555) 123-4567.",

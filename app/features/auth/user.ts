@@ -24,4 +24,7 @@ export function displayName(user: PublicUser): string {
 }
 
 /** A signed-in member's id, kept with what they send (their account page lists it); staff and visitors: null. */
+/** What a staff account hears from a page or call that is a member's own (My account, the membership card). */
+export const MEMBERS_ONLY = "My account is for members. Staff accounts have no membership.";
+
 export const memberIdOf = (user: PublicUser | null | undefined) => (user && user.role === "user" ? user.id : null);

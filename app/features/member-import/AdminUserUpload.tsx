@@ -3,9 +3,11 @@ import { Info, Upload } from "lucide-react";
 import { DATE_FORMATS_TEXT } from "./birthdate";
 import { MAX_UPLOAD_LABEL, MESSAGES, type UploadResponse } from "./contract";
 import { Announced } from "~/components/admin/Feedback";
-import { firstLines, isCsvFile, isTooLarge, sizeInKb } from "./csv-file";
+import { firstLines, isTooLarge } from "./csv-file";
+import { isCsvFile, sizeInKb } from "~/components/upload/FileUpload";
 import { downloadCsv, FULL_TEMPLATE } from "./templates";
-import { DropZone, ResultPanel, TemplateButton, UploadProgress, uploadTone } from "./UploadParts";
+import { ResultPanel, TemplateButton, uploadTone } from "./UploadParts";
+import { DropZone, UploadProgress } from "~/components/upload/FileUpload";
 import { failure, onUploadClick, sendUpload, unknownMessage, type UploadPhase } from "./upload-client";
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -140,7 +142,7 @@ export function AdminUserUpload() {
           </div>
 
           <div className="mt-5">
-            <DropZone onFile={(f) => void choose(f)} disabled={uploading} label="Choose CSV File" />
+            <DropZone onFile={(f) => void choose(f)} disabled={uploading} label="Choose CSV File" limitLabel={MAX_UPLOAD_LABEL} />
           </div>
 
           {notice ? (

@@ -5,10 +5,12 @@ import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
 import { todayUtc } from "~/platform/dates";
 import { DATE_FORMATS_TEXT } from "./birthdate";
 import { MAX_UPLOAD_LABEL, MESSAGES, type UploadStats } from "./contract";
-import { checkCsv, isCsvFile, isTooLarge, sizeInKb, type CsvCheck } from "./csv-file";
+import { checkCsv, isTooLarge, type CsvCheck } from "./csv-file";
+import { isCsvFile, sizeInKb } from "~/components/upload/FileUpload";
 import { parseMemberCsv, type PreviewRow, type RowError } from "./parse-csv";
 import { downloadCsv, SHORT_TEMPLATE } from "./templates";
-import { DropZone, ErrorList, importedAndSkipped, RepeatedNote, TemplateButton, TONE_STYLES, UploadProgress } from "./UploadParts";
+import { ErrorList, importedAndSkipped, RepeatedNote, TemplateButton, TONE_STYLES } from "./UploadParts";
+import { DropZone, UploadProgress } from "~/components/upload/FileUpload";
 import { onUploadClick, sendUpload, type UploadPhase } from "./upload-client";
 
 type Banner = { kind: "success" | "error"; text: string; details?: string[]; stats?: UploadStats; repeated?: boolean };
@@ -119,7 +121,7 @@ export function UserUpload() {
             <TemplateButton onClick={() => downloadCsv(SHORT_TEMPLATE)} />
           </div>
           <div className="mt-4">
-            <DropZone onFile={(f) => void choose(f)} disabled={uploading} label="Choose File" />
+            <DropZone onFile={(f) => void choose(f)} disabled={uploading} label="Choose File" limitLabel={MAX_UPLOAD_LABEL} />
           </div>
 
           {file ? (

@@ -4,6 +4,7 @@
  */
 import { z } from "~/platform/zod";
 import { oneLineString } from "~/platform/text-fields";
+import { normalizeHeader } from "~/platform/csv";
 
 export const UPLOAD_PATH = "/api/upload-users";
 
@@ -71,15 +72,6 @@ export interface UploadResponse {
 }
 
 export const emptyStats = (): UploadStats => ({ total_processed: 0, successful: 0, errors: 0, processing_time_seconds: 0 });
-
-/** Normalizes a header cell: trimmed, lower case, spaces and dashes as underscores ("Certificate Number" → certificate_number). */
-export function normalizeHeader(cell: string): string {
-  // trim() drops a byte order mark too (U+FEFF counts as white space).
-  return cell
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, "_");
-}
 
 export function hasRequiredColumns(header: string[]): boolean {
   const names = new Set(header.map(normalizeHeader));

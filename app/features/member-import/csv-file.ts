@@ -2,15 +2,7 @@ import Papa from "papaparse";
 import { unclosedQuoteLine, unclosedQuoteMessage } from "~/platform/csv";
 import { hasRequiredColumns, MAX_UPLOAD_BYTES, MESSAGES } from "./contract";
 
-/** A dropped or chosen file counts as CSV by its name or its type. */
-export function isCsvFile(file: File): boolean {
-  return /\.csv$/i.test(file.name) || file.type === "text/csv";
-}
-
 export const isTooLarge = (file: File) => file.size > MAX_UPLOAD_BYTES;
-
-/** Size in KB with two decimals, as both pages show it. */
-export const sizeInKb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 
 /** /admin/upload: the first 5 lines of the file, as text. */
 export function firstLines(text: string, count = 5): string[] {

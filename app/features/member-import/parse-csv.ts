@@ -3,7 +3,8 @@ import { isCertificateNumber, normalizeCertificate } from "~/features/auth/norma
 import { DATE_FORMATS_TEXT, EARLIEST_YEAR, parseBirthdate, toMmddyy } from "./birthdate";
 import { holdsWebOrMailAddress, isOneLine } from "~/platform/text-fields";
 import { firstUnclosedRow, unclosedQuoteMessage } from "~/platform/csv";
-import { MESSAGES, normalizeHeader, REQUIRED_COLUMNS } from "./contract";
+import { MESSAGES, REQUIRED_COLUMNS } from "./contract";
+import { normalizeHeader } from "~/platform/csv";
 import { z } from "~/platform/zod";
 import { BILLINGS, formatLongDay, latestPaidThrough, MAX_PREPAID_YEARS, type Billing } from "~/features/membership/coverage";
 import { coverageCentsOf, EARLIEST_MEMBERSHIP_DAY } from "~/features/membership/contract";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyStats, hasRequiredColumns, MESSAGES, normalizeHeader } from "./contract";
+import { emptyStats, hasRequiredColumns, MESSAGES } from "./contract";
+import { normalizeHeader } from "~/platform/csv";
 import { parseMemberCsv } from "./parse-csv";
 import { unclosedQuoteMessage } from "~/platform/csv";
 

@@ -1,6 +1,8 @@
 import { MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
 
-export type UploadPhase = { kind: "sending"; loaded: number; total: number } | { kind: "processing" };
+import type { UploadPhase } from "~/components/upload/FileUpload";
+
+export type { UploadPhase };
 
 export interface UploadAnswer {
   ok: boolean;

@@ -1,8 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
-import type { PublicUser } from "~/features/auth/user";
-import { ACCOUNT_MESSAGES } from "~/features/account/contract";
-import { idParamSchema } from "~/features/members/contract";
+import { MEMBERS_ONLY, type PublicUser } from "~/features/auth/user";
+import { recordIdSchema } from "~/platform/ids";
 import { DomainError, parseInput } from "~/platform/errors";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import {
@@ -27,6 +26,9 @@ import { PAYMENTS_IMPORT_MESSAGES, type PaymentsImportReport, type PaymentsImpor
 import type { CoverageService } from "./service.server";
 import type { VerifyService } from "./verify.server";
 import type { ReminderService } from "./reminders.server";
+
+/** A member's id in the path, refused as member administration refuses it. */
+const idParamSchema = recordIdSchema("Invalid id");
 
 function importMessage(report: PaymentsImportReport, applied: boolean): string {
   const skipped = report.skipped
@@ -65,7 +67,7 @@ export function membershipRouter({
   const router = Router();
   const memberOnly = (res: Response) => {
     const user = userOf(res);
-    if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
+    if (user.role !== "user") throw DomainError.forbidden(MEMBERS_ONLY);
     return user;
   };
   const card = async (req: Request, res: Response, token: string) => {

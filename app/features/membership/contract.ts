@@ -287,8 +287,14 @@ export type MembershipAnswer = { success: true } & MembershipView;
 
 /** POST /api/admin/membership/payments/import: the portal's CSV export, previewed (apply false) or recorded. */
 export const PAYMENTS_IMPORT_LIMIT = "11mb";
+/** The largest payments file the import takes, and how it is written for people. */
+export const PAYMENTS_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const PAYMENTS_IMPORT_MAX_LABEL = "10MB";
+
 export const paymentsImportSchema = z.object({
-  csv: z.string("Choose the payment portal's CSV export").max(10 * 1024 * 1024, "The file must be at most 10MB"),
+  csv: z
+    .string("Choose the payment portal's CSV export")
+    .max(PAYMENTS_IMPORT_MAX_BYTES, `The file must be at most ${PAYMENTS_IMPORT_MAX_LABEL}`),
   apply: z.boolean("apply must be true or false").default(false),
 });
 

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { normalizeHeader } from "~/features/member-import/contract";
+import { normalizeHeader } from "~/platform/csv";
 import { normalizeCertificate } from "~/features/auth/normalize";
 import { isIsoDate } from "~/platform/dates";
 import { isOneLine } from "~/platform/text-fields";

@@ -3,10 +3,9 @@ import { CircleAlert, CircleCheck, FileSearch, Info, TriangleAlert, Upload } fro
 import { AdminPanel } from "~/components/AdminPanel";
 import { Announced } from "~/components/admin/Feedback";
 import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
-import { isCsvFile, isTooLarge, sizeInKb } from "~/features/member-import/csv-file";
-import { DropZone, UploadProgress } from "~/features/member-import/UploadParts";
+import { DropZone, isCsvFile, sizeInKb, UploadProgress } from "~/components/upload/FileUpload";
 import { formatCents, formatLongDay } from "../coverage";
-import type { PaymentsImportAnswer } from "../contract";
+import { PAYMENTS_IMPORT_MAX_BYTES, PAYMENTS_IMPORT_MAX_LABEL, type PaymentsImportAnswer } from "../contract";
 import { PAYMENTS_CSV_MESSAGES } from "../payments-csv";
 import { sendPaymentsImport, type ImportPhase } from "./api-client";
 
@@ -42,7 +41,7 @@ export function PaymentsImportPanel() {
     setOutcome(null);
     setFile(null);
     if (!isCsvFile(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.chooseCsv);
-    if (isTooLarge(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.tooLarge);
+    if (next.size > PAYMENTS_IMPORT_MAX_BYTES) return setNotice(PAYMENTS_IMPORT_TEXTS.tooLarge);
     try {
       const text = await next.text();
       setNotice(null);
@@ -109,7 +108,7 @@ export function PaymentsImportPanel() {
           </ol>
         </aside>
         <div className="min-w-0 lg:col-span-3">
-          <DropZone onFile={(f) => void choose(f)} disabled={busy} label="Choose payments CSV" />
+          <DropZone onFile={(f) => void choose(f)} disabled={busy} label="Choose payments CSV" limitLabel={PAYMENTS_IMPORT_MAX_LABEL} />
           {notice ? (
             <p role="alert" className="field-error mt-3">
               {notice}

@@ -1,7 +1,6 @@
 import express, { Router, type Response } from "express";
 import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
-import type { PublicUser } from "~/features/auth/user";
-import { ACCOUNT_MESSAGES } from "~/features/account/contract";
+import { MEMBERS_ONLY, type PublicUser } from "~/features/auth/user";
 import { DomainError, parseInput } from "~/platform/errors";
 import { handler, jsonBody, noStore } from "~/platform/http.server";
 import { assignSchema, eventIdSchema, handledSchema, type OnlineAccountAnswer } from "./contract";
@@ -66,7 +65,7 @@ export function onlinePaymentsRouter({
     apiRequireUser,
     handler(async (_req, res) => {
       const user = userOf(res);
-      if (user.role !== "user") throw DomainError.forbidden(ACCOUNT_MESSAGES.membersOnly);
+      if (user.role !== "user") throw DomainError.forbidden(MEMBERS_ONLY);
       const body: OnlineAccountAnswer = {
         success: true,
         enabled: online.enabled,
