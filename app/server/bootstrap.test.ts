@@ -62,7 +62,15 @@ describe("configuration", () => {
     const visible = JSON.stringify(publicConfig(config));
     expect(visible).not.toContain("x".repeat(40));
     expect(visible).not.toContain("smtp");
-    expect(Object.keys(publicConfig(config)).sort()).toEqual(["address", "email", "orgName", "paymentPortalUrl", "phone", "publicUrl"]);
+    expect(Object.keys(publicConfig(config)).sort()).toEqual([
+      "address",
+      "email",
+      "onlinePayments",
+      "orgName",
+      "paymentPortalUrl",
+      "phone",
+      "publicUrl",
+    ]);
   });
 });
 

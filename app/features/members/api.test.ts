@@ -6,6 +6,10 @@ import { deleteSubmissions, insertApplication } from "../../../tests/support/sub
 import { EXPORT_COLUMNS, MESSAGES, type MemberRow, type StaffRow } from "./contract";
 import { AUDIT_ACTIONS, type AuditEntry } from "~/domain/audit";
 
+// Staff tests here confirm passwords (scrypt, on the thread pool) a dozen times: on a busy
+// machine that takes longer than the default 20 s, so give them room.
+vi.setConfig({ testTimeout: 60_000 });
+
 const BIRTHDATE = "1980-01-15";
 const BIRTHDATE_TYPED = "011580";
 const STAFF_PASSWORD = "correct horse battery";
