@@ -459,8 +459,7 @@ async function main() {
       myAccount: { path: "/account", as: member },
       adminDashboardStaff: { path: "/admin/dashboard", as: staff },
     };
-    // A signed-in member's 404, rendered for them: the site's frame (header, footer, React
-    // Router's document) around next to nothing, what My account's content is measured against.
+    // A signed-in member's 404: kept per role and shape, the member put in when served.
     await measure("notFoundPageSignedIn", () => load(`${base}/no-such-page`, member));
     for (const [name, { path: pagePath, as }] of Object.entries(signedInPages)) {
       await measure(name, () => load(`${base}${pagePath}`, as));
@@ -550,6 +549,12 @@ async function main() {
         rpsToKeptPage: ratio(results.notFoundPage, results.homePage),
         goalCpuToKeptPage: 1.5,
         meets: (cpuRatio(results.notFoundPage, results.homePage) ?? Infinity) <= 1.5,
+        signedIn: results.notFoundPageSignedIn && {
+          rps: results.notFoundPageSignedIn.rps,
+          p99: results.notFoundPageSignedIn.p99,
+          siteCpuMsPerRequest: results.notFoundPageSignedIn.siteCpuMsPerRequest,
+          cpuToKeptPage: cpuRatio(results.notFoundPageSignedIn, results.homePage),
+        },
         brotli: results.notFoundPageBr && {
           rps: results.notFoundPageBr.rps,
           p99: results.notFoundPageBr.p99,
@@ -568,8 +573,6 @@ async function main() {
         keepAliveToStatic: ratio(results.myAccountKeepAlive, results.staticFileKeepAlive),
         keepAliveP99: results.myAccountKeepAlive?.p99,
         siteCpuMsPerRequest: results.myAccount.siteCpuMsPerRequest,
-        // The frame alone rendered for a member (their 404): what a render of this page cannot go below.
-        frameCpuMsPerRequest: results.notFoundPageSignedIn?.siteCpuMsPerRequest,
         goal: { toStatic: 0.25, p99Ms: 250, siteCpuMsPerRequest: 2 },
         meets:
           (ratio(results.myAccount, results.staticFile) ?? 0) >= 0.25 &&

@@ -101,14 +101,14 @@ export function reactRouterHandler(
       if (signedIn !== null) {
         const user = res.locals.user as PublicUser;
         const served = await serveSignedInPage(req, res, opts.csp, opts.signedInPages!, signedIn, user, async (standIn) => {
-          const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.address, { asStandIn: true }), {
+          const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.renderFrom, { asStandIn: true }), {
             ...context,
             user: standIn.user,
             sessionToken: null,
             cspNonce: standIn.nonce,
           });
           const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-          if (response.status !== 200 || !html || !response.body || response.headers.has("set-cookie")) {
+          if (response.status !== signedIn.status || !html || !response.body || response.headers.has("set-cookie")) {
             await response.body?.cancel();
             return null;
           }
@@ -172,31 +172,45 @@ function keptAddress(req: Request, res: Response, build: ServerBuild): KeptAddre
   return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, status: 200 };
 }
 
+/** Where a signed-in request is answered from among the kept signed-in pages: its key, the address it is rendered from, the shared content it shows (none for the 404 page), the status it keeps. */
+interface SignedInAddress {
+  key: string;
+  renderFrom: string;
+  content: SignedInPageContent | null;
+  status: 200 | 404;
+}
+
 /**
- * The address and content under which this request may be answered from the kept signed-in
- * pages, or null: only a signed-in user's GET or HEAD of a document whose page declares itself
- * kept per role (`handle.signedInPage`).
+ * The kept signed-in page this request may be answered from, or null: only a signed-in user's
+ * GET or HEAD of a document whose page declares itself kept per role (`handle.signedInPage`),
+ * or of a path no page has (the 404 page, which shows the user's header and nothing of the
+ * request but the menu link marked: kept as the anonymous one is, per role and shape).
  */
-function signedInAddress(req: Request, res: Response, build: ServerBuild): { address: string; content: SignedInPageContent } | null {
+function signedInAddress(req: Request, res: Response, build: ServerBuild): SignedInAddress | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || !res.locals.user) return null;
   if (req.path.endsWith(".data")) return null;
-  const page = pageRouteOf(build, req.path).signedIn;
+  const route = pageRouteOf(build, req.path);
+  if (route.notFound) {
+    const notFound = keptNotFound(build, req.path);
+    return notFound && { key: notFound.key, renderFrom: notFound.renderFrom, content: null, status: 404 };
+  }
+  const page = route.signedIn;
   if (page === null) return null;
   const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), page.query);
-  return address.length > MAX_CACHED_URL_LENGTH ? null : { address, content: page.content };
+  return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, content: page.content, status: 200 };
 }
 
 /**
  * Answers a signed-in page from its kept template, filled with this user and a nonce of its
  * own. False when this request must be rendered for the user alone (a shape that is not kept,
- * a page that is not a plain 200 page for a stand-in).
+ * a page that is not a plain page of its status for a stand-in).
  */
 async function serveSignedInPage(
   req: Request,
   res: Response,
   csp: ContentSecurityPolicy,
   pages: SignedInPages,
-  page: { address: string; content: SignedInPageContent },
+  page: SignedInAddress,
   user: PublicUser,
   renderAs: (standIn: StandIn) => Promise<{ html: string; headers: Array<[string, string]> } | null>,
 ): Promise<boolean> {
@@ -204,7 +218,7 @@ async function serveSignedInPage(
   if (shape === null) return false;
   let template;
   try {
-    template = await pages.template(page.content, `${page.address}|${shape}`, user, renderAs);
+    template = await pages.template(page.content, `${page.key}|${shape}`, user, renderAs);
   } catch {
     return false; // The content's version could not be read: rendered for this request alone, as before.
   }
@@ -214,7 +228,7 @@ async function serveSignedInPage(
   res.setHeader(CSP, csp.forPage([`'nonce-${nonce}'`]));
   for (const [name, value] of template.headers) res.setHeader(name, value);
   res.setHeader("Content-Length", body.length);
-  res.status(200);
+  res.status(page.status);
   if (req.method === "HEAD") res.end();
   else res.end(body);
   return true;

@@ -250,8 +250,9 @@ export class SignedInPages {
     this.opts = { maxPages: 500, maxBytes: 32 * 1024 * 1024, ttlMs: 60_000, now: Date.now, ...opts };
   }
 
-  /** The content's current version; the pages kept at another are dropped when it moves. */
-  private async version(content: SignedInPageContent): Promise<string> {
+  /** The content's current version; the pages kept at another are dropped when it moves. A page that shows no shared content (null: the 404 page) has one version. */
+  private async version(content: SignedInPageContent | null): Promise<string> {
+    if (content === null) return "-";
     const version = await this.versions[content]();
     const seen = this.versionsSeen.get(content);
     if (seen !== version) {
@@ -265,7 +266,7 @@ export class SignedInPages {
    * The template for this user's shape at this address, rendering it when none is kept; null
    * when this page is not kept (the request is rendered for the user alone).
    */
-  async template(content: SignedInPageContent, key: string, user: PublicUser, render: StandInRender): Promise<Template | null> {
+  async template(content: SignedInPageContent | null, key: string, user: PublicUser, render: StandInRender): Promise<Template | null> {
     const fullKey = `${content}@${await this.version(content)}|${key}`;
     const kept = this.pages.get(fullKey);
     if (kept && kept.template !== "seen" && this.opts.now() - kept.storedAt < this.opts.ttlMs) {

@@ -71,11 +71,12 @@ test.describe("security headers and cookie flags", () => {
     const asset = home.text.match(/\/assets\/[^"']+\.js/)?.[0];
     expect(asset).toBeTruthy();
 
-    const answers: Array<{ what: string; res: Answer; kind: "public page" | "own page" | "not a page"; status: number }> = [
+    const answers: Array<{ what: string; res: Answer; kind: "public page" | "kept 404" | "own page" | "not a page"; status: number }> = [
       { what: "home page", res: home, kind: "public page", status: 200 },
       { what: "calculator", res: await call("/mortgage-calculator"), kind: "public page", status: 200 },
       { what: "sign-in page", res: await call("/login"), kind: "public page", status: 200 },
-      { what: "unknown page", res: await call("/no-such-page"), kind: "own page", status: 404 },
+      { what: "unknown page", res: await call("/no-such-page"), kind: "kept 404", status: 404 },
+      { what: "unknown page, member", res: await call("/no-such-page", { cookie: memberCookie }), kind: "own page", status: 404 },
       { what: "knowledge center, member", res: await call("/knowledge-center", { cookie: memberCookie }), kind: "own page", status: 200 },
       { what: "home page, member", res: await call("/", { cookie: memberCookie }), kind: "own page", status: 200 },
       { what: "admin, staff", res: await call("/admin/dashboard", { cookie: staffCookie }), kind: "own page", status: 200 },
@@ -96,6 +97,10 @@ test.describe("security headers and cookie flags", () => {
         // Kept and shared (a CDN may keep it too): its scripts named by hash, never a nonce.
         expect(csp["script-src"], what).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
         expect(cache, what).toContain("s-maxage");
+      } else if (kind === "kept 404") {
+        // The 404 page of unknown paths, kept for every anonymous visitor: by hash, and not shared by a CDN.
+        expect(csp["script-src"], what).toMatch(/^script-src( 'sha256-[A-Za-z0-9+/=]+')+ 'strict-dynamic'$/);
+        expect(cache, what).not.toContain("s-maxage");
       } else {
         expect(csp["script-src"], what).toMatch(/^script-src 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'$/);
       }

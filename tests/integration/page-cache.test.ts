@@ -195,5 +195,34 @@ describeEachDatabase("kept public pages", (dialect) => {
       // And the anonymous one stays anonymous.
       expect(await (await server.request("/no-such-page-anon-2")).text()).not.toContain("Wendeline");
     });
+
+    it("a member's 404 is kept per role and shape with the person put in: each member sees their own name, a nonce of their own", async () => {
+      const [first, second] = [await signInMember("Ottilie"), await signInMember("Bartholomew")];
+      const asked: string[] = [];
+      const nonces = new Set<string>();
+      const lookups = (server.app.locals.signedInPages as { lookups: { kept: number } }).lookups;
+      const keptBefore = lookups.kept;
+      // The first ask is rendered alone, the second makes the template, the next are served from it.
+      for (let i = 0; i < 4; i++) {
+        const res = await server.request(`/no-such-${i}-${crypto.randomInt(1e9)}`, { cookie: first });
+        expect(res.status).toBe(404);
+        expect(res.headers.get("cache-control")).toBe("private, no-store");
+        const html = await res.text();
+        expect(html).toContain("Ottilie");
+        expect(html).toContain("Page not found");
+        const nonce = /\snonce="([^"]+)"/.exec(html)?.[1];
+        expect(nonce).toBeTruthy();
+        expect(res.headers.get("content-security-policy")).toContain(`'nonce-${nonce}'`);
+        nonces.add(nonce!);
+        asked.push(html.split(nonce!).join("NONCE"));
+      }
+      expect(nonces.size).toBe(4);
+      expect(lookups.kept - keptBefore).toBeGreaterThanOrEqual(2);
+      expect(new Set(asked).size).toBe(1);
+      const other = await (await server.request("/no-such-other", { cookie: second })).text();
+      expect(other).toContain("Bartholomew");
+      expect(other).not.toContain("Ottilie");
+      expect(other).not.toContain([...nonces][3]);
+    });
   });
 });
