@@ -28,6 +28,7 @@ import { VerifyService } from "~/features/membership/verify.server";
 import { ReminderService, type ReminderSettings, type ReminderTransport } from "~/features/membership/reminders.server";
 import { MemberImportService } from "~/features/member-import/import.server";
 import { OnlinePayments } from "~/features/membership/online/service.server";
+import { PAY_PATH } from "~/features/membership/online/texts";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -129,7 +130,10 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       orgName: config.ORG_NAME,
       phone: config.CONTACT_PHONE,
       email: config.CONTACT_EMAIL,
-      paymentUrl: config.PUBLIC_URL ? new URL("/make-payment", config.PUBLIC_URL).toString() : config.PAYMENT_PORTAL_URL,
+      // With online payments, a signed-in member's own plan's payment page (issue 40); else the hand-off.
+      paymentUrl: config.PUBLIC_URL
+        ? new URL(config.stripe ? PAY_PATH : "/make-payment", config.PUBLIC_URL).toString()
+        : config.PAYMENT_PORTAL_URL,
     },
     timeZone: config.TIME_ZONE,
     logger,

@@ -61,6 +61,7 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
         <h2 id="coverage-heading" className="text-xl font-bold text-brand-900">
           Coverage
         </h2>
+        <OnlinePayment onArrived={() => fetchMembership(undefined, true)} />
         {load.state === "loading" ? (
           <p role="status" className="mt-4 flex items-center gap-2 text-sm text-slate-600">
             <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> Loading your coverage...
@@ -70,7 +71,6 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
         ) : (
           <CoverageDetails view={load.view} certificate={certificate} />
         )}
-        <OnlinePayment onArrived={() => fetchMembership(undefined, true)} />
       </section>
       <ProofOfCoverageSection view={load.state === "ready" ? load.view : null} certificate={certificate} name={name} />
     </div>

@@ -73,7 +73,8 @@ export function OnlinePayment({ onArrived }: { onArrived: () => void }) {
         >
           <LoaderCircle className="mt-0.5 h-4 w-4 shrink-0 animate-spin" aria-hidden />
           <span>
-            {ONLINE_TEXTS.beingRecorded} <span className="text-sky-800">{ONLINE_TEXTS.waiting}</span>
+            <span className="block font-semibold">{ONLINE_TEXTS.beingRecorded}</span>
+            <span className="block text-sky-800">{ONLINE_TEXTS.waiting}</span>
           </span>
         </p>
       ) : arrival === "arrived" ? (

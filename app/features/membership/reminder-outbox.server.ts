@@ -14,6 +14,8 @@ export interface ReminderMember {
   certificateNumber: string | null;
   /** False once staff deactivated the account: no reminder is planned or sent to it. */
   active: boolean;
+  /** Autopay failing (issue 40): why, as the provider said; null otherwise. */
+  autopayFailure: string | null;
   record: MembershipRecord;
 }
 
@@ -61,7 +63,10 @@ export class ReminderOutbox {
     return this.db
       .selectFrom("membership_plans")
       .innerJoin("users", "users.id", "membership_plans.user_id")
+      .leftJoin("membership_online", "membership_online.user_id", "membership_plans.user_id")
       .select([
+        "membership_online.autopay",
+        "membership_online.autopay_reason",
         "users.id",
         "users.email",
         "users.first_name",
@@ -84,6 +89,8 @@ export class ReminderOutbox {
       billing: string;
       approved_on: string | null;
       carried_paid_through: string | null;
+      autopay: string | null;
+      autopay_reason: string | null;
     }>,
   ): Promise<ReminderMember[]> {
     if (!rows.length) return [];
@@ -113,6 +120,7 @@ export class ReminderOutbox {
         firstName: r.first_name,
         certificateNumber: r.certificate_number,
         active: !!r.is_active,
+        autopayFailure: r.autopay === "failing" ? (r.autopay_reason ?? "") : null,
         record: {
           billing: r.billing as Billing,
           approvedOn: r.approved_on,

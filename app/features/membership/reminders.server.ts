@@ -236,6 +236,7 @@ export class ReminderService {
       ...this.deps.mail,
       firstName: member.firstName,
       certificateNumber: member.certificateNumber,
+      autopayFailure: member.autopayFailure,
     });
     return { to, ...mail };
   }

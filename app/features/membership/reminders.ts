@@ -112,6 +112,8 @@ export interface ReminderMailContext {
   email: string;
   /** Where members pay: the site's Make a Payment page, or the payment portal. */
   paymentUrl: string;
+  /** Autopay failing (issue 40): the provider's reason (may be empty); the past-due mail says so. */
+  autopayFailure?: string | null;
 }
 
 /**
@@ -145,6 +147,11 @@ export function reminderMail(kind: ReminderKind, coverage: Coverage, ctx: Remind
       subject = "Your membership payment is past due";
       body = [
         `Your membership was paid through ${day(coverage.paidThrough)}, and we have not received the next payment of ${amount}.`,
+        ...(ctx.autopayFailure != null
+          ? [
+              `Your automatic payment did not go through${ctx.autopayFailure ? `: ${ctx.autopayFailure.replace(/[.\s]+$/, "")}` : ""}. Please update your card or pay another way.`,
+            ]
+          : []),
         `Please pay by ${day(coverage.graceEndsOn)} to keep your membership from lapsing.`,
         pay,
       ];

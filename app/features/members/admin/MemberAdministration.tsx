@@ -27,7 +27,7 @@ export function MemberAdministration({ user }: { user: PublicUser }) {
   const superAdmin = isSuperAdmin(user);
   const tab = resolveMembersTab(user, params.get("tab"));
   const tabClass =
-    "inline-flex flex-1 items-center justify-center gap-2 border-b-2 [&>svg]:hidden sm:[&>svg]:block border-transparent px-3 py-3 text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
+    "inline-flex flex-1 items-center justify-center gap-2 border-b-2 [&>svg]:hidden sm:[&>svg]:block border-transparent px-1 py-3 text-[0.8125rem] sm:text-sm font-semibold text-slate-600 hover:text-brand-800 data-[state=active]:border-brand-700 data-[state=active]:text-brand-800 sm:flex-none sm:px-5";
   return (
     <section className="container-page py-10">
       <Link to="/admin/dashboard" className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:text-brand-900">

@@ -85,80 +85,58 @@ export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
                 <p className="text-sm font-semibold text-slate-900">
                   {data.unmatched} unmatched, {data.pending} waiting
                 </p>
-                <div className="mt-2 overflow-x-auto">
-                  <table className="w-full min-w-[40rem] text-left text-sm">
-                    <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                      <tr>
-                        <th scope="col" className="py-2 pr-3">
-                          When
-                        </th>
-                        <th scope="col" className="py-2 pr-3">
-                          What
-                        </th>
-                        <th scope="col" className="py-2 pr-3">
-                          Amount
-                        </th>
-                        <th scope="col" className="py-2 pr-3">
-                          Why
-                        </th>
-                        {superAdmin ? (
-                          <th scope="col" className="py-2">
-                            <span className="sr-only">Actions</span>
-                          </th>
-                        ) : null}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.events.map((e) => (
-                        <tr key={e.id} className="border-b border-slate-100 align-top">
-                          <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(e.occurredAt)}</td>
-                          <td className="py-2 pr-3">
-                            <span className="font-medium">{TYPE_LABELS[e.type] ?? e.type}</span>
-                            <span className="block text-xs text-slate-500">{e.paymentId ?? e.subscriptionId ?? e.id}</span>
-                            {e.member ? <span className="block text-xs text-slate-600">Member {e.member.certificateNumber}</span> : null}
-                          </td>
-                          <td className="py-2 pr-3 whitespace-nowrap">{amountOf(e)}</td>
-                          <td className="py-2 pr-3">
-                            <span
-                              className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${e.state === "pending" ? "bg-sky-100 text-sky-900" : "bg-amber-100 text-amber-900"}`}
+                <ul className="mt-2 divide-y divide-slate-100 border-y border-slate-100 text-sm" aria-label="Unmatched payments">
+                  {data.events.map((e) => (
+                    <li
+                      key={e.id}
+                      className="grid gap-1 py-3 sm:grid-cols-[11rem_minmax(0,1fr)_6rem_minmax(0,2fr)_auto] sm:items-start sm:gap-3"
+                    >
+                      <span className="text-slate-600 sm:text-slate-900">{formatDateTime(e.occurredAt)}</span>
+                      <span>
+                        <span className="font-medium">{TYPE_LABELS[e.type] ?? e.type}</span>
+                        <span className="block break-all text-xs text-slate-500">{e.paymentId ?? e.subscriptionId ?? e.id}</span>
+                        {e.member ? <span className="block text-xs text-slate-600">Member {e.member.certificateNumber}</span> : null}
+                      </span>
+                      <span className="font-semibold sm:font-normal">{amountOf(e)}</span>
+                      <span>
+                        <span
+                          className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${e.state === "pending" ? "bg-sky-100 text-sky-900" : "bg-amber-100 text-amber-900"}`}
+                        >
+                          {e.state === "pending" ? "Waiting" : "Unmatched"}
+                        </span>
+                        {e.reason}
+                      </span>
+                      {superAdmin ? (
+                        <span className="mt-1 flex flex-wrap gap-2 sm:mt-0 sm:justify-end">
+                          {e.assignable ? (
+                            <button
+                              type="button"
+                              className="btn-outline px-2 py-1 text-xs"
+                              onClick={() => {
+                                setError(null);
+                                setActing({ kind: "assign", event: e });
+                              }}
                             >
-                              {e.state === "pending" ? "Waiting" : "Unmatched"}
-                            </span>
-                            {e.reason}
-                          </td>
-                          {superAdmin ? (
-                            <td className="py-2 whitespace-nowrap text-right">
-                              {e.assignable ? (
-                                <button
-                                  type="button"
-                                  className="btn-outline mr-2 px-2 py-1 text-xs"
-                                  onClick={() => {
-                                    setError(null);
-                                    setActing({ kind: "assign", event: e });
-                                  }}
-                                >
-                                  <UserPlus className="h-4 w-4" aria-hidden />
-                                  Assign
-                                </button>
-                              ) : null}
-                              <button
-                                type="button"
-                                className="btn-outline px-2 py-1 text-xs"
-                                onClick={() => {
-                                  setError(null);
-                                  setActing({ kind: "handled", event: e });
-                                }}
-                              >
-                                <CheckCircle2 className="h-4 w-4" aria-hidden />
-                                Mark handled
-                              </button>
-                            </td>
+                              <UserPlus className="h-4 w-4" aria-hidden />
+                              Assign
+                            </button>
                           ) : null}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                          <button
+                            type="button"
+                            className="btn-outline px-2 py-1 text-xs"
+                            onClick={() => {
+                              setError(null);
+                              setActing({ kind: "handled", event: e });
+                            }}
+                          >
+                            <CheckCircle2 className="h-4 w-4" aria-hidden />
+                            Mark handled
+                          </button>
+                        </span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
               </>
             )
           }

@@ -14,7 +14,9 @@ import {
 import { ONLINE_MESSAGES as O, type OnlineAccountAnswer, type UnmatchedPaymentsAnswer } from "./contract";
 import { FAILED_WITHOUT_REASON } from "./events";
 import { MEMBERSHIP_MESSAGES } from "../contract";
-import { formatLongDay, todayIn } from "../coverage";
+import { addDays, formatLongDay, todayIn } from "../coverage";
+import { ReminderOutbox } from "../reminder-outbox.server";
+import { reminderMail } from "../reminders";
 import { decodeBody, startSmtp } from "../../../../tests/support/smtp";
 
 const WEBHOOK = "/api/payments/stripe/webhook";
@@ -467,7 +469,7 @@ describeEachDatabase("online payments: the receipt", (dialect) => {
     smtp = await startSmtp();
     server = await startTestServer(
       dialect,
-      { ...STRIPE_TEST_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` },
+      { ...STRIPE_TEST_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: "https://aha.example" },
       { reminders: { settings: { ratePerSecond: 1000 } } },
     );
   });
@@ -508,6 +510,61 @@ describeEachDatabase("online payments: the receipt", (dialect) => {
     expect(text).toContain(`We received your payment of $99.00 on ${formatLongDay(view.payments[0].paidOn)}. Thank you.`);
     expect(text).toContain(`Your membership is paid through ${formatLongDay(view.coverage.paidThrough!)}.`);
     expect(text).toContain("Membership ID: AHA0424242");
+  });
+
+  it("a reminder's link is the member's Make a Payment, and the past-due reminder says autopay failed and why", async () => {
+    const staff = await loginAs(server, "limited_admin");
+    const { userId } = await loginAs(server, "member");
+    await server.services.database.db.updateTable("users").set({ email: "reminded@example.com" }).where("id", "=", userId).execute();
+    // Approved five days ago, nothing paid: the first-payment reminder is owed today.
+    await server.services.coverage.setPlan({ id: staff.userId }, userId, {
+      billing: "monthly",
+      coverageAmount: null,
+      beneficiaryName: null,
+      beneficiaryRelationship: null,
+      approvedOn: addDays(server.services.coverage.today(), -5),
+    });
+    await server.services.reminders.planToday();
+    await server.services.reminders.sendWaiting();
+    const mail = smtp.received.find((m) => m.to[0] === "reminded@example.com");
+    expect(decodeBody(mail!.raw)).toContain("You can pay online at https://aha.example/api/account/membership/pay");
+
+    // Autopay failing, as the provider's event said: the outbox reads it with the member.
+    const reference = await server.services.online.paymentReference(userId);
+    const sub = newId("sub");
+    const deliver = async (body: unknown) => {
+      const { payload, header } = signed(body);
+      const res = await server.request(WEBHOOK, { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
+      expect(res.status).toBe(200);
+    };
+    await deliver(
+      event(
+        "checkout.session.completed",
+        checkoutSession({ clientReference: reference, amount: 1995, mode: "subscription", subscription: sub }),
+      ),
+    );
+    await deliver(
+      event("invoice.payment_failed", invoice({ amount: 1995, subscription: sub, status: "open", failure: "Your card was declined." })),
+    );
+    const members = await new ReminderOutbox(server.services.database.db, server.services.database.dialect).membersById([userId]);
+    expect(members.get(userId)?.autopayFailure).toBe("Your card was declined.");
+    const view = await server.services.coverage.view(userId);
+    const text = reminderMail(
+      "past-due",
+      { ...view.coverage, paidThrough: "2026-10-31", graceEndsOn: "2026-11-30" },
+      {
+        firstName: "Pat",
+        certificateNumber: "AHA1",
+        orgName: "AHA",
+        phone: "1",
+        email: "a@b.c",
+        paymentUrl: "https://x",
+        autopayFailure: "Your card was declined.",
+      },
+    ).text;
+    expect(text).toContain(
+      "Your automatic payment did not go through: Your card was declined. Please update your card or pay another way.",
+    );
   });
 });
 
