@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, STAFF_PASSWORD, test } from "./fixtures";
 import { expectInViewBelowHeader } from "./in-view";
+import { unclosedQuoteMessage } from "../../app/platform/csv";
 
 const uniq = () => `E${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
@@ -435,6 +436,30 @@ test.describe("/admin/users (User Upload, multipart variant)", () => {
     await expect(status).toContainText("Success: Imported 2 users (2 new, 0 updated, 0 unchanged).");
     await button.click();
     await expect(status).toHaveText("Error: Please select a valid CSV file first");
+  });
+
+  test("a quoted field left open: both pages refuse the whole file in the import's words, naming its line, and nothing is imported (issue 39)", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    await signIn("limited_admin");
+    const t = uniq();
+    const csv = `${HEADER}\n${t}A,1980-01-15,Ann,,\n${t}B,1980-01-15,"Bo,,\n${t}C,1980-01-15,Cy,,\n`;
+    await page.goto("/admin/users");
+    await page.locator('input[type="file"]').setInputFiles({ name: "open.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await expect(page.getByRole("alert").filter({ hasText: "quoted field" })).toHaveText(unclosedQuoteMessage(3));
+    await page.getByRole("button", { name: "Upload CSV" }).click();
+    await expect(page.getByTestId("upload-status")).toHaveText("Error: Please select a valid CSV file first");
+
+    // The JSON page sends the file as it is: the server refuses it the same way.
+    await page.goto("/admin/upload");
+    await page.locator('input[type="file"]').setInputFiles({ name: "open.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload Users" }).click();
+    const result = page.getByTestId("upload-result");
+    await expect(result.getByRole("heading", { name: "Upload Failed" })).toBeVisible();
+    await expect(result).toContainText(unclosedQuoteMessage(3));
+    expect(await memberRow(services, `${t}A`)).toBeUndefined();
   });
 
   test("a server refusal shows '{error}: {details}'", async ({ page, signIn }) => {

@@ -115,6 +115,13 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     expect(await pay({ amount: "12.345" })).toMatchObject({ status: 400, body: { error: M.amount } });
     expect(await pay({ amount: "0" })).toMatchObject({ status: 400, body: { error: M.amountRange } });
     expect(await pay({ amount: "100000.01" })).toMatchObject({ status: 400, body: { error: M.amountRange } });
+    // Dollars, only too many: the range, not the format (issue 39 §5.9).
+    for (const amount of ["99999999999", "$99,999,999,999.99", "1000000000"])
+      expect(await pay({ amount }), amount).toMatchObject({
+        status: 400,
+        body: { error: M.amountRange, details: { amount: M.amountRange } },
+      });
+    expect(await pay({ amount: "99999999999.999" })).toMatchObject({ status: 400, body: { error: M.amount } });
     expect(await pay({ paidOn: "2026-02-30" })).toMatchObject({ status: 400, body: { error: M.day("Paid on") } });
     // A day from 1990 to tomorrow, on the association's calendar (issue 39: 0001-01-01 was taken).
     const today = server.services.coverage.today();

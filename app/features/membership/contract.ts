@@ -88,6 +88,11 @@ export function parseCents(text: string): number | null {
   return Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
 }
 
+/** Written as dollars and cents, of any size ("99999999999", "1,000,000,000.00"). */
+export function isDollarsWritten(text: string): boolean {
+  return /^\d+(?:\.\d{1,2})?$/.test(text.replace(/[$,\s]/g, ""));
+}
+
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 const blankToNull = (v: unknown) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? null : trimmed(v));
 
@@ -135,7 +140,8 @@ const money = z.preprocess(
     .transform((v, ctx) => {
       const cents = parseCents(v);
       if (cents === null) {
-        ctx.addIssue({ code: "custom", message: MEMBERSHIP_MESSAGES.amount });
+        // Dollars and cents, only too many of them (99999999999): the range says what is wrong.
+        ctx.addIssue({ code: "custom", message: isDollarsWritten(v) ? MEMBERSHIP_MESSAGES.amountRange : MEMBERSHIP_MESSAGES.amount });
         return z.NEVER;
       }
       return cents;
