@@ -75,7 +75,7 @@ export class AppMetrics {
   }
 
   private addServiceMetrics(registers: client.Registry[]) {
-    const { auth, mailer, submissions } = this.services;
+    const { auth, mailer, submissions, reminders } = this.services;
     const notifier = submissions.notifier;
     counterFrom(
       registers,
@@ -86,12 +86,13 @@ export class AppMetrics {
     counterFrom(registers, "aha_sign_in_throttled_total", "Sign-in attempts refused by the throttle (429).", () => auth.refusals.throttled);
     new client.Counter({
       name: "aha_mail_sent_total",
-      help: "Mail the mail server took: staff notifications of new submissions, and the site's own mail to one person.",
+      help: "Mail the mail server took: staff notifications of new submissions, the site's own mail to one person, and membership reminders.",
       labelNames: ["kind"],
       registers,
       collect() {
         setCounter(this, { kind: "staff_notification" }, notifier.counts.sent);
         setCounter(this, { kind: "personal" }, mailer.counts.sent);
+        setCounter(this, { kind: "reminder" }, reminders.counts.sent);
       },
     });
     new client.Counter({
@@ -102,6 +103,7 @@ export class AppMetrics {
       collect() {
         setCounter(this, { kind: "staff_notification" }, notifier.counts.failed);
         setCounter(this, { kind: "personal" }, mailer.counts.failed);
+        setCounter(this, { kind: "reminder" }, reminders.counts.failed);
       },
     });
     new client.Gauge({
@@ -377,7 +379,8 @@ const counterValues = new WeakMap<object, Map<string, number>>();
 export function metricsWithToken(metrics: AppMetrics, token: string): RequestHandler {
   const expected = digest(token);
   return async (req, res, next) => {
-    const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    // The scheme is case-insensitive (RFC 9110 §11.1): "bearer x" and "BEARER x" are "Bearer x".
+    const given = /^Bearer +(\S.*)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
     if (!crypto.timingSafeEqual(digest(given), expected)) {
       res.set("WWW-Authenticate", 'Bearer realm="metrics"').status(401).json({ success: false, error: "Authentication required" });
       return;

@@ -102,12 +102,14 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     contactEmail: config.CONTACT_EMAIL,
     orgName: config.ORG_NAME,
   });
-  // A member's new e-mail address waits for a link sent to it; 5 requests an hour per member.
+  // A member's new e-mail address waits for a link sent to it; 5 requests an hour per member,
+  // 3 links a day to one address.
   const emailChanges = new EmailChanges({
     db: database.db,
     audit,
     mailer,
     limiter: rateLimits.limiter({ name: "email_change", points: 5, windowMs: 60 * 60_000 }),
+    addressLimiter: rateLimits.limiter({ name: "email_change_to", points: 3, windowMs: 24 * 60 * 60_000 }),
     logger,
     orgName: config.ORG_NAME,
     contactEmail: config.CONTACT_EMAIL,

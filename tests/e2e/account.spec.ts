@@ -49,7 +49,13 @@ test.describe("my account", () => {
     await page.getByLabel("E-mail").fill("robin@");
     await page.getByRole("button", { name: "Save contact details" }).click();
     await expect(page.getByText("Enter an e-mail address like name@example.com.").first()).toBeVisible();
+    // A new address needs a link sent to it (email-change.spec.ts): this site sends no mail, and says so.
     await page.getByLabel("E-mail").fill("robin@example.com");
+    await page.getByRole("button", { name: "Save contact details" }).click();
+    await expect(
+      page.getByText("Your e-mail address cannot be changed here: this site sends no mail. Please contact us to change it.").first(),
+    ).toBeVisible();
+    await page.getByLabel("E-mail").fill("");
     // Digits typed as they come are shown formatted like every other phone number of the site.
     await page.getByLabel("Phone").fill("2035550199");
     await page.getByLabel("Address line 1").focus();

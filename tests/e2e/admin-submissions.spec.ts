@@ -646,6 +646,43 @@ test.describe("admin submissions", () => {
     }
   });
 
+  test("a match whose name mixes scripts is marked where staff choose to link (issue 39)", async ({ page, signIn, services }) => {
+    const tag = uniq();
+    // "Rіley" with a Cyrillic і: reads as "Riley".
+    const name = `R\u0456ley Mixed${tag}`;
+    const existing = await services.auth.users.createMember({
+      certificate: `MIX-${tag.toUpperCase()}`,
+      birthdateDigest: services.auth.digestBirthdate("1966-06-16"),
+      firstName: "R\u0456ley",
+      lastName: `Mixed${tag}`,
+    });
+    const appId = await insertApplication(services.database, { applicant_name: name, dob: "1966-06-16", status: "approved" });
+    try {
+      await signIn("limited_admin");
+      for (const [width, height] of [
+        [1280, 900],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await openTab(page);
+        await search(page, `Mixed${tag}`);
+        await page.getByRole("button", { name: `View ${name}`, exact: true }).click();
+        const membership = page.getByRole("dialog").getByTestId("membership");
+        await membership.getByRole("button", { name: "Create member" }).click();
+        const match = membership.getByTestId("membership-match-member");
+        await expect(match.getByTestId("mixed-scripts")).toContainText("⚠ mixed scripts");
+        await expect(match.getByTestId("mixed-scripts")).toContainText("this name mixes Latin and Cyrillic letters");
+        await expectNoAxeViolations(page);
+        await match.scrollIntoViewIfNeeded();
+        await shot(page, `${width}-membership-match-mixed-scripts`, false);
+        await page.keyboard.press("Escape");
+      }
+    } finally {
+      await services.database.db.deleteFrom("users").where("id", "=", existing.id).execute();
+      await deleteSubmissions(services.database, "applications", [appId]);
+    }
+  });
+
   test("linking to a member without a plan, staff tick to give the application's plan: it is given, and said", async ({
     page,
     signIn,

@@ -53,6 +53,11 @@ describeEachDatabase("GET /metrics", (dialect) => {
         expect((await server.request("/metrics", { headers: { Authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
         expect((await server.request("/metrics", { headers: { Authorization: `Bearer ${TOKEN.slice(1)}` } })).status).toBe(401);
         expect((await server.request("/metrics", { headers: { Authorization: TOKEN } })).status).toBe(401);
+        // The scheme is case-insensitive (issue 39); the token is not.
+        for (const scheme of ["bearer", "BEARER", "bEaReR"])
+          expect((await server.request("/metrics", { headers: { Authorization: `${scheme} ${TOKEN}` } })).status, scheme).toBe(200);
+        expect((await server.request("/metrics", { headers: { Authorization: `bearer ${TOKEN.toUpperCase()}` } })).status).toBe(401);
+        expect((await server.request("/metrics", { headers: { Authorization: `Basic ${TOKEN}` } })).status).toBe(401);
         const ok = await server.request("/metrics", auth);
         expect(ok.status).toBe(200);
         expect(ok.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -258,6 +263,50 @@ describeEachDatabase("GET /metrics", (dialect) => {
     } finally {
       await server.close();
       await refused.close();
+      await smtp.close();
+    }
+  });
+
+  it("counts the membership reminders sent and refused (issue 39)", async () => {
+    let refusing = true;
+    const smtp = await startSmtp({ refuse: () => (refusing ? "451 4.3.0 Mailbox busy, try again later" : null) });
+    let clock = new Date("2027-03-20T16:00:00Z");
+    const server = await startTestServer(
+      dialect,
+      { METRICS_TOKEN: TOKEN, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` },
+      { reminders: { now: () => clock, settings: { ratePerSecond: 1000 } } },
+    );
+    try {
+      const { db } = server.services.database;
+      const { id } = await server.services.auth.users.createMember({
+        certificate: `METRICS-REM-${dialect}`,
+        birthdateDigest: server.services.auth.digestBirthdate("1980-01-15"),
+        firstName: "Robin",
+      });
+      await db.updateTable("users").set({ email: "robin@example.org" }).where("id", "=", id).execute();
+      const at = new Date().toISOString();
+      // Paid through March 15: past due on March 20.
+      await db
+        .insertInto("membership_plans")
+        .values({ user_id: id, billing: "monthly", approved_on: null, carried_paid_through: "2027-03-15", created_at: at, updated_at: at })
+        .execute();
+      expect(await server.services.reminders.runOnce()).toMatchObject({ sent: 0, failed: 1 });
+      let text = await scrape(server);
+      expect(value(text, 'aha_mail_failed_total{kind="reminder"}')).toBe(1);
+      expect(value(text, 'aha_mail_sent_total{kind="reminder"}')).toBe(0);
+      // A day later the mail server takes it (the retry, and any reminder the day adds).
+      refusing = false;
+      clock = new Date("2027-03-21T16:00:00Z");
+      const second = (await server.services.reminders.runOnce())!;
+      expect(second.sent).toBeGreaterThan(0);
+      text = await scrape(server);
+      expect(value(text, 'aha_mail_sent_total{kind="reminder"}')).toBe(smtp.received.length);
+      expect(value(text, 'aha_mail_failed_total{kind="reminder"}')).toBe(1);
+      // Not counted as the site's mail to one person.
+      expect(value(text, 'aha_mail_sent_total{kind="personal"}')).toBe(0);
+    } finally {
+      await server.services.reminders.stop();
+      await server.close();
       await smtp.close();
     }
   });

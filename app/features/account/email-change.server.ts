@@ -16,6 +16,8 @@ export interface EmailChangeDeps {
   mailer: Mailer | null;
   /** A member's requests: a few an hour, so the site mails no one again and again. */
   limiter: RateLimiter;
+  /** Links to one address, whoever asks: a few a day, so members together cannot flood a stranger's mailbox. */
+  addressLimiter?: RateLimiter;
   logger: Logger;
   orgName: string;
   contactEmail: string;
@@ -78,6 +80,8 @@ export class EmailChanges {
     if (!mailer?.enabled) throw DomainError.invalid(EMAIL_CHANGE.mailOff, { email: EMAIL_CHANGE.mailOff });
     const allowed = await limiter.consume(String(userId));
     if (!allowed.allowed) throw DomainError.rateLimited(EMAIL_CHANGE.tooMany, allowed.retryAfterSeconds);
+    const toAddress = await this.deps.addressLimiter?.consume(newEmail.toLowerCase());
+    if (toAddress && !toAddress.allowed) throw DomainError.rateLimited(EMAIL_CHANGE.tooMany, toAddress.retryAfterSeconds);
     const token = crypto.randomBytes(32).toString("base64url");
     const now = this.now();
     const digest = digestOf(token);

@@ -86,6 +86,14 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     expect(JSON.stringify(audit)).not.toContain(next);
   });
 
+  it("members together cannot flood one address: 3 links a day to it, whoever asks", async () => {
+    const target = `stranger-${dialect}@example.com`;
+    for (let n = 0; n < 3; n++) expect((await put((await memberWith(null)).cookie, { email: target })).status).toBe(200);
+    const refused = await put((await memberWith(null)).cookie, { email: target });
+    expect(refused.status).toBe(429);
+    expect(mailsTo(target)).toHaveLength(3);
+  });
+
   it("an expired link, an unknown one and one replaced by a newer request say so and change nothing", async () => {
     const member = await memberWith(null);
     await put(member.cookie, { email: `first-${dialect}@example.com` });

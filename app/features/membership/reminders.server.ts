@@ -98,6 +98,8 @@ export class ReminderService {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<RunResult | null> | null = null;
   private stopped = false;
+  /** Reminder mails the mail server took and refused since the start (GET /metrics: aha_mail_*{kind="reminder"}). */
+  readonly counts = { sent: 0, failed: 0 };
 
   constructor(
     private deps: {
@@ -207,8 +209,14 @@ export class ReminderService {
         nextStart = Math.max(nextStart, performance.now()) + gapMs;
         sends.push(
           transport.send(prepared.to, prepared.subject, prepared.text).then(
-            () => recorder.add({ id: row.id, status: "sent", sentTo: prepared.to }),
-            (err) => recorder.add(this.failure(row, err)),
+            () => {
+              this.counts.sent++;
+              recorder.add({ id: row.id, status: "sent", sentTo: prepared.to });
+            },
+            (err) => {
+              this.counts.failed++;
+              recorder.add(this.failure(row, err));
+            },
           ),
         );
       }
