@@ -26,7 +26,7 @@ export function accountRouter({ account }: { account: AccountService }): Router 
     handler(async (req, res) => {
       const body: ContactSaved = {
         success: true,
-        ...(await account.updateContact(userOf(res).id, req.body, `${req.protocol}://${req.get("host")}`)),
+        ...(await account.updateContact(userOf(res).id, req.body)),
       };
       res.json(body);
     }),

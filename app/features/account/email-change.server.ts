@@ -21,7 +21,11 @@ export interface EmailChangeDeps {
   logger: Logger;
   orgName: string;
   contactEmail: string;
-  /** PUBLIC_URL: the links' origin (else the request's own). */
+  /**
+   * PUBLIC_URL: the links' origin. Without it no link is sent (the change is refused as when
+   * the site sends no mail): the request's own Host is the asking member's to write, and would
+   * let them send someone else's mailbox a link from the association to another site.
+   */
   publicUrl: string | null;
   timeZone?: string;
   now?: () => Date;
@@ -72,12 +76,13 @@ export class EmailChanges {
 
   /**
    * Sends a link to the new address; the address on record stays until it is followed. A
-   * newer request replaces the links before it. Refused when the site sends no mail or the
-   * member asked too often; a link the mail server refused is forgotten.
+   * newer request replaces the links before it. Refused when the site sends no mail (or has no
+   * PUBLIC_URL to link to) or the member asked too often; a link the mail server refused is forgotten.
    */
-  async request(userId: number, newEmail: string, site: string): Promise<void> {
+  async request(userId: number, newEmail: string): Promise<void> {
     const { db, mailer, limiter } = this.deps;
-    if (!mailer?.enabled) throw DomainError.invalid(EMAIL_CHANGE.mailOff, { email: EMAIL_CHANGE.mailOff });
+    const site = this.deps.publicUrl?.trim();
+    if (!mailer?.enabled || !site) throw DomainError.invalid(EMAIL_CHANGE.mailOff, { email: EMAIL_CHANGE.mailOff });
     const allowed = await limiter.consume(String(userId));
     if (!allowed.allowed) throw DomainError.rateLimited(EMAIL_CHANGE.tooMany, allowed.retryAfterSeconds);
     const toAddress = await this.deps.addressLimiter?.consume(newEmail.toLowerCase());
@@ -99,7 +104,7 @@ export class EmailChanges {
         })
         .execute();
     });
-    const link = new URL(`/account/email/${token}`, this.deps.publicUrl?.trim() || site).toString();
+    const link = new URL(`/account/email/${token}`, site).toString();
     try {
       await mailer.send(newEmail, `Confirm your new e-mail address with ${this.deps.orgName}`, confirmText(this.deps.orgName, link));
     } catch (err) {

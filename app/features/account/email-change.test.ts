@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
@@ -189,6 +190,43 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     await expect.poll(() => mailsTo(before).length).toBe(1);
     expect(mailsTo(before)[0]).not.toContain(after);
     expect(mailsTo(after)).toEqual([]);
+  });
+
+  it("sends no link whose address the asking member wrote: without PUBLIC_URL the change is refused, whatever Host says", async () => {
+    const noAddress = await startTestServer(dialect, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+    try {
+      const member = await loginAs(noAddress, "member");
+      const target = `victim-${dialect}@example.com`;
+      const body = JSON.stringify({ email: target });
+      // Host and Origin agree (the cross-site check passes), as a script, not a browser, sends them.
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(
+          `${noAddress.url}/api/account/contact`,
+          {
+            method: "PUT",
+            headers: {
+              Host: "evil.example",
+              Origin: "http://evil.example",
+              Cookie: member.cookie,
+              "Content-Type": "application/json",
+              "Content-Length": Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c) => (text += c));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text).details).toEqual({ email: EMAIL_CHANGE.mailOff });
+      expect(smtp.received.filter((m) => m.to.includes(target))).toEqual([]);
+    } finally {
+      await noAddress.close();
+    }
   });
 
   it("is refused, saving nothing, when the site sends no mail", async () => {

@@ -44,11 +44,10 @@ export class AccountService {
 
   /**
    * The member's new contact details; recorded in the audit log by field name, never by value.
-   * A new e-mail address waits for the link sent to it (`site`: the links' origin without
-   * PUBLIC_URL); the one on record stays until then. An address removed takes effect at once
+   * A new e-mail address waits for the link sent to it; the one on record stays until then. An address removed takes effect at once
    * (a waiting link with it), and is told.
    */
-  async updateContact(userId: number, input: unknown, site: string): Promise<Omit<ContactSaved, "success">> {
+  async updateContact(userId: number, input: unknown): Promise<Omit<ContactSaved, "success">> {
     const asked = parseInput(contactDetailsSchema, input ?? {});
     const before = contactOf(await this.member(userId));
     const sameEmail = (asked.email ?? "").toLowerCase() === (before.email ?? "").toLowerCase();
@@ -56,7 +55,7 @@ export class AccountService {
     // Before anything is written: a refusal (no mail, too many changes) saves nothing. The
     // address already waiting for its link is not sent another.
     const waiting = emailPending ? await this.emailChanges.pending(userId) : null;
-    if (emailPending && waiting?.toLowerCase() !== emailPending.toLowerCase()) await this.emailChanges.request(userId, emailPending, site);
+    if (emailPending && waiting?.toLowerCase() !== emailPending.toLowerCase()) await this.emailChanges.request(userId, emailPending);
     const contact = emailPending ? { ...asked, email: before.email } : asked;
     const changed = CONTACT_COLUMNS.filter((c) => before[c] !== contact[c]);
     await this.db.transaction().execute(async (trx) => {
