@@ -196,6 +196,8 @@ test.describe("admin submissions", () => {
     signIn,
     services,
   }) => {
+    // Two sizes, a reload and two axe scans: room on a busy machine.
+    test.slow();
     const tag = uniq();
     const [id] = await contactMessages(services, `notes${tag}`, 1);
     const account = await signIn("limited_admin");
