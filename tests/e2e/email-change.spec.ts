@@ -19,7 +19,9 @@ test("a member changes their e-mail address: a link goes to the new one, followi
   const member = await signIn("member");
   await services.database.db.updateTable("users").set({ email: old }).where("id", "=", member.userId).execute();
   const smtp = await startSmtp();
-  const site = await startSecondSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}` }, { port: Number(process.env.E2E_EXTRA_PORT ?? 3221) });
+  // Its links are built from PUBLIC_URL alone (never the request's Host): its own address here.
+  const port = Number(process.env.E2E_EXTRA_PORT ?? 3221);
+  const site = await startSecondSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: `http://127.0.0.1:${port}` }, { port });
   try {
     await page.goto(`${site.url}/account`);
     const email = page.getByLabel(/^E-mail/);
