@@ -299,6 +299,8 @@ export class OnlinePayments {
     else if (e.customer) await this.setCustomer(trx, memberId, e.customer);
     const wakes = [e.paymentIntent, e.invoice, e.subscription, e.sessionId].filter((k): k is string => !!k);
     if (e.paymentStatus !== "paid") return { ...base, memberId, state: "ignored", reason: O.notPaidYet, wakes };
+    // A free trial's checkout: autopay is on, nothing was paid.
+    if (e.amountCents === 0) return { ...base, memberId, state: "ignored", reason: O.nothingPaid, wakes };
     const reference = e.paymentIntent ?? e.invoice ?? e.sessionId;
     const recorded = await this.payment(trx, memberId, e.amountCents, e.currency, reference, created, {
       invoice: e.invoice,

@@ -189,6 +189,18 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
       }
     });
 
+    it("a checkout that paid nothing (a free trial) turns autopay on and records nothing", async () => {
+      const m = await member();
+      const body = event(
+        "checkout.session.completed",
+        checkoutSession({ clientReference: m.reference, amount: 0, mode: "subscription", subscription: newId("sub") }),
+      );
+      expect(await deliver(body)).toMatchObject({ state: "ignored" });
+      expect(await stored(body.id)).toMatchObject({ reason: O.nothingPaid, member_id: m.userId });
+      expect((await ledger(m.userId)).payments).toEqual([]);
+      expect((await accountOnline(m.cookie)).autopay.state).toBe("on");
+    });
+
     it("two different events for one payment (a redelivery under a new id) record it once", async () => {
       const m = await member();
       const session = checkoutSession({ clientReference: m.reference, amount: 1995 });
