@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { jsonClient } from "~/platform/json-client";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { formatLongDay } from "~/features/membership/coverage";
 import type { OnlineAccountAnswer } from "~/features/membership/online/contract";
 import { ONLINE_TEXTS } from "~/features/membership/online/texts";
@@ -20,6 +21,11 @@ type Arrival = "waiting" | "arrived" | "late" | null;
  * Autopay: on (next charge, Manage autopay), failing (why) or off.
  */
 export function OnlinePayment({ onArrived }: { onArrived: () => void }) {
+  const { onlinePayments } = usePublicConfig();
+  return onlinePayments ? <OnlinePaymentShown onArrived={onArrived} /> : null;
+}
+
+function OnlinePaymentShown({ onArrived }: { onArrived: () => void }) {
   const [answer, setAnswer] = useState<OnlineAccountAnswer | null>(null);
   const [arrival, setArrival] = useState<Arrival>(null);
   const arrived = useRef(onArrived);

@@ -133,7 +133,7 @@ export class CoverageService {
 
   async setPlan(actor: MembershipActor, memberId: number, input: PlanInput): Promise<MembershipView> {
     this.inRange(input.approvedOn, "Approved on");
-    return this.change(actor, memberId, "membership.plan", undefined, async (trx, label) => {
+    return this.viewOf(actor, memberId, "membership.plan", async (trx, label) => {
       const now = nowIso();
       const values = {
         billing: input.billing,
@@ -164,13 +164,26 @@ export class CoverageService {
     });
   }
 
-  /** `outer`: a transaction the caller holds (the webhook's), which the payment joins. */
-  async recordPayment(
+  async recordPayment(actor: MembershipActor, memberId: number, input: PaymentInput): Promise<MembershipView> {
+    return (await this.paymentChange(actor, memberId, input))!;
+  }
+
+  /** A payment recorded in a transaction the caller holds (the webhook's); no view is read back. */
+  async recordPaymentIn(
+    trx: Db,
+    actor: MembershipActor,
+    memberId: number,
+    input: Omit<PaymentInput, "method"> & { method: PaymentMethod },
+  ): Promise<void> {
+    await this.paymentChange(actor, memberId, input, trx);
+  }
+
+  private async paymentChange(
     actor: MembershipActor,
     memberId: number,
     input: Omit<PaymentInput, "method"> & { method: PaymentMethod },
     outer?: Db,
-  ): Promise<MembershipView> {
+  ): Promise<MembershipView | null> {
     this.inRange(input.paidOn, "Paid on");
     return this.change(actor, memberId, "membership.payment", outer, async (trx, label) => {
       await this.requirePlan(trx, memberId);
@@ -211,7 +224,16 @@ export class CoverageService {
    * transaction, with the member's row locked first (change), so two staff refunding the same
    * payment at once take turns and the second sees the first's refund.
    */
-  async refund(actor: MembershipActor, paymentId: number, input: RefundInput, outer?: Db): Promise<MembershipView> {
+  async refund(actor: MembershipActor, paymentId: number, input: RefundInput): Promise<MembershipView> {
+    return (await this.refundChange(actor, paymentId, input))!;
+  }
+
+  /** A refund recorded in a transaction the caller holds (the webhook's); no view is read back. */
+  async refundIn(trx: Db, actor: MembershipActor, paymentId: number, input: RefundInput): Promise<void> {
+    await this.refundChange(actor, paymentId, input, trx);
+  }
+
+  private async refundChange(actor: MembershipActor, paymentId: number, input: RefundInput, outer?: Db): Promise<MembershipView | null> {
     this.inRange(input.refundedOn, "Refunded on");
     const payment = await (outer ?? this.db)
       .selectFrom("membership_payments")
@@ -258,7 +280,7 @@ export class CoverageService {
 
   async cancel(actor: MembershipActor, memberId: number, input: CancelInput): Promise<MembershipView> {
     this.inRange(input.cancelledOn, "Cancelled on");
-    return this.change(actor, memberId, "membership.cancel", undefined, async (trx, label) => {
+    return this.viewOf(actor, memberId, "membership.cancel", async (trx, label) => {
       await this.requirePlan(trx, memberId);
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind === "cancelled") throw DomainError.conflict(M.alreadyCancelled);
@@ -287,7 +309,7 @@ export class CoverageService {
    */
   async reinstate(actor: MembershipActor, memberId: number, input: ReinstateInput): Promise<MembershipView> {
     this.inRange(input.reinstatedOn, "Reinstated on");
-    return this.change(actor, memberId, "membership.reinstate", undefined, async (trx, label) => {
+    return this.viewOf(actor, memberId, "membership.reinstate", async (trx, label) => {
       const last = await this.lastEvent(trx, memberId);
       if (last?.kind !== "cancelled") throw DomainError.conflict(M.notCancelled);
       if (input.reinstatedOn < last.on_date) throw DomainError.invalid(M.beforeCancellation, { reinstatedOn: M.beforeCancellation });
@@ -359,7 +381,7 @@ export class CoverageService {
 
   /** Enters or changes the plan's co-insured; the audit entry names the fields that changed, never their values. */
   async setCoInsured(actor: MembershipActor, memberId: number, input: CoInsuredInput): Promise<MembershipView> {
-    return this.change(actor, memberId, "membership.co_insured", undefined, async (trx, label) => {
+    return this.viewOf(actor, memberId, "membership.co_insured", async (trx, label) => {
       await this.requirePlan(trx, memberId);
       const before = await readCoInsured(trx, memberId);
       await writeCoInsured(trx, memberId, input);
@@ -368,7 +390,7 @@ export class CoverageService {
   }
 
   async removeCoInsured(actor: MembershipActor, memberId: number): Promise<MembershipView> {
-    return this.change(actor, memberId, "membership.co_insured", undefined, async (trx, label) => {
+    return this.viewOf(actor, memberId, "membership.co_insured", async (trx, label) => {
       if (!(await removeCoInsured(trx, memberId))) throw DomainError.notFound(CO_INSURED_MESSAGES.none);
       return { label, details: { change: "removed" } };
     });
@@ -387,7 +409,7 @@ export class CoverageService {
     action: AuditAction,
     outer: Db | undefined,
     work: (trx: Db, label: string | null) => Promise<{ label: string | null; details: Record<string, unknown> }>,
-  ): Promise<MembershipView> {
+  ): Promise<MembershipView | null> {
     const run = async (trx: Db) => {
       const member = await this.locked(
         trx.selectFrom("users").select(["id", "certificate_number"]).where("id", "=", memberId).where("role", "=", "user"),
@@ -399,9 +421,20 @@ export class CoverageService {
         { actorId: actor.id, action, target: { type: "member", id: memberId, label }, details: { ...details, ...by } },
         trx,
       );
-      return this.view(memberId, trx);
+      // Joined to the caller's transaction (the webhook's), the caller reads what it needs.
+      return outer ? null : this.view(memberId, trx);
     };
     return outer ? run(outer) : this.db.transaction().execute(run);
+  }
+
+  /** A change in its own transaction, answered with the membership as it now stands. */
+  private async viewOf(
+    actor: MembershipActor,
+    memberId: number,
+    action: AuditAction,
+    work: (trx: Db, label: string | null) => Promise<{ label: string | null; details: Record<string, unknown> }>,
+  ): Promise<MembershipView> {
+    return (await this.change(actor, memberId, action, undefined, work))!;
   }
 
   /** The row, locked for this transaction on PostgreSQL (SQLite's transactions already take turns). */

@@ -2,6 +2,7 @@ import { CheckCircle2, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormDialog } from "~/components/admin/FormDialog";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { Field, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { formatDateTime } from "~/platform/dates";
 import { ApiError, errorReason, jsonClient } from "~/platform/json-client";
@@ -189,6 +190,10 @@ export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
 
 /** The dashboard's line: how many online payments wait for staff, with a link to them (nothing when none). */
 export function UnmatchedPaymentsCount() {
+  return usePublicConfig().onlinePayments ? <UnmatchedPaymentsCountShown /> : null;
+}
+
+function UnmatchedPaymentsCountShown() {
   const answer = useAnswer<UnmatchedPaymentsAnswer>(PATH);
   const n = answer.data?.unmatched ?? 0;
   if (!n) return null;

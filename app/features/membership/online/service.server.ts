@@ -49,6 +49,9 @@ export interface OnlinePaymentCounters {
   lastEventAt: number | null;
 }
 
+/** Events applied at once by one process. */
+const RECEIVING = 4;
+
 /** A new payment reference: 20 random characters, nothing of the member in it. */
 export function newPaymentReference(): string {
   return `pay_${crypto.randomBytes(15).toString("base64url")}`;
@@ -104,8 +107,39 @@ export class OnlinePayments {
     }
   }
 
-  /** Stores a verified event once and applies it; a second delivery answers the same and does nothing. */
+  /**
+   * Stores a verified event once and applies it; a second delivery answers the same and does
+   * nothing. At most RECEIVING events are applied at once by this process, the rest wait their
+   * turn (on the embedded database they take turns anyway): a burst of deliveries leaves the
+   * event loop to the site's pages between them.
+   */
   async receive(event: Stripe.Event): Promise<{ state: OnlineEventState; duplicate: boolean }> {
+    await this.turn();
+    try {
+      return await this.receiveNow(event);
+    } finally {
+      this.endTurn();
+    }
+  }
+
+  private running = 0;
+  private waiting: Array<() => void> = [];
+
+  private turn(): Promise<void> {
+    if (this.running < RECEIVING) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private endTurn() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+
+  private async receiveNow(event: Stripe.Event): Promise<{ state: OnlineEventState; duplicate: boolean }> {
     const { db } = this.deps;
     if (typeof event.id !== "string" || !event.id || typeof event.type !== "string") throw DomainError.invalid(O.notAnEvent);
     this.counters.lastEventAt = Math.max(this.counters.lastEventAt ?? 0, Number(event.created) || 0);
@@ -265,6 +299,8 @@ export class OnlinePayments {
     else if (e.customer) await this.setCustomer(trx, memberId, e.customer);
     const wakes = [e.paymentIntent, e.invoice, e.subscription, e.sessionId].filter((k): k is string => !!k);
     if (e.paymentStatus !== "paid") return { ...base, memberId, state: "ignored", reason: O.notPaidYet, wakes };
+    // A free trial's checkout: autopay is on, nothing was paid.
+    if (e.amountCents === 0) return { ...base, memberId, state: "ignored", reason: O.nothingPaid, wakes };
     const reference = e.paymentIntent ?? e.invoice ?? e.sessionId;
     const recorded = await this.payment(trx, memberId, e.amountCents, e.currency, reference, created, {
       invoice: e.invoice,
@@ -309,12 +345,11 @@ export class OnlinePayments {
     const refundedCents = refunds.reduce((sum, r) => sum - Number(r.amount_cents), 0);
     const newCents = e.amountRefundedCents - refundedCents;
     if (newCents <= 0) return { ...base, memberId, paymentId, reason: O.refundAlreadyRecorded };
-    await this.deps.coverage.refund(
-      ONLINE_ACTOR,
-      paymentId,
-      { amount: newCents, refundedOn: this.dayOf(created), reason: O.refundReason },
-      trx,
-    );
+    await this.deps.coverage.refundIn(trx, ONLINE_ACTOR, paymentId, {
+      amount: newCents,
+      refundedOn: this.dayOf(created),
+      reason: O.refundReason,
+    });
     return { ...base, memberId, paymentId };
   }
 
@@ -367,12 +402,12 @@ export class OnlinePayments {
       return { state: "unmatched", memberId, reason: O.notWholePeriods(amountCents ?? 0, billing) };
     const same = await this.recordedPayment(trx, [reference, keys.paymentIntent, keys.invoice], keys);
     if (same) return { state: "applied", memberId: same.memberId, paymentId: same.paymentId, reason: O.alreadyRecorded };
-    await this.deps.coverage.recordPayment(
-      ONLINE_ACTOR,
-      memberId,
-      { amount: amountCents, paidOn: this.dayOf(created), method: ONLINE_METHOD, reference },
-      trx,
-    );
+    await this.deps.coverage.recordPaymentIn(trx, ONLINE_ACTOR, memberId, {
+      amount: amountCents,
+      paidOn: this.dayOf(created),
+      method: ONLINE_METHOD,
+      reference,
+    });
     const row = await trx
       .selectFrom("membership_payments")
       .select("id")
@@ -660,12 +695,12 @@ export class OnlinePayments {
       if (await this.recordedPayment(trx, [reference], { invoice: row.invoice_id, paymentIntent: row.payment_intent }))
         throw DomainError.conflict(MEMBERSHIP_MESSAGES.referenceTaken);
       const staff: MembershipActor = { id: actor.id };
-      await this.deps.coverage.recordPayment(
-        staff,
-        memberId,
-        { amount: Number(row.amount_cents), paidOn: this.dayOf(Number(row.created)), method: ONLINE_METHOD, reference },
-        trx,
-      );
+      await this.deps.coverage.recordPaymentIn(trx, staff, memberId, {
+        amount: Number(row.amount_cents),
+        paidOn: this.dayOf(Number(row.created)),
+        method: ONLINE_METHOD,
+        reference,
+      });
       const payment = await trx
         .selectFrom("membership_payments")
         .select("id")

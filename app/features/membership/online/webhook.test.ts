@@ -189,6 +189,18 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
       }
     });
 
+    it("a checkout that paid nothing (a free trial) turns autopay on and records nothing", async () => {
+      const m = await member();
+      const body = event(
+        "checkout.session.completed",
+        checkoutSession({ clientReference: m.reference, amount: 0, mode: "subscription", subscription: newId("sub") }),
+      );
+      expect(await deliver(body)).toMatchObject({ state: "ignored" });
+      expect(await stored(body.id)).toMatchObject({ reason: O.nothingPaid, member_id: m.userId });
+      expect((await ledger(m.userId)).payments).toEqual([]);
+      expect((await accountOnline(m.cookie)).autopay.state).toBe("on");
+    });
+
     it("two different events for one payment (a redelivery under a new id) record it once", async () => {
       const m = await member();
       const session = checkoutSession({ clientReference: m.reference, amount: 1995 });
@@ -215,6 +227,28 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
         [-1995, "refund"],
       ]);
       expect(view.payments[0].refundedCents).toBe(3990);
+    });
+
+    it("refunds a subscription's first payment (recorded from its checkout) by the payment intent its invoice names", async () => {
+      const m = await member();
+      const sub = newId("sub");
+      const session = checkoutSession({ clientReference: m.reference, amount: 1995, mode: "subscription", subscription: sub });
+      await deliver(event("checkout.session.completed", session));
+      const pi = newId("pi");
+      // The refund first, then the invoice that names its payment intent: applied when the invoice arrives.
+      const refund = event("charge.refunded", charge({ paymentIntent: pi, amount: 1995, refunded: 1995 }));
+      expect(await deliver(refund)).toMatchObject({ state: "pending" });
+      await deliver(
+        event(
+          "invoice.paid",
+          invoice({ id: session.invoice!, amount: 1995, subscription: sub, paymentIntent: pi, billingReason: "subscription_create" }),
+        ),
+      );
+      expect(await stored(refund.id)).toMatchObject({ state: "applied" });
+      expect((await ledger(m.userId)).payments.map((p) => [p.amountCents, p.reference])).toEqual([
+        [1995, session.invoice],
+        [-1995, null],
+      ]);
     });
 
     it("keeps a refund that arrives before its payment, and applies it when the payment comes", async () => {
