@@ -22,6 +22,13 @@ const FEATURE_HTTP_ADAPTERS = [
   "app/features/**/form-action.server.ts",
 ];
 
+/** Kysely's writing calls, the table name users (aliased or with its schema), and SQL that writes users. */
+const USERS_WRITE_CALL = "/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/";
+const USERS_TABLE = String.raw`/^\s*(\w+\.)?users(\s|$)/i`;
+const USERS_SQL = String.raw`/(insert\s+(or\s+\w+\s+)?into|update|delete\s+from|replace\s+into|merge\s+into)\s+("?\w+"?\.)?"?users\b/i`;
+const USERS_WRITER_MESSAGE =
+  "Only app/features/auth/users.server.ts (UsersRepo) writes users: call its method with your transaction (new UsersRepo(trx)).";
+
 /**
  * The features in the order they stand on each other: each may import only those before it
  * (ESLint below). Coverage and payments come first, then the member's own account (its
@@ -158,6 +165,27 @@ export default tseslint.config(
   {
     files: FEATURE_HTTP_ADAPTERS,
     rules: { "no-restricted-imports": ["error", { patterns: [FEATURE_FLOOR] }] },
+  },
+  {
+    // One writer of users (docs/architecture.md): every insert, update and delete of a user row
+    // goes through app/features/auth/users.server.ts (UsersRepo), which owns a new row's
+    // defaults, the birthdate digest and the sessions a change ends. Tests set up their rows
+    // as they need; migrations are frozen.
+    files: ["app/**"],
+    ignores: ["app/features/auth/users.server.ts", "app/platform/migrations/**", "**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          // db.insertInto("users"), trx.updateTable("users as u"), deleteFrom(`users`)...
+          `CallExpression[callee.property.name=${USERS_WRITE_CALL}][arguments.0.value=${USERS_TABLE}]`,
+          `CallExpression[callee.property.name=${USERS_WRITE_CALL}][arguments.0.quasis.0.value.raw=${USERS_TABLE}]`,
+          // ...and SQL text: sql`insert into users ...`, "UPDATE users SET ...", "delete from public.users".
+          `Literal[value=${USERS_SQL}]`,
+          `TemplateElement[value.raw=${USERS_SQL}]`,
+        ].map((selector) => ({ selector, message: USERS_WRITER_MESSAGE })),
+      ],
+    },
   },
   {
     // Migrations are frozen: they import nothing but Kysely (and their own types file).

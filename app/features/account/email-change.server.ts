@@ -7,6 +7,7 @@ import type { Mailer } from "~/platform/mailer.server";
 import type { RateLimiter } from "~/platform/rate-limit.server";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/domain/audit";
+import { UsersRepo } from "~/features/auth/users.server";
 import { EMAIL_CHANGE } from "./contract";
 
 export interface EmailChangeDeps {
@@ -154,7 +155,7 @@ export class EmailChanges {
         .where("role", "=", "user")
         .executeTakeFirst();
       if (!user) return null;
-      await trx.updateTable("users").set({ email: taken.new_email, updated_at: at }).where("id", "=", taken.user_id).execute();
+      await new UsersRepo(trx).setEmail(taken.user_id, taken.new_email, at);
       await this.cancel(taken.user_id, trx);
       await this.deps.audit.record(
         {

@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
-import { nowIso, toBool } from "~/platform/db.server";
+import { toBool } from "~/platform/db.server";
 import { DomainError, parseInput } from "~/platform/errors";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/domain/audit";
 import { sessionIdHash } from "~/features/auth/credentials.server";
+import { UsersRepo } from "~/features/auth/users.server";
 import { SOURCES, STATUS_LABELS, normalizeStatus, type SubmissionTable } from "~/features/submissions/contract";
 import { memberSubmissions } from "~/features/submissions/admin/queries.server";
 import {
@@ -59,11 +60,7 @@ export class AccountService {
     const contact = emailPending ? { ...asked, email: before.email } : asked;
     const changed = CONTACT_COLUMNS.filter((c) => before[c] !== contact[c]);
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("users")
-        .set({ ...contact, updated_at: nowIso() })
-        .where("id", "=", userId)
-        .execute();
+      await new UsersRepo(trx).setContactDetails(userId, contact);
       // An address removed: a link still waiting no longer counts.
       if (asked.email === null) await this.emailChanges.cancel(userId, trx);
       if (changed.length)

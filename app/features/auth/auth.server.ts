@@ -138,14 +138,12 @@ export class AuthService {
     assertPassword(password);
     const user = await this.users.findStaffByUsername(username);
     if (!user) throw DomainError.notFound(`No staff account named ${username}`);
-    await this.users.setPasswordHash(user.id, await hashPassword(password));
-    await this.sessions.revokeAllFor(user.id);
+    await this.users.setStaffPassword(user.id, await hashPassword(password));
   }
 
   /** Deactivating an account ends its sessions. */
   async setActive(userId: number, active: boolean) {
     await this.users.setActive(userId, active);
-    if (!active) await this.sessions.revokeAllFor(userId);
   }
 }
 

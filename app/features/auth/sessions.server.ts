@@ -86,10 +86,6 @@ export class SessionStore {
     await this.db.deleteFrom("sessions").where("id_hash", "=", sessionIdHash(token)).execute();
   }
 
-  async revokeAllFor(userId: number) {
-    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
-  }
-
   async pruneExpired(now = Date.now()) {
     await this.db.deleteFrom("sessions").where("expires_at", "<=", new Date(now).toISOString()).execute();
   }

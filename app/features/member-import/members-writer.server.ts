@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
+import { UsersRepo, type MembersUpserted } from "~/features/auth/users.server";
 import type { ImportedPlan } from "./parse-csv";
 
 export interface MemberWrite {
@@ -33,14 +34,12 @@ export const WRITE_CHUNK = 2000;
 
 /**
  * Writes member rows in chunks inside the caller's transaction, one upsert statement per
- * chunk. A new certificate number becomes a member; an existing member gets the new birthdate
- * digest and any name or e-mail the file gives (a blank one keeps what is stored). The upsert's WHERE
- * skips rows that would change nothing, so re-importing a file writes nothing and updated_at
- * only moves when something did, and it never touches a staff account, even one that gained
- * the certificate number after the staff lookup below.
- *
- * Rows travel as arrays (PostgreSQL unnest) or one JSON text (SQLite json_each): a statement
- * of 2,000 rows has 3 to 7 parameters, which keeps query building off the profile.
+ * chunk, through the one writer of users (UsersRepo.upsertMembers). A new certificate number
+ * becomes a member; an existing member gets the new birthdate digest and any name or e-mail the
+ * file gives (a blank one keeps what is stored), and loses their sessions when their birthdate
+ * changed. The upsert's WHERE skips rows that would change nothing, so re-importing a file
+ * writes nothing and updated_at only moves when something did, and it never touches a staff
+ * account, even one that gained the certificate number after the staff lookup below.
  */
 export async function writeMembers(trx: Kysely<Database>, dialect: Dialect, rows: MemberWrite[], now: string): Promise<WriteOutcome> {
   const writer = await membersWriter(trx, dialect, now);
@@ -72,9 +71,11 @@ export async function membersWriter(
   const outcome: WriteOutcome = { created: 0, updated: 0, unchanged: 0, staff: [], plans: 0, signedOut: 0, emailChanged: [] };
   let pending: MemberWrite[] = [];
 
+  const users = new UsersRepo(trx);
   const upsert = async (chunk: MemberWrite[]) => {
-    await credentialsChanging(trx, chunk, outcome);
-    const written = dialect === "postgres" ? await upsertPostgres(trx, chunk, now) : await upsertSqlite(trx, chunk, now);
+    const { before, written, signedOut } = await users.upsertMembers(dialect, chunk, now);
+    outcome.signedOut += signedOut;
+    await emailsChanging(trx, chunk, before, outcome);
     // A row the upsert inserted carries this import's timestamp as created_at; an updated one keeps its own.
     for (const w of written) {
       if (w.created_at === now) outcome.created++;
@@ -106,71 +107,23 @@ export async function membersWriter(
 }
 
 /**
- * Before a chunk is written: an existing member whose birthdate (their sign-in credential)
- * changes loses every session, as staff's Edit ends them (issue 39); one whose e-mail address
- * changes has a waiting change forgotten and is listed so the old address can be told.
+ * An existing member whose e-mail address the chunk changed has a waiting change forgotten and
+ * is listed, so the old address can be told (the users module ended the sessions of those whose
+ * birthdate changed).
  */
-async function credentialsChanging(trx: Kysely<Database>, chunk: MemberWrite[], outcome: WriteOutcome) {
+async function emailsChanging(trx: Kysely<Database>, chunk: MemberWrite[], before: MembersUpserted["before"], outcome: WriteOutcome) {
   const byCertificate = new Map(chunk.map((r) => [r.certificate, r]));
-  const existing = await trx
-    .selectFrom("users")
-    .select(["id", "certificate_number", "birthdate_digest", "email"])
-    .where("role", "=", "user")
-    .where("certificate_number", "in", [...byCertificate.keys()])
-    .execute();
-  const signedOut: number[] = [];
   const emailChanged: number[] = [];
-  for (const user of existing) {
+  for (const user of before) {
     const row = byCertificate.get(user.certificate_number!)!;
-    if (user.birthdate_digest !== row.digest) signedOut.push(user.id);
     if (row.email !== null && user.email !== row.email) {
       emailChanged.push(user.id);
       if (user.email && user.email.toLowerCase() !== row.email.toLowerCase())
         outcome.emailChanged.push({ userId: user.id, oldEmail: user.email });
     }
   }
-  if (signedOut.length) {
-    await trx.deleteFrom("sessions").where("user_id", "in", signedOut).execute();
-    outcome.signedOut += signedOut.length;
-  }
   if (emailChanged.length)
     await trx.deleteFrom("email_changes").where("user_id", "in", emailChanged).where("used_at", "is", null).execute();
-}
-
-const ON_CONFLICT = sql`
-  on conflict (certificate_number) do update set
-    birthdate_digest = excluded.birthdate_digest,
-    first_name = coalesce(excluded.first_name, users.first_name),
-    last_name = coalesce(excluded.last_name, users.last_name),
-    email = coalesce(excluded.email, users.email),
-    updated_at = excluded.updated_at
-  where users.role = 'user' and (
-    users.birthdate_digest is distinct from excluded.birthdate_digest
-    or (excluded.first_name is not null and users.first_name is distinct from excluded.first_name)
-    or (excluded.last_name is not null and users.last_name is distinct from excluded.last_name)
-    or (excluded.email is not null and users.email is distinct from excluded.email))
-  returning created_at`;
-
-async function upsertPostgres(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
-  const { rows: written } = await sql<{ created_at: string }>`
-    insert into users (certificate_number, birthdate_digest, first_name, last_name, email, role, is_active, is_core_admin, created_at, updated_at)
-    select c, d, f, l, e, 'user', 1, 0, ${now}, ${now}
-    from unnest(${rows.map((r) => r.certificate)}::text[], ${rows.map((r) => r.digest)}::text[],
-                ${rows.map((r) => r.firstName)}::text[], ${rows.map((r) => r.lastName)}::text[],
-                ${rows.map((r) => r.email)}::text[]) as t(c, d, f, l, e)
-    ${ON_CONFLICT}`.execute(trx);
-  return written;
-}
-
-async function upsertSqlite(trx: Kysely<Database>, rows: MemberWrite[], now: string) {
-  const json = JSON.stringify(rows.map((r) => [r.certificate, r.digest, r.firstName, r.lastName, r.email]));
-  // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
-  const { rows: written } = await sql<{ created_at: string }>`
-    insert into users (certificate_number, birthdate_digest, first_name, last_name, email, role, is_active, is_core_admin, created_at, updated_at)
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, 'user', 1, 0, ${now}, ${now}
-    from json_each(${json}) where true
-    ${ON_CONFLICT}`.execute(trx);
-  return written;
 }
 
 /**

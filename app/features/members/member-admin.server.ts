@@ -1,9 +1,10 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import Papa from "papaparse";
-import { containsAny, mapUnique, nowIso, toBool, UniqueViolationError, type Dialect } from "~/platform/db.server";
+import { containsAny, toBool, UniqueViolationError, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
 import type { Database, UserRow } from "~/platform/schema";
-import { hashPassword, sessionIdHash } from "~/features/auth/credentials.server";
+import { hashPassword } from "~/features/auth/credentials.server";
+import { UsersRepo } from "~/features/auth/users.server";
 import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
 import { todayUtc } from "~/platform/dates";
 import type { CoverageCensus } from "~/features/membership/census.server";
@@ -257,15 +258,8 @@ export class MemberAdminService {
   /** Activates or deactivates a member; deactivation ends their sessions in the same transaction. */
   async setMemberActive(actor: Actor, memberId: number, active: boolean): Promise<MemberRow> {
     const row = await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable("users")
-        .set({ is_active: active ? 1 : 0, updated_at: nowIso() })
-        .where("id", "=", memberId)
-        .where("role", "=", "user")
-        .returning(MEMBER_COLUMNS)
-        .executeTakeFirst();
+      const updated = await new UsersRepo(trx).setMemberActive(memberId, active, MEMBER_COLUMNS);
       if (!updated) throw DomainError.notFound(MESSAGES.memberNotFound);
-      if (!active) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
       await this.audit.record(
         {
           actorId: actor.id,
@@ -304,15 +298,8 @@ export class MemberAdminService {
       if (!before) throw DomainError.notFound(MESSAGES.memberNotFound);
       const changed = MEMBER_EDIT_FIELDS.filter((f) => (f === "birthdate" ? digest !== undefined : before[f] !== fields[f]));
       if (!changed.length) return before;
-      const updated = await trx
-        .updateTable("users")
-        .set({ ...fields, ...(digest !== undefined ? { birthdate_digest: digest } : {}), updated_at: nowIso() })
-        .where("id", "=", memberId)
-        .where("role", "=", "user")
-        .returning(MEMBER_COLUMNS)
-        .executeTakeFirst();
+      const updated = await new UsersRepo(trx).updateMember(memberId, fields, digest, MEMBER_COLUMNS);
       if (!updated) throw DomainError.notFound(MESSAGES.memberNotFound);
-      if (digest !== undefined) await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
       // Staff set the address at once: a link the member is waiting for no longer counts.
       if (changed.includes("email")) await this.emailChanges?.cancel(memberId, trx);
       await this.audit.record(
@@ -335,13 +322,7 @@ export class MemberAdminService {
   /** Deletes a member; their sessions go with them (foreign key cascade, and explicitly). */
   async deleteMember(actor: Actor, memberId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("sessions").where("user_id", "=", memberId).execute();
-      const deleted = await trx
-        .deleteFrom("users")
-        .where("id", "=", memberId)
-        .where("role", "=", "user")
-        .returning(["certificate_number"])
-        .executeTakeFirst();
+      const deleted = await new UsersRepo(trx).deleteMember(memberId);
       if (!deleted) throw DomainError.notFound(MESSAGES.memberNotFound);
       await this.audit.record(
         { actorId: actor.id, action: "members.delete", target: { type: "member", id: memberId, label: deleted.certificate_number } },
@@ -366,22 +347,7 @@ export class MemberAdminService {
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const now = nowIso();
-        const row = await mapUnique(() =>
-          trx
-            .insertInto("users")
-            .values({
-              username: input.username.trim().toLowerCase(),
-              password_hash: passwordHash,
-              role: input.role,
-              is_active: 1,
-              is_core_admin: 0,
-              created_at: now,
-              updated_at: now,
-            })
-            .returning(STAFF_COLUMNS)
-            .executeTakeFirstOrThrow(),
-        );
+        const row = await new UsersRepo(trx).createStaff({ username: input.username, passwordHash, role: input.role }, STAFF_COLUMNS);
         await this.audit.record(
           {
             actorId: actor.id,
@@ -403,17 +369,8 @@ export class MemberAdminService {
   async resetStaffPassword(actor: Actor, staffId: number, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable("users")
-        .set({ password_hash: passwordHash, updated_at: nowIso() })
-        .where("id", "=", staffId)
-        .where("role", "in", ["limited_admin", "super_admin"])
-        .returning(["username"])
-        .executeTakeFirst();
+      const row = await new UsersRepo(trx).setStaffPassword(staffId, passwordHash, staffId === actor.id ? actor.sessionToken : null);
       if (!row) throw DomainError.notFound(MESSAGES.staffNotFound);
-      let sessions = trx.deleteFrom("sessions").where("user_id", "=", staffId);
-      if (staffId === actor.id && actor.sessionToken) sessions = sessions.where("id_hash", "<>", sessionIdHash(actor.sessionToken));
-      await sessions.execute();
       await this.audit.record(
         { actorId: actor.id, action: "staff.password_reset", target: { type: "staff", id: staffId, label: row.username } },
         trx,
@@ -423,22 +380,17 @@ export class MemberAdminService {
 
   /**
    * Changes a staff member's role. The core-admin and last-super_admin rules are part of the
-   * UPDATE's own condition, so two demotions racing each other cannot both pass; on PostgreSQL
-   * the super_admin rows are locked first, which makes the second statement wait for the first
-   * and then see its result.
+   * UPDATE's own condition (UsersRepo.setStaffRole), so two demotions racing each other cannot
+   * both pass; on PostgreSQL the super_admin rows are locked first, which makes the second
+   * statement wait for the first and then see its result.
    */
   async changeStaffRole(actor: Actor, staffId: number, role: StaffRole): Promise<StaffRow> {
     if (staffId === actor.id) throw DomainError.conflict(MESSAGES.notYourself);
     return this.db.transaction().execute(async (trx) => {
-      await this.lockSuperAdmins(trx);
+      const users = new UsersRepo(trx);
+      await users.lockSuperAdmins(this.dialect);
       const before = await this.findStaff(trx, staffId);
-      let update = trx
-        .updateTable("users")
-        .set({ role, updated_at: nowIso() })
-        .where("id", "=", staffId)
-        .where("role", "in", ["limited_admin", "super_admin"]);
-      if (role !== "super_admin") update = update.where((eb) => this.mayLoseSuperAdmin(eb, staffId));
-      const updated = await update.returning(STAFF_COLUMNS).executeTakeFirst();
+      const updated = await users.setStaffRole(staffId, role, STAFF_COLUMNS);
       if (!updated) throw this.refusal(before);
       if (before!.role !== role) {
         await this.audit.record(
@@ -459,17 +411,11 @@ export class MemberAdminService {
   async deleteStaff(actor: Actor, staffId: number): Promise<void> {
     if (staffId === actor.id) throw DomainError.conflict(MESSAGES.notYourself);
     await this.db.transaction().execute(async (trx) => {
-      await this.lockSuperAdmins(trx);
+      const users = new UsersRepo(trx);
+      await users.lockSuperAdmins(this.dialect);
       const before = await this.findStaff(trx, staffId);
-      const deleted = await trx
-        .deleteFrom("users")
-        .where("id", "=", staffId)
-        .where("role", "in", ["limited_admin", "super_admin"])
-        .where((eb) => this.mayLoseSuperAdmin(eb, staffId))
-        .returning(["username", "role"])
-        .executeTakeFirst();
+      const deleted = await users.deleteStaff(staffId);
       if (!deleted) throw this.refusal(before);
-      await trx.deleteFrom("sessions").where("user_id", "=", staffId).execute();
       await this.audit.record(
         {
           actorId: actor.id,
@@ -480,30 +426,6 @@ export class MemberAdminService {
         trx,
       );
     });
-  }
-
-  /** Not a core admin, and either not a super_admin or not the last active one. */
-  private mayLoseSuperAdmin(eb: ExpressionBuilder<Database, "users">, staffId: number) {
-    return eb.and([
-      eb("is_core_admin", "=", 0),
-      eb.or([
-        eb("role", "<>", "super_admin"),
-        eb.exists(
-          eb
-            .selectFrom("users as other")
-            .select("other.id")
-            .where("other.role", "=", "super_admin")
-            .where("other.is_active", "=", 1)
-            .where("other.id", "<>", staffId),
-        ),
-      ]),
-    ]);
-  }
-
-  /** PostgreSQL: hold every super_admin row until commit, so concurrent demotions run one after the other. */
-  private async lockSuperAdmins(trx: Kysely<Database>) {
-    if (this.dialect !== "postgres") return; // SQLite: one writer, and the conditional statement is atomic
-    await trx.selectFrom("users").select("id").where("role", "=", "super_admin").orderBy("id").forUpdate().execute();
   }
 
   private findStaff(db: Kysely<Database>, staffId: number) {
