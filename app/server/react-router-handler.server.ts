@@ -164,12 +164,26 @@ interface KeptAddress {
  */
 function keptAddress(req: Request, res: Response, build: ServerBuild): KeptAddress | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.user) return null;
-  if (req.path.endsWith(".data")) return null;
+  if (req.path.endsWith(".data") || isRouteDiscovery(build, req.path)) return null;
   const route = pageRouteOf(build, req.path);
   if (route.notFound) return keptNotFound(build, req.path);
   if (route.publicQuery === null) return null;
   const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), route.publicQuery);
   return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, status: 200 };
+}
+
+/**
+ * React Router's own route discovery (`/__manifest`, asked by the client when it navigates to
+ * a route it has not met): no page matches its path but the catch-all, and React Router
+ * answers it before any page, so it is never one of the kept pages (the kept 404 there left
+ * the client unable to open the page it was going to).
+ */
+function isRouteDiscovery(build: ServerBuild, pathname: string): boolean {
+  const discovery = build.routeDiscovery;
+  if (discovery && discovery.mode !== "lazy") return false;
+  const manifestPath = discovery?.manifestPath || "/__manifest";
+  const basename = build.basename && build.basename !== "/" ? build.basename.replace(/\/$/, "") : "";
+  return pathname === basename + manifestPath;
 }
 
 /** Where a signed-in request is answered from among the kept signed-in pages: its key, the address it is rendered from, the shared content it shows (none for the 404 page), the status it keeps. */
@@ -188,7 +202,7 @@ interface SignedInAddress {
  */
 function signedInAddress(req: Request, res: Response, build: ServerBuild): SignedInAddress | null {
   if ((req.method !== "GET" && req.method !== "HEAD") || !res.locals.user) return null;
-  if (req.path.endsWith(".data")) return null;
+  if (req.path.endsWith(".data") || isRouteDiscovery(build, req.path)) return null;
   const route = pageRouteOf(build, req.path);
   if (route.notFound) {
     const notFound = keptNotFound(build, req.path);

@@ -120,6 +120,19 @@ describeEachDatabase("kept public pages", (dialect) => {
       expect(br.headers["content-encoding"]).toBe("br");
     });
 
+    it("is never React Router's own route discovery (/__manifest), which a client navigation asks for, anonymous or signed in", async () => {
+      const cookie = await signInMember("Manifest");
+      for (const who of [{}, { cookie }]) {
+        // Twice each way: the second unknown path is answered from the kept 404 page.
+        for (let i = 0; i < 2; i++) expect((await server.request(`/no-such-page-${crypto.randomInt(1e9)}`, who)).status).toBe(404);
+        for (let i = 0; i < 2; i++) {
+          const res = await server.request("/__manifest?p=%2Fadmin%2Fmembers&p=%2Faccount&version=x", who);
+          expect(res.status).not.toBe(404);
+          expect(await res.text()).not.toContain("Page not found");
+        }
+      }
+    });
+
     it("distinct unknown paths do not grow the kept pages", async () => {
       await server.request("/no-such-page-warm");
       await server.request("/contact-us/warm");
