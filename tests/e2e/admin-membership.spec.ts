@@ -390,7 +390,8 @@ for (const [device, viewport] of VIEWPORTS) {
       const today = services.coverage.today();
       await signIn("limited_admin");
       await page.goto("/admin/members");
-      await page.getByRole("tab", { name: "Import payments (CSV)" }).click();
+      // The tab reads "Import payments (CSV)" on a desktop and "Payments" on a phone.
+      await page.getByRole("tab", { name: /^(Import payments \(CSV\)|Payments)$/ }).click();
       await expect(page).toHaveURL(/tab=payments/);
       const panel = page.getByRole("tabpanel");
       await expect(panel.getByRole("heading", { name: "Import payments (CSV)" })).toBeVisible();
