@@ -6,7 +6,7 @@ import { downloadText } from "./download";
 import { buildIcs, icsFileName } from "./ical";
 import { buildJsonExport, jsonFileName } from "./json-export";
 import { monthGrid } from "./month-grid";
-import { MONTH_NAMES } from "~/platform/dates";
+import { MONTH_NAMES } from "~/platform/month-names";
 import { MAINTENANCE_TASKS, tasksForYear, tasksInMonth, type MaintenanceCategory, type MaintenanceTask } from "./tasks";
 
 const KNOWN_IDS = new Set(MAINTENANCE_TASKS.map((t) => t.id));

@@ -1,4 +1,4 @@
-import { MONTH_NAMES } from "~/platform/dates";
+import { MONTH_NAMES } from "~/platform/month-names";
 import { tasksInMonth, type MaintenanceTask } from "./tasks";
 
 /** The JSON download (spec: public-side section 2): year, calendar, doneEvents and exportDate. */

@@ -4,7 +4,7 @@ import { calculateMortgage } from "./amortization";
 import { readForm, valuesFromInputs, type FormValues } from "./form-state";
 import { CALCULATOR_PATH, DEFAULT_INPUTS, FREQUENCIES, PRINT_PATH, loanAmountOf, type MortgageInputs, type NumericField } from "./inputs";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
-import { MONTH_NAMES } from "~/platform/dates";
+import { MONTH_NAMES } from "~/platform/month-names";
 import { formatMoney } from "./format";
 import { MortgageResults } from "./MortgageResults";
 import { ScenarioComparison } from "./ScenarioComparison";

@@ -1,4 +1,4 @@
-import { MONTH_NAMES } from "~/platform/dates";
+import { MONTH_NAMES } from "~/platform/month-names";
 import type { YearMonth } from "./amortization";
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
