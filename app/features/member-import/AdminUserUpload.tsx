@@ -8,7 +8,8 @@ import { isCsvFile, sizeInKb } from "~/components/upload/FileUpload";
 import { downloadCsv, FULL_TEMPLATE } from "./templates";
 import { ResultPanel, TemplateButton, uploadTone } from "./UploadParts";
 import { DropZone, UploadProgress } from "~/components/upload/FileUpload";
-import { failure, onUploadClick, sendUpload, unknownMessage, type UploadPhase } from "./upload-client";
+import { failure, onUploadClick, sendUpload, unknownMessage } from "./upload-client";
+import type { UploadPhase } from "~/components/upload/FileUpload";
 
 const PREVIEW_BYTES = 64 * 1024;
 

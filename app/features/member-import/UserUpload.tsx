@@ -11,7 +11,8 @@ import { parseMemberCsv, type PreviewRow, type RowError } from "./parse-csv";
 import { downloadCsv, SHORT_TEMPLATE } from "./templates";
 import { ErrorList, importedAndSkipped, RepeatedNote, TemplateButton, TONE_STYLES } from "./UploadParts";
 import { DropZone, UploadProgress } from "~/components/upload/FileUpload";
-import { onUploadClick, sendUpload, type UploadPhase } from "./upload-client";
+import { onUploadClick, sendUpload } from "./upload-client";
+import type { UploadPhase } from "~/components/upload/FileUpload";
 
 type Banner = { kind: "success" | "error"; text: string; details?: string[]; stats?: UploadStats; repeated?: boolean };
 

@@ -2,8 +2,6 @@ import { MESSAGES, UPLOAD_PATH, type UploadResponse } from "./contract";
 
 import type { UploadPhase } from "~/components/upload/FileUpload";
 
-export type { UploadPhase };
-
 export interface UploadAnswer {
   ok: boolean;
   status: number;

@@ -3,11 +3,11 @@ import { CircleAlert, CircleCheck, FileSearch, Info, TriangleAlert, Upload } fro
 import { AdminPanel } from "~/components/AdminPanel";
 import { Announced } from "~/components/admin/Feedback";
 import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
-import { DropZone, isCsvFile, sizeInKb, UploadProgress } from "~/components/upload/FileUpload";
+import { DropZone, isCsvFile, sizeInKb, UploadProgress, type UploadPhase } from "~/components/upload/FileUpload";
 import { formatCents, formatLongDay } from "../coverage";
 import { PAYMENTS_IMPORT_MAX_BYTES, PAYMENTS_IMPORT_MAX_LABEL, type PaymentsImportAnswer } from "../contract";
 import { PAYMENTS_CSV_MESSAGES } from "../payments-csv";
-import { sendPaymentsImport, type ImportPhase } from "./api-client";
+import { sendPaymentsImport } from "./api-client";
 
 export const PAYMENTS_IMPORT_TEXTS = {
   chooseCsv: "Please choose a CSV file (.csv).",
@@ -31,7 +31,7 @@ type Outcome =
 export function PaymentsImportPanel() {
   const [file, setFile] = useState<{ name: string; size: number; text: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [phase, setPhase] = useState<ImportPhase | null>(null);
+  const [phase, setPhase] = useState<UploadPhase | null>(null);
   const [sendingApply, setSendingApply] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const sending = useRef(false);

@@ -5,6 +5,7 @@
 import { jsonClient } from "~/platform/json-client";
 import type { EarlierPayments, MembershipAnswer, PaymentInput, PaymentsImportAnswer, PlanInput } from "../contract";
 import type { CoInsuredInput } from "../co-insured";
+import type { UploadPhase } from "~/components/upload/FileUpload";
 
 const call = jsonClient();
 const base = (memberId: number) => `/api/admin/members/${memberId}/membership`;
@@ -42,9 +43,6 @@ export const membershipApi = {
 
 export const PAYMENTS_IMPORT_PATH = "/api/admin/membership/payments/import";
 
-/** How a payments import is going: the file being sent (bytes), then the server at work on it. */
-export type ImportPhase = { kind: "sending"; loaded: number; total: number } | { kind: "processing" };
-
 export interface ImportAnswer {
   status: number;
   body: (PaymentsImportAnswer & { error?: undefined }) | { success: false; error: string; details?: unknown } | null;
@@ -54,7 +52,7 @@ export interface ImportAnswer {
  * Sends the payment portal's file to preview or apply, with XMLHttpRequest: its upload events
  * drive the progress bar (fetch has none); once every byte is sent the server is at work.
  */
-export function sendPaymentsImport(csv: string, apply: boolean, onPhase: (phase: ImportPhase) => void): Promise<ImportAnswer> {
+export function sendPaymentsImport(csv: string, apply: boolean, onPhase: (phase: UploadPhase) => void): Promise<ImportAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", PAYMENTS_IMPORT_PATH);
