@@ -44,6 +44,42 @@ export interface EmailChangesTable {
   used_at: Timestamp | null;
 }
 
+/** Migration 0039: an announcement (issue 41); its recipients are rows of membership_reminders (kind "announcement"). */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  subject: string;
+  body: string;
+  /** JSON of the audience (features/announcements/contract.ts: Audience). */
+  audience: string;
+  status: string;
+  scheduled_at: Timestamp | null;
+  /** Outbox rows added when sending started. */
+  recipients: number | null;
+  created_by: number | null;
+  updated_by: number | null;
+  sent_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+}
+
+/** Migration 0039: a member who stopped announcements. */
+export interface AnnouncementOptOutsTable {
+  user_id: number;
+  source: string;
+  created_at: Timestamp;
+}
+
+/** Migration 0039: what a super_admin lets a limited_admin do beyond their role. */
+export interface StaffPermissionsTable {
+  user_id: number;
+  permission: string;
+  granted_by: number | null;
+  granted_at: Timestamp;
+}
+
 export interface SessionsTable {
   /** SHA-256 of the session token: a leaked table does not hand out sessions. */
   id_hash: string;
@@ -440,6 +476,9 @@ export interface Database {
   stripe_events: StripeEventsTable;
   page_generations: PageGenerationsTable;
   email_changes: EmailChangesTable;
+  announcements: AnnouncementsTable;
+  announcement_opt_outs: AnnouncementOptOutsTable;
+  staff_permissions: StaffPermissionsTable;
 }
 
 /** Migration 0029: a counter per kind of shared content kept signed-in pages show (decision 011). */
