@@ -52,7 +52,11 @@ export class StaffPermissions {
         .executeTakeFirst();
       return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
     }
-    const res = await this.db.deleteFrom("staff_permissions").where("user_id", "=", userId).where("permission", "=", permission).executeTakeFirst();
+    const res = await this.db
+      .deleteFrom("staff_permissions")
+      .where("user_id", "=", userId)
+      .where("permission", "=", permission)
+      .executeTakeFirst();
     return Number(res.numDeletedRows ?? 0) > 0;
   }
 }
