@@ -14,6 +14,7 @@ import { ANNOUNCEMENT_KIND } from "./service.server";
 vi.setConfig({ testTimeout: 60_000 });
 
 const PUBLIC_URL = "https://aha.example.org";
+const METRICS_TOKEN = "metrics-token-announcements";
 
 /**
  * Announcements on a real database, a real HTTP server and a real SMTP server: the audience by
@@ -31,7 +32,7 @@ describeEachDatabase("announcements", (dialect) => {
 
   beforeAll(async () => {
     smtp = await startSmtp({ refuse: () => refusing, beforeAnswer: async () => await whileSending?.() });
-    const env = { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, REMINDER_SMTP_CONNECTIONS: "2" };
+    const env = { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, REMINDER_SMTP_CONNECTIONS: "2", METRICS_TOKEN };
     a = await startTestServer(dialect, env, { reminders: { settings } });
     b = await startSiblingServer(a, { reminders: { settings } });
     admin = await loginAs(a, "super_admin");
@@ -259,6 +260,14 @@ describeEachDatabase("announcements", (dialect) => {
     ]);
     await sendAll(twin.id);
     expect(mailsTo(lapsed.email)).toHaveLength(1);
+
+    // /metrics: the mails by outcome (this instance's and the other's add up), and nothing left waiting.
+    const scrape = async (server: TestServer) =>
+      (await server.request("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const [ma, mb] = [await scrape(a), await scrape(b)];
+    const sentBy = (text: string) => Number(/^aha_announcement_mails_total\{outcome="sent"\} (\d+)$/m.exec(text)?.[1]);
+    expect(sentBy(ma) + sentBy(mb)).toBe(6);
+    expect(ma).toMatch(/^aha_mail_outbox_waiting\{kind="announcement"\} 0$/m);
   });
 
   it("a member's own values add no header, line or link; subjects are one line and unknown fields are refused by name", async () => {
