@@ -353,6 +353,8 @@ export interface PaymentsImportAnswer {
       kind: "site" | "stripe" | "mapped";
       mapping: { certificate_number: string; amount: string; paid_on: string; reference: string } | null;
       saved: boolean;
+      /** A mapped file's columns, for staff to map again. */
+      columns?: string[];
     };
     /** Rows that took no money (failed, not captured): skipped, each with why. */
     notPaid: number;

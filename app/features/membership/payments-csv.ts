@@ -39,10 +39,12 @@ export const STRIPE_EXPORT_MESSAGES = {
   amount: "Amount must be dollars and cents above $0.00, like 19.95",
   refunded: "Amount Refunded must be dollars and cents, no more than Amount",
   created: "Created date (UTC) must be a date and time written YYYY-MM-DD HH:MM:SS",
-  createdRange: (latest: string) => `Created date (UTC) must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)}`,
+  createdRange: (latest: string) =>
+    `Created date (UTC) must be a day from ${formatLongDay(EARLIEST_MEMBERSHIP_DAY)} to ${formatLongDay(latest)}`,
   currency: (currency: string) =>
     `currency is ${currency ? currency.toUpperCase() : "missing"}: only payments in US dollars are recorded (record it by hand if it was paid in dollars)`,
-  status: (status: string) => `Status "${status}" is not a payment the import records: check it in Stripe and record it by hand if it was paid`,
+  status: (status: string) =>
+    `Status "${status}" is not a payment the import records: check it in Stripe and record it by hand if it was paid`,
   notCaptured: "not captured (Captured is false): no money was taken",
   notPaid: (status: string) => `not paid (Status ${status})`,
   noMember:
@@ -213,7 +215,8 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
   } else if (missing.length && options.mapping) {
     kind = "mapped";
     const chosen = Object.values(options.mapping).map(normalizeHeader);
-    if (new Set(chosen).size !== chosen.length) return { ok: false, error: PAYMENTS_CSV_MESSAGES.mappingRepeated, columns: headerColumns(head) };
+    if (new Set(chosen).size !== chosen.length)
+      return { ok: false, error: PAYMENTS_CSV_MESSAGES.mappingRepeated, columns: headerColumns(head) };
     for (const field of PAYMENT_COLUMNS) {
       col[field] = header.indexOf(normalizeHeader(options.mapping[field]));
       if (col[field] < 0)

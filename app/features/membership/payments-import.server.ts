@@ -73,7 +73,7 @@ export interface PaymentsImportReport {
   /** The first rows to be recorded, with the member each matched. */
   matchedRows: MatchedRow[];
   /** How the file was read: the site's columns, Stripe's export, or columns staff mapped (saved: the mapping kept for this header). */
-  format: { kind: PaymentsFileKind; mapping: ColumnMapping | null; saved: boolean };
+  format: { kind: PaymentsFileKind; mapping: ColumnMapping | null; saved: boolean; columns?: string[] };
   /** Rows that took no money (Stripe: failed, uncaptured...): skipped, each with why. */
   notPaid: number;
   notPaidRows: NotPaidRow[];
@@ -128,7 +128,9 @@ interface Member {
 
 /** A header row's key: its column names normalized, as a digest (the same columns in the same order read alike). */
 export const headerKey = (header: string[]) =>
-  createHash("sha256").update(JSON.stringify(header.map(normalizeHeader))).digest("hex");
+  createHash("sha256")
+    .update(JSON.stringify(header.map(normalizeHeader)))
+    .digest("hex");
 
 const isForeignKeyViolation = (err: unknown) => {
   const code = (err as { code?: string } | null)?.code;
@@ -250,7 +252,11 @@ export class PaymentsImportService {
         .onConflict((oc) => oc.column("header_key").doUpdateSet(row))
         .execute();
       await this.audit.record(
-        { actorId: actor?.id ?? null, action: "membership.payments_mapping", details: { columns: header.length, mapping: JSON.parse(value) } },
+        {
+          actorId: actor?.id ?? null,
+          action: "membership.payments_mapping",
+          details: { columns: header.length, mapping: JSON.parse(value) },
+        },
         trx,
       );
     });
@@ -320,7 +326,8 @@ export class PaymentsImportService {
       else if (!named) problem(STRIPE_EXPORT_MESSAGES.noMember);
       else if (row.memberReference && !ofReference) problem(STRIPE_EXPORT_MESSAGES.unknownReference);
       else if (row.certificate && !ofCertificate) problem(PAYMENTS_CSV_MESSAGES.unknownCertificate);
-      else if (ofReference && ofCertificate && ofReference.id !== ofCertificate.id) problem(STRIPE_EXPORT_MESSAGES.twoMembers(row.certificate));
+      else if (ofReference && ofCertificate && ofReference.id !== ofCertificate.id)
+        problem(STRIPE_EXPORT_MESSAGES.twoMembers(row.certificate));
       else if (!member!.hasPlan) problem(PAYMENTS_CSV_MESSAGES.noPlan, member!.certificate);
       else {
         rows.push({ ...row, certificate: member!.certificate, memberId: member!.id, name: member!.name });
@@ -367,7 +374,7 @@ export class PaymentsImportService {
           reference,
           ...(refundCents ? { refundCents } : {}),
         })),
-        format: { kind: parsed.kind, mapping, saved: !!mapping },
+        format: { kind: parsed.kind, mapping, saved: !!mapping, ...(mapping ? { columns: [...new Set(header.filter(Boolean))] } : {}) },
         notPaid: parsed.notPaid.length,
         notPaidRows: parsed.notPaid.slice(0, LISTED_ROWS),
         refunds: refundRows.length,
@@ -535,11 +542,7 @@ export class PaymentsImportService {
   }
 
   /** The refunds of the chunk's payments (Stripe's Amount Refunded), each a negative entry naming its payment, just written. */
-  private async insertRefunds(
-    trx: Db,
-    rows: CheckedRow[],
-    recorded: { by: number; label: string | null; at: string },
-  ): Promise<void> {
+  private async insertRefunds(trx: Db, rows: CheckedRow[], recorded: { by: number; label: string | null; at: string }): Promise<void> {
     const refunded = rows.filter((r) => r.refundCents);
     if (!refunded.length) return;
     const ids = new Map<string, number>();
@@ -572,7 +575,11 @@ export class PaymentsImportService {
   }
 
   /** Refunds against payments in the ledger: negative entries naming their payment, as CoverageService records a refund. */
-  private async insertLateRefunds(trx: Db, refunds: LateRefund[], recorded: { by: number; label: string | null; at: string }): Promise<void> {
+  private async insertLateRefunds(
+    trx: Db,
+    refunds: LateRefund[],
+    recorded: { by: number; label: string | null; at: string },
+  ): Promise<void> {
     for (const chunk of chunks(refunds, 500))
       await trx
         .insertInto("membership_payments")

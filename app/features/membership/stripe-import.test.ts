@@ -145,7 +145,9 @@ describeEachDatabase("membership: payments import of Stripe's export and of mapp
   it("a Membership ID and a payment reference naming different members is a problem, never a guess", async () => {
     const header = fixture("unified_payments.csv").split("\n")[0];
     const csv = `${header}\nch_X,2026-05-06 12:00:00,19.95,0.00,usd,true,19.95,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,,,pi_X,STR0001,pref_Two2Two2Two2Two2Tw\n`;
-    expect((await send(csv, false)).body.report.problemRows).toEqual([{ line: 2, message: S.twoMembers("STR0001"), certificate: "STR0001" }]);
+    expect((await send(csv, false)).body.report.problemRows).toEqual([
+      { line: 2, message: S.twoMembers("STR0001"), certificate: "STR0001" },
+    ]);
   });
 
   it("maps another portal's columns, keeps the mapping for the next file with that header, and audits its save", async () => {
@@ -173,7 +175,12 @@ describeEachDatabase("membership: payments import of Stripe's export and of mapp
     // The next file with the same header is read with it, untold.
     const next = await send(file("M-2"), true);
     expect(next.status).toBe(201);
-    expect(next.body.report.format).toEqual({ kind: "mapped", mapping, saved: true });
+    expect(next.body.report.format).toEqual({
+      kind: "mapped",
+      mapping,
+      saved: true,
+      columns: ["Member No", "Txn", "Date", "Paid", "Memo"],
+    });
     expect(await ledgerOf("MAP0001")).toEqual([[1995, "2026-03-07", "card", "M-2", null, null]]);
     // Choosing the same mapping again is no new save.
     await send(file("M-3"), false, mapping);
