@@ -568,10 +568,12 @@ test("Import payments (CSV): another portal's columns are mapped by staff, and t
   // Nothing chosen: each select says so, and the first is focused.
   await mapper.getByRole("button", { name: "Preview with these columns" }).click();
   await expect(mapper.getByText("Choose the column that holds the certificate number")).toBeVisible();
+  await expect(mapper.getByText("Choose the column that holds the day paid")).toBeVisible();
   await expect(mapper.getByLabel("Certificate number")).toBeFocused();
   // From the keyboard: the focused select takes its column by typing.
   await page.keyboard.press("ArrowDown");
   await expect(mapper.getByLabel("Certificate number")).toHaveValue("Member No");
+  await expect(mapper.getByText("Choose the column that holds the certificate number")).toHaveCount(0);
   await mapper.getByLabel("Amount").selectOption("Paid");
   await mapper.getByLabel("Paid on").selectOption("Date");
   await mapper.getByLabel("Reference").selectOption("Txn");
@@ -601,6 +603,11 @@ test("Import payments (CSV): another portal's columns are mapped by staff, and t
   await expect(panel.getByTestId("payments-format")).toContainText('Certificate number from "Member No"');
   await panel.getByRole("button", { name: "Change columns" }).click();
   await expect(panel.getByTestId("payments-mapping").getByLabel("Amount")).toHaveValue("Paid");
+  // The mapping on a phone: the selects one under another, nothing sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noSidewaysScroll(page);
+  await shot(page, "import-mapping-phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Stripe's payments export, as downloaded: its own columns, the member by the Membership ID metadata.
   const stripe =

@@ -315,7 +315,7 @@ export const paymentsImportSchema = z.object({
       {
         certificate_number: mappedColumn("certificate number"),
         amount: mappedColumn("amount"),
-        paid_on: mappedColumn("paid on"),
+        paid_on: mappedColumn("day paid"),
         reference: mappedColumn("reference"),
       },
       "mapping must name a column for each of certificate number, amount, paid on and reference",

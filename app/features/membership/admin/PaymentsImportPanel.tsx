@@ -18,7 +18,10 @@ export const PAYMENTS_IMPORT_TEXTS = {
   mapIntro:
     "This file is neither the site's own columns nor Stripe's payments export. Choose which of its columns holds each of these; the choice is kept for the next file with the same columns.",
   chooseColumn: "Choose a column",
-  mapMissing: (label: string) => `Choose the column that holds the ${label.toLowerCase()}`,
+  mapMissing: { certificate_number: "certificate number", amount: "amount", paid_on: "day paid", reference: "reference" } as Record<
+    keyof ColumnMapping,
+    string
+  >,
   mapRepeated: "Choose a different column for each",
   previewMapped: "Preview with these columns",
   changeColumns: "Change columns",
@@ -339,7 +342,7 @@ function ColumnMapper({
     e.preventDefault();
     const next: Partial<Record<keyof ColumnMapping, string>> = {};
     for (const f of PAYMENT_COLUMNS) {
-      if (!chosen[f]) next[f] = PAYMENTS_IMPORT_TEXTS.mapMissing(MAPPED_FIELD_LABELS[f]);
+      if (!chosen[f]) next[f] = `Choose the column that holds the ${PAYMENTS_IMPORT_TEXTS.mapMissing[f]}`;
       else if (PAYMENT_COLUMNS.some((g) => g !== f && chosen[g] === chosen[f])) next[f] = PAYMENTS_IMPORT_TEXTS.mapRepeated;
     }
     setErrors(next);
@@ -377,7 +380,10 @@ function ColumnMapper({
               aria-invalid={errors[f] ? true : undefined}
               aria-describedby={errors[f] ? `${id}-${f}-error` : undefined}
               value={chosen[f]}
-              onChange={(e) => setChosen((c) => ({ ...c, [f]: e.target.value }))}
+              onChange={(e) => {
+                setChosen((c) => ({ ...c, [f]: e.target.value }));
+                setErrors((es) => ({ ...es, [f]: undefined }));
+              }}
             >
               <option value="">{PAYMENTS_IMPORT_TEXTS.chooseColumn}</option>
               {columns.map((c) => (
