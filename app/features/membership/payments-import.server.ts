@@ -290,7 +290,7 @@ export class PaymentsImportService {
     const [members, byReference, recorded] = await Promise.all([
       this.members([...certificates]),
       this.membersByReference([...memberReferences]),
-      this.recordedReferences(references),
+      this.recordedReferences(references, parsed.kind === "stripe"),
     ]);
     let rows: CheckedRow[] = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
@@ -484,37 +484,37 @@ export class PaymentsImportService {
     return found;
   }
 
-  /** The references already recorded, each with its payment, the member whose payment it is, and what came out of it. */
-  private async recordedReferences(references: string[]): Promise<Map<string, Recorded>> {
+  /**
+   * The references already recorded, each with its payment, the member whose payment it is, and
+   * what came out of it. With `providerIds` (Stripe's export), a charge, payment intent or invoice
+   * id that no payment carries as its reference is looked up in the webhook's events too: the
+   * event that recorded (or found recorded) a payment keeps the ids it named.
+   */
+  private async recordedReferences(references: string[], providerIds: boolean): Promise<Map<string, Recorded>> {
     const found = new Map<string, Recorded>();
+    const columns = sql`p.id, p.user_id, u.certificate_number, p.paid_on, p.method, p.amount_cents,
+      (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id and r.carried_with is null) as refunded,
+      (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id) as taken`;
     for (const chunk of chunks([...new Set(references)], this.chunkRows)) {
-      const { rows } = await sql<{
-        id: number;
-        reference: string;
-        user_id: number;
-        certificate_number: string;
-        paid_on: string;
-        method: string;
-        amount_cents: number;
-        refunded: number | null;
-        taken: number | null;
-      }>`
-        select p.id, p.reference, p.user_id, u.certificate_number, p.paid_on, p.method, p.amount_cents,
-          (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id and r.carried_with is null) as refunded,
-          (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id) as taken
+      const { rows } = await sql<RecordedRow & { reference: string }>`
+        select p.reference, ${columns}
         from membership_payments p join users u on u.id = p.user_id
         where p.refund_of is null and p.reference ${this.inList(chunk)}`.execute(this.db);
-      for (const r of rows)
-        found.set(r.reference, {
-          paymentId: Number(r.id),
-          id: Number(r.user_id),
-          certificate: r.certificate_number,
-          paidOn: r.paid_on,
-          method: r.method,
-          amountCents: Number(r.amount_cents),
-          refundedCents: Number(r.refunded ?? 0),
-          takenCents: Number(r.taken ?? 0),
-        });
+      for (const r of rows) found.set(r.reference, recordedOf(r));
+      await nextTurn();
+      const rest = providerIds ? chunk.filter((ref) => !found.has(ref)) : [];
+      if (!rest.length) continue;
+      const byEvent = await sql<RecordedRow & { payment_intent: string | null; charge_id: string | null; invoice_id: string | null }>`
+        select e.payment_intent, e.charge_id, e.invoice_id, ${columns}
+        from stripe_events e join membership_payments p on p.id = e.payment_id join users u on u.id = p.user_id
+        where p.refund_of is null
+          and (e.payment_intent ${this.inList(rest)} or e.charge_id ${this.inList(rest)} or e.invoice_id ${this.inList(rest)})`.execute(
+        this.db,
+      );
+      const wanted = new Set(rest);
+      for (const r of byEvent.rows)
+        for (const id of [r.payment_intent, r.charge_id, r.invoice_id])
+          if (id && wanted.has(id) && !found.has(id)) found.set(id, recordedOf(r));
       await nextTurn();
     }
     return found;
@@ -615,6 +615,27 @@ const memberOf = (r: MemberRow): Member => ({
   hasPlan: r.plan !== null,
   name: [r.first_name, r.last_name].filter(Boolean).join(" "),
   certificate: r.certificate_number,
+});
+
+type RecordedRow = {
+  id: number;
+  user_id: number;
+  certificate_number: string;
+  paid_on: string;
+  method: string;
+  amount_cents: number;
+  refunded: number | null;
+  taken: number | null;
+};
+const recordedOf = (r: RecordedRow): Recorded => ({
+  paymentId: Number(r.id),
+  id: Number(r.user_id),
+  certificate: r.certificate_number,
+  paidOn: r.paid_on,
+  method: r.method,
+  amountCents: Number(r.amount_cents),
+  refundedCents: Number(r.refunded ?? 0),
+  takenCents: Number(r.taken ?? 0),
 });
 
 const PERIOD_MONTHS = { monthly: 1, annual: 12 } as const;

@@ -126,6 +126,37 @@ describeEachDatabase("membership: payments import of Stripe's export and of mapp
     expect((await ledgerOf("STR0003")).length).toBe(2);
   });
 
+  it("skips a payment the webhook recorded under its invoice, found by the charge id its event kept", async () => {
+    const view = await server.services.coverage.recordPayment(ONLINE_ACTOR, ids.STR0003, {
+      amount: 1995,
+      paidOn: "2026-06-01",
+      method: ONLINE_METHOD as PaymentInput["method"],
+      reference: "in_1QxK1b2C3d4E5f6G0i6j7k8l",
+    });
+    const payment = view.payments.find((p) => p.reference === "in_1QxK1b2C3d4E5f6G0i6j7k8l")!;
+    await server.services.database.db
+      .insertInto("stripe_events")
+      .values({
+        id: "evt_1QxK1b2C3d4E5f6G0e1f2g3h",
+        type: "invoice.paid",
+        created: 1780300800,
+        state: "applied",
+        member_id: ids.STR0003,
+        payment_id: payment.id,
+        invoice_id: "in_1QxK1b2C3d4E5f6G0i6j7k8l",
+        charge_id: "ch_3QxK1b2C3d4E5f6G0a1b2c3d",
+        payload: "{}",
+        received_at: new Date().toISOString(),
+      })
+      .execute();
+    const header = fixture("unified_payments.csv").split("\n")[0];
+    // Exported without its payment intent or invoice: only the charge id names it.
+    const csv = `${header}\nch_3QxK1b2C3d4E5f6G0a1b2c3d,2026-06-01 12:00:00,19.95,0.00,usd,true,19.95,0.00,usd,,Subscription update,0.88,false,Live,card,Paid,Payment complete.,0.00,,cus_RcB1c2D3e4F5g6,,pat.three@example.com,,,,,\n`;
+    const preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({ toRecord: 0, skipped: 1, problems: 0 });
+    expect(preview.body.report.skippedRows).toEqual([{ line: 2, reference: "ch_3QxK1b2C3d4E5f6G0a1b2c3d" }]);
+  });
+
   it("lists as problems other currencies, unknown members and payments naming no member; records nothing", async () => {
     const before = await ledgerOf("STR0001");
     const preview = await send(fixture("unified_payments_problems.csv"), false);
