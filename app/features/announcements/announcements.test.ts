@@ -237,6 +237,12 @@ describeEachDatabase("announcements", (dialect) => {
     }
     expect(mailsTo(lapsed.email)).toHaveLength(0);
     expect(mailsTo(noEmail.email)).toHaveLength(0);
+    // An audience nobody in it can receive is refused before anything starts.
+    const nobody = await create({ audience: { statuses: ["cancelled"] } });
+    const refused = await api(`/${nobody.id}/send`, { method: "POST" });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain(ANNOUNCEMENT_MESSAGES.noRecipients);
+    expect((await get(nobody.id)).status).toBe("draft");
     // A sent announcement cannot be edited, sent again or deleted.
     expect((await api(`/${ann.id}`, { method: "PUT", json: draft() })).status).toBe(409);
     expect((await api(`/${ann.id}/send`, { method: "POST" })).status).toBe(409);

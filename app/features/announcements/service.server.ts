@@ -386,6 +386,10 @@ export class AnnouncementService {
    */
   async sendNow(actor: PublicUser, id: number): Promise<AnnouncementDetail> {
     this.checkCanSend();
+    const current = await this.get(id);
+    if (current.status === "draft" || current.status === "scheduled") {
+      if (!(await this.count(current.audience)).recipients) throw DomainError.invalid(ANNOUNCEMENT_MESSAGES.noRecipients);
+    }
     const now = this.now().toISOString();
     const res = await this.deps.db
       .updateTable("announcements")
