@@ -46,7 +46,6 @@ export function paymentOption(value: string | null | undefined) {
 
 export const MAX_PAYMENT = 100_000;
 
-
 /** Dollars typed by a person ("1,250.5", "$99") as a number, or null when it is not an amount. */
 export function parseAmount(text: string): number | null {
   const cleaned = text.replace(/[$,\s]/g, "");
