@@ -4,7 +4,13 @@ import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObjec
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
-import { publicPageQuery, signedInPageOf, type SignedInPageOf, type SignedInFrameName, type SignedInPageContent } from "~/platform/public-page";
+import {
+  publicPageQuery,
+  signedInPageOf,
+  type SignedInPageOf,
+  type SignedInFrameName,
+  type SignedInPageContent,
+} from "~/platform/public-page";
 import type { PublicUser } from "~/features/auth/user";
 import { newCspNonce, type ContentSecurityPolicy } from "~/platform/security.server";
 import {
@@ -110,22 +116,31 @@ export function reactRouterHandler(
             const at = { path: signedIn.renderFrom, config: services.publicConfig };
             return { data, render: (standIn) => frame.render(data, { ...at, user: standIn?.user ?? user }) };
           });
-        const served = await serveSignedInPage(req, res, opts.csp, opts.signedInPages!, signedIn, user, ownContent, async (standIn, content) => {
-          const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.renderFrom, { asStandIn: true }), {
-            ...context,
-            user: standIn.user,
-            sessionToken: null,
-            cspNonce: standIn.nonce,
-            // A frame is rendered with its stand-in's marker where its content goes, or with a content's data to check it.
-            ...(frame ? { frameContent: content ?? standIn.values.content } : {}),
-          });
-          const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-          if (response.status !== signedIn.status || !html || !response.body || response.headers.has("set-cookie")) {
-            await response.body?.cancel();
-            return null;
-          }
-          return { html: await response.text(), headers: keptHeaders(response.headers) };
-        });
+        const served = await serveSignedInPage(
+          req,
+          res,
+          opts.csp,
+          opts.signedInPages!,
+          signedIn,
+          user,
+          ownContent,
+          async (standIn, content) => {
+            const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.renderFrom, { asStandIn: true }), {
+              ...context,
+              user: standIn.user,
+              sessionToken: null,
+              cspNonce: standIn.nonce,
+              // A frame is rendered with its stand-in's marker where its content goes, or with a content's data to check it.
+              ...(frame ? { frameContent: content ?? standIn.values.content } : {}),
+            });
+            const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
+            if (response.status !== signedIn.status || !html || !response.body || response.headers.has("set-cookie")) {
+              await response.body?.cancel();
+              return null;
+            }
+            return { html: await response.text(), headers: keptHeaders(response.headers) };
+          },
+        );
         if (served) return;
       }
       // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.

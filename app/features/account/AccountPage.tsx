@@ -173,10 +173,11 @@ function ContactDetailsForm({ initial, initialPending }: { initial: ContactDetai
     const shown = formatPhone(e.currentTarget.value);
     if (shown !== e.currentTarget.value) form.update({ name: "phone", value: shown });
   };
-  const text = (name: keyof ContactDetails, autoComplete: string, type: "text" | "email" | "tel" = "text") => (
-    <Field meta={fields[name]} label={CONTACT_LABELS[name]} optional>
+  // A field's metadata read once: each read of `fields[name]` builds it afresh (Conform), the page's costliest part to render.
+  const text = (name: keyof ContactDetails, autoComplete: string, type: "text" | "email" | "tel" = "text", meta = fields[name]) => (
+    <Field meta={meta} label={CONTACT_LABELS[name]} optional>
       <input
-        {...inputProps(fields[name], { type })}
+        {...inputProps(meta, { type })}
         autoComplete={autoComplete}
         className="field-input"
         disabled={busy}
