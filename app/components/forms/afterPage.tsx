@@ -12,7 +12,7 @@ import { lazy, Suspense, type ComponentType } from "react";
  * server's form is left as it is, and works as it does without JavaScript (typed values stay,
  * a send posts to the page's action, which checks it with the same schema and answers with the
  * page and its messages); then the form hydrates with what was typed in it. A failed fetch
- * leaves it so. Reached by a link, the form shows once its code has arrived.
+ * leaves it so. Reached by a link, "Loading the form…" shows until its code has arrived.
  *
  * `load` is declared once, at module level: `formAfterPage(() => import("./X").then((m) => m.X))`.
  */
@@ -30,7 +30,15 @@ export function formAfterPage<P extends object>(load: () => Promise<ComponentTyp
   );
   function FormAfterPage(props: P) {
     return (
-      <Suspense fallback={null}>
+      // Shown only when the page was reached by a link and the form's code is still on its way
+      // (a page loaded whole keeps the server's form until the code has come).
+      <Suspense
+        fallback={
+          <p role="status" className="py-8 text-center text-slate-600">
+            Loading the form…
+          </p>
+        }
+      >
         <Form {...props} />
       </Suspense>
     );
