@@ -5,6 +5,7 @@ import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { addDays } from "~/platform/dates";
 import { StaffPermissions } from "~/features/auth/staff-permissions.server";
+import { UsersRepo } from "~/features/auth/users.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { CoverageKind } from "~/features/membership/statuses";
 import { coverageCensus } from "~/features/membership/census.server";
@@ -185,6 +186,14 @@ describeEachDatabase("announcements", (dialect) => {
     expect(await count({ joinedAfter: "2021-01-01", statuses: ["covered"] })).toMatchObject({ matching: 3 });
     expect(annual.id).toBeGreaterThan(0);
     expect(noEmail.email).toBeNull();
+
+    // The count is kept between keystrokes, and follows every change at once: an opt-out, a deactivation, a new member.
+    await a.services.announcements.setReceive(made.covered.id, false, "link");
+    expect(await count({ statuses: ["covered"] })).toMatchObject({ matching: 4, optedOut: 2, recipients: 1 });
+    await new UsersRepo(a.services.database.db).setMemberActive(made.covered.id, false, ["id"]);
+    expect(await count({ statuses: ["covered"] })).toMatchObject({ matching: 3, recipients: 1 });
+    await member("covered");
+    expect(await count({ statuses: ["covered"] })).toMatchObject({ matching: 4, recipients: 2 });
 
     const bad = await api("/audience", { method: "POST", json: { audience: { statuses: ["gold"] } } });
     expect(bad.status).toBe(400);

@@ -13,7 +13,7 @@ import type { CoverageCensus } from "~/features/membership/census.server";
 import { coverageOn } from "~/features/membership/coverage";
 import { ReminderOutbox, type ClaimedReminder } from "~/features/membership/reminder-outbox.server";
 import type { OutboxMailKind, PreparedMail, ReminderTransport } from "~/features/membership/reminders.server";
-import { audienceMembers, countAudience, type AudienceMember } from "./audience.server";
+import { AudienceIndex, countAudience, type AudienceMember } from "./audience.server";
 import {
   ANNOUNCEMENT_MESSAGES,
   audienceSchema,
@@ -74,9 +74,11 @@ export class AnnouncementService {
   /** Asks the outbox's sender for a check now (services wire it to ReminderService.kick). */
   kick: () => void = () => {};
   private outbox: ReminderOutbox;
+  private audience: AudienceIndex;
 
   constructor(private deps: AnnouncementDeps) {
     this.outbox = new ReminderOutbox(deps.db, deps.dialect);
+    this.audience = new AudienceIndex(deps.db, deps.census);
   }
 
   private now(): Date {
@@ -279,7 +281,7 @@ export class AnnouncementService {
   }
 
   async count(audience: Audience): Promise<Omit<AudienceCount, "success">> {
-    return countAudience(await audienceMembers(this.deps.db, this.deps.census, audience));
+    return countAudience(await this.audience.members(audience));
   }
 
   /** The text as `certificateNumber`'s member (or the audience's first) would read it, the link shown but not made. */
@@ -309,7 +311,7 @@ export class AnnouncementService {
         name: [row.first_name, row.last_name].filter(Boolean).join(" "),
       };
     }
-    const first = (await audienceMembers(this.deps.db, this.deps.census, audience))[0];
+    const first = (await this.audience.members(audience))[0];
     if (!first) throw DomainError.invalid(ANNOUNCEMENT_MESSAGES.previewNobody);
     return { values: valuesOf(first), name: [first.firstName, first.lastName].filter(Boolean).join(" ") };
   }
@@ -412,7 +414,7 @@ export class AnnouncementService {
   async start(id: number): Promise<boolean> {
     const row = await this.deps.db.selectFrom("announcements").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row || (row.status !== "scheduled" && row.status !== STARTING)) return false;
-    const members = await audienceMembers(this.deps.db, this.deps.census, readAudience(row.audience));
+    const members = await this.audience.members(readAudience(row.audience), { fresh: true });
     const now = this.now().toISOString();
     const started = await this.deps.db.transaction().execute(async (trx) => {
       const res = await trx
