@@ -162,6 +162,13 @@ export const staffSettingsSchema = z
   })
   .strict();
 export type StaffSettingsInput = z.input<typeof staffSettingsSchema>;
+/** The Staff tab's settings dialog: the same fields; the permission's checkbox posts "on" when ticked, nothing when not. */
+export const staffSettingsFormSchema = staffSettingsSchema.extend({
+  announcements: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
+});
 export type StaffSettings = z.output<typeof staffSettingsSchema>;
 
 /** GET /api/admin/audit (query string). */
