@@ -9,6 +9,7 @@ import { formatPhone } from "~/domain/formats";
 import { accountApi } from "./api-client";
 import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
+import { AnnouncementsChoice } from "./AnnouncementsChoice";
 import {
   ACCOUNT_MESSAGES,
   CONTACT_LABELS,
@@ -55,6 +56,7 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
           </dl>
         </section>
         <ContactDetailsForm initial={overview.contact} initialPending={overview.emailPending} />
+        <AnnouncementsChoice />
         <SignOutEverywhereSection />
       </div>
       <section aria-labelledby="submissions-heading" className="self-start rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
