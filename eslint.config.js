@@ -49,6 +49,7 @@ const FEATURE_ORDER = [
   "payments",
   "articles",
   "membership",
+  "announcements",
   "account",
   "member-import",
   "members",

@@ -41,6 +41,9 @@ export const AUDIT_ACTIONS = [
   "membership.online_handled",
   "account.sign_out_everywhere",
   "account.email_change",
+  "announcements.schedule",
+  "announcements.send",
+  "announcements.cancel",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -77,6 +80,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "membership.online_handled": "Marked an unmatched online payment handled",
   "account.sign_out_everywhere": "Signed out everywhere else",
   "account.email_change": "A member confirmed a new e-mail address",
+  "announcements.schedule": "Scheduled an announcement",
+  "announcements.send": "Sent an announcement",
+  "announcements.cancel": "Cancelled an announcement",
 };
 
 export interface AuditEntry {
@@ -96,7 +102,7 @@ export interface AuditRecord {
   /** The staff account acting; null for the system (a CLI run, a scheduler). */
   actorId: number | null;
   action: AuditAction;
-  target?: { type: "member" | "staff" | "submission" | "feed"; id: number | null; label: string | null };
+  target?: { type: "member" | "staff" | "submission" | "feed" | "announcement"; id: number | null; label: string | null };
   /** How many rows the action touched (an import, an export); omitted for one-row actions. */
   rowCount?: number;
   /** Anything else worth keeping (a filter, a role change). Never a birthdate, digest or password. */

@@ -99,3 +99,45 @@ function formatter(style: "dateTime" | "day", timeZone: string | undefined): Int
   }
   return made;
 }
+
+/** The wall-clock time ("YYYY-MM-DDTHH:mm") an instant reads in `timeZone`. */
+export function wallTimeIn(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * The instant a wall-clock time ("YYYY-MM-DDTHH:mm") names in `timeZone`. A time the clocks
+ * skip (spring forward) is read as the same time before the change, an hour later on the
+ * clock; a time they pass twice (fall back), the first of the two.
+ */
+export function instantOfWallTime(wallTime: string, timeZone: string): Date {
+  const [day, time] = wallTime.split(/[T ]/);
+  const [y, mo, d] = dayParts(day);
+  const [h, mi] = time.split(":").map(Number);
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+  const offsetAt = (ms: number) => {
+    const [wd, wt] = wallTimeIn(new Date(ms), timeZone).split("T");
+    const [wy, wmo, wdd] = dayParts(wd);
+    const [wh, wmi] = wt.split(":").map(Number);
+    return Date.UTC(wy, wmo - 1, wdd, wh, wmi) - ms;
+  };
+  // The offset before the time, then checked at the answer: two readings settle any change.
+  const first = asUtc - offsetAt(asUtc - 86_400_000);
+  const second = asUtc - offsetAt(first);
+  const wanted = `${day}T${time}`;
+  if (wallTimeIn(new Date(second), timeZone) === wanted) return new Date(second);
+  return new Date(first);
+}

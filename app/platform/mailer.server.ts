@@ -45,8 +45,11 @@ export class Mailer {
     return this.transport !== null;
   }
 
-  /** Sends one message and resolves once the mail server took it; rejects when it did not. */
-  async send(to: string, subject: string, text: string): Promise<void> {
+  /**
+   * Sends one message and resolves once the mail server took it; rejects when it did not.
+   * `headers`: the site's own (List-Unsubscribe of an announcement), never a value a person typed.
+   */
+  async send(to: string, subject: string, text: string, headers?: Record<string, string>): Promise<void> {
     if (!this.transport) throw new Error("mail is not configured");
     try {
       await this.transport.sendMail({
@@ -55,6 +58,7 @@ export class Mailer {
         replyTo: this.config.contactEmail,
         subject: literalSubject(subject),
         text,
+        ...(headers ? { headers } : {}),
       });
     } catch (err) {
       this.counts.failed++;

@@ -13,6 +13,7 @@ import { pingDatabase } from "~/platform/db.server";
 import { accountRouter } from "~/features/account/api.server";
 import { membershipRouter } from "~/features/membership/api.server";
 import { onlinePaymentsRouter, stripeWebhookRouter } from "~/features/membership/online/api.server";
+import { announcementsRouter, unsubscribeRouter } from "~/features/announcements/api.server";
 import { applicationsRouter } from "~/features/applications/api.server";
 import { memberImportRouter } from "~/features/member-import/api.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -111,6 +112,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   // The payment provider's signed events: raw body, before any guard or parser (no cookie, no Origin).
   app.use(stripeWebhookRouter({ online: services.online }));
+  app.use(unsubscribeRouter({ announcements: services.announcements }));
 
   if (opts.viteMiddleware) app.use(opts.viteMiddleware);
   if (opts.clientDir) app.use(staticFiles(opts.clientDir));
@@ -155,6 +157,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   );
   api.use(onlinePaymentsRouter({ online: services.online, stripe: config.stripe }));
   api.use(accountRouter({ account: services.account }));
+  api.use(announcementsRouter({ announcements: services.announcements, db: services.database.db }));
   api.use(applicationsRouter({ applications: services.applications, membership: services.membership }));
   api.use(memberImportRouter({ auth: services.auth, memberImport: services.memberImport }));
   app.use(api);

@@ -29,6 +29,8 @@ import { ReminderService, type ReminderSettings, type ReminderTransport } from "
 import { MemberImportService } from "~/features/member-import/import.server";
 import { OnlinePayments } from "~/features/membership/online/service.server";
 import { PAY_PATH } from "~/features/membership/online/texts";
+import { AnnouncementService, ANNOUNCEMENT_KIND } from "~/features/announcements/service.server";
+import { UnsubscribeTokens } from "~/features/announcements/unsubscribe-token.server";
 
 /**
  * Everything stateful, built once per process and handed to the API routers and, through
@@ -77,6 +79,8 @@ export interface Services {
   verify: VerifyService;
   /** Membership reminder e-mails: planned once a day into an outbox, sent under a lease. */
   reminders: ReminderService;
+  /** Staff's announcements to members by coverage, sent through the reminders' outbox (issue 41). */
+  announcements: AnnouncementService;
   /** Dues paid online: the provider's signed events, members' payment references and autopay, unmatched payments (issue 40). */
   online: OnlinePayments;
   /** CSV member import (POST /api/upload-users); each import is recorded in the audit log inside its write transaction. */
@@ -116,18 +120,36 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     publicUrl: config.PUBLIC_URL ?? null,
     timeZone: config.TIME_ZONE,
   });
+  const outboxTransport =
+    options.reminders?.transport !== undefined
+      ? options.reminders.transport
+      : config.REMINDERS_ENABLED && config.SMTP_URL
+        ? new Mailer(
+            { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
+            { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
+          )
+        : null;
+  const announcements = new AnnouncementService({
+    db: database.db,
+    dialect: database.dialect,
+    census,
+    audit,
+    tokens: new UnsubscribeTokens(secret),
+    testMail: options.reminders?.transport !== undefined ? options.reminders.transport : mailer.enabled ? mailer : null,
+    sending: outboxTransport !== null,
+    publicUrl: config.PUBLIC_URL ?? null,
+    orgName: config.ORG_NAME,
+    timeZone: config.TIME_ZONE,
+    logger,
+    // Send test: 10 an hour per staff member, to their own address.
+    testLimiter: rateLimits.limiter({ name: "announcement_test", points: 10, windowMs: 60 * 60_000 }),
+    now: options.reminders?.now,
+  });
   const reminders = new ReminderService({
     db: database.db,
     dialect: database.dialect,
-    transport:
-      options.reminders?.transport !== undefined
-        ? options.reminders.transport
-        : config.REMINDERS_ENABLED && config.SMTP_URL
-          ? new Mailer(
-              { smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, contactEmail: config.CONTACT_EMAIL, orgName: config.ORG_NAME },
-              { maxConnections: config.REMINDER_SMTP_CONNECTIONS },
-            )
-          : null,
+    transport: outboxTransport,
+    kinds: { [ANNOUNCEMENT_KIND]: announcements.outboxKind },
     mail: {
       orgName: config.ORG_NAME,
       phone: config.CONTACT_PHONE,
@@ -146,6 +168,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     },
     now: options.reminders?.now,
   });
+  announcements.kick = () => reminders.kick();
   const online = new OnlinePayments({
     db: database.db,
     dialect: database.dialect,
@@ -207,6 +230,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     paymentsImport: new PaymentsImportService(database.db, database.dialect, audit, config.TIME_ZONE, undefined, undefined, census),
     membershipDashboard: new MembershipDashboard(census),
     reminders,
+    announcements,
     membership: new MembershipFromApplications({
       db: database.db,
       audit,

@@ -65,6 +65,7 @@ export const ANNOUNCEMENT_MESSAGES = {
   noRecipients: "No member of this audience can receive it: nobody to send to",
   noTestAddress: "Your staff account has no e-mail address: a super admin can add one in Staff",
   mailOff: "Mail is not set up on this site (SMTP_URL): announcements cannot be sent",
+  noPublicUrl: "The site's public address is not set (PUBLIC_URL): announcements carry an unsubscribe link made from it",
   previewMember: "No member has this Membership ID",
   previewNobody: "No member matches this audience to preview it as",
   forbidden: "Only a super admin, or a limited admin a super admin allowed in Staff, may write announcements",
@@ -87,8 +88,14 @@ const day = z
 
 export const audienceSchema = z
   .object({
-    statuses: z.array(z.enum(COVERAGE_KINDS, { error: "Unknown coverage status" })).max(COVERAGE_KINDS.length).default([]),
-    plans: z.array(z.enum(PLAN_CHOICES, { error: "Plan must be monthly or annual" })).max(2).default([]),
+    statuses: z
+      .array(z.enum(COVERAGE_KINDS, { error: "Unknown coverage status" }))
+      .max(COVERAGE_KINDS.length)
+      .default([]),
+    plans: z
+      .array(z.enum(PLAN_CHOICES, { error: "Plan must be monthly or annual" }))
+      .max(2)
+      .default([]),
     states: z
       .array(
         z
@@ -168,7 +175,10 @@ export const scheduleSchema = z
       .string(ANNOUNCEMENT_MESSAGES.scheduleAt)
       .trim()
       .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}$/, ANNOUNCEMENT_MESSAGES.scheduleAt)
-      .refine((v) => isIsoDate(v.slice(0, 10)) && Number(v.slice(11, 13)) < 24 && Number(v.slice(14, 16)) < 60, ANNOUNCEMENT_MESSAGES.scheduleAt),
+      .refine(
+        (v) => isIsoDate(v.slice(0, 10)) && Number(v.slice(11, 13)) < 24 && Number(v.slice(14, 16)) < 60,
+        ANNOUNCEMENT_MESSAGES.scheduleAt,
+      ),
   })
   .strict();
 

@@ -22,7 +22,7 @@ import {
 
 /** What sends one message: the site's Mailer (a pool of SMTP connections), or a test's stand-in. */
 export interface ReminderTransport {
-  send(to: string, subject: string, text: string): Promise<void>;
+  send(to: string, subject: string, text: string, headers?: Record<string, string>): Promise<void>;
   close?(): void;
 }
 
@@ -66,6 +66,23 @@ export const REMINDER_DROP_REASONS = {
 /** The scheduler's lease (platform/lease.server.ts): one instance plans and sends at a time. */
 export const REMINDER_LEASE = "membership_reminders";
 
+/** A claimed row's mail, or why it is not sent. */
+export type PreparedMail = { drop: string } | { to: string; subject: string; text: string; headers?: Record<string, string> };
+
+/**
+ * A kind of mail another feature puts in the outbox (announcements, issue 41): its rows are
+ * claimed, paced, retried and recorded as every reminder; the kind says what each row's mail
+ * is. Its hooks run under the lease, so one instance at a time does their work.
+ */
+export interface OutboxMailKind {
+  /** Before each run's sending: e.g. add the rows of announcements whose time came. */
+  beforeSend?(): Promise<void>;
+  /** After each run's sending: e.g. mark the announcements with nothing left to send. */
+  afterSend?(): Promise<void>;
+  /** The mail of each claimed row (by row id), checked again just before it goes. */
+  prepare(rows: ClaimedReminder[], today: string): Promise<Map<number, PreparedMail>>;
+}
+
 export interface RunResult {
   planned: number;
   sent: number;
@@ -100,6 +117,10 @@ export class ReminderService {
   private stopped = false;
   /** Reminder mails the mail server took and refused since the start (GET /metrics: aha_mail_*{kind="reminder"}). */
   readonly counts = { sent: 0, failed: 0 };
+  /** The other kinds' mails by outcome since the start (GET /metrics). */
+  readonly kindCounts = new Map<string, { sent: number; failed: number; dropped: number }>();
+  /** A check asked for while one runs: another follows it at once. */
+  private kicked = false;
 
   constructor(
     private deps: {
@@ -113,6 +134,8 @@ export class ReminderService {
       logger: Logger;
       settings?: Partial<ReminderSettings>;
       now?: () => Date;
+      /** Other kinds of mail in the outbox, by their kind's name. */
+      kinds?: Record<string, OutboxMailKind>;
     },
   ) {
     this.outbox = new ReminderOutbox(deps.db, deps.dialect);
@@ -137,7 +160,10 @@ export class ReminderService {
     try {
       const renew = () => this.lease.renew(this.holder, leaseTtlMs, { now: this.now().getTime() });
       const planned = await this.planToday(renew);
+      const kinds = Object.values(this.deps.kinds ?? {});
+      for (const kind of kinds) await kind.beforeSend?.();
       const sent = await this.sendWaiting(renew);
+      for (const kind of kinds) await kind.afterSend?.();
       return { planned, ...sent };
     } finally {
       await this.lease.release(this.holder).catch((err) => this.deps.logger.warn({ err }, "could not release the reminder lease"));
@@ -189,6 +215,11 @@ export class ReminderService {
       const members = await this.outbox.membersById([...new Set(claimed.map((c) => c.userId))]);
       const receipts = await this.outbox.paymentsById(claimed.filter((c) => c.kind === RECEIPT_KIND).map((c) => Number(c.period)));
       const today = this.today();
+      const prepared = new Map<number, PreparedMail>();
+      for (const [name, kind] of Object.entries(this.deps.kinds ?? {})) {
+        const rows = claimed.filter((c) => c.kind === name);
+        if (rows.length) for (const [id, mail] of await kind.prepare(rows, today)) prepared.set(id, mail);
+      }
       const recorder = new OutcomeRecorder((outcomes) => this.outbox.record(this.holder, outcomes, this.now().toISOString()));
       const sends: Promise<void>[] = [];
       const unsent: number[] = [];
@@ -199,22 +230,28 @@ export class ReminderService {
           continue;
         }
         const member = members.get(row.userId);
-        const prepared = row.kind === RECEIPT_KIND ? this.prepareReceipt(row, member, receipts, today) : this.prepare(row, member, today);
-        if ("drop" in prepared) {
-          recorder.add({ id: row.id, status: "dropped", error: prepared.drop });
+        const counts = this.deps.kinds?.[row.kind] ? this.countsOf(row.kind) : null;
+        const mail: PreparedMail = counts
+          ? (prepared.get(row.id) ?? { drop: REMINDER_DROP_REASONS.noLongerDue })
+          : row.kind === RECEIPT_KIND
+            ? this.prepareReceipt(row, member, receipts, today)
+            : this.prepare(row, member, today);
+        if ("drop" in mail) {
+          if (counts) counts.dropped++;
+          recorder.add({ id: row.id, status: "dropped", error: mail.drop });
           continue;
         }
         const wait = nextStart - performance.now();
         if (wait > 0) await sleep(wait);
         nextStart = Math.max(nextStart, performance.now()) + gapMs;
         sends.push(
-          transport.send(prepared.to, prepared.subject, prepared.text).then(
+          transport.send(mail.to, mail.subject, mail.text, mail.headers).then(
             () => {
-              this.counts.sent++;
-              recorder.add({ id: row.id, status: "sent", sentTo: prepared.to });
+              (counts ?? this.counts).sent++;
+              recorder.add({ id: row.id, status: "sent", sentTo: mail.to });
             },
             (err) => {
-              this.counts.failed++;
+              (counts ?? this.counts).failed++;
               recorder.add(this.failure(row, err));
             },
           ),
@@ -227,6 +264,12 @@ export class ReminderService {
       if (unsent.length || !(await stillHolding())) break;
     }
     return totals;
+  }
+
+  private countsOf(kind: string) {
+    let counts = this.kindCounts.get(kind);
+    if (!counts) this.kindCounts.set(kind, (counts = { sent: 0, failed: 0, dropped: 0 }));
+    return counts;
   }
 
   /** The mail of a claimed row, or why it is no longer sent. */
@@ -305,16 +348,34 @@ export class ReminderService {
   private schedule(delay: number) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.timer = null;
+      this.kicked = false;
       this.running = this.runOnce().catch((err) => {
         this.deps.logger.error({ err }, "membership reminders run failed");
         return null;
       });
       void this.running.then(() => {
         this.running = null;
-        this.schedule(this.settings.checkEveryMs);
+        this.schedule(this.kicked ? 0 : this.settings.checkEveryMs);
       });
     }, delay);
     this.timer.unref?.();
+  }
+
+  /**
+   * A check as soon as possible (an announcement sent now): at once when none runs, else right
+   * after the one running. Another instance holding the lease sends at its next check.
+   */
+  kick(): void {
+    if (this.stopped || !this.deps.transport) return;
+    if (this.running) {
+      this.kicked = true;
+      return;
+    }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.schedule(0);
+    }
   }
 
   /** Shutdown: no new batch; the mails in flight finish and are recorded; the pool closes. */
@@ -339,21 +400,23 @@ export class ReminderService {
     if (!member) throw DomainError.notFound(MEMBERSHIP_MESSAGES.memberNotFound);
     const rows = await this.outbox.forMember(memberId);
     const nowText = this.now().toISOString();
-    const reminders: ReminderView[] = rows.map((r) => ({
-      id: Number(r.id),
-      kind: r.kind as ReminderKind,
-      label: REMINDER_LABELS[r.kind as ReminderKind] ?? r.kind,
-      period: r.period,
-      dueOn: r.due_on,
-      status: r.status as ReminderView["status"],
-      sending: !!r.claimed_until && r.claimed_until > nowText,
-      attempts: Number(r.attempts),
-      nextAttemptAt: r.next_attempt_at,
-      lastError: r.last_error,
-      sentTo: r.sent_to,
-      sentAt: r.sent_at,
-      createdAt: r.created_at,
-    }));
+    const reminders: ReminderView[] = rows
+      .filter((r) => !this.deps.kinds?.[r.kind])
+      .map((r) => ({
+        id: Number(r.id),
+        kind: r.kind as ReminderKind,
+        label: REMINDER_LABELS[r.kind as ReminderKind] ?? r.kind,
+        period: r.period,
+        dueOn: r.due_on,
+        status: r.status as ReminderView["status"],
+        sending: !!r.claimed_until && r.claimed_until > nowText,
+        attempts: Number(r.attempts),
+        nextAttemptAt: r.next_attempt_at,
+        lastError: r.last_error,
+        sentTo: r.sent_to,
+        sentAt: r.sent_at,
+        createdAt: r.created_at,
+      }));
     return { memberId, hasEmail: !!member.email?.trim(), enabled: this.deps.transport !== null, reminders };
   }
 

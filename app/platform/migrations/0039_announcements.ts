@@ -47,7 +47,11 @@ export const m0039_announcements: AppMigration = {
     await db.schema.createIndex("announcements_status_idx").on("announcements").columns(["status", "scheduled_at"]).execute();
 
     // An announcement's progress, counted by status.
-    await db.schema.createIndex("membership_reminders_kind_period_idx").on("membership_reminders").columns(["kind", "period", "status"]).execute();
+    await db.schema
+      .createIndex("membership_reminders_kind_period_idx")
+      .on("membership_reminders")
+      .columns(["kind", "period", "status"])
+      .execute();
 
     await db.schema
       .createTable("announcement_opt_outs")
