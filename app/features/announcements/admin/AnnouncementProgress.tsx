@@ -92,7 +92,7 @@ export function AnnouncementProgressView({ id, onBack }: { id: number; onBack: (
       <div className="space-y-6">
         {failure ? <FormFailure id="announcement-failure">{failure}</FormFailure> : null}
         <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
-          <StatusLabel status={a.status} />
+          <StatusLabel status={a.status} testId="announcement-status" />
           {a.startedAt ? <span>Started {formatDateTime(a.startedAt)}</span> : null}
           {a.finishedAt ? <span>Finished {formatDateTime(a.finishedAt)}</span> : null}
           {a.cancelledAt ? <span>Cancelled {formatDateTime(a.cancelledAt)}</span> : null}

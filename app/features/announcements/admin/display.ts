@@ -4,12 +4,12 @@ import { PLAN_CHOICE_LABELS, type Audience, type Progress } from "../contract";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** "Everyone", or the audience's choices: "Covered, Past due · Monthly · FL, GA · joined after 2024-01-01". */
+/** "All active members", or the audience's choices: "Covered, Past due · Monthly plan · in FL, GA · joined after 2024-01-01". */
 export function audienceSummary(audience: Audience): string {
   const parts: string[] = [];
   if (audience.statuses.length) parts.push(audience.statuses.map((s) => COVERAGE_KIND_NAMES[s]).join(", "));
-  if (audience.plans.length) parts.push(audience.plans.map((p) => PLAN_CHOICE_LABELS[p]).join(", "));
-  if (audience.states.length) parts.push(audience.states.join(", "));
+  if (audience.plans.length) parts.push(`${audience.plans.map((p) => PLAN_CHOICE_LABELS[p]).join(" or ")} plan`);
+  if (audience.states.length) parts.push(`in ${audience.states.join(", ")}`);
   if (audience.joinedAfter) parts.push(`joined after ${audience.joinedAfter}`);
   if (audience.joinedBefore) parts.push(`joined before ${audience.joinedBefore}`);
   return parts.length ? parts.join(" · ") : "All active members";

@@ -8,9 +8,12 @@ const STATUS_STYLES: Record<AnnouncementStatus, string> = {
   cancelled: "bg-red-50 text-red-800",
 };
 
-export function StatusLabel({ status }: { status: AnnouncementStatus }) {
+export function StatusLabel({ status, testId }: { status: AnnouncementStatus; testId?: string }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}>
+    <span
+      data-testid={testId}
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}
+    >
       {ANNOUNCEMENT_STATUS_LABELS[status]}
     </span>
   );
