@@ -130,3 +130,51 @@ for (const [label, width, height, state] of [
     }
   });
 }
+
+test("a super admin allows a limited admin to write announcements in Staff, and the tab appears for them", async ({
+  page,
+  browser,
+  signIn,
+  services,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn("super_admin");
+  const helperContext = await browser.newContext();
+  try {
+    const helper = await signIn("limited_admin", { context: helperContext });
+    const helperPage = await helperContext.newPage();
+    // Not yet allowed: no tab, and the API refuses.
+    await helperPage.goto("/admin");
+    await expect(helperPage.getByRole("tab", { name: "Form & Application Submissions" })).toBeVisible();
+    await expect(helperPage.getByRole("tab", { name: "Announcements" })).toHaveCount(0);
+
+    await page.goto("/admin/members?tab=staff");
+    await page.getByRole("button", { name: `Settings for ${helper.username}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Staff Settings" });
+    await dialog.getByLabel("E-mail").fill("not an address");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toContainText("Enter an e-mail address like name@example.com.");
+    await dialog.getByLabel("E-mail").fill(`${helper.username}@example.org`);
+    await dialog.getByLabel("May write and send announcements").check();
+    await page.screenshot({ path: ".tmp/announcements-staff-settings-1280.png" });
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toHaveCount(0);
+    const row = page.getByTestId("staff-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${helper.username}`) }) });
+    await expect(row).toContainText(`${helper.username}@example.org`);
+    await expect(row).toContainText("Announcements");
+    await expect(page.getByText(`Settings saved for ${helper.username}.`)).toBeVisible();
+
+    // Allowed now: the tab shows (the dashboard kept for limited admins asks the API once), and it opens.
+    await helperPage.goto("/admin");
+    await helperPage.getByRole("tab", { name: "Announcements" }).click();
+    await expect(helperPage.getByRole("button", { name: "New announcement" })).toBeVisible();
+    const allowed = await services.database.db
+      .selectFrom("staff_permissions")
+      .select("permission")
+      .where("user_id", "=", helper.userId)
+      .execute();
+    expect(allowed.map((r) => r.permission)).toEqual(["announcements"]);
+  } finally {
+    await helperContext.close();
+  }
+});
