@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { expect, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 import { decodeBody, freePort, startSmtp } from "../support/smtp";
 import { startSecondSite } from "./second-site";
 import { ANNOUNCEMENT_MESSAGES } from "../../app/features/announcements/contract";
@@ -78,6 +78,7 @@ for (const [label, width, height, state] of [
       );
       await page.getByTestId("audience-count").scrollIntoViewIfNeeded();
       await page.screenshot({ path: `.tmp/announcements-editor-${width}.png`, fullPage: true });
+      if (label === "desktop") await expectNoAxeViolations(page);
 
       // Preview as a chosen member: their values filled in.
       await page.getByLabel("Preview and test as (Membership ID)").fill(members[1].certificate);
@@ -109,6 +110,7 @@ for (const [label, width, height, state] of [
       await expect(page.getByTestId("announcement-sent-of")).toHaveText("Sent 3 of 4");
       await expect(progress).toContainText("No e-mail address on file: 1");
       await page.screenshot({ path: `.tmp/announcements-sent-${width}.png`, fullPage: true });
+      if (label === "desktop") await expectNoAxeViolations(page);
 
       // Each recipient got one mail with their own values; the member without an address none.
       for (const m of members.filter((x) => x.email)) {

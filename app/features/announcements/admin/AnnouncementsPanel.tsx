@@ -93,12 +93,14 @@ export default function AnnouncementsPanel() {
       { id: "audience", meta: { label: "Audience" }, cell: ({ row: { original: a } }) => audienceSummary(a.audience) },
       {
         id: "when",
-        meta: { label: "Scheduled" },
+        meta: { label: "When" },
         cell: ({ row: { original: a } }) =>
-          a.scheduledAt ? (
-            (formatDateTime(a.scheduledAt) ?? "")
+          a.startedAt ? (
+            `Started ${formatDateTime(a.startedAt) ?? ""}`
+          ) : a.scheduledAt ? (
+            `Scheduled for ${formatDateTime(a.scheduledAt) ?? ""}`
           ) : (
-            <span className="text-slate-500">{a.startedAt ? "Sent at once" : "Not scheduled"}</span>
+            <span className="text-slate-500">Not scheduled</span>
           ),
       },
       { id: "progress", meta: { label: "Progress" }, cell: ({ row: { original: a } }) => <ProgressCell a={a} /> },
