@@ -43,7 +43,7 @@ for (const [label, width, height, state] of [
     signIn,
     services,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width, height });
     const tag = crypto.randomBytes(3).toString("hex");
     const members = await membersIn(services, state, tag);
