@@ -180,3 +180,39 @@ test("a super admin allows a limited admin to write announcements in Staff, and 
     await helperContext.close();
   }
 });
+
+for (const [label, width, height] of [
+  ["desktop", 1280, 900],
+  ["phone", 390, 844],
+] as const) {
+  test(`a member stops and restarts announcements on My account (${label})`, async ({ page, signIn, services }) => {
+    await page.setViewportSize({ width, height });
+    const member = await signIn("member");
+    await page.goto("/account");
+    const section = page.getByRole("region", { name: "Announcements" });
+    await expect(section).toContainText("Reminders and receipts about your own coverage are always sent; this does not stop them.");
+    const box = section.getByLabel("Send me announcements from the association");
+    // Read after the page: enabled once the choice has arrived.
+    await expect(box).toBeEnabled();
+    await expect(box).toBeChecked();
+    await box.uncheck();
+    await expect(section.getByTestId("announcements-choice-message")).toHaveText(
+      "You will no longer receive announcements from the association.",
+    );
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `.tmp/announcements-account-${width}.png` });
+    const optedOut = () =>
+      services.database.db.selectFrom("announcement_opt_outs").select("user_id").where("user_id", "=", member.userId).execute();
+    expect(await optedOut()).toHaveLength(1);
+    await page.reload();
+    await expect(
+      page.getByRole("region", { name: "Announcements" }).getByLabel("Send me announcements from the association"),
+    ).toBeEnabled();
+    await expect(
+      page.getByRole("region", { name: "Announcements" }).getByLabel("Send me announcements from the association"),
+    ).not.toBeChecked();
+    await page.getByRole("region", { name: "Announcements" }).getByLabel("Send me announcements from the association").check();
+    await expect(page.getByTestId("announcements-choice-message")).toHaveText("You will receive announcements from the association.");
+    expect(await optedOut()).toHaveLength(0);
+  });
+}

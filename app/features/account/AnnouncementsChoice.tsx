@@ -44,6 +44,9 @@ export function AnnouncementsChoice() {
   }, [load]);
 
   async function change(next: boolean) {
+    const before = receive;
+    // The box shows the choice at once; a refusal puts it back.
+    setReceive(next);
     setBusy(true);
     setOutcome(null);
     try {
@@ -51,6 +54,7 @@ export function AnnouncementsChoice() {
       setReceive(saved);
       setOutcome({ ok: true, text: saved ? ANNOUNCEMENTS_CHOICE.on : ANNOUNCEMENTS_CHOICE.off });
     } catch (err) {
+      setReceive(before);
       setOutcome({ ok: false, text: ANNOUNCEMENTS_CHOICE.saveFailed(errorReason(err)) });
     } finally {
       setBusy(false);
