@@ -29,6 +29,7 @@ export default [
 
   // Where the link sent to a member's new e-mail address leads (public: the link is the proof).
   route("account/email/:token", "routes/account-email.tsx"),
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
 
   // Signed-in users (members and staff).
   layout("routes/guard-user.tsx", [

@@ -8,7 +8,7 @@
  * is loaded with autocannon at 50 connections for BENCH_SECONDS (default 10). Prints one JSON
  * object: per target (a bare Node server, a minimal Express app, /healthz, a static file, the
  * home page, the calculator, the 404 page of unknown paths (a different one each time), the signed-in pages: the knowledge center, its page 2 and My
- * account as a member, the admin dashboard as staff, each also from a plain keep-alive client
+ * account as a member (and as each of BENCH_ACCOUNT_MEMBERS members in turn, default 500), the admin dashboard as staff, each also from a plain keep-alive client
  * beside the static file from it; GET /api/rss/articles, the featured articles API, a hashed
  * script, a contact form post from a different address each time) req/s, p50 and p99 (ms) and non-2xx answers; the
  * ratios against their ceilings with the goals; the contact messages stored against the 2xx
@@ -80,8 +80,11 @@ async function startBareFastify(port: number) {
   return child;
 }
 
-/** The site's database before it starts: a member with a session, a feed and 1,000 articles. */
-async function seedSite(dataDir: string): Promise<{ memberCookie: string; staffCookie: string }> {
+/** How many members My account is also loaded for, one after another (issue 42 §1: a mail's clicks come from many members, each once). */
+const ACCOUNT_MEMBERS = Number(process.env.BENCH_ACCOUNT_MEMBERS ?? 500);
+
+/** The site's database before it starts: a member with a session, ACCOUNT_MEMBERS more, a feed and 1,000 articles. */
+async function seedSite(dataDir: string): Promise<{ memberCookie: string; staffCookie: string; memberCookies: string[] }> {
   const services = await startServices(loadConfig({ ...SITE_ENV, LOG_LEVEL: "silent", DATA_DIR: dataDir }));
   try {
     const { id } = await services.auth.users.createMember({
@@ -91,6 +94,25 @@ async function seedSite(dataDir: string): Promise<{ memberCookie: string; staffC
       lastName: "Member",
     });
     const { token } = await services.auth.sessions.create((await services.auth.users.findById(id))!, false);
+    // Many members, each with their own contact details, so that no two account pages are alike.
+    const memberCookies: string[] = [];
+    for (let i = 0; i < ACCOUNT_MEMBERS; i++) {
+      const member = await services.auth.users.createMember({
+        certificate: `AHAMANY${String(i).padStart(5, "0")}`,
+        birthdateDigest: services.auth.digestBirthdate("1980-05-17"),
+        firstName: `Member${i}`,
+        lastName: `Bench${i}`,
+      });
+      await services.account.updateContact(member.id, {
+        phone: "2035550199",
+        address1: `${i} Elm Street`,
+        city: "Stamford",
+        state: "CT",
+        zip: "06905",
+      });
+      const session = await services.auth.sessions.create((await services.auth.users.findById(member.id))!, false);
+      memberCookies.push(`${sessionCookieName(false)}=${session.token}`);
+    }
     const staff = await services.auth.users.createStaff({ username: "bench-staff", passwordHash: "unused", role: "super_admin" });
     const { token: staffToken } = await services.auth.sessions.create((await services.auth.users.findById(staff.id))!, false);
     const feed = await services.feeds.createFeed({
@@ -122,7 +144,11 @@ async function seedSite(dataDir: string): Promise<{ memberCookie: string; staffC
         .insertInto("articles")
         .values(rows.slice(i, i + 250))
         .execute();
-    return { memberCookie: `${sessionCookieName(false)}=${token}`, staffCookie: `${sessionCookieName(false)}=${staffToken}` };
+    return {
+      memberCookie: `${sessionCookieName(false)}=${token}`,
+      staffCookie: `${sessionCookieName(false)}=${staffToken}`,
+      memberCookies,
+    };
   } finally {
     await services.ingest.stop();
     await services.database.close();
@@ -366,6 +392,14 @@ function unknownPaths(headers: Record<string, string> = {}): Partial<autocannon.
   };
 }
 
+/** Each request as the next of these members (their session cookies), round and round. */
+function asEachMember(cookies: string[]): Partial<autocannon.Options> {
+  let n = 0;
+  return {
+    requests: [{ method: "GET", setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[n++ % cookies.length] } }) }],
+  };
+}
+
 /**
  * Resident memory after a warm-up round of MEMORY_REQUESTS spread over pages and APIs, and
  * after the same number again (the issue's goal: at most 10% growth).
@@ -412,7 +446,7 @@ async function memoryOver(base: string, pid: number, memberCookie: string) {
 async function main() {
   if (!fs.existsSync(path.join(BUILD_DIR, "server/index.js"))) throw new Error("No production build: run `npm run build` first.");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-bench-load-"));
-  const { memberCookie, staffCookie } = await seedSite(dataDir);
+  const { memberCookie, staffCookie, memberCookies } = await seedSite(dataDir);
   const [barePort, expressPort, fastifyPort, sitePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const bare = await startBareServer(barePort);
   const bareExpress = await startBareExpress(expressPort);
@@ -465,6 +499,8 @@ async function main() {
       await measure(name, () => load(`${base}${pagePath}`, as));
       await measure(`${name}KeepAlive`, () => loadKeepAlive(`${base}${pagePath}`, as.headers));
     }
+    // My account as many members, each answer another member's: what a reminder mail's clicks bring.
+    if (memberCookies.length) await measure("myAccountManyMembers", () => load(`${base}/account`, asEachMember(memberCookies)));
     await measure("staticFileKeepAlive", () => loadKeepAlive(`${base}/favicon.svg`));
     await measure("rssArticlesApi", () => load(`${base}/api/rss/articles?page=2`, member));
     await measure("featuredArticlesApi", () => load(`${base}/api/featured-articles`));
@@ -573,6 +609,14 @@ async function main() {
         keepAliveToStatic: ratio(results.myAccountKeepAlive, results.staticFileKeepAlive),
         keepAliveP99: results.myAccountKeepAlive?.p99,
         siteCpuMsPerRequest: results.myAccount.siteCpuMsPerRequest,
+        // The same page asked for by ACCOUNT_MEMBERS members in turn: nothing of one member's page serves another.
+        manyMembers: results.myAccountManyMembers && {
+          members: memberCookies.length,
+          rps: results.myAccountManyMembers.rps,
+          toStatic: ratio(results.myAccountManyMembers, results.staticFile),
+          p99: results.myAccountManyMembers.p99,
+          siteCpuMsPerRequest: results.myAccountManyMembers.siteCpuMsPerRequest,
+        },
         goal: { toStatic: 0.25, p99Ms: 250, siteCpuMsPerRequest: 2 },
         meets:
           (ratio(results.myAccount, results.staticFile) ?? 0) >= 0.25 &&

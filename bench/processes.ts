@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 
 /* What the benchmarks that start the built server in processes of their own share. */
@@ -29,3 +29,79 @@ export async function waitUntilUp(url: string, child: ChildProcess) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A local SMTP server that takes every message, in a process of its own. On SIGTERM it prints
+ * one JSON line: the messages taken and the recipients that got more than one.
+ */
+export async function startSmtpSink(
+  port: number,
+): Promise<ChildProcess & { counts: () => Promise<{ messages: number; repeated: number }> }> {
+  const code = `import { SMTPServer } from "smtp-server";
+    const seen = new Map(); let messages = 0;
+    process.on("SIGTERM", () => { let repeated = 0; for (const n of seen.values()) if (n > 1) repeated++;
+      process.stdout.write(JSON.stringify({ messages, repeated }) + "\\n", () => process.exit(0)); });
+    new SMTPServer({ authOptional: true, disabledCommands: ["STARTTLS", "AUTH"], logger: false, size: 1 << 20,
+      onData(stream, s, cb) { stream.on("data", () => {}); stream.on("end", () => { messages++;
+        for (const r of s.envelope.rcptTo) seen.set(r.address, (seen.get(r.address) ?? 0) + 1); cb(); }); } }).listen(${port}, "127.0.0.1");`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, "127.0.0.1", () => (s.end(), resolve(true)));
+      s.once("error", () => resolve(false));
+    });
+    if (up) break;
+    if (Date.now() > deadline) throw new Error("the SMTP server did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Object.assign(child, {
+    async counts() {
+      await stopProcess(child);
+      return JSON.parse(out.trim().split("\n").pop() || '{"messages":0,"repeated":0}') as { messages: number; repeated: number };
+    },
+  });
+}
+
+/** SIGTERM, and resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** `clients` clients requesting `url` one after another (20 ms apart) until `done()`; every request's time, sorted. */
+export async function pageTimes(
+  url: string,
+  done: () => boolean,
+  { clients = 4, headers = {} }: { clients?: number; headers?: Record<string, string> } = {},
+): Promise<{ ms: number[]; failed: number }> {
+  const ms: number[] = [];
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!done()) {
+        const started = performance.now();
+        try {
+          const res = await fetch(url, { headers, redirect: "manual" });
+          await res.arrayBuffer();
+          if (res.ok) ms.push(performance.now() - started);
+          else failed++;
+        } catch {
+          failed++;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }),
+  );
+  return { ms: ms.sort((x, y) => x - y), failed };
+}
+
+/** Resolves `done` after `seconds`: `pageTimes(url, forSeconds(30))`. */
+export const forSeconds = (seconds: number) => {
+  const end = Date.now() + seconds * 1000;
+  return () => Date.now() > end;
+};

@@ -13,7 +13,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
@@ -21,7 +20,7 @@ import { loadConfig } from "../app/platform/config.server";
 import { migrateToLatest, openDatabase } from "../app/platform/db.server";
 import { addDays, todayIn } from "../app/features/membership/coverage";
 import { machineLoad, percentile, round } from "./bench-db";
-import { freePort, waitUntilUp } from "./processes";
+import { freePort, pageTimes as timesOf, startSmtpSink, stopProcess as stop, waitUntilUp } from "./processes";
 
 const COUNT = Number(process.env.BENCH_REMINDERS ?? 50_000);
 const PAGE = process.env.BENCH_PAGE ?? "/login";
@@ -80,24 +79,6 @@ async function seed(dataDir: string): Promise<void> {
   }
 }
 
-/** A local SMTP server that takes every message, in its own process. */
-async function startSmtpSink(port: number): Promise<ChildProcess> {
-  const code = `import { SMTPServer } from "smtp-server";
-    new SMTPServer({ authOptional: true, disabledCommands: ["STARTTLS", "AUTH"], logger: false, size: 1 << 20,
-      onData(stream, _s, cb) { stream.on("data", () => {}); stream.on("end", () => cb()); } }).listen(${port}, "127.0.0.1");`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "ignore", "inherit"] });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => (s.end(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error("the SMTP server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function startSite(port: number, dataDir: string, smtpPort: number, reminders: boolean): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server.js"], {
     env: {
@@ -124,35 +105,7 @@ async function startSite(port: number, dataDir: string, smtpPort: number, remind
   return child;
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-/** CLIENTS clients requesting the page one after another until `done()`; every request's time. */
-async function pageTimes(url: string, done: () => boolean): Promise<{ ms: number[]; failed: number }> {
-  const ms: number[] = [];
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (!done()) {
-        const started = performance.now();
-        try {
-          const res = await fetch(url);
-          await res.arrayBuffer();
-          if (res.ok) ms.push(performance.now() - started);
-          else failed++;
-        } catch {
-          failed++;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }),
-  );
-  return { ms: ms.sort((x, y) => x - y), failed };
-}
+const pageTimes = (url: string, done: () => boolean) => timesOf(url, done, { clients: CLIENTS });
 
 const summary = ({ ms, failed }: { ms: number[]; failed: number }) => ({
   requests: ms.length,

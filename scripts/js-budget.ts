@@ -32,22 +32,23 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Brotli bytes a first visit may download, per public page. 120 KB is the issue's goal for the
- * home page and the calculator; the others sit about 3% above what they need today (pages
- * with a form carry zod and Conform, some 35 KB), so that a library pulled into the shared
- * code, the root or a page shows up as a failure, not as a slow drift. Raise one on purpose,
+ * home page and the calculator; the others sit about 3% above what they need today, so that
+ * a library pulled into the shared code, the root or a page shows up as a failure, not as a
+ * slow drift. A form's own code (its component, Conform, zod and its schema, some 40 KB brotli)
+ * comes after its page (components/forms/afterPage) and is not counted. Raise one on purpose,
  * in the commit that needs it, saying why.
  */
 export const JS_BUDGETS: Record<string, number> = {
   "/": 120_000,
-  "/login": 158_000,
+  "/login": 112_000,
   "/about-us": 113_000,
   "/membership-benefits": 112_000,
   "/members-only": 111_000,
   // Loads the site chunk of small shared modules (vite-shell-chunk.ts): 4 files instead of 6, some 2.6 KB more.
   "/privacy-policy": 113_000,
-  "/contact-us": 152_000,
-  "/form-requests": 152_000,
-  "/make-payment": 152_000,
+  "/contact-us": 113_000,
+  "/form-requests": 114_000,
+  "/make-payment": 114_000,
   "/mortgage-calculator": 120_000,
   // The print report prints the scenario comparison (s2, s3) since issue 30: its table comes with the page.
   "/mortgage-calculator/print": 120_000,
@@ -62,6 +63,14 @@ export const JS_BUDGETS: Record<string, number> = {
  * the small shared modules into one chunk): lower it as the first load shrinks.
  */
 export const HOME_TAGS_GZIP_BUDGET = 131_000;
+
+/**
+ * The pages with a form, and what each may name in its own tags, gzip bytes (issue 42: at most
+ * 135 KB, of which the framework is 112 KB). Their forms' code comes after the page
+ * (components/forms/afterPage): they need 126-129 KB.
+ */
+export const FORM_PAGES = ["/contact-us", "/form-requests?form=cpa", "/make-payment", "/login"] as const;
+export const FORM_PAGE_TAGS_GZIP_BUDGET = 135_000;
 
 /**
  * The JavaScript files a page's HTML names, as a browser's first visit fetches them: module

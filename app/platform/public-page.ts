@@ -53,10 +53,41 @@ export function signedInPage(content: SignedInPageContent, query: readonly strin
   return { signedInPage: true, query: [...query], content };
 }
 
+/** A page whose own content is the signed-in user's, read and rendered per request into a kept frame: its name among the server's frames. */
+export type SignedInFrameName = "account";
+
+/**
+ * A route's `handle` when everything of its page but its own content (the header, the footer,
+ * React Router's document) differs from one user to another of the same role only by the user
+ * itself and the nonce, and its own content is the user's: read and rendered for each request,
+ * and put into the frame kept per role and shape of the user (docs/decisions/013-account-frame.md).
+ * The route's loader returns that content as one string (`frameContent` in the load context
+ * when the server renders the frame), and its component renders a string that is not JSON as
+ * it is: the stand-in's marker where the content goes.
+ */
+export interface SignedInFrameHandle {
+  signedInPage: true;
+  query: readonly string[];
+  frame: SignedInFrameName;
+}
+
+export function signedInFrame(frame: SignedInFrameName): SignedInFrameHandle {
+  return { signedInPage: true, query: [], frame };
+}
+
+/** A kept signed-in page's parameters, shared content (null: none) and own content's frame (null: none). */
+export interface SignedInPageOf {
+  query: readonly string[];
+  content: SignedInPageContent | null;
+  frame: SignedInFrameName | null;
+}
+
 /** The page's parameters and content when the route is a signed-in page kept per role, else null. */
-export function signedInPageOf(handle: unknown): { query: readonly string[]; content: SignedInPageContent } | null {
+export function signedInPageOf(handle: unknown): SignedInPageOf | null {
   if (typeof handle !== "object" || handle === null || (handle as { signedInPage?: unknown }).signedInPage !== true) return null;
-  const { query, content } = handle as { query?: unknown; content?: unknown };
+  const { query, content, frame } = handle as { query?: unknown; content?: unknown; frame?: unknown };
+  const names = Array.isArray(query) ? query.filter((name): name is string => typeof name === "string") : [];
+  if (frame === "account") return { query: names, content: null, frame };
   if (content !== "articles" && content !== "membership") return null;
-  return { query: Array.isArray(query) ? query.filter((name): name is string => typeof name === "string") : [], content };
+  return { query: names, content, frame: null };
 }

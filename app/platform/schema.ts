@@ -479,6 +479,17 @@ export interface Database {
   announcements: AnnouncementsTable;
   announcement_opt_outs: AnnouncementOptOutsTable;
   staff_permissions: StaffPermissionsTable;
+  payments_import_mappings: PaymentsImportMappingsTable;
+}
+
+/** Migration 0040: a column mapping staff chose for a payments file's header (issue 40). */
+export interface PaymentsImportMappingsTable {
+  header_key: string;
+  columns: string;
+  mapping: string;
+  saved_by: number | null;
+  saved_by_label: string | null;
+  saved_at: string;
 }
 
 /** Migration 0029: a counter per kind of shared content kept signed-in pages show (decision 011). */

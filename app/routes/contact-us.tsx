@@ -3,7 +3,7 @@ import type { Route } from "./+types/contact-us";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { ContactDetails } from "~/features/contact/ContactDetails";
-import { ContactForm } from "~/features/contact/ContactForm";
+import { formAfterPage } from "~/components/forms/afterPage";
 import { readPostedForm } from "~/platform/posted-form.server";
 import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
 import { contactSchema } from "~/features/submissions/intake/schemas";
@@ -30,6 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     context.services.submissions.submitContact(input, context.ip, memberIdOf(context.user)),
   );
 }
+
+/** The form's code (zod, Conform, the schema) comes after the page: components/forms/afterPage. */
+const ContactForm = formAfterPage(() => import("~/features/contact/ContactForm").then((m) => m.ContactForm));
 
 export default function ContactUsPage({ loaderData, actionData }: Route.ComponentProps) {
   return (

@@ -9,7 +9,8 @@ import { readPostedForm } from "~/platform/posted-form.server";
 import { parseForm } from "~/components/forms/parse-form";
 import { submitPostedForm } from "~/features/submissions/intake/form-action.server";
 import { postedValue, type FormActionData } from "~/features/submissions/intake/form-result";
-import { isRequestFormKind, requestFormSchema } from "~/features/submissions/intake/schemas";
+import { isRequestFormKind } from "~/features/submissions/intake/request-forms";
+import { requestFormSchema } from "~/features/submissions/intake/schemas";
 import { publicPage } from "~/platform/public-page";
 
 /** The same for every anonymous visitor: kept rendered by the server. */

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { pageMeta } from "~/components/seo";
-import { LoginForm } from "~/features/auth/LoginForm";
+import { formAfterPage } from "~/components/forms/afterPage";
 import { parseForm } from "~/components/forms/parse-form";
 import { loginSchema } from "~/features/auth/contract";
 import { sessionCookie } from "~/features/auth/cookie.server";
@@ -52,6 +52,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ kind, result: reply([refused.message]) }, { status: refused.status, headers: refused.headers });
   }
 }
+
+/** The form's code (zod, Conform, Radix's tabs, the schema) comes after the page: components/forms/afterPage. */
+const LoginForm = formAfterPage(() => import("~/features/auth/LoginForm").then((m) => m.LoginForm));
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
   return (

@@ -4,7 +4,7 @@ import { parseForm } from "~/components/forms/parse-form";
 import { PageHero } from "~/components/PageHero";
 import { pageMeta } from "~/components/seo";
 import { readPostedForm } from "~/platform/posted-form.server";
-import { PaymentForm } from "~/features/payments/PaymentForm";
+import { formAfterPage } from "~/components/forms/afterPage";
 import { PaymentHandover } from "~/features/payments/PaymentHandover";
 import { paymentSchema } from "~/features/payments/payment";
 import { PUBLIC_PAGE } from "~/platform/public-page";
@@ -32,6 +32,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ status: "invalid" as const, result: submission.reply() }, { status: 400 });
   return { status: "ready" as const, summary: submission.value };
 }
+
+/** The form's code (zod, Conform, the schema) comes after the page: components/forms/afterPage. */
+const PaymentForm = formAfterPage(() => import("~/features/payments/PaymentForm").then((m) => m.PaymentForm));
 
 const STEPS = ["Choose what you are paying for", "Add your membership ID and the amount", "Pay on our secure portal"];
 

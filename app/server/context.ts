@@ -14,6 +14,12 @@ export interface AppContext {
   ip: string;
   /** True when the request came over HTTPS (directly or through a trusted proxy). */
   secure: boolean;
+  /**
+   * A page kept as a frame (decision 013): its own content's data as the server gives it, or a
+   * stand-in's marker where the content goes when the frame is rendered. Unset otherwise: the
+   * page's loader reads its content itself.
+   */
+  frameContent?: string;
 }
 
 declare module "react-router" {

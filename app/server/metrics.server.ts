@@ -114,6 +114,18 @@ export class AppMetrics {
         this.set(notifier.backlog);
       },
     });
+    new client.Counter({
+      name: "aha_announcement_mails_total",
+      help: "Announcement mails by outcome in this process: sent (the mail server took it), failed (refused: retried later or given up), skipped (checked just before: opted out, deactivated, deleted, no address, cancelled).",
+      labelNames: ["outcome"],
+      registers,
+      collect() {
+        const counts = reminders.kindCounts.get("announcement") ?? { sent: 0, failed: 0, dropped: 0 };
+        setCounter(this, { outcome: "sent" }, counts.sent);
+        setCounter(this, { outcome: "failed" }, counts.failed);
+        setCounter(this, { outcome: "skipped" }, counts.dropped);
+      },
+    });
     // Dues paid online (issue 40): each event's outcome in this process, and signatures refused.
     const online = this.services.online;
     new client.Counter({
@@ -263,6 +275,30 @@ export class AppMetrics {
             .execute();
           this.reset();
           for (const row of rows) this.set({ status: INGEST_STATUSES.has(row.status) ? row.status : "other" }, Number(row.n));
+        });
+      },
+    });
+    new client.Gauge({
+      name: "aha_mail_outbox_waiting",
+      help: "Mails of the outbox still to send (queued, or failed with a retry to come): membership reminders and receipts (reminder), announcements (announcement).",
+      labelNames: ["kind"],
+      registers,
+      collect() {
+        return fromDatabase(this, async () => {
+          const rows = await db
+            .selectFrom("membership_reminders")
+            .select((eb) => [
+              sql<string>`case when kind = 'announcement' then 'announcement' else 'reminder' end`.as("k"),
+              eb.fn.countAll<number>().as("n"),
+            ])
+            .where((eb) =>
+              eb.or([eb("status", "=", "queued"), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]),
+            )
+            .groupBy(sql`case when kind = 'announcement' then 'announcement' else 'reminder' end`)
+            .execute();
+          this.set({ kind: "reminder" }, 0);
+          this.set({ kind: "announcement" }, 0);
+          for (const r of rows) this.set({ kind: r.k }, Number(r.n));
         });
       },
     });

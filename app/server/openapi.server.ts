@@ -34,6 +34,7 @@ import {
   reinstateSchema,
 } from "~/features/membership/contract";
 import { coInsuredSchema } from "~/features/membership/co-insured";
+import { audienceInputSchema, draftSchema, previewSchema, receiveSchema, scheduleSchema } from "~/features/announcements/contract";
 
 type Access = "public" | "signed-in" | "staff" | "super_admin" | "signed-in or ingest token" | "metrics token";
 
@@ -420,6 +421,96 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Send a membership application",
     access: "signed-in",
     body: applicationSchema,
+  },
+  // Announcements (issue 41): super_admin, or a limited_admin allowed in Staff ("staff" here; the router checks the permission).
+  { method: "get", paths: ["/api/admin/announcements"], summary: "Announcements, newest first, with their progress", access: "staff" },
+  { method: "post", paths: ["/api/admin/announcements"], summary: "Write a draft announcement", access: "staff", body: draftSchema },
+  {
+    method: "get",
+    paths: ["/api/admin/announcements/options"],
+    summary: "What the editor offers: the members' states, whether mail is set up, the time zone, where Send test goes",
+    access: "staff",
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/audience"],
+    summary: "How many members an audience reaches, how many have no address or opted out",
+    access: "staff",
+    body: audienceInputSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/preview"],
+    summary: "An announcement as one member would read it",
+    access: "staff",
+    body: previewSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/test"],
+    summary: "Send the preview to the staff member's own address (10 an hour)",
+    access: "staff",
+    body: previewSchema,
+  },
+  {
+    method: "get",
+    paths: ["/api/admin/announcements/{id}"],
+    summary: "One announcement, its progress and the recipients not sent to",
+    access: "staff",
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/announcements/{id}"],
+    summary: "Edit a draft or scheduled announcement",
+    access: "staff",
+    body: draftSchema,
+  },
+  { method: "delete", paths: ["/api/admin/announcements/{id}"], summary: "Delete a draft", access: "staff" },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/{id}/schedule"],
+    summary: "Schedule for a wall-clock time in the association's time zone; audited",
+    access: "staff",
+    body: scheduleSchema,
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/{id}/send"],
+    summary: "Send now: the audience is fixed and sending starts, once; audited",
+    access: "staff",
+  },
+  {
+    method: "post",
+    paths: ["/api/admin/announcements/{id}/cancel"],
+    summary: "Stop a scheduled or sending announcement; audited",
+    access: "staff",
+  },
+  {
+    method: "get",
+    paths: ["/api/admin/announcements/{id}/problems.csv"],
+    summary: "The recipients not sent to (failed, skipped) and why",
+    access: "staff",
+    produces: "text/csv",
+  },
+  {
+    method: "get",
+    paths: ["/api/account/announcements"],
+    summary: "Whether the signed-in member receives announcements",
+    access: "signed-in",
+  },
+  {
+    method: "put",
+    paths: ["/api/account/announcements"],
+    summary: "Stop or resume announcements for the signed-in member",
+    access: "signed-in",
+    body: receiveSchema,
+  },
+  {
+    method: "post",
+    paths: ["/unsubscribe/{token}"],
+    summary: "One click (RFC 8058, List-Unsubscribe=One-Click) or the unsubscribe page's button: stops announcements for the link's member",
+    access: "public",
+    produces: "text/plain",
   },
   { method: "get", paths: ["/api/cases/{caseNumber}"], summary: "Look up a case for the application form", access: "signed-in" },
   {

@@ -4,7 +4,13 @@ import { createRequestHandler, matchRoutes, type AppLoadContext, type RouteObjec
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Services } from "./services.server";
 import { clientIp, HttpError, MALFORMED_URL, notFound } from "~/platform/http.server";
-import { publicPageQuery, signedInPageOf, type SignedInPageContent } from "~/platform/public-page";
+import {
+  publicPageQuery,
+  signedInPageOf,
+  type SignedInPageOf,
+  type SignedInFrameName,
+  type SignedInPageContent,
+} from "~/platform/public-page";
 import type { PublicUser } from "~/features/auth/user";
 import { newCspNonce, type ContentSecurityPolicy } from "~/platform/security.server";
 import {
@@ -20,7 +26,8 @@ import {
   PUBLIC_PAGE_CACHE_CONTROL,
   type CachedPage,
 } from "./page-cache.server";
-import { fillTemplate, userShape, valuesOf, type SignedInPages, type StandIn } from "./signed-in-pages.server";
+import { fillTemplate, userShape, valuesOf, type FrameContent, type SignedInPages, type StandInRender } from "./signed-in-pages.server";
+import { PAGE_FRAMES } from "./page-frames.server";
 
 /** What a page answers to: reading it, and posting its form (the page's action). */
 export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -100,20 +107,40 @@ export function reactRouterHandler(
       const signedIn = opts.signedInPages && siteOrigin ? signedInAddress(req, res, await loadBuild()) : null;
       if (signedIn !== null) {
         const user = res.locals.user as PublicUser;
-        const served = await serveSignedInPage(req, res, opts.csp, opts.signedInPages!, signedIn, user, async (standIn) => {
-          const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.renderFrom, { asStandIn: true }), {
-            ...context,
-            user: standIn.user,
-            sessionToken: null,
-            cspNonce: standIn.nonce,
+        const frame = signedIn.frame ? PAGE_FRAMES[signedIn.frame] : null;
+        // A frame's own content, read for this user and rendered alone (decision 013).
+        const ownContent =
+          frame &&
+          (async (): Promise<FrameContent> => {
+            const data = await frame.data(services, user);
+            const at = { path: signedIn.renderFrom, config: services.publicConfig };
+            return { data, render: (standIn) => frame.render(data, { ...at, user: standIn?.user ?? user }) };
           });
-          const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-          if (response.status !== signedIn.status || !html || !response.body || response.headers.has("set-cookie")) {
-            await response.body?.cancel();
-            return null;
-          }
-          return { html: await response.text(), headers: keptHeaders(response.headers) };
-        });
+        const served = await serveSignedInPage(
+          req,
+          res,
+          opts.csp,
+          opts.signedInPages!,
+          signedIn,
+          user,
+          ownContent,
+          async (standIn, content) => {
+            const response = await handle(toFetchRequest(req, res, siteOrigin + signedIn.renderFrom, { asStandIn: true }), {
+              ...context,
+              user: standIn.user,
+              sessionToken: null,
+              cspNonce: standIn.nonce,
+              // A frame is rendered with its stand-in's marker where its content goes, or with a content's data to check it.
+              ...(frame ? { frameContent: content ?? standIn.values.content } : {}),
+            });
+            const html = response.headers.get("content-type")?.startsWith("text/html") ?? false;
+            if (response.status !== signedIn.status || !html || !response.body || response.headers.has("set-cookie")) {
+              await response.body?.cancel();
+              return null;
+            }
+            return { html: await response.text(), headers: keptHeaders(response.headers) };
+          },
+        );
         if (served) return;
       }
       // A page rendered for this request alone carries a nonce; React Router's data answers are not pages.
@@ -186,11 +213,16 @@ function isRouteDiscovery(build: ServerBuild, pathname: string): boolean {
   return pathname === basename + manifestPath;
 }
 
-/** Where a signed-in request is answered from among the kept signed-in pages: its key, the address it is rendered from, the shared content it shows (none for the 404 page), the status it keeps. */
+/**
+ * Where a signed-in request is answered from among the kept signed-in pages: its key, the
+ * address it is rendered from, the shared content it shows (none for the 404 page), its own
+ * content's frame (My account, decision 013), the status it keeps.
+ */
 interface SignedInAddress {
   key: string;
   renderFrom: string;
   content: SignedInPageContent | null;
+  frame: SignedInFrameName | null;
   status: 200 | 404;
 }
 
@@ -206,18 +238,21 @@ function signedInAddress(req: Request, res: Response, build: ServerBuild): Signe
   const route = pageRouteOf(build, req.path);
   if (route.notFound) {
     const notFound = keptNotFound(build, req.path);
-    return notFound && { key: notFound.key, renderFrom: notFound.renderFrom, content: null, status: 404 };
+    return notFound && { key: notFound.key, renderFrom: notFound.renderFrom, content: null, frame: null, status: 404 };
   }
   const page = route.signedIn;
   if (page === null) return null;
   const address = keptPageAddress(req.path, new URLSearchParams(searchOf(req)), page.query);
-  return address.length > MAX_CACHED_URL_LENGTH ? null : { key: address, renderFrom: address, content: page.content, status: 200 };
+  return address.length > MAX_CACHED_URL_LENGTH
+    ? null
+    : { key: address, renderFrom: address, content: page.content, frame: page.frame, status: 200 };
 }
 
 /**
  * Answers a signed-in page from its kept template, filled with this user and a nonce of its
- * own. False when this request must be rendered for the user alone (a shape that is not kept,
- * a page that is not a plain page of its status for a stand-in).
+ * own, and for a frame with its own content read and rendered for this user. False when this
+ * request must be rendered for the user alone (a shape that is not kept, a page that is not a
+ * plain page of its status for a stand-in, a content that could not be read).
  */
 async function serveSignedInPage(
   req: Request,
@@ -226,19 +261,27 @@ async function serveSignedInPage(
   pages: SignedInPages,
   page: SignedInAddress,
   user: PublicUser,
-  renderAs: (standIn: StandIn) => Promise<{ html: string; headers: Array<[string, string]> } | null>,
+  ownContent: (() => Promise<FrameContent>) | null,
+  renderAs: StandInRender,
 ): Promise<boolean> {
   const shape = userShape(user);
   if (shape === null) return false;
   let template;
+  let own: { data: string; html: string } | undefined;
   try {
-    template = await pages.template(page.content, `${page.key}|${shape}`, user, renderAs);
+    template = await pages.template(page.content, `${page.key}|${shape}`, user, renderAs, ownContent ?? undefined);
+    if (!template) return false;
+    if (ownContent) {
+      const content = await ownContent();
+      own = { data: content.data, html: content.render(null) };
+    }
   } catch {
-    return false; // The content's version could not be read: rendered for this request alone, as before.
+    // The content's version or a frame's own content could not be read: rendered for this
+    // request alone, as before, which says what went wrong.
+    return false;
   }
-  if (!template) return false;
   const nonce = newCspNonce();
-  const body = fillTemplate(template, valuesOf(user, nonce));
+  const body = fillTemplate(template, valuesOf(user, nonce, own?.data), own?.html);
   res.setHeader(CSP, csp.forPage([`'nonce-${nonce}'`]));
   for (const [name, value] of template.headers) res.setHeader(name, value);
   res.setHeader("Content-Length", body.length);
@@ -263,8 +306,8 @@ interface PageRoute {
   id: string | null;
   /** The parameters the page reads when it is a public page, else null. */
   publicQuery: readonly string[] | null;
-  /** The parameters and content of a signed-in page kept per role, else null. */
-  signedIn: { query: readonly string[]; content: SignedInPageContent } | null;
+  /** The parameters, content and frame of a signed-in page kept per role, else null. */
+  signedIn: SignedInPageOf | null;
   /** True when only the catch-all route matches: the 404 page of unknown paths. */
   notFound: boolean;
 }

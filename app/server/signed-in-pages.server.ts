@@ -19,7 +19,8 @@ import type { SignedInPageContent } from "~/platform/public-page";
 /** The user's fields a kept page puts in: the strings, then the id. */
 const NAME_FIELDS = ["certificate_number", "username", "first_name", "last_name"] as const;
 type NameField = (typeof NAME_FIELDS)[number];
-export type Slot = NameField | "id" | "nonce";
+/** `content`: a kept frame's own content (decision 013): its HTML where the page shows it, its loader's data in the hydration data. */
+export type Slot = NameField | "id" | "nonce" | "content";
 
 /** Every field of PublicUser: a user object with any other is rendered for itself, never from a kept page. */
 const USER_FIELDS: ReadonlySet<string> = new Set<keyof PublicUser>([
@@ -81,7 +82,7 @@ function markerId(): number {
 
 /** A stand-in of this user's shape; `length` sets the markers' length (the two renders use two). */
 export function standInFor(user: PublicUser, length: number): StandIn {
-  const values = { nonce: marker(length), id: String(markerId()) } as SlotValues;
+  const values = { nonce: marker(length), id: String(markerId()), content: marker(length) } as SlotValues;
   const names = {} as Record<NameField, string | null>;
   for (const field of NAME_FIELDS) {
     const real = user[field];
@@ -104,9 +105,10 @@ export function standInFor(user: PublicUser, length: number): StandIn {
   };
 }
 
-/** The values a signed-in user's page is served with. */
-export function valuesOf(user: PublicUser, nonce: string): SlotValues {
+/** The values a signed-in user's page is served with; `content`, a kept frame's own content's data (none for other pages). */
+export function valuesOf(user: PublicUser, nonce: string, content = ""): SlotValues {
   return {
+    content,
     certificate_number: user.certificate_number ?? "",
     username: user.username ?? "",
     first_name: user.first_name ?? "",
@@ -186,8 +188,12 @@ export function templateOf(html: string, standIn: StandIn, headers: Array<[strin
   return { parts, slots, headers, bytes: parts.reduce((n, p) => n + p.length, 0) };
 }
 
-/** The page for these values, each encoded for where it stands. */
-export function fillTemplate(template: Template, values: SlotValues): Buffer {
+/**
+ * The page for these values, each encoded for where it stands. `contentHtml`: a kept frame's own
+ * content as rendered (HTML, put in as it is where the page shows it); a template with a content
+ * slot in its HTML is never filled without it.
+ */
+export function fillTemplate(template: Template, values: SlotValues, contentHtml?: string): Buffer {
   const pieces: Buffer[] = [template.parts[0]];
   const encoded = new Map<string, Buffer>();
   template.slots.forEach(({ slot, context }, i) => {
@@ -195,7 +201,11 @@ export function fillTemplate(template: Template, values: SlotValues): Buffer {
     let piece = encoded.get(key);
     if (!piece) {
       const value = values[slot];
-      const text = slot === "id" || slot === "nonce" ? value : context === "html" ? escapeHtmlText(value) : escapeHydrationString(value);
+      let text: string;
+      if (slot === "content" && context === "html") {
+        if (contentHtml === undefined) throw new Error("a frame's content was not rendered");
+        text = contentHtml;
+      } else text = slot === "id" || slot === "nonce" ? value : context === "html" ? escapeHtmlText(value) : escapeHydrationString(value);
       encoded.set(key, (piece = Buffer.from(text, "utf8")));
     }
     pieces.push(piece, template.parts[i + 1]);
@@ -203,23 +213,46 @@ export function fillTemplate(template: Template, values: SlotValues): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** A page rendered for a stand-in: its HTML and headers when a plain 200 page, else null. */
-export type StandInRender = (standIn: StandIn) => Promise<{ html: string; headers: Array<[string, string]> } | null>;
+/**
+ * A page rendered for a stand-in: its HTML and headers when a plain 200 page, else null.
+ * `content`: a kept frame's own content's data to render it with (else the stand-in's marker).
+ */
+export type StandInRender = (standIn: StandIn, content?: string) => Promise<{ html: string; headers: Array<[string, string]> } | null>;
+
+/**
+ * A kept frame's own content for the user asking (decision 013): its loader's data, and the
+ * HTML rendered from it alone.
+ */
+export interface FrameContent {
+  data: string;
+  /** Rendered for a stand-in (the frame's check), or null: for the user asking. */
+  render: (standIn: StandIn | null) => string;
+}
 
 /**
  * Renders the page for two stand-ins and keeps the template of the first when it gives the
  * second exactly; null when the page is not kept (not a plain 200 page, or it shows something
- * derived from the user rather than the values themselves).
+ * derived from the user rather than the values themselves). A frame (`content` given) is kept
+ * only when, moreover, the page rendered whole for the second stand-in with this content's
+ * data is the template filled with the content rendered alone: the content renders the same
+ * outside React Router's tree as inside it.
  */
-export async function renderTemplate(user: PublicUser, render: StandInRender): Promise<Template | null> {
+export async function renderTemplate(user: PublicUser, render: StandInRender, content?: FrameContent): Promise<Template | null> {
   const first = standInFor(user, 20);
   const second = standInFor(user, 27);
   const a = await render(first);
   if (!a) return null;
   const template = templateOf(a.html, first, a.headers);
   if (!template) return null;
+  const hasContent = template.slots.some((s) => s.slot === "content");
+  if (hasContent !== (content !== undefined)) return null;
   const b = await render(second);
-  if (!b || fillTemplate(template, second.values).toString("utf8") !== b.html) return null;
+  if (!b || fillTemplate(template, second.values, second.values.content).toString("utf8") !== b.html) return null;
+  if (content) {
+    const whole = await render(second, content.data);
+    const values = { ...second.values, content: content.data };
+    if (!whole || fillTemplate(template, values, content.render(second)).toString("utf8") !== whole.html) return null;
+  }
   return template;
 }
 
@@ -266,7 +299,13 @@ export class SignedInPages {
    * The template for this user's shape at this address, rendering it when none is kept; null
    * when this page is not kept (the request is rendered for the user alone).
    */
-  async template(content: SignedInPageContent | null, key: string, user: PublicUser, render: StandInRender): Promise<Template | null> {
+  async template(
+    content: SignedInPageContent | null,
+    key: string,
+    user: PublicUser,
+    render: StandInRender,
+    frame?: () => Promise<FrameContent>,
+  ): Promise<Template | null> {
     const fullKey = `${content}@${await this.version(content)}|${key}`;
     const kept = this.pages.get(fullKey);
     if (kept && kept.template !== "seen" && this.opts.now() - kept.storedAt < this.opts.ttlMs) {
@@ -287,7 +326,8 @@ export class SignedInPages {
     let pending = this.rendering.get(fullKey);
     if (!pending) {
       this.lookups.rendered++;
-      pending = renderTemplate(user, render)
+      pending = (frame ? frame() : Promise.resolve(undefined))
+        .then((own) => renderTemplate(user, render, own))
         .then(
           (template) => {
             this.set(fullKey, { template, storedAt: this.opts.now() });

@@ -536,3 +536,95 @@ test("failures are said where they happen and can be tried again: the membership
   await expect(page.getByTestId("payments-result")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Preview", exact: true })).toBeDisabled();
 });
+
+test("Import payments (CSV): another portal's columns are mapped by staff, and the mapping is kept for its next file; Stripe's export is read as downloaded", async ({
+  page,
+  signIn,
+  services,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const tag = `MP${uniq()}`;
+  const a = await seedMember(services, tag);
+  const today = services.coverage.today();
+  await signIn("limited_admin");
+  await page.goto("/admin/members");
+  await page.getByRole("tab", { name: "Import payments (CSV)" }).click();
+  const panel = page.getByRole("tabpanel");
+  const input = panel.locator('input[type="file"]');
+  // A header of its own each run: the mapping is kept by the file's columns.
+  const header = `Member No,Txn,Date,Paid,Note ${tag}`;
+  await input.setInputFiles({
+    name: "portal.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`${header}\n${a.certificate},${tag}-1,${today},19.95,dues\n`),
+  });
+  await panel.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(panel.getByTestId("payments-message")).toHaveText(
+    "The file's first row must name the columns certificate_number, amount, paid_on and reference (missing: certificate_number, amount, paid_on, reference)",
+  );
+  const mapper = panel.getByTestId("payments-mapping");
+  await expect(mapper.getByRole("heading", { name: "Which column holds what?" })).toBeVisible();
+  // Nothing chosen: each select says so, and the first is focused.
+  await mapper.getByRole("button", { name: "Preview with these columns" }).click();
+  await expect(mapper.getByText("Choose the column that holds the certificate number")).toBeVisible();
+  await expect(mapper.getByText("Choose the column that holds the day paid")).toBeVisible();
+  await expect(mapper.getByLabel("Certificate number")).toBeFocused();
+  // From the keyboard: the focused select takes its column by typing.
+  await page.keyboard.press("ArrowDown");
+  await expect(mapper.getByLabel("Certificate number")).toHaveValue("Member No");
+  await expect(mapper.getByText("Choose the column that holds the certificate number")).toHaveCount(0);
+  await mapper.getByLabel("Amount").selectOption("Paid");
+  await mapper.getByLabel("Paid on").selectOption("Date");
+  await mapper.getByLabel("Reference").selectOption("Txn");
+  await expectNoAxeViolations(page);
+  await shot(page, "import-mapping-desktop");
+  await mapper.getByLabel("Reference").focus();
+  await page.keyboard.press("Tab");
+  await expect(mapper.getByRole("button", { name: "Preview with these columns" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(panel.getByTestId("payments-message")).toHaveText("Ready to record 1 payment ($19.95) for 1 member.");
+  await expect(panel.getByTestId("payments-format")).toHaveText(
+    'Read with the columns chosen for this file\'s columns: Certificate number from "Member No", Amount from "Paid", Paid on from "Date", Reference from "Txn".',
+  );
+  await expect(panel.getByTestId("payments-mapping")).toHaveCount(0);
+  await panel.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(panel.getByTestId("payments-message")).toHaveText("Recorded 1 payment ($19.95) for 1 member.");
+  expect(await ledger(services, a.id)).toEqual([[1995, `${tag}-1`]]);
+
+  // The portal's next file, with the same columns: read with the kept mapping, untold; it can be changed.
+  await input.setInputFiles({
+    name: "portal-next.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`${header}\n${a.certificate},${tag}-2,${today},19.95,dues\n`),
+  });
+  await panel.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(panel.getByTestId("payments-message")).toHaveText("Ready to record 1 payment ($19.95) for 1 member.");
+  await expect(panel.getByTestId("payments-format")).toContainText('Certificate number from "Member No"');
+  await panel.getByRole("button", { name: "Change columns" }).click();
+  await expect(panel.getByTestId("payments-mapping").getByLabel("Amount")).toHaveValue("Paid");
+  // The mapping on a phone: the selects one under another, nothing sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noSidewaysScroll(page);
+  await shot(page, "import-mapping-phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Stripe's payments export, as downloaded: its own columns, the member by the Membership ID metadata.
+  const stripe =
+    "id,Created date (UTC),Amount,Amount Refunded,Currency,Captured,Converted Amount,Converted Amount Refunded,Converted Currency,Decline Reason,Description,Fee,Status,Seller Message,Customer ID,Customer Email,Invoice ID,PaymentIntent ID,membership_id (metadata)\n" +
+    `ch_${tag}A,${today} 15:00:00,39.90,19.95,usd,true,39.90,19.95,usd,,Dues,1.46,Paid,Payment complete.,cus_${tag},rosa@example.com,,pi_${tag}A,${a.certificate}\n` +
+    `ch_${tag}B,${today} 15:05:00,19.95,0.00,usd,false,19.95,0.00,usd,card_declined,Dues,0.00,Failed,The card was declined.,cus_${tag},rosa@example.com,,pi_${tag}B,${a.certificate}\n`;
+  await input.setInputFiles({ name: "unified_payments.csv", mimeType: "text/csv", buffer: Buffer.from(stripe) });
+  await panel.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(panel.getByTestId("payments-format")).toHaveText(
+    "Read as Stripe's payments export: the member by the payment reference or the Membership ID in its metadata.",
+  );
+  await expect(panel.getByTestId("payments-message")).toHaveText(
+    "Ready to record 1 payment ($39.90) for 1 member and 1 refund ($19.95). 1 row that took no money is skipped.",
+  );
+  await expect(panel.getByTestId("payments-refunds")).toContainText(`Line 2: $19.95 refunded of reference pi_${tag}A`);
+  await expect(panel.getByTestId("payments-not-paid")).toContainText(`Line 3: reference pi_${tag}B, not captured`);
+  await expect(panel.getByTestId("payments-mapping")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await shot(page, "import-stripe-desktop");
+});

@@ -53,6 +53,35 @@ test.describe("contact form", () => {
     expect(row).toMatchObject({ name: "Robin Fields", subject: "warranty", status: "pending" });
   });
 
+  test("the form's code comes after the page: what is typed before it has come stays, and is checked once it has", async ({ page }) => {
+    // Hold the form's chunk (its component, Conform and zod) until the page has been typed in.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const asked: string[] = [];
+    await page.route(/\/assets\/ContactForm-[\w-]+\.js$/, async (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      await held;
+      await route.continue();
+    });
+    await page.goto("/contact-us");
+    await expect.poll(() => asked.length, { message: "the page asks for the form's code after it has loaded" }).toBe(1);
+    const name = page.getByLabel("Full Name");
+    const email = page.getByLabel("Email Address");
+    await name.fill("Robin Fields");
+    await email.fill("robin@");
+    release();
+
+    const message = page.getByText("Please enter a valid email address, like name@example.com");
+    await expect(async () => {
+      await email.focus();
+      await email.blur();
+      await expect(message).toBeVisible({ timeout: 500 });
+    }).toPass();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(name).toHaveValue("Robin Fields");
+    await expect(email).toHaveValue("robin@");
+  });
+
   test("validates as you go: field errors, aria-invalid, aria-describedby and a summary", async ({ page }) => {
     await page.goto("/contact-us");
     const email = page.getByLabel("Email Address");

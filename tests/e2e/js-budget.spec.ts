@@ -1,6 +1,14 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { HOME_TAGS_GZIP_BUDGET, JS_BUDGETS, fromTags, measurePages, publicRoutes } from "../../scripts/js-budget";
+import {
+  FORM_PAGES,
+  FORM_PAGE_TAGS_GZIP_BUDGET,
+  HOME_TAGS_GZIP_BUDGET,
+  JS_BUDGETS,
+  fromTags,
+  measurePages,
+  publicRoutes,
+} from "../../scripts/js-budget";
 
 /**
  * The JavaScript budget of every public page (issue: front-end weight): bytes from the
@@ -54,6 +62,28 @@ test.describe("first-load JavaScript budget", () => {
     const manifest = pages.find((p) => p.path === "/")!;
     expect(home.detail.map((f) => f.file).sort()).toEqual(manifest.detail.map((f) => f.file).sort());
   });
+
+  for (const formPage of FORM_PAGES) {
+    test(`${formPage}'s first load, counted from its own tags, stays within ${kb(FORM_PAGE_TAGS_GZIP_BUDGET)} gzip: its form comes after it`, async ({
+      request,
+      baseURL,
+    }) => {
+      const named = await fromTags(baseURL!, formPage, async (url) => (await request.get(url)).body());
+      const biggest = [...named.detail]
+        .sort((a, b) => b.gzip - a.gzip)
+        .slice(0, 5)
+        .map((f) => `${f.file} ${kb(f.gzip)}`)
+        .join(", ");
+      expect(
+        named.gzip,
+        `${formPage} names ${named.files} JavaScript files, ${kb(named.gzip)} gzip. Biggest: ${biggest}`,
+      ).toBeLessThanOrEqual(FORM_PAGE_TAGS_GZIP_BUDGET);
+      // The form's chunk is fetched after the page, not named by it.
+      const manifest = pages.find((p) => p.path === new URL(formPage, baseURL).pathname)!;
+      expect(manifest.onDemand.some((f) => /\/(Contact|Request|Payment|Login)Form-[\w-]+\.js$/.test(f))).toBe(true);
+      expect(named.detail.map((f) => f.file).sort()).toEqual(manifest.detail.map((f) => f.file).sort());
+    });
+  }
 
   test("the calculator's charts are not part of its first load", () => {
     const calculator = pages.find((p) => p.path === "/mortgage-calculator")!;

@@ -130,6 +130,24 @@ const API: Record<string, Row> = {
   "POST /.netlify/functions/applications": signedIn(400),
   "GET /api/cases/:caseNumber": signedIn(404),
   "POST /api/upload-users": staff(400),
+  // Announcements (issue 41): super_admin, and a limited_admin only when allowed in Staff (not here).
+  "GET /api/admin/announcements": superAdmin(200),
+  "POST /api/admin/announcements": superAdmin(400),
+  "GET /api/admin/announcements/options": superAdmin(200),
+  "POST /api/admin/announcements/audience": superAdmin(400),
+  "POST /api/admin/announcements/preview": superAdmin(400),
+  "POST /api/admin/announcements/test": superAdmin(400),
+  "GET /api/admin/announcements/:id": superAdmin(404),
+  "PUT /api/admin/announcements/:id": superAdmin(400),
+  "DELETE /api/admin/announcements/:id": superAdmin(404),
+  "POST /api/admin/announcements/:id/schedule": superAdmin(400),
+  "POST /api/admin/announcements/:id/send": superAdmin(502),
+  "POST /api/admin/announcements/:id/cancel": superAdmin(404),
+  "GET /api/admin/announcements/:id/problems.csv": superAdmin(404),
+  "GET /api/account/announcements": [401, 200, 401, 403, 403],
+  "PUT /api/account/announcements": [401, 400, 401, 403, 403],
+  // The unsubscribe link's one click: the token is the authority (none valid here: 404 to all).
+  "POST /unsubscribe/:token": everyone(404),
 };
 
 /** Guarded pages answer a visitor without a session with the sign-in screen (401), in place. */
@@ -155,6 +173,7 @@ const PAGES: Record<string, Row> = {
   "GET /mortgage-calculator/print": everyone(200),
   "GET /verify/:token": everyone(404),
   "GET /account/email/:token": everyone(404),
+  "GET /unsubscribe/:token": everyone(404),
   // A visitor goes to the members-only gate, where every Knowledge Center link takes them.
   "GET /knowledge-center": signedIn(200, "302 /members-only"),
   "GET /knowledge": signedIn(200, "302 /members-only"),

@@ -6,6 +6,7 @@ import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { formatDateTime, formatDay } from "~/platform/dates";
 import { ApiError, errorReason } from "~/platform/json-client";
 import { formatPhone } from "~/domain/formats";
+import { PageHero } from "~/components/PageHero";
 import { accountApi } from "./api-client";
 import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
@@ -20,6 +21,30 @@ import {
 } from "./contract";
 
 const when = (iso: string) => formatDateTime(iso) ?? iso;
+
+/**
+ * Everything of My account below the site's header: the banner greeting the member and their
+ * page. The server renders it alone for each request and puts it into the kept frame
+ * (app/server/page-frames.server.tsx), so it reads no context but the router's and the root
+ * loader's configuration.
+ */
+export function AccountContent({ overview }: { overview: AccountOverview }) {
+  const { membership } = overview;
+  const name = [membership.firstName, membership.lastName].filter(Boolean).join(" ");
+  return (
+    <>
+      <PageHero eyebrow="My account" title={name ? `Hello, ${name}` : "Your membership"}>
+        Your membership, what you have sent us and its status, and how to reach you.
+      </PageHero>
+      <AccountPage overview={overview} />
+    </>
+  );
+}
+
+/** The overview a loader's data holds (JSON), or null for the stand-in's marker a kept frame is rendered with. */
+export function overviewOf(data: string): AccountOverview | null {
+  return data.startsWith("{") ? (JSON.parse(data) as AccountOverview) : null;
+}
 
 /**
  * The member's own page: coverage and the proof-of-coverage card, membership, what they sent
@@ -150,10 +175,11 @@ function ContactDetailsForm({ initial, initialPending }: { initial: ContactDetai
     const shown = formatPhone(e.currentTarget.value);
     if (shown !== e.currentTarget.value) form.update({ name: "phone", value: shown });
   };
-  const text = (name: keyof ContactDetails, autoComplete: string, type: "text" | "email" | "tel" = "text") => (
-    <Field meta={fields[name]} label={CONTACT_LABELS[name]} optional>
+  // A field's metadata read once: each read of `fields[name]` builds it afresh (Conform), the page's costliest part to render.
+  const text = (name: keyof ContactDetails, autoComplete: string, type: "text" | "email" | "tel" = "text", meta = fields[name]) => (
+    <Field meta={meta} label={CONTACT_LABELS[name]} optional>
       <input
-        {...inputProps(fields[name], { type })}
+        {...inputProps(meta, { type })}
         autoComplete={autoComplete}
         className="field-input"
         disabled={busy}

@@ -72,6 +72,18 @@ export const ANNOUNCEMENT_MESSAGES = {
   badLink: "This link is not valid. Check that it was copied whole, or sign in to My account to change what you receive.",
 } as const;
 
+/** The unsubscribe page's words. */
+export const UNSUBSCRIBE_TEXTS = {
+  title: "Stop announcements?",
+  question: (firstName: string | null) =>
+    `${firstName ? `${firstName}, you` : "You"} receive the association's announcements by e-mail. Stop them?`,
+  confirm: "Stop announcements",
+  doneTitle: "Announcements stopped",
+  done: "You will no longer receive announcements.",
+  stillSent: "Reminders and receipts about your own coverage are not announcements: they are still sent.",
+  account: "Change this on My account",
+} as const;
+
 /** Why a recipient's mail was not sent (kept on the outbox row). */
 export const SKIP_REASONS = {
   optedOut: "The member stopped announcements",

@@ -40,6 +40,8 @@ export const ANNOUNCEMENT_KIND = "announcement";
 const INSERT_CHUNK = 500;
 /** Failed and skipped recipients shown on the page (all of them in the CSV). */
 const PROBLEMS_SHOWN = 100;
+/** Stored while Send now adds the rows (a moment): shown as scheduled, for now. */
+const STARTING = "starting";
 
 export interface AnnouncementDeps {
   db: Db;
@@ -116,7 +118,7 @@ export class AnnouncementService {
     return {
       id: Number(r.id),
       subject: r.subject,
-      status: r.status as AnnouncementStatus,
+      status: (r.status === STARTING ? "scheduled" : r.status) as AnnouncementStatus,
       audience: readAudience(r.audience),
       scheduledAt: r.scheduled_at,
       createdAt: r.created_at,
@@ -377,13 +379,21 @@ export class AnnouncementService {
     return this.get(id);
   }
 
-  /** Send now: starts at once. A second press, or another staff member's, finds it started (409). */
+  /**
+   * Send now: starts at once. The first press moves it to "starting" in one conditional
+   * update; a second press, another staff member's or another instance's, finds it so (409).
+   * A server stopped between the two steps leaves it starting: the next check starts it.
+   */
   async sendNow(actor: PublicUser, id: number): Promise<AnnouncementDetail> {
     this.checkCanSend();
+    const current = await this.get(id);
+    if (current.status === "draft" || current.status === "scheduled") {
+      if (!(await this.count(current.audience)).recipients) throw DomainError.invalid(ANNOUNCEMENT_MESSAGES.noRecipients);
+    }
     const now = this.now().toISOString();
     const res = await this.deps.db
       .updateTable("announcements")
-      .set({ status: "scheduled", scheduled_at: now, sent_by: actor.id, updated_at: now })
+      .set({ status: STARTING, scheduled_at: now, sent_by: actor.id, updated_at: now })
       .where("id", "=", id)
       .where("status", "in", ["draft", "scheduled"])
       .executeTakeFirst();
@@ -401,7 +411,7 @@ export class AnnouncementService {
    */
   async start(id: number): Promise<boolean> {
     const row = await this.deps.db.selectFrom("announcements").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row || row.status !== "scheduled") return false;
+    if (!row || (row.status !== "scheduled" && row.status !== STARTING)) return false;
     const members = await audienceMembers(this.deps.db, this.deps.census, readAudience(row.audience));
     const now = this.now().toISOString();
     const started = await this.deps.db.transaction().execute(async (trx) => {
@@ -409,7 +419,7 @@ export class AnnouncementService {
         .updateTable("announcements")
         .set({ status: "sending", started_at: now, updated_at: now, recipients: members.length })
         .where("id", "=", id)
-        .where("status", "=", "scheduled")
+        .where("status", "=", row.status)
         // Edited since its audience was read: the next check starts it with the new one.
         .where("updated_at", "=", row.updated_at)
         .executeTakeFirst();
@@ -463,7 +473,7 @@ export class AnnouncementService {
     const due = await this.deps.db
       .selectFrom("announcements")
       .select("id")
-      .where("status", "=", "scheduled")
+      .where("status", "in", ["scheduled", STARTING])
       .where("scheduled_at", "<=", this.now().toISOString())
       .orderBy("scheduled_at")
       .execute();
@@ -503,7 +513,7 @@ export class AnnouncementService {
         .updateTable("announcements")
         .set({ status: "cancelled", cancelled_at: now, updated_at: now })
         .where("id", "=", id)
-        .where("status", "in", ["scheduled", "sending"])
+        .where("status", "in", ["scheduled", STARTING, "sending"])
         .executeTakeFirst();
       if (!Number(res.numUpdatedRows)) throw DomainError.conflict(ANNOUNCEMENT_MESSAGES.notCancellable);
       // A row a sender holds right now is checked again before it goes (the announcement is cancelled).

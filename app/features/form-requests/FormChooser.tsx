@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { BookOpen, Calculator, Check, ChevronRight } from "lucide-react";
-import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/intake/schemas";
+import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/intake/request-forms";
 
 const ICONS: Record<RequestFormKind, typeof Calculator> = { cpa: Calculator, homeowner: BookOpen };
 

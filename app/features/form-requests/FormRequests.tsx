@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { focusAndReveal } from "~/components/forms/focus";
-import { FormMessage } from "~/components/forms/FormParts";
+import { formAfterPage } from "~/components/forms/afterPage";
+import { FormMessage } from "~/components/forms/FormMessage";
 import type { FormActionData } from "~/features/submissions/intake/form-result";
-import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/intake/schemas";
+import { REQUEST_FORMS, type RequestFormKind } from "~/features/submissions/intake/request-forms";
 import { FormChooser } from "./FormChooser";
 import { INVALID_FORM_SELECTION, REQUEST_SUCCESS } from "./messages";
-import { RequestForm } from "./RequestForm";
+
+/** The form's code (zod, Conform, the schema) comes after the page: components/forms/afterPage. */
+const RequestForm = formAfterPage(() => import("./RequestForm").then((m) => m.RequestForm));
 
 export type FormSelection = RequestFormKind | "invalid" | null;
 

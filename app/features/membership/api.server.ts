@@ -36,10 +36,18 @@ function importMessage(report: PaymentsImportReport, applied: boolean): string {
     : "";
   if (report.problems)
     return applied ? PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems) : PAYMENTS_IMPORT_MESSAGES.previewProblems(report.problems);
-  if (!report.toRecord) return PAYMENTS_IMPORT_MESSAGES.nothingNew;
   const count = (n: number) => n.toLocaleString("en-US");
-  const what = `${count(report.toRecord)} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${count(report.members)} ${report.members === 1 ? "member" : "members"}`;
-  return applied ? `Recorded ${what}.${skipped}` : `Ready to record ${what}.${skipped}`;
+  const refunds = report.refunds
+    ? `${count(report.refunds)} ${report.refunds === 1 ? "refund" : "refunds"} (${formatCents(report.refundCents)})`
+    : "";
+  const notPaid = report.notPaid
+    ? ` ${count(report.notPaid)} ${report.notPaid === 1 ? "row that took no money is" : "rows that took no money are"} skipped.`
+    : "";
+  if (!report.toRecord && !report.refunds) return `${PAYMENTS_IMPORT_MESSAGES.nothingNew}${notPaid}`;
+  const what = report.toRecord
+    ? `${count(report.toRecord)} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${count(report.members)} ${report.members === 1 ? "member" : "members"}${refunds ? ` and ${refunds}` : ""}`
+    : refunds;
+  return applied ? `Recorded ${what}.${skipped}${notPaid}` : `Ready to record ${what}.${skipped}${notPaid}`;
 }
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
@@ -192,10 +200,13 @@ export function membershipRouter({
     apiRequireAdmin,
     jsonBody(PAYMENTS_IMPORT_LIMIT),
     handler(async (req, res) => {
-      const { csv, apply } = parseInput(paymentsImportSchema, req.body ?? {});
-      const report = apply ? await paymentsImport.apply(userOf(res), csv) : await paymentsImport.preview(csv);
+      const { csv, apply, mapping } = parseInput(paymentsImportSchema, req.body ?? {});
+      const actor = userOf(res);
+      const report = apply
+        ? await paymentsImport.apply(actor, csv, mapping ?? null)
+        : await paymentsImport.preview(csv, { mapping: mapping ?? null, actor });
       const body: PaymentsImportAnswer = { success: true, applied: apply, message: importMessage(report, apply), report };
-      res.status(apply && report.toRecord ? 201 : 200).json(body);
+      res.status(apply && (report.toRecord || report.refunds) ? 201 : 200).json(body);
     }),
   );
   return router;

@@ -297,11 +297,31 @@ export const PAYMENTS_IMPORT_LIMIT = "11mb";
 export const PAYMENTS_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const PAYMENTS_IMPORT_MAX_LABEL = "10MB";
 
+const mappedColumn = (field: string) =>
+  z
+    .string(`Choose the column that holds the ${field}`)
+    .trim()
+    .min(1, `Choose the column that holds the ${field}`)
+    .max(200, `The column chosen for the ${field} is too long a name`);
+
 export const paymentsImportSchema = z.object({
   csv: z
     .string("Choose the payment portal's CSV export")
     .max(PAYMENTS_IMPORT_MAX_BYTES, `The file must be at most ${PAYMENTS_IMPORT_MAX_LABEL}`),
   apply: z.boolean("apply must be true or false").default(false),
+  /** For a file neither the site's nor Stripe's: which of its columns holds each field (kept for the next file with its header). */
+  mapping: z
+    .object(
+      {
+        certificate_number: mappedColumn("certificate number"),
+        amount: mappedColumn("amount"),
+        paid_on: mappedColumn("day paid"),
+        reference: mappedColumn("reference"),
+      },
+      "mapping must name a column for each of certificate number, amount, paid on and reference",
+    )
+    .nullable()
+    .optional(),
 });
 
 export interface PaymentsImportAnswer {
@@ -319,8 +339,37 @@ export interface PaymentsImportAnswer {
     problemRows: Array<{ line: number; message: string; certificate?: string }>;
     members: number;
     /** The first rows to be recorded (up to 100), with the member each matched. */
-    matchedRows: Array<{ line: number; certificate: string; name: string; amountCents: number; paidOn: string; reference: string }>;
+    matchedRows: Array<{
+      line: number;
+      certificate: string;
+      name: string;
+      amountCents: number;
+      paidOn: string;
+      reference: string;
+      refundCents?: number;
+    }>;
+    /** How the file was read: the site's own columns, Stripe's payments export, or columns staff mapped (saved: kept for its header). */
+    format: {
+      kind: "site" | "stripe" | "mapped";
+      mapping: { certificate_number: string; amount: string; paid_on: string; reference: string } | null;
+      saved: boolean;
+      /** A mapped file's columns, for staff to map again. */
+      columns?: string[];
+    };
+    /** Rows that took no money (failed, not captured): skipped, each with why. */
+    notPaid: number;
+    notPaidRows: Array<{ line: number; reference: string; reason: string }>;
+    /** Refunds (Stripe's Amount Refunded) recorded against their payments, new or recorded before. */
+    refunds: number;
+    refundCents: number;
+    refundRows: Array<{ line: number; reference: string; refundCents: number }>;
   };
+}
+
+/** The answer refusing a file whose columns staff could map: its header's columns, to choose from. */
+export interface PaymentsImportRefusalDetails {
+  columns?: string[];
+  problems?: Array<{ line: number; message: string; certificate?: string }>;
 }
 
 /** GET/POST /api/account/membership/card: the member's proof-of-coverage token (POST: a new one). */

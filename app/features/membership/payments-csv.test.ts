@@ -12,8 +12,10 @@ describe("the payment portal's CSV export", () => {
     );
     expect(got).toEqual({
       ok: true,
+      kind: "site",
       totalRows: 2,
       problems: [],
+      notPaid: [],
       rows: [
         { line: 2, certificate: "AHA0000001", amountCents: 1995, paidOn: "2026-03-07", reference: "PP-1", method: "card" },
         { line: 3, certificate: "AHA0000002", amountCents: 125050, paidOn: "2026-03-08", reference: "PP-2", method: "card" },
@@ -23,7 +25,12 @@ describe("the payment portal's CSV export", () => {
 
   it("refuses a file without its columns or rows, as a whole", () => {
     expect(parse("")).toEqual({ ok: false, error: P.empty });
-    expect(parse("certificate_number,amount,paid_on\nA,1,2026-01-01")).toEqual({ ok: false, error: P.missingColumns(["reference"]) });
+    expect(parse("certificate_number,amount,paid_on\nA,1,2026-01-01")).toEqual({
+      ok: false,
+      error: P.missingColumns(["reference"]),
+      // The columns the file has, for staff to map.
+      columns: ["certificate_number", "amount", "paid_on"],
+    });
     expect(parse("certificate_number,amount,paid_on,reference\n\n")).toEqual({ ok: false, error: P.noRows });
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { isUniqueViolation, nowIso, type Dialect } from "~/platform/db.server";
 import { DomainError } from "~/platform/errors";
@@ -18,7 +19,19 @@ import {
 import { CoverageCensus } from "./census.server";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { membershipRecord, prepaidPastLimit } from "./ledger";
-import { parsePaymentsCsvInTurns, PAYMENTS_CSV_MESSAGES, type PaymentRow, type RowProblem } from "./payments-csv";
+import {
+  headerOf,
+  parsePaymentsCsvInTurns,
+  PAYMENT_COLUMNS,
+  PAYMENTS_CSV_MESSAGES,
+  STRIPE_EXPORT_MESSAGES,
+  type ColumnMapping,
+  type NotPaidRow,
+  type PaymentRow,
+  type PaymentsFileKind,
+  type RowProblem,
+} from "./payments-csv";
+import { normalizeHeader } from "~/platform/csv";
 
 /** The most problems and skipped rows an answer lists (every one is counted). */
 export const LISTED_ROWS = 500;
@@ -42,6 +55,8 @@ export const PAYMENTS_IMPORT_MESSAGES = {
     `${n} ${n === 1 ? "row has a problem" : "rows have problems"}: nothing can be recorded from this file until ${n === 1 ? "it is" : "they are"} corrected.`,
   raced: "These payments were being recorded by someone else at the same moment. Preview the file again.",
   nothingNew: "Every payment in the file is already recorded: nothing new to record.",
+  /** A refund the import records: the portal's export says the payment was paid back. */
+  refundNote: "Refunded in the payment portal (payments import)",
 } as const;
 
 export interface PaymentsImportReport {
@@ -57,6 +72,15 @@ export interface PaymentsImportReport {
   members: number;
   /** The first rows to be recorded, with the member each matched. */
   matchedRows: MatchedRow[];
+  /** How the file was read: the site's columns, Stripe's export, or columns staff mapped (saved: the mapping kept for this header). */
+  format: { kind: PaymentsFileKind; mapping: ColumnMapping | null; saved: boolean; columns?: string[] };
+  /** Rows that took no money (Stripe: failed, uncaptured...): skipped, each with why. */
+  notPaid: number;
+  notPaidRows: NotPaidRow[];
+  /** Refunds to record (or recorded): what the export says was paid back of a payment, new or recorded before. */
+  refunds: number;
+  refundCents: number;
+  refundRows: Array<{ line: number; reference: string; refundCents: number }>;
 }
 
 export interface MatchedRow {
@@ -66,11 +90,47 @@ export interface MatchedRow {
   amountCents: number;
   paidOn: string;
   reference: string;
+  /** What was paid back of it, recorded as a refund against it (left out when nothing). */
+  refundCents?: number;
 }
 
 type Db = Kysely<Database>;
 
 type CheckedRow = PaymentRow & { memberId: number; name: string };
+/** A refund the export names for a payment recorded before (an online payment whose refund the site has not heard of). */
+interface LateRefund {
+  line: number;
+  reference: string;
+  paymentId: number;
+  memberId: number;
+  cents: number;
+  on: string;
+  method: string;
+}
+interface Recorded {
+  paymentId: number;
+  id: number;
+  certificate: string;
+  paidOn: string;
+  method: string;
+  amountCents: number;
+  /** Paid back of it by refunds so far (positive). */
+  refundedCents: number;
+  /** Taken out of it by refunds and money carried into a later term (positive). */
+  takenCents: number;
+}
+interface Member {
+  id: number;
+  hasPlan: boolean;
+  name: string;
+  certificate: string;
+}
+
+/** A header row's key: its column names normalized, as a digest (the same columns in the same order read alike). */
+export const headerKey = (header: string[]) =>
+  createHash("sha256")
+    .update(JSON.stringify(header.map(normalizeHeader)))
+    .digest("hex");
 
 const isForeignKeyViolation = (err: unknown) => {
   const code = (err as { code?: string } | null)?.code;
@@ -110,29 +170,43 @@ export class PaymentsImportService {
     private census = new CoverageCensus(db, () => todayIn(timeZone, now())),
   ) {}
 
-  async preview(csv: string): Promise<PaymentsImportReport> {
-    return (await this.check(csv)).report;
+  /**
+   * Reads the file as apply would, recording nothing of its payments. A mapping staff chose
+   * (for a file neither the site's nor Stripe's) is kept for the next file with this header.
+   */
+  async preview(csv: string, options: { mapping?: ColumnMapping | null; actor?: { id: number } } = {}): Promise<PaymentsImportReport> {
+    return (await this.check(csv, options.mapping ?? null, options.actor ?? null)).report;
   }
 
-  async apply(actor: { id: number }, csv: string): Promise<PaymentsImportReport> {
-    const { report, rows } = await this.check(csv);
+  async apply(actor: { id: number }, csv: string, mapping: ColumnMapping | null = null): Promise<PaymentsImportReport> {
+    const { report, rows, lateRefunds } = await this.check(csv, mapping, actor);
     if (report.problems > 0)
       throw DomainError.invalid(PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems), { problems: report.problemRows });
-    if (rows.length === 0) return report;
+    if (rows.length === 0 && lateRefunds.length === 0) return report;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const staff = await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst();
         const recorded = { by: actor.id, label: staff?.username ?? null, at: nowIso() };
         for (const chunk of chunks(rows, this.chunkRows)) {
           await this.insert(trx, chunk, recorded);
+          await this.insertRefunds(trx, chunk, recorded);
           await nextTurn();
         }
+        if (lateRefunds.length) await this.insertLateRefunds(trx, lateRefunds, recorded);
         await this.audit.record(
           {
             actorId: actor.id,
             action: "membership.payments_import",
             rowCount: rows.length,
-            details: { totalCents: report.totalCents, skipped: report.skipped, members: report.members },
+            details: {
+              totalCents: report.totalCents,
+              skipped: report.skipped,
+              members: report.members,
+              format: report.format.kind,
+              refunds: report.refunds,
+              refundCents: report.refundCents,
+              notPaid: report.notPaid,
+            },
           },
           trx,
         );
@@ -146,37 +220,118 @@ export class PaymentsImportService {
     }
   }
 
-  private async check(csv: string): Promise<{ report: PaymentsImportReport; rows: CheckedRow[] }> {
-    const parsed = await parsePaymentsCsvInTurns(csv, addDays(todayIn(this.timeZone, this.now()), 1), nextTurn);
-    if (!parsed.ok) throw DomainError.invalid(parsed.error);
+  /** The mapping kept for a header, if any. */
+  private async savedMapping(key: string): Promise<ColumnMapping | null> {
+    const row = await this.db.selectFrom("payments_import_mappings").select("mapping").where("header_key", "=", key).executeTakeFirst();
+    if (!row) return null;
+    try {
+      const mapping = JSON.parse(row.mapping) as Partial<ColumnMapping>;
+      return PAYMENT_COLUMNS.every((f) => typeof mapping[f] === "string") ? (mapping as ColumnMapping) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps staff's mapping for this header (audited when it is new or changed). */
+  private async saveMapping(actor: { id: number } | null, key: string, header: string[], mapping: ColumnMapping): Promise<void> {
+    const value = JSON.stringify(Object.fromEntries(PAYMENT_COLUMNS.map((f) => [f, mapping[f]])));
+    const before = await this.db.selectFrom("payments_import_mappings").select("mapping").where("header_key", "=", key).executeTakeFirst();
+    if (before?.mapping === value) return;
+    await this.db.transaction().execute(async (trx) => {
+      const staff = actor ? await trx.selectFrom("users").select("username").where("id", "=", actor.id).executeTakeFirst() : undefined;
+      const row = {
+        columns: JSON.stringify(header),
+        mapping: value,
+        saved_by: actor?.id ?? null,
+        saved_by_label: staff?.username ?? null,
+        saved_at: nowIso(),
+      };
+      await trx
+        .insertInto("payments_import_mappings")
+        .values({ header_key: key, ...row })
+        .onConflict((oc) => oc.column("header_key").doUpdateSet(row))
+        .execute();
+      await this.audit.record(
+        {
+          actorId: actor?.id ?? null,
+          action: "membership.payments_mapping",
+          details: { columns: header.length, mapping: JSON.parse(value) },
+        },
+        trx,
+      );
+    });
+  }
+
+  private async check(
+    csv: string,
+    chosen: ColumnMapping | null,
+    actor: { id: number } | null,
+  ): Promise<{ report: PaymentsImportReport; rows: CheckedRow[]; lateRefunds: LateRefund[] }> {
+    const header = headerOf(csv);
+    const key = headerKey(header);
+    const saved = chosen ? null : await this.savedMapping(key);
+    const parsed = await parsePaymentsCsvInTurns(csv, addDays(todayIn(this.timeZone, this.now()), 1), nextTurn, {
+      timeZone: this.timeZone,
+      mapping: chosen ?? saved,
+    });
+    if (!parsed.ok) throw DomainError.invalid(parsed.error, parsed.columns ? { columns: parsed.columns } : undefined);
+    const mapping = parsed.kind === "mapped" ? (chosen ?? saved) : null;
+    if (parsed.kind === "mapped" && chosen) await this.saveMapping(actor, key, header, chosen);
     const problems = [...parsed.problems];
-    // At once: PostgreSQL answers both on two connections.
-    const [members, recorded] = await Promise.all([
-      this.members([...new Set(parsed.rows.map((r) => r.certificate))]),
-      this.recordedReferences(parsed.rows.map((r) => r.reference)),
+    const certificates = new Set<string>();
+    const memberReferences = new Set<string>();
+    const references: string[] = [];
+    for (const r of parsed.rows) {
+      if (r.certificate) certificates.add(r.certificate);
+      if (r.memberReference) memberReferences.add(r.memberReference);
+      references.push(r.reference, ...(r.otherReferences ?? []));
+    }
+    // At once: PostgreSQL answers them on their own connections.
+    const [members, byReference, recorded] = await Promise.all([
+      this.members([...certificates]),
+      this.membersByReference([...memberReferences]),
+      this.recordedReferences(references, parsed.kind === "stripe"),
     ]);
     let rows: CheckedRow[] = [];
     const skippedRows: Array<{ line: number; reference: string }> = [];
+    const lateRefunds: LateRefund[] = [];
     const memberIds = new Set<number>();
     let totalCents = 0;
     for (let i = 0; i < parsed.rows.length; i++) {
       if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       const row = parsed.rows[i];
-      const member = members.get(row.certificate);
-      const owner = recorded.get(row.reference);
-      // Recorded before for this member: a re-import, skipped. For another: not this payment.
-      if (owner !== undefined && owner.id === member?.id) skippedRows.push({ line: row.line, reference: row.reference });
-      else if (owner !== undefined)
-        problems.push({
-          line: row.line,
-          message: PAYMENTS_CSV_MESSAGES.referenceOfAnother(owner.certificate),
-          certificate: row.certificate,
-        });
-      else if (!member) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.unknownCertificate, certificate: row.certificate });
-      else if (!member.hasPlan) problems.push({ line: row.line, message: PAYMENTS_CSV_MESSAGES.noPlan, certificate: row.certificate });
+      const ofReference = row.memberReference ? byReference.get(row.memberReference) : undefined;
+      const ofCertificate = row.certificate ? members.get(row.certificate) : undefined;
+      const member = ofReference ?? ofCertificate;
+      const named = !!row.memberReference || !!row.certificate;
+      let owner: Recorded | undefined;
+      for (const ref of [row.reference, ...(row.otherReferences ?? [])]) if ((owner = recorded.get(ref))) break;
+      const problem = (message: string, certificate = row.certificate) =>
+        problems.push({ line: row.line, message, ...(certificate ? { certificate } : {}) });
+      // Recorded before for this member (or, a Stripe row naming nobody, for whoever paid it online): a re-import, skipped.
+      if (owner !== undefined && (!named || owner.id === member?.id)) {
+        skippedRows.push({ line: row.line, reference: row.reference });
+        const late = Math.min((row.refundCents ?? 0) - owner.refundedCents, owner.amountCents - owner.takenCents);
+        if (late > 0)
+          lateRefunds.push({
+            line: row.line,
+            reference: row.reference,
+            paymentId: owner.paymentId,
+            memberId: owner.id,
+            cents: late,
+            on: (row.refundedOn ?? row.paidOn) > owner.paidOn ? (row.refundedOn ?? row.paidOn) : owner.paidOn,
+            method: owner.method,
+          });
+      } else if (owner !== undefined) problem(PAYMENTS_CSV_MESSAGES.referenceOfAnother(owner.certificate));
+      else if (!named) problem(STRIPE_EXPORT_MESSAGES.noMember);
+      else if (row.memberReference && !ofReference) problem(STRIPE_EXPORT_MESSAGES.unknownReference);
+      else if (row.certificate && !ofCertificate) problem(PAYMENTS_CSV_MESSAGES.unknownCertificate);
+      else if (ofReference && ofCertificate && ofReference.id !== ofCertificate.id)
+        problem(STRIPE_EXPORT_MESSAGES.twoMembers(row.certificate));
+      else if (!member!.hasPlan) problem(PAYMENTS_CSV_MESSAGES.noPlan, member!.certificate);
       else {
-        rows.push({ ...row, memberId: member.id, name: member.name });
-        memberIds.add(member.id);
+        rows.push({ ...row, certificate: member!.certificate, memberId: member!.id, name: member!.name });
+        memberIds.add(member!.id);
         totalCents += row.amountCents;
       }
     }
@@ -194,8 +349,13 @@ export class PaymentsImportService {
       problems.push(...tooFar);
     }
     problems.sort((a, b) => a.line - b.line);
+    const refundRows = [
+      ...rows.filter((r) => r.refundCents).map((r) => ({ line: r.line, reference: r.reference, refundCents: r.refundCents! })),
+      ...lateRefunds.map((r) => ({ line: r.line, reference: r.reference, refundCents: r.cents })),
+    ].sort((a, b) => a.line - b.line);
     return {
       rows,
+      lateRefunds,
       report: {
         totalRows: parsed.totalRows,
         toRecord: rows.length,
@@ -205,14 +365,21 @@ export class PaymentsImportService {
         problems: problems.length,
         problemRows: problems.slice(0, LISTED_ROWS),
         members: memberIds.size,
-        matchedRows: rows.slice(0, LISTED_MATCHES).map(({ line, certificate, name, amountCents, paidOn, reference }) => ({
+        matchedRows: rows.slice(0, LISTED_MATCHES).map(({ line, certificate, name, amountCents, paidOn, reference, refundCents }) => ({
           line,
           certificate,
           name,
           amountCents,
           paidOn,
           reference,
+          ...(refundCents ? { refundCents } : {}),
         })),
+        format: { kind: parsed.kind, mapping, saved: !!mapping, ...(mapping ? { columns: [...new Set(header.filter(Boolean))] } : {}) },
+        notPaid: parsed.notPaid.length,
+        notPaidRows: parsed.notPaid.slice(0, LISTED_ROWS),
+        refunds: refundRows.length,
+        refundCents: refundRows.reduce((sum, r) => sum + r.refundCents, 0),
+        refundRows: refundRows.slice(0, LISTED_ROWS),
       },
     };
   }
@@ -229,7 +396,9 @@ export class PaymentsImportService {
     const today = todayIn(this.timeZone, this.now());
     const latest = latestPaidThrough(today);
     const byMember = new Map<number, CheckedRow[]>();
-    for (const row of rows) {
+    for (const paid of rows) {
+      // What stays of it: a refund the file records with it counts against it.
+      const row = paid.refundCents ? { ...paid, amountCents: paid.amountCents - paid.refundCents } : paid;
       const list = byMember.get(row.memberId);
       if (list) list.push(row);
       else byMember.set(row.memberId, [row]);
@@ -286,42 +455,66 @@ export class PaymentsImportService {
   }
 
   /** The certificate numbers' members (staff accounts are no members). */
-  private async members(certificates: string[]): Promise<Map<string, { id: number; hasPlan: boolean; name: string }>> {
-    const found = new Map<string, { id: number; hasPlan: boolean; name: string }>();
+  private async members(certificates: string[]): Promise<Map<string, Member>> {
+    const found = new Map<string, Member>();
     for (const chunk of chunks(certificates, this.chunkRows)) {
       // The role is checked here, not in the query: with it there, SQLite (without statistics)
       // reads the members by the role's index instead of the certificate numbers by theirs.
-      const { rows } = await sql<{
-        id: number;
-        certificate_number: string;
-        role: string;
-        first_name: string | null;
-        last_name: string | null;
-        plan: number | null;
-      }>`
-        select u.id, u.certificate_number, u.role, u.first_name, u.last_name, p.user_id as plan
+      const { rows } = await sql<MemberRow>`
+        select u.id, u.certificate_number, u.role, u.first_name, u.last_name, p.user_id as plan, u.certificate_number as k
         from users u left join membership_plans p on p.user_id = u.id
         where u.certificate_number ${this.inList(chunk)}`.execute(this.db);
-      for (const r of rows)
-        if (r.role === "user")
-          found.set(r.certificate_number, {
-            id: Number(r.id),
-            hasPlan: r.plan !== null,
-            name: [r.first_name, r.last_name].filter(Boolean).join(" "),
-          });
+      for (const r of rows) if (r.role === "user") found.set(r.k, memberOf(r));
       await nextTurn();
     }
     return found;
   }
 
-  /** The references already recorded, each with the member whose payment it is. */
-  private async recordedReferences(references: string[]): Promise<Map<string, { id: number; certificate: string }>> {
-    const found = new Map<string, { id: number; certificate: string }>();
+  /** The members of payment references (membership_online: the opaque value the online payment carries). */
+  private async membersByReference(references: string[]): Promise<Map<string, Member>> {
+    const found = new Map<string, Member>();
     for (const chunk of chunks(references, this.chunkRows)) {
-      const { rows } = await sql<{ reference: string; user_id: number; certificate_number: string }>`
-        select p.reference, p.user_id, u.certificate_number from membership_payments p join users u on u.id = p.user_id
+      const { rows } = await sql<MemberRow>`
+        select u.id, u.certificate_number, u.role, u.first_name, u.last_name, p.user_id as plan, o.payment_reference as k
+        from membership_online o join users u on u.id = o.user_id left join membership_plans p on p.user_id = u.id
+        where o.payment_reference ${this.inList(chunk)}`.execute(this.db);
+      for (const r of rows) if (r.role === "user") found.set(r.k, memberOf(r));
+      await nextTurn();
+    }
+    return found;
+  }
+
+  /**
+   * The references already recorded, each with its payment, the member whose payment it is, and
+   * what came out of it. With `providerIds` (Stripe's export), a charge, payment intent or invoice
+   * id that no payment carries as its reference is looked up in the webhook's events too: the
+   * event that recorded (or found recorded) a payment keeps the ids it named.
+   */
+  private async recordedReferences(references: string[], providerIds: boolean): Promise<Map<string, Recorded>> {
+    const found = new Map<string, Recorded>();
+    const columns = sql`p.id, p.user_id, u.certificate_number, p.paid_on, p.method, p.amount_cents,
+      (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id and r.carried_with is null) as refunded,
+      (select -sum(r.amount_cents) from membership_payments r where r.refund_of = p.id) as taken`;
+    for (const chunk of chunks([...new Set(references)], this.chunkRows)) {
+      const { rows } = await sql<RecordedRow & { reference: string }>`
+        select p.reference, ${columns}
+        from membership_payments p join users u on u.id = p.user_id
         where p.refund_of is null and p.reference ${this.inList(chunk)}`.execute(this.db);
-      for (const r of rows) found.set(r.reference, { id: Number(r.user_id), certificate: r.certificate_number });
+      for (const r of rows) found.set(r.reference, recordedOf(r));
+      await nextTurn();
+      const rest = providerIds ? chunk.filter((ref) => !found.has(ref)) : [];
+      if (!rest.length) continue;
+      const byEvent = await sql<RecordedRow & { payment_intent: string | null; charge_id: string | null; invoice_id: string | null }>`
+        select e.payment_intent, e.charge_id, e.invoice_id, ${columns}
+        from stripe_events e join membership_payments p on p.id = e.payment_id join users u on u.id = p.user_id
+        where p.refund_of is null
+          and (e.payment_intent ${this.inList(rest)} or e.charge_id ${this.inList(rest)} or e.invoice_id ${this.inList(rest)})`.execute(
+        this.db,
+      );
+      const wanted = new Set(rest);
+      for (const r of byEvent.rows)
+        for (const id of [r.payment_intent, r.charge_id, r.invoice_id])
+          if (id && wanted.has(id) && !found.has(id)) found.set(id, recordedOf(r));
       await nextTurn();
     }
     return found;
@@ -347,7 +540,103 @@ export class PaymentsImportService {
         select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ${constants}
         from json_each(${JSON.stringify(rows.map((r) => [r.memberId, r.amountCents, r.paidOn, r.method, r.reference]))})`.execute(trx);
   }
+
+  /** The refunds of the chunk's payments (Stripe's Amount Refunded), each a negative entry naming its payment, just written. */
+  private async insertRefunds(trx: Db, rows: CheckedRow[], recorded: { by: number; label: string | null; at: string }): Promise<void> {
+    const refunded = rows.filter((r) => r.refundCents);
+    if (!refunded.length) return;
+    const ids = new Map<string, number>();
+    for (const chunk of chunks(refunded, 1000)) {
+      const found = await trx
+        .selectFrom("membership_payments")
+        .select(["id", "reference"])
+        .where("refund_of", "is", null)
+        .where(
+          "reference",
+          "in",
+          chunk.map((r) => r.reference),
+        )
+        .execute();
+      for (const f of found) ids.set(f.reference!, Number(f.id));
+    }
+    await this.insertLateRefunds(
+      trx,
+      refunded.map((r) => ({
+        line: r.line,
+        reference: r.reference,
+        paymentId: ids.get(r.reference)!,
+        memberId: r.memberId,
+        cents: r.refundCents!,
+        on: r.refundedOn ?? r.paidOn,
+        method: r.method,
+      })),
+      recorded,
+    );
+  }
+
+  /** Refunds against payments in the ledger: negative entries naming their payment, as CoverageService records a refund. */
+  private async insertLateRefunds(
+    trx: Db,
+    refunds: LateRefund[],
+    recorded: { by: number; label: string | null; at: string },
+  ): Promise<void> {
+    for (const chunk of chunks(refunds, 500))
+      await trx
+        .insertInto("membership_payments")
+        .values(
+          chunk.map((r) => ({
+            user_id: r.memberId,
+            amount_cents: -r.cents,
+            paid_on: r.on,
+            method: r.method,
+            reference: null,
+            refund_of: r.paymentId,
+            note: PAYMENTS_IMPORT_MESSAGES.refundNote,
+            recorded_by: recorded.by,
+            recorded_by_label: recorded.label,
+            recorded_at: recorded.at,
+          })),
+        )
+        .execute();
+  }
 }
+
+type MemberRow = {
+  id: number;
+  certificate_number: string;
+  role: string;
+  first_name: string | null;
+  last_name: string | null;
+  plan: number | null;
+  k: string;
+};
+const memberOf = (r: MemberRow): Member => ({
+  id: Number(r.id),
+  hasPlan: r.plan !== null,
+  name: [r.first_name, r.last_name].filter(Boolean).join(" "),
+  certificate: r.certificate_number,
+});
+
+type RecordedRow = {
+  id: number;
+  user_id: number;
+  certificate_number: string;
+  paid_on: string;
+  method: string;
+  amount_cents: number;
+  refunded: number | null;
+  taken: number | null;
+};
+const recordedOf = (r: RecordedRow): Recorded => ({
+  paymentId: Number(r.id),
+  id: Number(r.user_id),
+  certificate: r.certificate_number,
+  paidOn: r.paid_on,
+  method: r.method,
+  amountCents: Number(r.amount_cents),
+  refundedCents: Number(r.refunded ?? 0),
+  takenCents: Number(r.taken ?? 0),
+});
 
 const PERIOD_MONTHS = { monthly: 1, annual: 12 } as const;
 

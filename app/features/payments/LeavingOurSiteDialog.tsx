@@ -1,7 +1,8 @@
 import { ExternalLink } from "lucide-react";
 import { Modal } from "~/components/Modal";
 import { PaymentDetails, portalInstructions } from "./PaymentDetails";
-import { paymentPortalHref, type PaymentSummary } from "./payment";
+import type { PaymentSummary } from "./payment";
+import { paymentPortalHref } from "./portal";
 
 /** 'Leaving Our Site': the hand-over to the payment portal (PaymentDialog.tsx opens it). */
 export function PaymentDialog({

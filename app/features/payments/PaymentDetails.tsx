@@ -1,6 +1,7 @@
 import { CopyButton } from "~/components/CopyButton";
 import { useHydrated } from "~/components/useHydrated";
-import { formatUsd, portalAmount, portalCarries, type PaymentSummary } from "./payment";
+import type { PaymentSummary } from "./payment";
+import { formatUsd, portalAmount, portalCarries } from "./portal";
 
 /**
  * What is being paid, for the 'Leaving Our Site' step. A detail the portal's address does not

@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { ExternalLink } from "lucide-react";
 import { useHydrated } from "~/components/useHydrated";
 import { PaymentDetails, portalInstructions } from "./PaymentDetails";
-import { paymentPortalHref, type PaymentSummary } from "./payment";
+import type { PaymentSummary } from "./payment";
+import { paymentPortalHref } from "./portal";
 
 /**
  * The 'Leaving Our Site' step shown in the page when the form was posted without

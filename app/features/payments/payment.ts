@@ -1,5 +1,9 @@
 import { z } from "~/platform/zod";
 import { optionalMemberId, optionalText } from "~/features/submissions/intake/fields";
+import { formatUsd } from "./portal";
+
+// The portal's address and the amounts as shown, without zod: the pages that only show a payment load them alone.
+export { formatUsd, paymentPortalHref, portalAmount, portalCarries, portalHandoverNote, type PortalField } from "./portal";
 
 /** Public-side spec, section 2: the payment options and their amounts. */
 export const PAYMENT_OPTIONS = [
@@ -41,9 +45,6 @@ export function paymentOption(value: string | null | undefined) {
 }
 
 export const MAX_PAYMENT = 100_000;
-
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-export const formatUsd = (amount: number) => usd.format(amount);
 
 /** Dollars typed by a person ("1,250.5", "$99") as a number, or null when it is not an amount. */
 export function parseAmount(text: string): number | null {
@@ -94,46 +95,4 @@ export function membershipDuePayment(certificate: string | null, amountCents: nu
   const option = paymentOption("membership")!;
   const memberId = memberIdSchema.safeParse(certificate ?? "");
   return { option: option.value, title: option.title, memberId: memberId.success ? memberId.data : null, amount: amountCents / 100 };
-}
-
-/** What the payment portal's address may carry: `PAYMENT_PORTAL_URL` can hold these placeholders. */
-export type PortalField = "amount" | "memberId" | "option";
-const PLACEHOLDER = /\{(amount|memberId|option)\}/g;
-
-/** The details the portal's address carries (so the payer need not type them again there). */
-export function portalCarries(template: string): Record<PortalField, boolean> {
-  const found = new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]));
-  return { amount: found.has("amount"), memberId: found.has("memberId"), option: found.has("option") };
-}
-
-/**
- * The payment page's promise about the hand-over, true to the configured portal address:
- * what the address carries to the portal, and what the payer pastes there instead (the
- * 'Leaving Our Site' step shows those details, ready to copy).
- */
-export function portalHandoverNote(template: string): string {
-  const { amount, memberId } = portalCarries(template);
-  const opens = "Our secure payment portal opens in a new tab";
-  if (amount && memberId) return `${opens}, and we pass your amount and membership ID on to it.`;
-  if (amount)
-    return `${opens}, and we pass your amount on to it. You paste your membership ID there: the next step shows it, ready to copy.`;
-  if (memberId)
-    return `${opens}, and we pass your membership ID on to it. You paste the amount there: the next step shows it, ready to copy.`;
-  return `${opens}. You paste the amount and your membership ID there: the next step shows them, ready to copy.`;
-}
-
-/** The amount as the portal reads it: dollars with two decimals and no symbol ("45.50"). */
-export const portalAmount = (amount: number) => amount.toFixed(2);
-
-/**
- * The portal address with `{amount}`, `{memberId}` and `{option}` filled in, URL-encoded.
- * Without a payment chosen (the header's 'Make a Payment'), the placeholders are left empty.
- */
-export function paymentPortalHref(template: string, payment?: Pick<PaymentSummary, "option" | "memberId" | "amount"> | null): string {
-  const values: Record<PortalField, string> = {
-    amount: payment ? portalAmount(payment.amount) : "",
-    memberId: payment?.memberId ?? "",
-    option: payment?.option ?? "",
-  };
-  return template.replace(PLACEHOLDER, (_, name: PortalField) => encodeURIComponent(values[name]));
 }

@@ -27,6 +27,7 @@ import { m0036_leases } from "./0036_leases";
 import { m0037_email_changes } from "./0037_email_changes";
 import { m0038_online_payments } from "./0038_online_payments";
 import { m0039_announcements } from "./0039_announcements";
+import { m0040_payments_import_mappings } from "./0040_payments_import_mappings";
 
 /** Every migration in order. Names sort; never edit one that has landed, add a new one. */
 export const migrations: Record<string, AppMigration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, AppMigration> = {
   "0037_email_changes": m0037_email_changes,
   "0038_online_payments": m0038_online_payments,
   "0039_announcements": m0039_announcements,
+  "0040_payments_import_mappings": m0040_payments_import_mappings,
 };

@@ -1,12 +1,12 @@
-import { useRef, useState, type ReactNode } from "react";
-import { CircleAlert, CircleCheck, FileSearch, Info, TriangleAlert, Upload } from "lucide-react";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { CircleAlert, CircleCheck, Columns3, FileSearch, Info, TriangleAlert, Upload } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { Announced } from "~/components/admin/Feedback";
 import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
 import { DropZone, isCsvFile, sizeInKb, UploadProgress, type UploadPhase } from "~/components/upload/FileUpload";
 import { formatCents, formatLongDay } from "../coverage";
 import { PAYMENTS_IMPORT_MAX_BYTES, PAYMENTS_IMPORT_MAX_LABEL, type PaymentsImportAnswer } from "../contract";
-import { PAYMENTS_CSV_MESSAGES } from "../payments-csv";
+import { MAPPED_FIELD_LABELS, PAYMENT_COLUMNS, PAYMENTS_CSV_MESSAGES, type ColumnMapping } from "../payments-csv";
 import { sendPaymentsImport } from "./api-client";
 
 export const PAYMENTS_IMPORT_TEXTS = {
@@ -14,6 +14,21 @@ export const PAYMENTS_IMPORT_TEXTS = {
   tooLarge: "File is too large. The maximum size is 10MB.",
   readFailed: "The file could not be read. Choose it again.",
   failed: "The file could not be sent",
+  mapTitle: "Which column holds what?",
+  mapIntro:
+    "This file is neither the site's own columns nor Stripe's payments export. Choose which of its columns holds each of these; the choice is kept for the next file with the same columns.",
+  chooseColumn: "Choose a column",
+  mapMissing: { certificate_number: "certificate number", amount: "amount", paid_on: "day paid", reference: "reference" } as Record<
+    keyof ColumnMapping,
+    string
+  >,
+  mapRepeated: "Choose a different column for each",
+  previewMapped: "Preview with these columns",
+  changeColumns: "Change columns",
+  readStripe: "Read as Stripe's payments export: the member by the payment reference or the Membership ID in its metadata.",
+  readSite: "Read as the site's own columns (certificate_number, amount, paid_on, reference).",
+  readMapped: (mapping: ColumnMapping) =>
+    `Read with the columns chosen for this file's columns: ${PAYMENT_COLUMNS.map((f) => `${MAPPED_FIELD_LABELS[f]} from "${mapping[f]}"`).join(", ")}.`,
 } as const;
 
 type Report = PaymentsImportAnswer["report"];
@@ -21,6 +36,7 @@ type Outcome =
   | { kind: "preview"; message: string; report: Report }
   | { kind: "applied"; message: string; report: Report }
   | { kind: "refused"; message: string; problemRows: Report["problemRows"] };
+const NO_MAPPING: ColumnMapping = { certificate_number: "", amount: "", paid_on: "", reference: "" };
 
 /**
  * Import payments (CSV): the payment portal's export (certificate_number, amount, paid_on,
@@ -34,12 +50,19 @@ export function PaymentsImportPanel() {
   const [phase, setPhase] = useState<UploadPhase | null>(null);
   const [sendingApply, setSendingApply] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  /** The file's columns, when staff may map them (a file neither the site's nor Stripe's), and the mapping chosen. */
+  const [columns, setColumns] = useState<string[] | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping | null>(null);
+  const [mappingOpen, setMappingOpen] = useState(false);
   const sending = useRef(false);
   const busy = phase !== null;
 
   async function choose(next: File) {
     setOutcome(null);
     setFile(null);
+    setColumns(null);
+    setMapping(null);
+    setMappingOpen(false);
     if (!isCsvFile(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.chooseCsv);
     if (next.size > PAYMENTS_IMPORT_MAX_BYTES) return setNotice(PAYMENTS_IMPORT_TEXTS.tooLarge);
     try {
@@ -51,17 +74,28 @@ export function PaymentsImportPanel() {
     }
   }
 
-  async function send(apply: boolean) {
+  async function send(apply: boolean, chosen: ColumnMapping | null = mapping) {
     if (!file || sending.current) return;
     sending.current = true;
     setSendingApply(apply);
     setPhase({ kind: "sending", loaded: 0, total: file.text.length });
     try {
-      const answer = await sendPaymentsImport(file.text, apply, setPhase);
+      const answer = await sendPaymentsImport(file.text, apply, setPhase, chosen);
       const body = answer.body;
-      if (body && body.success) setOutcome({ kind: body.applied ? "applied" : "preview", message: body.message, report: body.report });
-      else {
-        const details = body && !body.success ? (body.details as { problems?: Report["problemRows"] } | undefined) : undefined;
+      if (body && body.success) {
+        setOutcome({ kind: body.applied ? "applied" : "preview", message: body.message, report: body.report });
+        const format = body.report.format;
+        // A mapped file (chosen now, or kept from before): its mapping goes with Apply, and can be changed.
+        setMapping(format.mapping);
+        setColumns(format.columns ?? null);
+        setMappingOpen(false);
+      } else {
+        const details =
+          body && !body.success ? (body.details as { problems?: Report["problemRows"]; columns?: string[] } | undefined) : undefined;
+        if (details?.columns?.length) {
+          setColumns(details.columns);
+          setMappingOpen(true);
+        }
         setOutcome({
           kind: "refused",
           message: body && !body.success ? body.error : `${PAYMENTS_IMPORT_TEXTS.failed}: the server answered ${answer.status}`,
@@ -103,6 +137,12 @@ export function PaymentsImportPanel() {
               other; card when left out).
             </li>
             <li>Amounts in dollars (19.95); days written YYYY-MM-DD or MM/DD/YYYY.</li>
+            <li>
+              Stripe&apos;s payments export is read as downloaded (Payments, Export): the member is found by the payment reference or the
+              Membership ID in its metadata, never by name or e-mail; failed payments are skipped; a refunded amount is recorded as a refund
+              of its payment.
+            </li>
+            <li>Another portal&apos;s file: choose which of its columns holds what; the choice is kept for its next file.</li>
             <li>A reference already recorded is skipped, so the same file imported twice records nothing new.</li>
             <li>If any row has a problem, nothing is recorded: correct the file and preview it again.</li>
           </ol>
@@ -130,6 +170,23 @@ export function PaymentsImportPanel() {
             </button>
           </div>
           <UploadProgress phase={phase} />
+          {columns && !mappingOpen && mapping ? (
+            <button type="button" className="btn-outline mt-4" onClick={() => setMappingOpen(true)} disabled={busy}>
+              <Columns3 className="h-4 w-4" aria-hidden />
+              {PAYMENTS_IMPORT_TEXTS.changeColumns}
+            </button>
+          ) : null}
+          {columns && mappingOpen ? (
+            <ColumnMapper
+              columns={columns}
+              initial={mapping ?? NO_MAPPING}
+              busy={busy}
+              onPreview={(chosen) => {
+                setMapping(chosen);
+                void send(false, chosen);
+              }}
+            />
+          ) : null}
         </div>
       </div>
       <Announced alert={outcome?.kind === "refused"}>{outcome ? <ImportOutcome outcome={outcome} /> : null}</Announced>
@@ -175,6 +232,15 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
         {outcome.message}
       </p>
       {report ? (
+        <p className="mt-1 text-sm text-slate-800" data-testid="payments-format">
+          {report.format.kind === "stripe"
+            ? PAYMENTS_IMPORT_TEXTS.readStripe
+            : report.format.kind === "mapped" && report.format.mapping
+              ? PAYMENTS_IMPORT_TEXTS.readMapped(report.format.mapping)
+              : PAYMENTS_IMPORT_TEXTS.readSite}
+        </p>
+      ) : null}
+      {report ? (
         <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
           <Stat label="Rows in file" value={report.totalRows} />
           <Stat label={outcome.kind === "applied" ? "Recorded" : "To record"} value={report.toRecord} />
@@ -192,6 +258,7 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
             <li key={r.line}>
               Line {r.line}: {r.certificate}
               {r.name ? ` (${r.name})` : ""}, {formatCents(r.amountCents)} on {formatLongDay(r.paidOn)}, reference {r.reference}
+              {r.refundCents ? `, ${formatCents(r.refundCents)} refunded` : ""}
             </li>
           ))}
         </RowList>
@@ -215,6 +282,28 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
           ))}
         </RowList>
       ) : null}
+      {report && report.refundRows.length ? (
+        <RowList
+          title={`Refunds (${report.refunds.toLocaleString("en-US")})`}
+          testId="payments-refunds"
+          more={report.refunds - report.refundRows.length}
+        >
+          {report.refundRows.map((r) => (
+            <li key={r.line}>
+              Line {r.line}: {formatCents(r.refundCents)} refunded of reference {r.reference}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+      {report && report.notPaidRows.length ? (
+        <RowList title="No money taken (skipped)" testId="payments-not-paid" more={report.notPaid - report.notPaidRows.length}>
+          {report.notPaidRows.map((r) => (
+            <li key={r.line}>
+              Line {r.line}: reference {r.reference}, {r.reason}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
       {report && report.skippedRows.length ? (
         <RowList title="Already recorded (skipped)" testId="payments-skipped" more={report.skipped - report.skippedRows.length}>
           {report.skippedRows.map((r) => (
@@ -225,6 +314,97 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
         </RowList>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * For each of the four fields, which of the file's columns holds it: labelled selects, required
+ * (marked), checked before the file is sent again.
+ */
+function ColumnMapper({
+  columns,
+  initial,
+  busy,
+  onPreview,
+}: {
+  columns: string[];
+  initial: ColumnMapping;
+  busy: boolean;
+  onPreview: (mapping: ColumnMapping) => void;
+}) {
+  const id = useId();
+  const [chosen, setChosen] = useState<ColumnMapping>(() => ({
+    ...initial,
+    ...Object.fromEntries(PAYMENT_COLUMNS.filter((f) => !columns.includes(initial[f])).map((f) => [f, ""])),
+  }));
+  const [errors, setErrors] = useState<Partial<Record<keyof ColumnMapping, string>>>({});
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const next: Partial<Record<keyof ColumnMapping, string>> = {};
+    for (const f of PAYMENT_COLUMNS) {
+      if (!chosen[f]) next[f] = `Choose the column that holds the ${PAYMENTS_IMPORT_TEXTS.mapMissing[f]}`;
+      else if (PAYMENT_COLUMNS.some((g) => g !== f && chosen[g] === chosen[f])) next[f] = PAYMENTS_IMPORT_TEXTS.mapRepeated;
+    }
+    setErrors(next);
+    const first = PAYMENT_COLUMNS.find((f) => next[f]);
+    if (first) return document.getElementById(`${id}-${first}`)?.focus();
+    onPreview(chosen);
+  }
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={`${id}-title`}
+      data-testid="payments-mapping"
+      className="mt-6 rounded-xl border border-brand-100 bg-white p-4"
+    >
+      <h3 id={`${id}-title`} className="flex items-center gap-2 text-base font-semibold text-brand-900">
+        <Columns3 className="h-5 w-5" aria-hidden />
+        {PAYMENTS_IMPORT_TEXTS.mapTitle}
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">{PAYMENTS_IMPORT_TEXTS.mapIntro}</p>
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        {PAYMENT_COLUMNS.map((f) => (
+          <div key={f} className="min-w-0">
+            <label htmlFor={`${id}-${f}`} className="field-label">
+              {MAPPED_FIELD_LABELS[f]}
+              <span className="text-red-700" aria-hidden>
+                {" "}
+                *
+              </span>
+            </label>
+            <select
+              id={`${id}-${f}`}
+              className="field-input"
+              required
+              aria-invalid={errors[f] ? true : undefined}
+              aria-describedby={errors[f] ? `${id}-${f}-error` : undefined}
+              value={chosen[f]}
+              onChange={(e) => {
+                setChosen((c) => ({ ...c, [f]: e.target.value }));
+                setErrors((es) => ({ ...es, [f]: undefined }));
+              }}
+            >
+              <option value="">{PAYMENTS_IMPORT_TEXTS.chooseColumn}</option>
+              {columns.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            {errors[f] ? (
+              <p id={`${id}-${f}-error`} className="field-error">
+                {errors[f]}
+              </p>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      <button type="submit" className="btn-primary mt-4" disabled={busy}>
+        <FileSearch className="h-4 w-4" aria-hidden />
+        {PAYMENTS_IMPORT_TEXTS.previewMapped}
+      </button>
+    </form>
   );
 }
 

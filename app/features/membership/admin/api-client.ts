@@ -52,7 +52,12 @@ export interface ImportAnswer {
  * Sends the payment portal's file to preview or apply, with XMLHttpRequest: its upload events
  * drive the progress bar (fetch has none); once every byte is sent the server is at work.
  */
-export function sendPaymentsImport(csv: string, apply: boolean, onPhase: (phase: UploadPhase) => void): Promise<ImportAnswer> {
+export function sendPaymentsImport(
+  csv: string,
+  apply: boolean,
+  onPhase: (phase: UploadPhase) => void,
+  mapping: PaymentsImportAnswer["report"]["format"]["mapping"] = null,
+): Promise<ImportAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", PAYMENTS_IMPORT_PATH);
@@ -72,6 +77,6 @@ export function sendPaymentsImport(csv: string, apply: boolean, onPhase: (phase:
     xhr.onerror = () => reject(new Error("Network error: the server could not be reached"));
     xhr.ontimeout = () => reject(new Error("The upload timed out"));
     xhr.onabort = () => reject(new Error("The upload was cancelled"));
-    xhr.send(JSON.stringify({ csv, apply }));
+    xhr.send(JSON.stringify({ csv, apply, ...(mapping ? { mapping } : {}) }));
   });
 }

@@ -45,22 +45,8 @@ export const contactSchema = z.object({
 export type ContactInput = z.input<typeof contactSchema>;
 export type ContactMessage = z.output<typeof contactSchema>;
 
-/** The two request forms of /form-requests. */
-export const REQUEST_FORMS = {
-  cpa: {
-    title: "CPA Request",
-    summary: "Statements and membership documents for your accountant or tax preparer.",
-  },
-  homeowner: {
-    title: "Homeowner Material Request",
-    summary: "Printed guides, checklists and coverage brochures mailed or e-mailed to you.",
-  },
-} as const;
-export type RequestFormKind = keyof typeof REQUEST_FORMS;
-
-export function isRequestFormKind(value: unknown): value is RequestFormKind {
-  return value === "cpa" || value === "homeowner";
-}
+// The request forms' names, without zod: the page shows them before the form's code has come.
+export { REQUEST_FORMS, isRequestFormKind, type RequestFormKind } from "./request-forms";
 
 /** The optional postal address printed materials are mailed to (spec: /api/submit-material-request). */
 function postalAddressFields() {
