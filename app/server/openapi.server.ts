@@ -21,6 +21,7 @@ import {
   memberEditSchema,
   memberStatusSchema,
   resetPasswordSchema,
+  staffSettingsSchema,
 } from "~/features/members/contract";
 import { videoInputSchema, videoListQuerySchema, videoOrderSchema } from "~/features/videos/contract";
 import { applicationSchema, memberChoiceSchema } from "~/features/applications/contract";
@@ -406,6 +407,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: "Reset a staff password",
     access: "super_admin",
     body: resetPasswordSchema,
+  },
+  {
+    method: "put",
+    paths: ["/api/admin/staff/{id}/settings"],
+    summary: "A staff account's own e-mail address and, for a limited admin, the announcements permission",
+    access: "super_admin",
+    body: staffSettingsSchema,
   },
   { method: "delete", paths: ["/api/admin/staff/{id}"], summary: "Remove a staff account", access: "super_admin" },
   { method: "get", paths: ["/api/admin/audit"], summary: "The audit log", access: "super_admin", query: auditQuerySchema },

@@ -10,6 +10,7 @@ import { PageHero } from "~/components/PageHero";
 import { accountApi } from "./api-client";
 import { CoverageSections } from "./CoverageSection";
 import { SignOutEverywhereSection } from "./SignOutEverywhere";
+import { AnnouncementsChoice } from "./AnnouncementsChoice";
 import {
   ACCOUNT_MESSAGES,
   CONTACT_LABELS,
@@ -80,6 +81,7 @@ export function AccountPage({ overview }: { overview: AccountOverview }) {
           </dl>
         </section>
         <ContactDetailsForm initial={overview.contact} initialPending={overview.emailPending} />
+        <AnnouncementsChoice />
         <SignOutEverywhereSection />
       </div>
       <section aria-labelledby="submissions-heading" className="self-start rounded-xl border border-slate-200 bg-white p-6 shadow-sm">

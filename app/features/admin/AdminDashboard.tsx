@@ -1,9 +1,9 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { FlashBanner } from "~/components/admin/Feedback";
 import { Tabs } from "radix-ui";
-import { FileText, PlayCircle, Rss, Upload, Users } from "lucide-react";
+import { FileText, LoaderCircle, Megaphone, PlayCircle, Rss, Upload, Users } from "lucide-react";
 import { RssFeedManagement } from "~/features/articles/admin/RssFeedManagement";
 import { VideoManagement } from "~/features/videos/admin/VideoManagement";
 import type { PublicUser } from "~/features/auth/user";
@@ -15,13 +15,21 @@ import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import type { MembershipFigures } from "~/features/membership/trend";
 import { MembershipOverview } from "./MembershipOverview";
 import { UnmatchedPaymentsCount } from "~/features/membership/admin/UnmatchedPayments";
+import { useOnDemand } from "~/components/useOnDemand";
 
-export type AdminTab = "rss" | "submissions" | "videos";
+/** The Announcements tab's screens are fetched when the tab is first opened. */
+const loadAnnouncements = () => import("~/features/announcements/admin/AnnouncementsPanel");
 
-/** Default tab: RSS for super_admin, otherwise submissions (limited_admin never sees RSS). */
-export function resolveTab(user: PublicUser, requested: string | null): AdminTab {
+export type AdminTab = "rss" | "submissions" | "videos" | "announcements";
+
+/**
+ * Default tab: RSS for super_admin, otherwise submissions (limited_admin never sees RSS).
+ * Announcements for a super_admin and a limited_admin a super_admin allowed (`announcements`).
+ */
+export function resolveTab(user: PublicUser, requested: string | null, announcements = false): AdminTab {
   const superAdmin = isSuperAdmin(user);
   if (requested === "submissions") return "submissions";
+  if (requested === "announcements" && (superAdmin || announcements)) return "announcements";
   if (requested === "rss" && superAdmin) return "rss";
   if (requested === "videos" && superAdmin) return "videos";
   return superAdmin ? "rss" : "submissions";
@@ -43,9 +51,12 @@ export function AdminDashboard({
   initialTab,
   notice = null,
   membership,
+  announcements = false,
 }: {
   user: PublicUser;
   initialTab: AdminTab;
+  /** Whether this staff member may write announcements (a super admin always may). */
+  announcements?: boolean;
   notice?: DashboardNotice | null;
   /** Counts by coverage status and the last twelve months; null when they could not be read. */
   membership: MembershipFigures | null;
@@ -54,7 +65,8 @@ export function AdminDashboard({
   const [params, update] = useAddressQuery();
   const [noticeShown, setNoticeShown] = useState(notice !== null);
   const superAdmin = isSuperAdmin(user);
-  const tab = params.has("tab") ? resolveTab(user, params.get("tab")) : initialTab;
+  const mayAnnounce = useAnnouncementsAllowed(user, announcements);
+  const tab = params.has("tab") ? resolveTab(user, params.get("tab"), mayAnnounce) : initialTab;
   // 'Sign out everywhere' for the staff member's own account; its outcome clears after 5 seconds like every admin message.
   const { flash, show, clear } = useFlashMessage();
   const tabClass =
@@ -118,6 +130,13 @@ export function AdminDashboard({
               Videos
             </Tabs.Trigger>
           ) : null}
+          {mayAnnounce ? (
+            <Tabs.Trigger value="announcements" className={tabClass}>
+              <Megaphone className="h-4 w-4" aria-hidden />
+              <span className="hidden sm:inline">Announcements</span>
+              <span className="sm:hidden">News</span>
+            </Tabs.Trigger>
+          ) : null}
         </Tabs.List>
         {superAdmin ? (
           <Tabs.Content value="rss" className="pt-6 focus:outline-none">
@@ -135,7 +154,56 @@ export function AdminDashboard({
             <VideoManagement />
           </Tabs.Content>
         ) : null}
+        {mayAnnounce ? (
+          <Tabs.Content value="announcements" className="pt-6 focus:outline-none">
+            <AnnouncementsTab wanted={tab === "announcements"} />
+          </Tabs.Content>
+        ) : null}
       </Tabs.Root>
     </section>
+  );
+}
+
+/**
+ * Whether the Announcements tab is shown. A super admin always may; a limited admin may when a
+ * super admin allowed it. The dashboard is kept rendered per role (decision 011), so a limited
+ * admin's kept page cannot carry their own permission: when the loader's answer is no, the
+ * page asks the API once after it has loaded (the API checks the permission itself anyway).
+ */
+function useAnnouncementsAllowed(user: PublicUser, fromLoader: boolean): boolean {
+  const [allowed, setAllowed] = useState(fromLoader || isSuperAdmin(user));
+  const limited = user.role === "limited_admin";
+  useEffect(() => {
+    if (allowed || !limited) return;
+    let live = true;
+    fetch("/api/admin/announcements/options", { headers: { Accept: "application/json" } }).then(
+      (res) => live && res.ok && setAllowed(true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [allowed, limited]);
+  return allowed;
+}
+
+function AnnouncementsTab({ wanted }: { wanted: boolean }) {
+  const [failed, setFailed] = useState(false);
+  const panel = useOnDemand(loadAnnouncements, wanted && !failed, () => setFailed(true));
+  if (panel) return <panel.default />;
+  if (failed)
+    return (
+      <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-6 py-8 text-center text-red-900">
+        <p className="font-semibold">The announcements could not be loaded.</p>
+        <button type="button" className="btn-primary mt-4" onClick={() => setFailed(false)}>
+          Try Again
+        </button>
+      </div>
+    );
+  return (
+    <p role="status" className="flex items-center justify-center gap-2 py-12 text-slate-600">
+      <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden />
+      Loading announcements...
+    </p>
   );
 }

@@ -1,13 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "~/platform/schema";
 import type { PublicUser } from "./user";
+import type { StaffPermission } from "./staff-permissions";
 
-/** What a super_admin may let a limited_admin do beyond their role (migration 0039). */
-export const STAFF_PERMISSIONS = ["announcements"] as const;
-export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
-export const STAFF_PERMISSION_LABELS: Record<StaffPermission, string> = {
-  announcements: "May write and send announcements",
-};
+/** The names and labels live in ./staff-permissions (the browser shows them too). */
+export { STAFF_PERMISSIONS, STAFF_PERMISSION_LABELS, type StaffPermission } from "./staff-permissions";
 
 /**
  * The one reader and writer of `staff_permissions`. A super_admin may everything; a

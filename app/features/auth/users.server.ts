@@ -168,6 +168,17 @@ export class UsersRepo {
     return deleted;
   }
 
+  /** A staff account's own e-mail address (where an announcement's test goes); undefined when no staff account has the id. */
+  async setStaffEmail<C extends UserColumn>(staffId: number, email: string | null, columns: readonly C[]) {
+    return (await this.db
+      .updateTable("users")
+      .set({ email, updated_at: nowIso() })
+      .where("id", "=", staffId)
+      .where("role", "in", STAFF_ROLES)
+      .returning(columns)
+      .executeTakeFirst()) as Returned<C> | undefined;
+  }
+
   /**
    * PostgreSQL: holds every super_admin row until the caller's transaction ends, so concurrent
    * demotions and deletions run one after the other and each sees the one before.

@@ -16,6 +16,7 @@ import {
   memberQuerySchema,
   memberStatusSchema,
   resetPasswordSchema,
+  staffSettingsSchema,
   type AuditPage,
   type MemberAnswer,
   type MembersPage,
@@ -126,6 +127,18 @@ export function memberAdminRouter({ memberAdmin: admin, audit }: { memberAdmin: 
       const id = parseInput(idParamSchema, req.params.id);
       const { role } = parseInput(changeRoleSchema, req.body ?? {});
       const body: StaffAnswer = { success: true, staff: await admin.changeStaffRole(actorOf(res), id, role) };
+      res.json(body);
+    }),
+  );
+
+  router.put(
+    "/api/admin/staff/:id/settings",
+    apiRequireSuperAdmin,
+    json,
+    handler(async (req, res) => {
+      const id = parseInput(idParamSchema, req.params.id);
+      const input = parseInput(staffSettingsSchema, req.body ?? {});
+      const body: StaffAnswer = { success: true, staff: await admin.setStaffSettings(actorOf(res), id, input) };
       res.json(body);
     }),
   );

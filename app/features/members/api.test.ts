@@ -5,6 +5,8 @@ import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { deleteSubmissions, insertApplication } from "../../../tests/support/submission-fixtures";
 import { EXPORT_COLUMNS, MESSAGES, type MemberRow, type StaffRow } from "./contract";
 import { AUDIT_ACTIONS, type AuditEntry } from "~/domain/audit";
+import { StaffPermissions } from "~/features/auth/staff-permissions.server";
+import type { PublicUser } from "~/features/auth/user";
 
 // Staff tests here confirm passwords (scrypt, on the thread pool) a dozen times: on a busy
 // machine that takes longer than the default 20 s, so give them room.
@@ -197,6 +199,7 @@ describeEachDatabase("member administration API", (dialect) => {
       ["POST", "/api/admin/staff", { username: "x-user", role: "limited_admin", password: "a-long-password" }],
       ["PATCH", "/api/admin/staff/1", { role: "limited_admin" }],
       ["POST", "/api/admin/staff/1/password", { password: "a-long-password" }],
+      ["PUT", "/api/admin/staff/1/settings", { email: "x@example.com", announcements: true }],
       ["DELETE", "/api/admin/staff/1"],
       ["GET", "/api/admin/audit"],
     ];
@@ -830,6 +833,87 @@ describeEachDatabase("member administration API", (dialect) => {
         expect((await json(res)).error).toBe(MESSAGES.notYourself);
       }
       expect((await whoIs(boss.cookie)).role).toBe("super_admin");
+    });
+  });
+
+  describe("staff settings", () => {
+    const settings = (id: number, body: unknown, cookie = boss.cookie) =>
+      req(`/api/admin/staff/${id}/settings`, { method: "PUT", json: body, cookie });
+    const allowed = (userId: number) =>
+      new StaffPermissions(server.services.database.db).allows(
+        { ...({} as PublicUser), id: userId, role: "limited_admin", is_active: true },
+        "announcements",
+      );
+
+    it("a super admin sets a staff member's address and grants, then revokes, the announcements permission; each change audited", async () => {
+      const helper = await loginAs(server, "limited_admin", { username: "settings-helper" });
+      expect(await allowed(helper.userId)).toBe(false);
+      const listed = (await json(await req("/api/admin/staff", { cookie: boss.cookie }))).staff.find(
+        (s: StaffRow) => s.id === helper.userId,
+      );
+      expect(listed).toMatchObject({ email: null, permissions: [] });
+
+      const granted = await settings(helper.userId, { email: " Helper@Example.org ", announcements: true });
+      expect(granted.status).toBe(200);
+      expect((await json(granted)).staff).toMatchObject({ id: helper.userId, email: "Helper@Example.org", permissions: ["announcements"] });
+      expect(await allowed(helper.userId)).toBe(true);
+      expect(
+        (await json(await req("/api/admin/staff", { cookie: boss.cookie }))).staff.find((s: StaffRow) => s.id === helper.userId),
+      ).toMatchObject({ email: "Helper@Example.org", permissions: ["announcements"] });
+      const grantEntry = (await auditEntries("&action=staff.settings"))[0];
+      expect(grantEntry).toMatchObject({
+        actor_id: boss.userId,
+        target_type: "staff",
+        target_id: helper.userId,
+        target_label: "settings-helper",
+        details: { fields: ["email"], announcements: "granted" },
+      });
+      // The address itself is not written to the log.
+      expect(JSON.stringify(grantEntry)).not.toContain("Helper@Example.org");
+
+      // The same again changes nothing and records nothing.
+      expect((await settings(helper.userId, { email: "Helper@Example.org", announcements: true })).status).toBe(200);
+      expect((await auditEntries("&action=staff.settings"))[0].id).toBe(grantEntry.id);
+
+      const revoked = await json(await settings(helper.userId, { email: null, announcements: false }));
+      expect(revoked.staff).toMatchObject({ email: null, permissions: [] });
+      expect(await allowed(helper.userId)).toBe(false);
+      expect((await auditEntries("&action=staff.settings"))[0]).toMatchObject({
+        target_id: helper.userId,
+        details: { fields: ["email"], announcements: "revoked" },
+      });
+    });
+
+    it("a super admin's own address can be set (they may write announcements anyway: nothing stored)", async () => {
+      const res = await settings(boss.userId, { email: "boss@example.org", announcements: false });
+      expect(res.status).toBe(200);
+      expect((await json(res)).staff).toMatchObject({ email: "boss@example.org", permissions: [] });
+      const rows = await server.services.database.db
+        .selectFrom("staff_permissions")
+        .select("user_id")
+        .where("user_id", "=", boss.userId)
+        .execute();
+      expect(rows).toEqual([]);
+    });
+
+    it("a limited admin cannot call it, even for themselves; bad input and members are refused, changing nothing", async () => {
+      const res = await settings(limited.userId, { email: "me@example.org", announcements: true }, limited.cookie);
+      expect(res.status).toBe(403);
+      expect(await allowed(limited.userId)).toBe(false);
+      expect((await server.services.auth.users.findById(limited.userId))?.email ?? null).toBeNull();
+
+      const bad = await settings(limited.userId, { email: "not-an-address", announcements: true });
+      expect(bad.status).toBe(400);
+      expect((await json(bad)).error).toContain("Enter an e-mail address like name@example.com.");
+      for (const body of [
+        { email: null },
+        { email: null, announcements: "yes" },
+        { email: null, announcements: true, role: "super_admin" },
+      ])
+        expect((await settings(limited.userId, body)).status, JSON.stringify(body)).toBe(400);
+      expect((await settings(member.userId, { email: null, announcements: true })).status).toBe(404);
+      expect((await settings(999_999_999, { email: null, announcements: true })).status).toBe(404);
+      expect(await allowed(limited.userId)).toBe(false);
     });
   });
 

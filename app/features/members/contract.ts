@@ -12,6 +12,7 @@ import { holdsWebOrMailAddress, isOneLine, notANameMessage } from "~/platform/te
 import { contactDetailsSchema } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT, parseBirthdate } from "~/features/member-import/birthdate";
 import { COVERAGE_KINDS, type CoverageCounts, type CoverageSummary } from "~/features/membership/statuses";
+import type { StaffPermission } from "~/features/auth/staff-permissions";
 
 export const MIN_STAFF_PASSWORD_LENGTH = 12;
 
@@ -149,6 +150,26 @@ export type CreateStaffInput = z.infer<typeof createStaffSchema>;
 export const changeRoleSchema = z.object({ role: roleField }).strict();
 /** POST /api/admin/staff/:id/password */
 export const resetPasswordSchema = z.object({ password: passwordField }).strict();
+/**
+ * PUT /api/admin/staff/:id/settings: the staff member's own e-mail address (where an
+ * announcement's Send test goes; blank is none) and, for a limited admin, whether they may
+ * write and send announcements (a super admin always may).
+ */
+export const staffSettingsSchema = z
+  .object({
+    email: contactDetailsSchema.shape.email,
+    announcements: z.boolean({ error: "announcements must be true or false" }),
+  })
+  .strict();
+export type StaffSettingsInput = z.input<typeof staffSettingsSchema>;
+/** The Staff tab's settings dialog: the same fields; the permission's checkbox posts "on" when ticked, nothing when not. */
+export const staffSettingsFormSchema = staffSettingsSchema.extend({
+  announcements: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
+});
+export type StaffSettings = z.output<typeof staffSettingsSchema>;
 
 /** GET /api/admin/audit (query string). */
 export const auditQuerySchema = z.object({
@@ -193,6 +214,10 @@ export interface StaffRow {
   is_core_admin: boolean;
   last_login_at: string | null;
   created_at: string;
+  /** The staff member's own address (Send test of an announcement), or null. */
+  email: string | null;
+  /** What a super admin allowed this limited admin beyond the role (a super admin may everything). */
+  permissions: StaffPermission[];
 }
 
 export interface MembersPage {

@@ -5,6 +5,7 @@ import { DomainError } from "~/platform/errors";
 import type { Database, UserRow } from "~/platform/schema";
 import { hashPassword } from "~/features/auth/credentials.server";
 import { UsersRepo } from "~/features/auth/users.server";
+import { StaffPermissions, type StaffPermission } from "~/features/auth/staff-permissions.server";
 import { toMmddyy, parseBirthdate } from "~/features/member-import/birthdate";
 import { todayUtc } from "~/platform/dates";
 import type { CoverageCensus } from "~/features/membership/census.server";
@@ -21,6 +22,7 @@ import {
   type MembersPage,
   type StaffRole,
   type StaffRow,
+  type StaffSettings,
 } from "./contract";
 import { type AuditRecorder } from "~/domain/audit";
 
@@ -57,9 +59,7 @@ function toMemberRow(
   };
 }
 
-function toStaffRow(
-  row: Pick<UserRow, "id" | "username" | "role" | "is_active" | "is_core_admin" | "last_login_at" | "created_at">,
-): StaffRow {
+function toStaffRow(row: Pick<UserRow, (typeof STAFF_COLUMNS)[number]>, permissions: StaffPermission[] = []): StaffRow {
   return {
     id: row.id,
     username: row.username ?? "",
@@ -68,6 +68,8 @@ function toStaffRow(
     is_core_admin: toBool(row.is_core_admin),
     last_login_at: row.last_login_at,
     created_at: row.created_at,
+    email: row.email,
+    permissions: row.role === "limited_admin" ? permissions : [],
   };
 }
 
@@ -106,7 +108,7 @@ async function applicationsOf(db: Kysely<Database>, memberIds: number[]): Promis
   return new Map(rows.map((r) => [Number(r.member_user_id), Number(r.id)]));
 }
 
-const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at"] as const;
+const STAFF_COLUMNS = ["id", "username", "role", "is_active", "is_core_admin", "last_login_at", "created_at", "email"] as const;
 
 /**
  * Member administration: the member list (search, pages, export), activation and deletion of
@@ -340,7 +342,48 @@ export class MemberAdminService {
       .where("role", "in", ["limited_admin", "super_admin"])
       .orderBy("username")
       .execute();
-    return rows.map(toStaffRow);
+    const permissions = await new StaffPermissions(this.db).of(rows.map((r) => Number(r.id)));
+    return rows.map((r) => toStaffRow(r, permissions.get(Number(r.id))));
+  }
+
+  /**
+   * A staff member's own e-mail address and, for a limited admin, the announcements
+   * permission (a super admin may write them anyway: nothing is stored for one). One audit
+   * entry names what changed (the address by field name only, as for members); nothing
+   * changed, nothing recorded.
+   */
+  async setStaffSettings(actor: Actor, staffId: number, input: StaffSettings): Promise<StaffRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom("users")
+        .select(STAFF_COLUMNS)
+        .where("id", "=", staffId)
+        .where("role", "in", ["limited_admin", "super_admin"])
+        .executeTakeFirst();
+      if (!before) throw DomainError.notFound(MESSAGES.staffNotFound);
+      const permissions = new StaffPermissions(trx);
+      const emailChanged = (before.email ?? null) !== input.email;
+      const row = emailChanged ? await new UsersRepo(trx).setStaffEmail(staffId, input.email, STAFF_COLUMNS) : before;
+      if (!row) throw DomainError.notFound(MESSAGES.staffNotFound);
+      let permissionChanged = false;
+      if (row.role === "limited_admin")
+        permissionChanged = await permissions.set(staffId, "announcements", input.announcements, actor.id, new Date().toISOString());
+      if (emailChanged || permissionChanged) {
+        await this.audit.record(
+          {
+            actorId: actor.id,
+            action: "staff.settings",
+            target: { type: "staff", id: staffId, label: row.username },
+            details: {
+              ...(emailChanged ? { fields: ["email"] } : {}),
+              ...(permissionChanged ? { announcements: input.announcements ? "granted" : "revoked" } : {}),
+            },
+          },
+          trx,
+        );
+      }
+      return toStaffRow(row, (await permissions.of([staffId])).get(staffId));
+    });
   }
 
   async createStaff(actor: Actor, input: { username: string; role: StaffRole; password: string }): Promise<StaffRow> {
@@ -403,7 +446,7 @@ export class MemberAdminService {
           trx,
         );
       }
-      return toStaffRow(updated);
+      return toStaffRow(updated, (await new StaffPermissions(trx).of([staffId])).get(staffId));
     });
   }
 

@@ -23,6 +23,11 @@ export function describeTarget(e: AuditEntry): string {
   if (e.action === "members.import" && details.filename) parts.push(String(details.filename));
   if ((e.action === "members.update" || e.action === "account.contact_update") && Array.isArray(details.fields))
     parts.push(`changed ${details.fields.map(String).join(", ")}`);
+  if (e.action === "staff.settings") {
+    if (Array.isArray(details.fields)) parts.push(`changed ${details.fields.map(String).join(", ")}`);
+    if (details.announcements === "granted") parts.push("may now write and send announcements");
+    if (details.announcements === "revoked") parts.push("may no longer write and send announcements");
+  }
   return parts.join(" · ") || "—";
 }
 

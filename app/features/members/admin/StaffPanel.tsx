@@ -1,5 +1,5 @@
 import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
-import { KeyRound, Plus, ShieldCheck, Trash2 } from "lucide-react";
+import { KeyRound, Megaphone, Plus, Settings2, ShieldCheck, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { FormDialog } from "~/components/admin/FormDialog";
 import { Field, inputProps, selectProps } from "~/components/forms/FormParts";
@@ -11,6 +11,7 @@ import {
   STAFF_ROLES,
   createStaffSchema,
   resetPasswordSchema,
+  staffSettingsFormSchema,
   type CreateStaffInput,
   type StaffRole,
   type StaffRow,
@@ -18,10 +19,12 @@ import {
 import { errorText, formatWhen, staffApi } from "./api-client";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
+import { STAFF_PERMISSION_LABELS } from "~/features/auth/staff-permissions";
 
 type Dialog =
   | { kind: "add" }
   | { kind: "password"; staff: StaffRow }
+  | { kind: "settings"; staff: StaffRow }
   | { kind: "remove"; staff: StaffRow }
   | { kind: "promote"; staff: StaffRow }
   | null;
@@ -100,8 +103,24 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
                 Core admin
               </span>
             ) : null}
+            {s.permissions.includes("announcements") ? (
+              <span
+                className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900"
+                title={STAFF_PERMISSION_LABELS.announcements}
+              >
+                <Megaphone className="h-3.5 w-3.5" aria-hidden />
+                Announcements
+              </span>
+            ) : null}
           </span>
         ),
+      },
+      {
+        id: "email",
+        accessorKey: "email",
+        meta: { label: "E-mail" },
+        cell: ({ row: { original: s } }) =>
+          s.email ? <span className="break-all">{s.email}</span> : <span className="text-slate-500">None</span>,
       },
       {
         id: "role",
@@ -143,6 +162,15 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
         meta: { actions: true },
         cell: ({ row: { original: s } }) => (
           <div className="flex flex-wrap justify-end gap-1">
+            <button
+              type="button"
+              className="btn-ghost px-2.5"
+              onClick={() => setDialog({ kind: "settings", staff: s })}
+              aria-label={`Settings for ${s.username}`}
+            >
+              <Settings2 className="h-4 w-4" aria-hidden />
+              <span aria-hidden>Settings</span>
+            </button>
             <button
               type="button"
               className="btn-ghost px-2.5"
@@ -206,6 +234,15 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
         onCreated={async (row) => {
           setDialog(null);
           show("success", `Staff account ${row.username} was added.`);
+          await load();
+        }}
+      />
+      <StaffSettingsDialog
+        staff={dialog?.kind === "settings" ? dialog.staff : null}
+        onClose={() => setDialog(null)}
+        onDone={async (row) => {
+          setDialog(null);
+          show("success", `Settings saved for ${row.username}.`);
           await load();
         }}
       />
@@ -387,6 +424,81 @@ function ResetPasswordDialog({
             />
           )}
         </Field>
+      )}
+    </FormDialog>
+  );
+}
+
+/** A staff member's own e-mail address (where Send test goes) and, for a limited admin, the announcements permission. */
+function StaffSettingsDialog({
+  staff,
+  onClose,
+  onDone,
+}: {
+  staff: StaffRow | null;
+  onClose: () => void;
+  onDone: (row: StaffRow) => void | Promise<void>;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setError(null), [staff]);
+
+  async function save(input: { email: string | null; announcements: boolean }) {
+    if (!staff) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onDone(await staffApi.settings(staff.id, input));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const limited = staff?.role === "limited_admin";
+  return (
+    <FormDialog
+      open={staff !== null}
+      title="Staff Settings"
+      description={staff ? `Settings of ${staff.username}.` : undefined}
+      schema={staffSettingsFormSchema}
+      defaultValue={
+        staff ? { email: staff.email ?? "", announcements: staff.permissions.includes("announcements") ? "on" : undefined } : {}
+      }
+      busy={busy}
+      error={error}
+      submitLabel="Save"
+      busyLabel="Saving..."
+      onClose={onClose}
+      onSubmit={(data) => void save({ email: data.email, announcements: limited && data.announcements })}
+    >
+      {(fields) => (
+        <>
+          <Field meta={fields.email} label="E-mail" hint="Where a test of an announcement is sent. Leave blank for none.">
+            {({ ariaDescribedBy }) => (
+              <input {...inputProps(fields.email, { type: "email", ariaDescribedBy })} className="field-input" autoComplete="off" />
+            )}
+          </Field>
+          {limited ? (
+            <div className="flex items-start gap-3">
+              <input
+                {...inputProps(fields.announcements, { type: "checkbox", ariaDescribedBy: fields.announcements.descriptionId })}
+                className="mt-1 h-4 w-4 rounded border-slate-400 text-brand-700 focus:ring-brand-500"
+              />
+              <div className="text-sm">
+                <label htmlFor={fields.announcements.id} className="font-medium text-slate-800">
+                  {STAFF_PERMISSION_LABELS.announcements}
+                </label>
+                <p id={fields.announcements.descriptionId} className="text-slate-600">
+                  The Announcements tab of the dashboard: write, test, schedule and send to members.
+                </p>
+              </div>
+            </div>
+          ) : (
+            <p className="text-sm text-slate-600">A super admin may always write and send announcements.</p>
+          )}
+        </>
       )}
     </FormDialog>
   );

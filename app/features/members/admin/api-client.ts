@@ -13,6 +13,7 @@ import type {
   StaffAnswer,
   StaffList,
   StaffRole,
+  StaffSettingsInput,
 } from "../contract";
 
 export { errorReason as errorText } from "~/platform/json-client";
@@ -34,6 +35,8 @@ export const staffApi = {
   create: (input: CreateStaffInput) => call<StaffAnswer>("/api/admin/staff", { method: "POST", json: input }).then((b) => b.staff),
   changeRole: (id: number, role: StaffRole) =>
     call<StaffAnswer>(`/api/admin/staff/${id}`, { method: "PATCH", json: { role } }).then((b) => b.staff),
+  settings: (id: number, input: StaffSettingsInput) =>
+    call<StaffAnswer>(`/api/admin/staff/${id}/settings`, { method: "PUT", json: input }).then((b) => b.staff),
   resetPassword: (id: number, password: string) =>
     call<{ success: true }>(`/api/admin/staff/${id}/password`, { method: "POST", json: { password } }),
   remove: (id: number) => call<{ success: true }>(`/api/admin/staff/${id}`, { method: "DELETE" }),

@@ -25,3 +25,12 @@ describe("the audit log's 'On' column", () => {
     expect(describeTarget(entry({ details: { table: "contact_messages" } }))).toBe("contact_7");
   });
 });
+
+describe("a staff settings entry", () => {
+  it("names the field changed and the permission granted or taken back, never the address", () => {
+    const settings = (details: Record<string, unknown>) =>
+      describeTarget(entry({ action: "staff.settings", target_type: "staff", target_label: "helper", details }));
+    expect(settings({ fields: ["email"], announcements: "granted" })).toBe("helper · changed email · may now write and send announcements");
+    expect(settings({ announcements: "revoked" })).toBe("helper · may no longer write and send announcements");
+  });
+});
