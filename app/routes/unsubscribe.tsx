@@ -1,4 +1,5 @@
-import { data } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { readPostedForm } from "~/platform/posted-form.server";
 import { BellOff, CircleCheck, MailX } from "lucide-react";
 import type { Route } from "./+types/unsubscribe";
 import { pageMeta } from "~/components/seo";
@@ -14,21 +15,29 @@ export function headers() {
 
 /**
  * Where an announcement's "stop announcements" link leads (issue 41). Opening it changes
- * nothing (mail programs' link checkers open links too): the button posts to the same address,
- * as a mail program's one click does (RFC 8058), handled before the pages
- * (features/announcements/api.server.ts), which sends the button back here with ?done=.
+ * nothing (mail programs' link checkers open links too): its button stops them (the action).
+ * A mail program's one click (RFC 8058) posts to the same address and is answered before the
+ * pages (features/announcements/api.server.ts).
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const member = await context.services.announcements.linkMember(params.token);
-  const done = new URL(request.url).searchParams.get("done");
   const shown = member
-    ? { valid: true as const, firstName: member.firstName, receives: member.receives, done: done === "1" }
+    ? { valid: true as const, firstName: member.firstName, receives: member.receives, done: false }
     : { valid: false as const };
   return data(shown, { status: member ? 200 : 404 });
 }
 
-export default function UnsubscribeRoute({ loaderData, params }: Route.ComponentProps) {
-  const shown = loaderData;
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await readPostedForm(request);
+  const done = await context.services.announcements.unsubscribe(params.token);
+  return data(done ? { valid: true as const, firstName: null, receives: false, done: true } : { valid: false as const }, {
+    status: done ? 200 : 404,
+  });
+}
+
+export default function UnsubscribeRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const shown = actionData ?? loaderData;
+  const busy = useNavigation().state !== "idle";
   return (
     <section className="container-page flex justify-center py-16 sm:py-24">
       <div className="w-full max-w-lg rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
@@ -59,13 +68,11 @@ export default function UnsubscribeRoute({ loaderData, params }: Route.Component
             <h1 className="mt-4 font-serif text-2xl font-bold text-brand-900">{UNSUBSCRIBE_TEXTS.title}</h1>
             <p className="mt-3 text-slate-700">{UNSUBSCRIBE_TEXTS.question(shown.firstName)}</p>
             <p className="mt-3 text-sm text-slate-600">{UNSUBSCRIBE_TEXTS.stillSent}</p>
-            {/* A document post, not a fetch: the one-click handler answers it with a redirect back here. */}
-            <form method="post" action={`/unsubscribe/${encodeURIComponent(params.token)}`} className="mt-6">
-              <input type="hidden" name="from" value="page" />
-              <button type="submit" className="btn-primary">
+            <Form method="post" className="mt-6">
+              <button type="submit" className="btn-primary" disabled={busy}>
                 {UNSUBSCRIBE_TEXTS.confirm}
               </button>
-            </form>
+            </Form>
           </>
         )}
       </div>

@@ -28,23 +28,23 @@ const userOf = (res: Response) => res.locals.user as PublicUser;
 const idSchema = recordIdSchema(ANNOUNCEMENT_MESSAGES.notFound);
 
 /**
- * The unsubscribe link's POST (RFC 8058 one click: `List-Unsubscribe=One-Click` from the
- * reader's mail program, or the page's button). Mounted before the session and same-origin
- * guards: the mail program sends no cookie and no Origin; the HMAC token is the authority, and
- * all it can do is stop announcements. A page's button is sent back to the page; a mail
- * program gets a short text answer.
+ * The unsubscribe link's one click (RFC 8058: `List-Unsubscribe=One-Click`, posted by the
+ * reader's mail program). Mounted before the session and same-origin guards: a mail program
+ * sends no cookie and no Origin; the HMAC token is the authority, and all it can do is stop
+ * announcements. Any other POST to the address (the page's own button) goes on to the page's
+ * action, behind the guards.
  */
 export function unsubscribeRouter({ announcements }: { announcements: AnnouncementService }): Router {
   const router = Router();
   router.post(
     "/unsubscribe/:token",
-    noStore,
     express.urlencoded({ extended: false, limit: "4kb" }),
-    handler(async (req, res) => {
-      const done = await announcements.unsubscribe(req.params.token);
-      const fromPage = typeof req.body === "object" && req.body?.from === "page";
-      if (fromPage) return res.redirect(303, `/unsubscribe/${encodeURIComponent(String(req.params.token))}?done=${done ? 1 : 0}`);
-      if (!done) return res.status(404).type("text/plain").send(ANNOUNCEMENT_MESSAGES.badLink);
+    handler(async (req, res, next) => {
+      const oneClick = typeof req.body === "object" && req.body?.["List-Unsubscribe"] === "One-Click";
+      if (!oneClick) return next();
+      res.set("Cache-Control", "no-store");
+      if (!(await announcements.unsubscribe(req.params.token)))
+        return res.status(404).type("text/plain").send(ANNOUNCEMENT_MESSAGES.badLink);
       res.type("text/plain").send("You will no longer receive announcements.");
     }),
   );
