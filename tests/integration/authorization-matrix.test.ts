@@ -146,8 +146,10 @@ const API: Record<string, Row> = {
   "GET /api/admin/announcements/:id/problems.csv": superAdmin(404),
   "GET /api/account/announcements": [401, 200, 401, 403, 403],
   "PUT /api/account/announcements": [401, 400, 401, 403, 403],
-  // The unsubscribe link's one click: the token is the authority (none valid here: 404 to all).
-  "POST /unsubscribe/:token": everyone(404),
+  // The unsubscribe link's one click (the token is the authority); any other body goes on to the page's action (400 here).
+  "POST /unsubscribe/:token": everyone(400),
+  // A staff account's e-mail and permissions (issue 41): super_admin only.
+  "PUT /api/admin/staff/:id/settings": superAdmin(400),
 };
 
 /** Guarded pages answer a visitor without a session with the sign-in screen (401), in place. */

@@ -1,5 +1,5 @@
 import { LoaderCircle } from "lucide-react";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { errorReason, jsonClient } from "~/platform/json-client";
 import type { ReceiveAnswer } from "~/features/announcements/contract";
 import { OutcomeMessage } from "./OutcomeMessage";
@@ -25,7 +25,9 @@ const announcementsChoiceApi = {
  * the box is ticked or cleared. The same choice as an announcement's one-click unsubscribe.
  */
 export function AnnouncementsChoice() {
-  const id = useId();
+  // A fixed id, not useId: My account's content is rendered alone into its kept frame
+  // (decision 013), and a useId there would differ from the whole page's, refusing the frame.
+  const id = "announcements-choice";
   const [receive, setReceive] = useState<boolean | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
