@@ -1,7 +1,8 @@
 /**
  * `npm run bench:webhooks`: BENCH_EVENTS (10,000) signed Stripe events posted to the production
  * server (`node server.js`; run `npm run build` first) by BENCH_CONNECTIONS (50) connections at
- * once, on the embedded database. Of the events, 80 %
+ * once, on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL too (a schema of
+ * its own there; one JSON object per database). Of the events, 80 %
  * pay a member's dues (checkout.session.completed), 10 % are second deliveries of those, 10 %
  * match no member (an unknown reference, or not USD). Prints one JSON object: whether every
  * payment was recorded once and every unmatched one listed, the p50/p99 per event, and the p99
@@ -14,9 +15,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase, migrateToLatest, type DatabaseHandle } from "../app/platform/db.server";
+import { openDatabase, migrateToLatest, type DatabaseHandle, type Dialect } from "../app/platform/db.server";
+import { createPgSchema, installPgExtensions } from "../tests/support/pg-schema";
 import { checkoutSession, event, signed, STRIPE_TEST_ENV } from "../tests/support/stripe-events";
-import { machineLoad, percentile, round } from "./bench-db";
+import { benchDialects, machineLoad, percentile, round } from "./bench-db";
 import { freePort, waitUntilUp } from "./processes";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -106,9 +108,24 @@ async function pageTimes(url: string, done: () => boolean): Promise<number[]> {
   return ms.sort((a, b) => a - b);
 }
 
-async function main() {
+/** The site's database: a SQLite file in DATA_DIR, or a new schema on TEST_DATABASE_URL (the server told it by the URL's search_path). */
+async function siteDatabase(dialect: Dialect, dataDir: string) {
+  if (dialect === "sqlite") {
+    const database = openDatabase({ sqliteFile: path.join(dataDir, "app.db") });
+    return { database, env: { DATABASE_URL: "" }, drop: async () => {} };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  await installPgExtensions(url);
+  const created = await createPgSchema(url, "bench_webhooks");
+  const database = openDatabase({ url, pgSchema: created.schema, poolSize: 4 });
+  const serverUrl = new URL(url);
+  serverUrl.searchParams.set("options", `-c search_path=${created.schema}`);
+  return { database, env: { DATABASE_URL: serverUrl.toString() }, drop: created.drop };
+}
+
+async function run(dialect: Dialect) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-bench-webhooks-"));
-  const database = openDatabase({ sqliteFile: path.join(dataDir, "app.db") });
+  const { database, env: databaseEnv, drop } = await siteDatabase(dialect, dataDir);
   let child: ChildProcess | null = null;
   try {
     const references = await seed(database);
@@ -125,6 +142,7 @@ async function main() {
         PORT: String(port),
         HOST: "127.0.0.1",
         DATA_DIR: dataDir,
+        ...databaseEnv,
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -204,7 +222,7 @@ async function main() {
     console.log(
       JSON.stringify(
         {
-          database: "sqlite",
+          database: dialect,
           events: all.length,
           connections: CONNECTIONS,
           statuses: Object.fromEntries(statuses),
@@ -237,8 +255,13 @@ async function main() {
       await exited;
     }
     await database.close();
+    await drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  for (const dialect of benchDialects()) await run(dialect);
 }
 
 main().catch((err) => {

@@ -49,8 +49,11 @@ export interface OnlinePaymentCounters {
   lastEventAt: number | null;
 }
 
-/** Events applied at once by one process. */
-const RECEIVING = 4;
+/**
+ * Events applied at once by one process: on PostgreSQL a few (their queries wait on the
+ * network); on the embedded database one, its queries run on the event loop itself.
+ */
+const RECEIVING: Record<Dialect, number> = { postgres: 4, sqlite: 1 };
 
 /** A new payment reference: 20 random characters, nothing of the member in it. */
 export function newPaymentReference(): string {
@@ -110,8 +113,10 @@ export class OnlinePayments {
   /**
    * Stores a verified event once and applies it; a second delivery answers the same and does
    * nothing. At most RECEIVING events are applied at once by this process, the rest wait their
-   * turn (on the embedded database they take turns anyway): a burst of deliveries leaves the
-   * event loop to the site's pages between them.
+   * turn. Each turn begins on a later turn of the event loop (setImmediate), never straight
+   * from the previous event's end: a burst of deliveries leaves the site's pages their turn
+   * between events, instead of a chain of events applied back to back (on the embedded
+   * database, whose queries block the loop, that chain held every page for seconds).
    */
   async receive(event: Stripe.Event): Promise<{ state: OnlineEventState; duplicate: boolean }> {
     await this.turn();
@@ -126,16 +131,16 @@ export class OnlinePayments {
   private waiting: Array<() => void> = [];
 
   private turn(): Promise<void> {
-    if (this.running < RECEIVING) {
+    if (this.running < RECEIVING[this.deps.dialect]) {
       this.running++;
-      return Promise.resolve();
+      return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private endTurn() {
     const next = this.waiting.shift();
-    if (next) next();
+    if (next) setImmediate(next);
     else this.running--;
   }
 
