@@ -30,7 +30,7 @@ export const m0039_announcements: AppMigration = {
       .addColumn("body", "text", (c) => c.notNull())
       // JSON: { statuses, plans, states, joinedAfter, joinedBefore }
       .addColumn("audience", "text", (c) => c.notNull())
-      // "draft", "scheduled", "sending", "sent" or "cancelled"
+      // "draft", "scheduled", "starting" (Send now adding the rows), "sending", "sent" or "cancelled"
       .addColumn("status", "text", (c) => c.notNull())
       // An instant (ISO, UTC): when a scheduled announcement starts.
       .addColumn("scheduled_at", "text")
