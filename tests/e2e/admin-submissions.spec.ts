@@ -471,6 +471,8 @@ test.describe("admin submissions", () => {
     signIn,
     services,
   }) => {
+    // A second instance of the build starts inside the test: room for a busy machine.
+    test.slow();
     const tag = uniq();
     const [id] = await contactMessages(services, `reply${tag}`, 1);
     await signIn("limited_admin");

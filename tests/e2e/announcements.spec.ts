@@ -139,6 +139,8 @@ test("a super admin allows a limited admin to write announcements in Staff, and 
   signIn,
   services,
 }) => {
+  // Two browsers signed in, a dialog and the tab's code fetched on demand: room for a busy machine.
+  test.slow();
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn("super_admin");
   const helperContext = await browser.newContext();
