@@ -664,17 +664,6 @@ export class AnnouncementService {
     await this.setReceive(member.id, false, "link");
     return true;
   }
-
-  /** The outbox's announcement rows still to send (GET /metrics). */
-  async backlog(): Promise<number> {
-    const row = await this.deps.db
-      .selectFrom("membership_reminders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("kind", "=", ANNOUNCEMENT_KIND)
-      .where((eb) => eb.or([eb("status", "=", "queued"), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
 }
 
 function valuesOf(m: AudienceMember): MergeValues {
