@@ -1,3 +1,4 @@
+import { stillToSend } from "~/features/membership/reminder-outbox.server";
 import crypto from "node:crypto";
 import http from "node:http";
 import { sql } from "kysely";
@@ -291,9 +292,7 @@ export class AppMetrics {
               sql<string>`case when kind = 'announcement' then 'announcement' else 'reminder' end`.as("k"),
               eb.fn.countAll<number>().as("n"),
             ])
-            .where((eb) =>
-              eb.or([eb("status", "=", "queued"), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]),
-            )
+            .where(stillToSend)
             .groupBy(sql`case when kind = 'announcement' then 'announcement' else 'reminder' end`)
             .execute();
           this.set({ kind: "reminder" }, 0);

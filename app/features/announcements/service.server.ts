@@ -11,7 +11,7 @@ import { normalizeCertificate } from "~/features/auth/normalize";
 import type { PublicUser } from "~/features/auth/user";
 import type { CoverageCensus } from "~/features/membership/census.server";
 import { coverageOn } from "~/features/membership/coverage";
-import { ReminderOutbox, type ClaimedReminder } from "~/features/membership/reminder-outbox.server";
+import { ReminderOutbox, stillToSend, type ClaimedReminder } from "~/features/membership/reminder-outbox.server";
 import type { OutboxMailKind, PreparedMail, ReminderTransport } from "~/features/membership/reminders.server";
 import { AudienceIndex, countAudience, type AudienceMember } from "./audience.server";
 import {
@@ -491,7 +491,7 @@ export class AnnouncementService {
         .select("id")
         .where("kind", "=", ANNOUNCEMENT_KIND)
         .where("period", "=", String(a.id))
-        .where((eb) => eb.or([eb("status", "=", "queued"), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]))
+        .where(stillToSend)
         .limit(1)
         .executeTakeFirst();
       if (waiting) continue;
@@ -524,8 +524,7 @@ export class AnnouncementService {
         .set({ status: "dropped", last_error: SKIP_REASONS.cancelled, next_attempt_at: null, updated_at: now })
         .where("kind", "=", ANNOUNCEMENT_KIND)
         .where("period", "=", String(id))
-        .where("status", "in", ["queued", "failed"])
-        .where((eb) => eb.or([eb("status", "=", "queued"), eb("next_attempt_at", "is not", null)]))
+        .where(stillToSend)
         .executeTakeFirst();
       await this.deps.audit.record(
         {

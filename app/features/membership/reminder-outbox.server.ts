@@ -1,10 +1,14 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
 import type { Billing, MembershipRecord, TermEvent } from "./coverage";
 import type { DueReminder, ReminderKind } from "./reminders";
 
 type Db = Kysely<Database>;
+
+/** An outbox row still to send: queued, or failed with a next attempt to come (one given up has none). */
+export const stillToSend = (eb: ExpressionBuilder<Database, "membership_reminders">) =>
+  eb.or([eb("status", "=", "queued"), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]);
 
 /** A member with a plan, as the reminders need them. */
 export interface ReminderMember {
