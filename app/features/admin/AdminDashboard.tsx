@@ -176,10 +176,15 @@ function useAnnouncementsAllowed(user: PublicUser, fromLoader: boolean): boolean
   useEffect(() => {
     if (allowed || !limited) return;
     let live = true;
-    fetch("/api/admin/announcements/options", { headers: { Accept: "application/json" } }).then(
-      (res) => live && res.ok && setAllowed(true),
-      () => undefined,
-    );
+    // The body is read to its end even when only the status matters: a fetch whose body is
+    // left unread stays open in the browser's network layer (a page that waits for the network
+    // to go quiet, as a test does before axe, would wait for ever).
+    fetch("/api/admin/announcements/options", { headers: { Accept: "application/json" } })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (live && res.ok) setAllowed(true);
+      })
+      .catch(() => undefined);
     return () => {
       live = false;
     };
