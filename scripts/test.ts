@@ -1,7 +1,7 @@
 /**
  * `npm test`: unit and integration tests (Vitest, SQLite and, with TEST_DATABASE_URL,
- * PostgreSQL), then the browser tests (Playwright on the system Chromium) against a fresh
- * build made while Vitest runs, with them the JavaScript budget of the public pages (tests/e2e/js-budget.spec.ts,
+ * PostgreSQL) and, beside them, the browser tests (Playwright on the system Chromium) against a
+ * fresh build, with them the JavaScript budget of the public pages (tests/e2e/js-budget.spec.ts,
  * from that build's manifest). Without a Chromium the browser tests are skipped loudly; REQUIRE_E2E=1 makes
  * that a failure. Ends with each phase's wall-clock seconds and one "passed, failed" line.
  */
@@ -55,12 +55,18 @@ const vitestArgs = [
   `--outputFile=${vitestJson}`,
   ...filters,
 ];
-// The browser tests' build runs beside Vitest (no Vitest test reads it): on a busy machine it
-// fits in Vitest's waits on the databases.
+// The browser tests run beside Vitest, on a build made as Vitest starts (no Vitest test reads
+// it): both mostly wait (on a database, a browser, a socket), so together they take little
+// more than the longer of the two. The browser tests' output is kept in a file and printed
+// when they end, so the two logs do not mix.
 const chrome = chromePath();
 const wantBrowser = Boolean(chrome) && process.env.SKIP_E2E !== "1";
 const buildLog = path.join(tmp, `build-${process.pid}.log`);
-const build = wantBrowser ? run("build", "npx", ["react-router", "build"], {}, buildLog) : Promise.resolve(0);
+const pwLog = path.join(tmp, `playwright-${process.pid}.log`);
+const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
+let vitestFinished = () => {};
+const vitestDone = new Promise<void>((resolve) => (vitestFinished = resolve));
+const browserTests = wantBrowser ? browserPhase() : Promise.resolve();
 const vitestStatus = await run("vitest", "npx", vitestArgs);
 if (vitestStatus !== 0) failedStep = true;
 const vitestProblems: string[] = [];
@@ -78,6 +84,8 @@ if (v) {
       );
   }
 } else failedStep = true;
+vitestFinished();
+if (wantBrowser && !phases.playwright) console.log("\nVitest is done; waiting for the browser tests...");
 
 // 2. Browser tests.
 if (!chrome) {
@@ -90,30 +98,41 @@ if (!chrome) {
 } else if (process.env.SKIP_E2E === "1") {
   console.error("\nBROWSER TESTS SKIPPED: SKIP_E2E=1\n");
 } else {
-  const buildStatus = await build;
+  await browserTests;
+}
+
+/** Builds the site, then runs the browser tests on it; adds their outcome to the totals. */
+async function browserPhase(): Promise<void> {
+  const buildStatus = await run("build", "npx", ["react-router", "build"], {}, buildLog);
   if (buildStatus !== 0) {
+    await vitestDone;
     process.stderr.write(fs.readFileSync(buildLog, "utf8"));
     console.error(`\nBUILD FAILED (exit ${buildStatus}): the browser tests did not run.`);
     failedStep = true;
-  } else {
-    fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
-    const pwJson = path.join(tmp, `playwright-${process.pid}.json`);
-    fs.rmSync(pwJson, { force: true });
-    const status = await run("playwright", "npx", ["playwright", "test", "--pass-with-no-tests", ...filters], {
-      PW_JSON_OUTPUT: pwJson,
-      CHROME_PATH: chrome,
-    });
-    if (status !== 0) failedStep = true;
-    const p = readJson(pwJson);
-    if (p?.stats) {
-      totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
-      totals.failed += p.stats.unexpected;
-      totals.skipped += p.stats.skipped;
-      if (status !== 0 && p.stats.unexpected === 0)
-        for (const e of p.errors?.length ? p.errors : [{ message: `Playwright exited with ${status} and no failed test` }])
-          console.error(`\nPLAYWRIGHT FAILED OUTSIDE A TEST: ${String(e.message ?? e).slice(0, 2000)}`);
-    } else failedStep = true;
+    return;
   }
+  fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+  fs.rmSync(pwJson, { force: true });
+  const status = await run(
+    "playwright",
+    "npx",
+    ["playwright", "test", "--pass-with-no-tests", ...filters],
+    { PW_JSON_OUTPUT: pwJson, CHROME_PATH: chrome! },
+    pwLog,
+  );
+  await vitestDone;
+  console.log("\nBrowser tests (Playwright):\n");
+  process.stdout.write(fs.readFileSync(pwLog, "utf8"));
+  if (status !== 0) failedStep = true;
+  const p = readJson(pwJson);
+  if (p?.stats) {
+    totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
+    totals.failed += p.stats.unexpected;
+    totals.skipped += p.stats.skipped;
+    if (status !== 0 && p.stats.unexpected === 0)
+      for (const e of p.errors?.length ? p.errors : [{ message: `Playwright exited with ${status} and no failed test` }])
+        console.error(`\nPLAYWRIGHT FAILED OUTSIDE A TEST: ${String(e.message ?? e).slice(0, 2000)}`);
+  } else failedStep = true;
 }
 
 if (vitestStatus !== 0 && totals.failed === 0 && vitestProblems.length === 0)
