@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
-import { E2E_ENV } from "./env";
+import path from "node:path";
+import { E2E_DATA_DIR, E2E_ENV } from "./env";
 
 /** A port nothing listens on now, as the system hands one out. */
 export function freePort(): Promise<number> {
@@ -25,6 +27,24 @@ export async function startSecondSite(
   { port }: { port?: number } = {},
 ): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const { PUBLIC_URL: _ignored, ...base } = E2E_ENV;
+  // A site that can send mail also sends what the shared outbox holds (reminders,
+  // announcements), whichever test queued it: two at once, each with its own test's SMTP
+  // server, would deliver each other's mail. One runs at a time, across the workers.
+  const releaseMail = env.SMTP_URL ? await takeMailLock() : () => {};
+  try {
+    return await start(env, base, port, releaseMail);
+  } catch (err) {
+    releaseMail();
+    throw err;
+  }
+}
+
+async function start(
+  env: Record<string, string>,
+  base: Record<string, string>,
+  port: number | undefined,
+  releaseMail: () => void,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server.js"], {
@@ -52,6 +72,40 @@ export async function startSecondSite(
     async close() {
       child.kill("SIGTERM");
       await exited;
+      releaseMail();
     },
   };
+}
+
+const MAIL_LOCK = path.join(E2E_DATA_DIR, "mail-site.lock");
+
+/** Holds the browser tests' one mail-sending site (a directory made atomically, with its owner's pid); a dead owner's is taken over. */
+async function takeMailLock(): Promise<() => void> {
+  fs.mkdirSync(E2E_DATA_DIR, { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(MAIL_LOCK);
+      fs.writeFileSync(path.join(MAIL_LOCK, "pid"), String(process.pid));
+      return () => fs.rmSync(MAIL_LOCK, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    if (!ownerAlive()) fs.rmSync(MAIL_LOCK, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function ownerAlive(): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(MAIL_LOCK, "pid"), "utf8"));
+  } catch {
+    return true; // being made: its owner writes the pid next
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
