@@ -56,9 +56,9 @@ const vitestArgs = [
   ...filters,
 ];
 // The browser tests run beside Vitest, on a build made as Vitest starts (no Vitest test reads
-// it): both mostly wait (on a database, a browser, a socket), so together they take little
-// more than the longer of the two. The browser tests' output is kept in a file and printed
-// when they end, so the two logs do not mix.
+// it): each leaves part of the machine idle while it waits (on a database, a browser, a socket),
+// so side by side they end sooner than one after the other. The browser tests' output is kept
+// in a file and printed when they end, so the two logs do not mix.
 const chrome = chromePath();
 const wantBrowser = Boolean(chrome) && process.env.SKIP_E2E !== "1";
 const buildLog = path.join(tmp, `build-${process.pid}.log`);
