@@ -18,6 +18,7 @@ export const ONLINE_MESSAGES = {
   noSignature: "Missing Stripe-Signature header",
   badSignature: "The Stripe-Signature does not verify: wrong, stale or for another endpoint",
   notAnEvent: "Not an event",
+  notJson: "Not JSON: the signed body could not be read",
   ignoredType: "Not an event this site acts on",
   ignoredSetup: "A checkout that saved a card without a payment",
   notPaidYet: "Not paid yet: recorded when its payment succeeds",

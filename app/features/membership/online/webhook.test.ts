@@ -7,6 +7,7 @@ import {
   invoice,
   newId,
   signed,
+  signedText,
   STRIPE_TEST_ENV,
   subscription,
   TEST_WEBHOOK_SECRET,
@@ -91,6 +92,42 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
       expect((await ledger(m.userId)).payments).toEqual([]);
       // The library's own tolerance: a signature made 4 minutes ago still verifies.
       expect((await post(body, { timestamp: Math.floor(Date.now() / 1000) - 240 })).status).toBe(200);
+    });
+
+    it("refuses a correctly signed body that is no event (null, 0, [], a string, no id or type) with 400 'Not an event', storing nothing", async () => {
+      const before = await eventCount();
+      for (const body of [
+        null,
+        0,
+        [],
+        "evt_1",
+        true,
+        {},
+        { id: "evt_x" },
+        { type: "charge.refunded" },
+        { id: "", type: "x" },
+        [event("x", {})],
+      ]) {
+        const res = await post(body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(await res.json()).toMatchObject({ success: false, error: O.notAnEvent });
+      }
+      expect(await eventCount()).toBe(before);
+    });
+
+    it("refuses a correctly signed body that is not JSON with 400 and its own message, not as a signature failure", async () => {
+      const before = await eventCount();
+      for (const payload of ["not json", "{", '{"id":"evt_1",', "\u00ff"]) {
+        const { header } = signedText(payload);
+        const res = await server.request(WEBHOOK, {
+          method: "POST",
+          body: payload,
+          headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+        });
+        expect(res.status, payload).toBe(400);
+        expect(await res.json()).toMatchObject({ success: false, error: O.notJson });
+      }
+      expect(await eventCount()).toBe(before);
     });
 
     it("acknowledges an event type the site does not act on, and ignores it", async () => {
@@ -617,6 +654,13 @@ describeEachDatabase("online payments: /metrics", (dialect) => {
       expect((await send(unmatched)).status).toBe(200);
       expect((await send(event("customer.created", { id: "cus_1", object: "customer" }))).status).toBe(200);
       expect((await send(unmatched, { secret: "whsec_wrong000000000000" })).status).toBe(400);
+      // Signed, and no event: counted apart from the signatures.
+      expect((await send(null)).status).toBe(400);
+      expect((await send([])).status).toBe(400);
+      const notJson = signedText("not json");
+      expect(
+        (await server.request(WEBHOOK, { method: "POST", body: "not json", headers: { "Stripe-Signature": notJson.header } })).status,
+      ).toBe(400);
       const res = await server.request("/metrics", { headers: { Authorization: `Bearer ${token}` } });
       const text = await res.text();
       const value = (series: string) => {
@@ -627,6 +671,8 @@ describeEachDatabase("online payments: /metrics", (dialect) => {
       expect(value('aha_stripe_events_total{type="checkout.session.completed",outcome="duplicate"}')).toBe(1);
       expect(value('aha_stripe_events_total{type="other",outcome="ignored"}')).toBe(1);
       expect(value("aha_stripe_signature_failures_total")).toBe(1);
+      expect(value('aha_stripe_webhook_refused_total{reason="not_json"}')).toBe(1);
+      expect(value('aha_stripe_webhook_refused_total{reason="not_an_event"}')).toBe(2);
       expect(value('aha_stripe_unmatched_payments{state="unmatched"}')).toBe(1);
       expect(value('aha_stripe_unmatched_payments{state="pending"}')).toBe(0);
       expect(value("aha_stripe_last_event_timestamp_seconds")).toBeGreaterThanOrEqual(created);
