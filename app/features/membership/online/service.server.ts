@@ -359,6 +359,13 @@ export class OnlinePayments {
   private async refund(trx: Db, e: Extract<OnlineEvent, { kind: "refund" }>, created: number): Promise<Outcome> {
     const base: Outcome = { state: "applied", ...idsOf(e), amountCents: e.amountRefundedCents, currency: e.currency };
     const payment = await this.recordedPayment(trx, [e.paymentIntent, e.charge], { paymentIntent: e.paymentIntent, charge: e.charge });
+    // The ledger is in dollars, as every payment it records: a refund in another currency is not
+    // a number of cents to take off one (nor a reason to wait for a payment that will never be recorded).
+    if ((e.currency ?? "").toLowerCase() !== "usd")
+      return { ...base, state: "unmatched", reason: O.refundNotUsd(e.currency), memberId: payment?.memberId ?? null };
+    // The provider's running total, missing or below zero: nothing to read a refund from.
+    if (e.amountRefundedCents === null || e.amountRefundedCents < 0)
+      return { ...base, state: "unmatched", reason: O.refundTotalInvalid, memberId: payment?.memberId ?? null };
     if (!payment) return { ...base, state: "pending", waitsFor: e.paymentIntent ?? e.charge, reason: O.waitingForPayment };
     const { paymentId, memberId } = payment;
     // The member's row first: two refund events of one charge at once take turns, the second sees the first.
