@@ -35,7 +35,12 @@ export const PAYMENTS_CSV_MESSAGES = {
 
 /** Stripe's payments export (Payments, Export: the unified payments CSV), read as downloaded. */
 export const STRIPE_EXPORT_MESSAGES = {
-  id: "id is missing, or longer than 100 characters",
+  /**
+   * An id cell that is not an id as Stripe writes it (a spreadsheet formula, say): refused, so
+   * the ledger stores a reference only as the provider wrote it.
+   */
+  providerId: (column: string) =>
+    `${column} must be a Stripe id as Stripe writes it (pi_, ch_, in_ or py_ followed by letters and digits, at most 100 characters)`,
   amount: "Amount must be dollars and cents above $0.00, like 19.95",
   refunded: "Amount Refunded must be dollars and cents, no more than Amount",
   created: "Created date (UTC) must be a date and time written YYYY-MM-DD HH:MM:SS",
@@ -101,6 +106,10 @@ const STRIPE_COLUMNS = {
   refundedOn: ["refunded_date_(utc)"],
 } as const;
 type StripeColumn = keyof typeof STRIPE_COLUMNS;
+
+/** A payment's, charge's or invoice's id as Stripe writes it: its prefix, then letters and digits. */
+const STRIPE_ID = /^(?:pi|ch|in|py)_[A-Za-z0-9]{1,97}$/;
+export const isStripeId = (text: string) => STRIPE_ID.test(text);
 
 /** Whether a header row is Stripe's payments export: its id, created time, amount and currency columns. */
 export function isStripeExport(header: string[]): boolean {
@@ -310,10 +319,14 @@ function checkStripeRow(
   line: number,
 ): PaymentRow | NotPaidRow | string {
   const S = STRIPE_EXPORT_MESSAGES;
+  // Only ids as the provider writes them become references (a formula such as =cmd|... never does).
   const id = cellAt(cells, c.id);
-  if (!id || id.length > 100 || !isOneLine(id)) return S.id;
+  if (!isStripeId(id)) return S.providerId("id");
   const paymentIntent = cellAt(cells, c.paymentIntent);
-  const reference = paymentIntent && paymentIntent.length <= 100 && isOneLine(paymentIntent) ? paymentIntent : id;
+  if (paymentIntent && !isStripeId(paymentIntent)) return S.providerId("PaymentIntent ID");
+  const invoice = cellAt(cells, c.invoice);
+  if (invoice && !isStripeId(invoice)) return S.providerId("Invoice ID");
+  const reference = paymentIntent || id;
   const status = cellAt(cells, c.status);
   const statusWord = status.toLowerCase();
   if (cellAt(cells, c.captured).toLowerCase() === "false") return { line, reference, reason: S.notCaptured };
@@ -335,7 +348,6 @@ function checkStripeRow(
   if (earlier !== undefined) return PAYMENTS_CSV_MESSAGES.repeated(earlier);
   seen.set(reference, line);
   const memberReference = cellAt(cells, c.paymentReference);
-  const invoice = cellAt(cells, c.invoice);
   return {
     line,
     certificate: normalizeCertificate(cellAt(cells, c.membershipId)),
@@ -344,7 +356,7 @@ function checkStripeRow(
     reference,
     method: "card",
     ...(memberReference ? { memberReference } : {}),
-    otherReferences: [...new Set([id, paymentIntent, invoice].filter((r) => r && r !== reference && r.length <= 100))],
+    otherReferences: [...new Set([id, paymentIntent, invoice].filter((r) => r && r !== reference))],
     refundCents,
     ...(refundCents > 0 ? { refundedOn } : {}),
   };
