@@ -33,14 +33,16 @@ export const PAYMENTS_CSV_MESSAGES = {
   mappingRepeated: "Choose a different column for each of certificate number, amount, paid on and reference",
 } as const;
 
+const STRIPE_ID_PROBLEM =
+  "must be a Stripe id as Stripe writes it (pi_, ch_, in_ or py_ followed by letters and digits, at most 100 characters)";
+
 /** Stripe's payments export (Payments, Export: the unified payments CSV), read as downloaded. */
 export const STRIPE_EXPORT_MESSAGES = {
   /**
    * An id cell that is not an id as Stripe writes it (a spreadsheet formula, say): refused, so
    * the ledger stores a reference only as the provider wrote it.
    */
-  providerId: (column: string) =>
-    `${column} must be a Stripe id as Stripe writes it (pi_, ch_, in_ or py_ followed by letters and digits, at most 100 characters)`,
+  providerId: (column: string) => `${column} ${STRIPE_ID_PROBLEM}`,
   amount: "Amount must be dollars and cents above $0.00, like 19.95",
   refunded: "Amount Refunded must be dollars and cents, no more than Amount",
   created: "Created date (UTC) must be a date and time written YYYY-MM-DD HH:MM:SS",
@@ -148,6 +150,12 @@ export interface RowProblem {
   message: string;
   /** The certificate number of a row that matched no member (or one without a plan). */
   certificate?: string;
+  /**
+   * Stripe: the row names no member (no payment reference or Membership ID in its metadata), so
+   * it is no payment of dues the import could record (another currency, another product): staff
+   * may leave it out. With its reference, to list it so.
+   */
+  notDues?: { reference: string };
 }
 
 export type PaymentsCsv =
@@ -264,7 +272,8 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
       const problem = stripe
         ? checkStripeRow(cells, stripe, latest, timeZone, seen, rowLine)
         : checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
-      if (typeof problem === "string") problems.push({ line: rowLine, message: problem });
+      if (typeof problem === "string")
+        problems.push({ line: rowLine, message: problem, ...(stripe ? notDuesOf(cells, stripe, problem) : {}) });
       else if ("reason" in problem) notPaid.push(problem);
       else rows.push(problem);
     }
@@ -307,6 +316,17 @@ export function stripeDay(text: string, timeZone: string): string | null {
   if (m[2] === undefined) return m[1];
   if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59) return null;
   return todayIn(timeZone, new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? "00"}Z`));
+}
+
+/**
+ * A Stripe row's problem that staff may leave the row out for: the row names no member, and the
+ * problem is not its ids (those are refused whatever the row is: nothing but Stripe's ids is read).
+ */
+function notDuesOf(cells: string[], c: StripeColumns, problem: string): Pick<RowProblem, "notDues"> {
+  if (cellAt(cells, c.membershipId) || cellAt(cells, c.paymentReference)) return {};
+  const reference = cellAt(cells, c.paymentIntent) || cellAt(cells, c.id);
+  if (!isStripeId(reference) || problem.includes(STRIPE_ID_PROBLEM)) return {};
+  return { notDues: { reference } };
 }
 
 /** One row of Stripe's export checked: the payment, a row that took no money (skipped), or what is wrong with it. */
