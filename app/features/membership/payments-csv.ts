@@ -75,6 +75,24 @@ export const MAPPED_FIELD_LABELS: Record<MappedField, string> = {
   reference: "Reference",
 };
 
+/** A column name with case and punctuation left out ("Paid-On", "paid_on" and "PAID ON" read alike). */
+const looseName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * The obvious columns of a file staff map: for each field, the one column whose name is the
+ * field's or its label's, case and punctuation aside ("Amount ($)", "Certificate.Number",
+ * "PaidOn"); left empty when no column, or more than one, is named so.
+ */
+export function obviousMapping(columns: string[]): ColumnMapping {
+  const mapping = { certificate_number: "", amount: "", paid_on: "", reference: "" } as ColumnMapping;
+  for (const field of PAYMENT_COLUMNS) {
+    const names = new Set([looseName(field), looseName(MAPPED_FIELD_LABELS[field])]);
+    const found = columns.filter((c) => names.has(looseName(c)));
+    if (found.length === 1) mapping[field] = found[0];
+  }
+  return mapping;
+}
+
 /** Stripe's status words (its export writes them capitalised) for payments that took money, and for those that did not. */
 const STRIPE_PAID = new Set(["paid", "succeeded", "refunded", "partially refunded", "partially_refunded"]);
 const STRIPE_NOT_PAID = new Set([

@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isStripeExport, parsePaymentsCsv, PAYMENTS_CSV_MESSAGES as P, stripeDay, STRIPE_EXPORT_MESSAGES as S } from "./payments-csv";
+import {
+  isStripeExport,
+  obviousMapping,
+  parsePaymentsCsv,
+  PAYMENTS_CSV_MESSAGES as P,
+  stripeDay,
+  STRIPE_EXPORT_MESSAGES as S,
+} from "./payments-csv";
 
 /** Files shaped as Stripe's payments export writes them (Payments, Export: its column names, UTC times, dollars, metadata columns). */
 const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/stripe/${name}`, import.meta.url), "utf8");
@@ -134,6 +141,27 @@ describe("other portals' files, mapped by staff", () => {
       columns: ["Member No", "Txn", "Date", "Paid"],
     });
   });
+  it("preselects the obvious columns: a field's or its label's name, case and punctuation aside; none when two could be it", () => {
+    expect(obviousMapping(["Member No", "Txn", "Date", "Paid"])).toEqual({
+      certificate_number: "",
+      amount: "",
+      paid_on: "",
+      reference: "",
+    });
+    expect(obviousMapping(["CertificateNumber", "AMOUNT ($)", "Paid-On:", "Ref", "Memo"])).toEqual({
+      certificate_number: "CertificateNumber",
+      amount: "AMOUNT ($)",
+      paid_on: "Paid-On:",
+      reference: "",
+    });
+    expect(obviousMapping(["certificate.number", "Reference #", "Amount", "amount"])).toEqual({
+      certificate_number: "certificate.number",
+      amount: "",
+      paid_on: "",
+      reference: "Reference #",
+    });
+  });
+
   it("reads the columns staff chose", () => {
     const mapping = { certificate_number: "Member No", amount: "Paid", paid_on: "Date", reference: "Txn" };
     expect(parsePaymentsCsv(file, "2026-11-28", undefined, { mapping })).toEqual({
