@@ -154,7 +154,7 @@ export function PaymentsImportPanel() {
             <li>
               Stripe&apos;s payments export is read as downloaded (Payments, Export): the member is found by the payment reference or the
               Membership ID in its metadata, never by name or e-mail; failed payments are skipped; a refunded amount is recorded as a refund
-              of its payment.
+              of its payment; a row that names no member and cannot be recorded (another currency, another product) may be left out.
             </li>
             <li>Another portal&apos;s file: choose which of its columns holds what; the choice is kept for its next file.</li>
             <li>A reference already recorded is skipped, so the same file imported twice records nothing new.</li>
