@@ -147,6 +147,16 @@ export class AppMetrics {
       "Webhook requests refused for a missing, wrong or stale Stripe-Signature (400).",
       () => online.counters.signatureFailures,
     );
+    new client.Counter({
+      name: "aha_stripe_webhook_refused_total",
+      help: "Webhook requests whose signature verified but whose body was refused (400): not JSON (not_json), or JSON that is no event (not_an_event).",
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        setCounter(this, { reason: "not_json" }, online.counters.refused.notJson);
+        setCounter(this, { reason: "not_an_event" }, online.counters.refused.notAnEvent);
+      },
+    });
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new client.Counter({

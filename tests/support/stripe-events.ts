@@ -34,7 +34,11 @@ export function event(type: string, object: Record<string, unknown>, opts: { cre
 
 /** The signed body and header of an event, as the provider posts it. */
 export function signed(body: unknown, opts: { secret?: string; timestamp?: number } = {}) {
-  const payload = JSON.stringify(body);
+  return signedText(JSON.stringify(body), opts);
+}
+
+/** Any text signed as the provider signs a body (a body that is not JSON, for one). */
+export function signedText(payload: string, opts: { secret?: string; timestamp?: number } = {}) {
   const header = Stripe.webhooks.generateTestHeaderString({
     payload,
     secret: opts.secret ?? TEST_WEBHOOK_SECRET,

@@ -43,11 +43,14 @@ function importMessage(report: PaymentsImportReport, applied: boolean): string {
   const notPaid = report.notPaid
     ? ` ${count(report.notPaid)} ${report.notPaid === 1 ? "row that took no money is" : "rows that took no money are"} skipped.`
     : "";
-  if (!report.toRecord && !report.refunds) return `${PAYMENTS_IMPORT_MESSAGES.nothingNew}${notPaid}`;
+  const leftOut = report.leftOut
+    ? ` ${count(report.leftOut)} ${report.leftOut === 1 ? "row that names no member is" : "rows that name no member are"} left out.`
+    : "";
+  if (!report.toRecord && !report.refunds) return `${PAYMENTS_IMPORT_MESSAGES.nothingNew}${notPaid}${leftOut}`;
   const what = report.toRecord
     ? `${count(report.toRecord)} ${report.toRecord === 1 ? "payment" : "payments"} (${formatCents(report.totalCents)}) for ${count(report.members)} ${report.members === 1 ? "member" : "members"}${refunds ? ` and ${refunds}` : ""}`
     : refunds;
-  return applied ? `Recorded ${what}.${skipped}${notPaid}` : `Ready to record ${what}.${skipped}${notPaid}`;
+  return applied ? `Recorded ${what}.${skipped}${notPaid}${leftOut}` : `Ready to record ${what}.${skipped}${notPaid}${leftOut}`;
 }
 
 const userOf = (res: Response) => res.locals.user as PublicUser;
@@ -200,11 +203,10 @@ export function membershipRouter({
     apiRequireAdmin,
     jsonBody(PAYMENTS_IMPORT_LIMIT),
     handler(async (req, res) => {
-      const { csv, apply, mapping } = parseInput(paymentsImportSchema, req.body ?? {});
+      const { csv, apply, mapping, leaveOutNotDues } = parseInput(paymentsImportSchema, req.body ?? {});
       const actor = userOf(res);
-      const report = apply
-        ? await paymentsImport.apply(actor, csv, mapping ?? null)
-        : await paymentsImport.preview(csv, { mapping: mapping ?? null, actor });
+      const choices = { mapping: mapping ?? null, leaveOutNotDues };
+      const report = apply ? await paymentsImport.apply(actor, csv, choices) : await paymentsImport.preview(csv, { ...choices, actor });
       const body: PaymentsImportAnswer = { success: true, applied: apply, message: importMessage(report, apply), report };
       res.status(apply && (report.toRecord || report.refunds) ? 201 : 200).json(body);
     }),

@@ -322,6 +322,8 @@ export const paymentsImportSchema = z.object({
     )
     .nullable()
     .optional(),
+  /** Stripe's export: leave out the rows that name no member and cannot be recorded (payments that are not dues). */
+  leaveOutNotDues: z.boolean("leaveOutNotDues must be true or false").default(false),
 });
 
 export interface PaymentsImportAnswer {
@@ -363,6 +365,11 @@ export interface PaymentsImportAnswer {
     refunds: number;
     refundCents: number;
     refundRows: Array<{ line: number; reference: string; refundCents: number }>;
+    /** Stripe rows naming no member that cannot be recorded: problems staff may leave out (leaveOutNotDues). */
+    mayLeaveOut: number;
+    /** Those rows, left out: skipped, each with why. */
+    leftOut: number;
+    leftOutRows: Array<{ line: number; reference: string; reason: string }>;
   };
 }
 

@@ -116,6 +116,23 @@ const cases: Case[] = [
     effectiveOn: "2026-02-01",
   },
   {
+    name: "paid in an earlier month than the approval (December 20, approved January 20): starts February 1, not January 1",
+    record: monthly("2026-01-20", [pay("2025-12-20", 1995)]),
+    today: "2026-01-25",
+    label: "Starts February 1, 2026",
+    effectiveOn: "2026-02-01",
+    paidThrough: "2026-02-28",
+    nextDue: { on: "2026-03-01", amountCents: 1995 },
+  },
+  {
+    name: "annual, paid in an earlier month than the approval: the year runs from the 1st after the approval",
+    record: annual("2026-01-20", [pay("2025-12-20", 9900)]),
+    today: "2026-02-01",
+    label: "Covered",
+    effectiveOn: "2026-02-01",
+    paidThrough: "2027-01-31",
+  },
+  {
     name: "approved January 31, paid February 29 (leap year)",
     record: monthly("2028-01-31", [pay("2028-02-29", 1995)]),
     today: "2028-02-29",

@@ -33,9 +33,16 @@ export const PAYMENTS_CSV_MESSAGES = {
   mappingRepeated: "Choose a different column for each of certificate number, amount, paid on and reference",
 } as const;
 
+const STRIPE_ID_PROBLEM =
+  "must be a Stripe id as Stripe writes it (pi_, ch_, in_ or py_ followed by letters and digits, at most 100 characters)";
+
 /** Stripe's payments export (Payments, Export: the unified payments CSV), read as downloaded. */
 export const STRIPE_EXPORT_MESSAGES = {
-  id: "id is missing, or longer than 100 characters",
+  /**
+   * An id cell that is not an id as Stripe writes it (a spreadsheet formula, say): refused, so
+   * the ledger stores a reference only as the provider wrote it.
+   */
+  providerId: (column: string) => `${column} ${STRIPE_ID_PROBLEM}`,
   amount: "Amount must be dollars and cents above $0.00, like 19.95",
   refunded: "Amount Refunded must be dollars and cents, no more than Amount",
   created: "Created date (UTC) must be a date and time written YYYY-MM-DD HH:MM:SS",
@@ -67,6 +74,24 @@ export const MAPPED_FIELD_LABELS: Record<MappedField, string> = {
   paid_on: "Paid on",
   reference: "Reference",
 };
+
+/** A column name with case and punctuation left out ("Paid-On", "paid_on" and "PAID ON" read alike). */
+const looseName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * The obvious columns of a file staff map: for each field, the one column whose name is the
+ * field's or its label's, case and punctuation aside ("Amount ($)", "Certificate.Number",
+ * "PaidOn"); left empty when no column, or more than one, is named so.
+ */
+export function obviousMapping(columns: string[]): ColumnMapping {
+  const mapping = { certificate_number: "", amount: "", paid_on: "", reference: "" } as ColumnMapping;
+  for (const field of PAYMENT_COLUMNS) {
+    const names = new Set([looseName(field), looseName(MAPPED_FIELD_LABELS[field])]);
+    const found = columns.filter((c) => names.has(looseName(c)));
+    if (found.length === 1) mapping[field] = found[0];
+  }
+  return mapping;
+}
 
 /** Stripe's status words (its export writes them capitalised) for payments that took money, and for those that did not. */
 const STRIPE_PAID = new Set(["paid", "succeeded", "refunded", "partially refunded", "partially_refunded"]);
@@ -101,6 +126,10 @@ const STRIPE_COLUMNS = {
   refundedOn: ["refunded_date_(utc)"],
 } as const;
 type StripeColumn = keyof typeof STRIPE_COLUMNS;
+
+/** A payment's, charge's or invoice's id as Stripe writes it: its prefix, then letters and digits. */
+const STRIPE_ID = /^(?:pi|ch|in|py)_[A-Za-z0-9]{1,97}$/;
+export const isStripeId = (text: string) => STRIPE_ID.test(text);
 
 /** Whether a header row is Stripe's payments export: its id, created time, amount and currency columns. */
 export function isStripeExport(header: string[]): boolean {
@@ -139,6 +168,12 @@ export interface RowProblem {
   message: string;
   /** The certificate number of a row that matched no member (or one without a plan). */
   certificate?: string;
+  /**
+   * Stripe: the row names no member (no payment reference or Membership ID in its metadata), so
+   * it is no payment of dues the import could record (another currency, another product): staff
+   * may leave it out. With its reference, to list it so.
+   */
+  notDues?: { reference: string };
 }
 
 export type PaymentsCsv =
@@ -255,7 +290,8 @@ function* readPaymentsCsv(text: string, latest: string, pieceChars = PIECE_CHARS
       const problem = stripe
         ? checkStripeRow(cells, stripe, latest, timeZone, seen, rowLine)
         : checkRow(cells, certCol, amountCol, paidCol, refCol, methodCol, latest, seen, rowLine);
-      if (typeof problem === "string") problems.push({ line: rowLine, message: problem });
+      if (typeof problem === "string")
+        problems.push({ line: rowLine, message: problem, ...(stripe ? notDuesOf(cells, stripe, problem) : {}) });
       else if ("reason" in problem) notPaid.push(problem);
       else rows.push(problem);
     }
@@ -300,6 +336,17 @@ export function stripeDay(text: string, timeZone: string): string | null {
   return todayIn(timeZone, new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? "00"}Z`));
 }
 
+/**
+ * A Stripe row's problem that staff may leave the row out for: the row names no member, and the
+ * problem is not its ids (those are refused whatever the row is: nothing but Stripe's ids is read).
+ */
+function notDuesOf(cells: string[], c: StripeColumns, problem: string): Pick<RowProblem, "notDues"> {
+  if (cellAt(cells, c.membershipId) || cellAt(cells, c.paymentReference)) return {};
+  const reference = cellAt(cells, c.paymentIntent) || cellAt(cells, c.id);
+  if (!isStripeId(reference) || problem.includes(STRIPE_ID_PROBLEM)) return {};
+  return { notDues: { reference } };
+}
+
 /** One row of Stripe's export checked: the payment, a row that took no money (skipped), or what is wrong with it. */
 function checkStripeRow(
   cells: string[],
@@ -310,10 +357,14 @@ function checkStripeRow(
   line: number,
 ): PaymentRow | NotPaidRow | string {
   const S = STRIPE_EXPORT_MESSAGES;
+  // Only ids as the provider writes them become references (a formula such as =cmd|... never does).
   const id = cellAt(cells, c.id);
-  if (!id || id.length > 100 || !isOneLine(id)) return S.id;
+  if (!isStripeId(id)) return S.providerId("id");
   const paymentIntent = cellAt(cells, c.paymentIntent);
-  const reference = paymentIntent && paymentIntent.length <= 100 && isOneLine(paymentIntent) ? paymentIntent : id;
+  if (paymentIntent && !isStripeId(paymentIntent)) return S.providerId("PaymentIntent ID");
+  const invoice = cellAt(cells, c.invoice);
+  if (invoice && !isStripeId(invoice)) return S.providerId("Invoice ID");
+  const reference = paymentIntent || id;
   const status = cellAt(cells, c.status);
   const statusWord = status.toLowerCase();
   if (cellAt(cells, c.captured).toLowerCase() === "false") return { line, reference, reason: S.notCaptured };
@@ -335,7 +386,6 @@ function checkStripeRow(
   if (earlier !== undefined) return PAYMENTS_CSV_MESSAGES.repeated(earlier);
   seen.set(reference, line);
   const memberReference = cellAt(cells, c.paymentReference);
-  const invoice = cellAt(cells, c.invoice);
   return {
     line,
     certificate: normalizeCertificate(cellAt(cells, c.membershipId)),
@@ -344,7 +394,7 @@ function checkStripeRow(
     reference,
     method: "card",
     ...(memberReference ? { memberReference } : {}),
-    otherReferences: [...new Set([id, paymentIntent, invoice].filter((r) => r && r !== reference && r.length <= 100))],
+    otherReferences: [...new Set([id, paymentIntent, invoice].filter((r) => r && r !== reference))],
     refundCents,
     ...(refundCents > 0 ? { refundedOn } : {}),
   };

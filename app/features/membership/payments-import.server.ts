@@ -81,6 +81,21 @@ export interface PaymentsImportReport {
   refunds: number;
   refundCents: number;
   refundRows: Array<{ line: number; reference: string; refundCents: number }>;
+  /**
+   * Stripe rows that name no member and cannot be recorded (another currency, no metadata:
+   * payments that are not dues): problems, of which staff may leave these out (`leaveOutNotDues`).
+   */
+  mayLeaveOut: number;
+  /** Those rows, left out at staff's choice: skipped, each with why it could not be recorded. */
+  leftOut: number;
+  leftOutRows: Array<{ line: number; reference: string; reason: string }>;
+}
+
+/** What staff chose for a file besides its columns. */
+export interface ImportChoices {
+  mapping?: ColumnMapping | null;
+  /** Leave out the Stripe rows that name no member and cannot be recorded, instead of refusing the file for them. */
+  leaveOutNotDues?: boolean;
 }
 
 export interface MatchedRow {
@@ -174,12 +189,13 @@ export class PaymentsImportService {
    * Reads the file as apply would, recording nothing of its payments. A mapping staff chose
    * (for a file neither the site's nor Stripe's) is kept for the next file with this header.
    */
-  async preview(csv: string, options: { mapping?: ColumnMapping | null; actor?: { id: number } } = {}): Promise<PaymentsImportReport> {
-    return (await this.check(csv, options.mapping ?? null, options.actor ?? null)).report;
+  async preview(csv: string, options: ImportChoices & { actor?: { id: number } } = {}): Promise<PaymentsImportReport> {
+    return (await this.check(csv, options, options.actor ?? null)).report;
   }
 
-  async apply(actor: { id: number }, csv: string, mapping: ColumnMapping | null = null): Promise<PaymentsImportReport> {
-    const { report, rows, lateRefunds } = await this.check(csv, mapping, actor);
+  /** Records the file's payments and refunds, all or nothing; rows staff chose to leave out are not among them. */
+  async apply(actor: { id: number }, csv: string, choices: ImportChoices = {}): Promise<PaymentsImportReport> {
+    const { report, rows, lateRefunds } = await this.check(csv, choices, actor);
     if (report.problems > 0)
       throw DomainError.invalid(PAYMENTS_IMPORT_MESSAGES.hasProblems(report.problems), { problems: report.problemRows });
     if (rows.length === 0 && lateRefunds.length === 0) return report;
@@ -206,6 +222,7 @@ export class PaymentsImportService {
               refunds: report.refunds,
               refundCents: report.refundCents,
               notPaid: report.notPaid,
+              leftOut: report.leftOut,
             },
           },
           trx,
@@ -264,9 +281,10 @@ export class PaymentsImportService {
 
   private async check(
     csv: string,
-    chosen: ColumnMapping | null,
+    choices: ImportChoices,
     actor: { id: number } | null,
   ): Promise<{ report: PaymentsImportReport; rows: CheckedRow[]; lateRefunds: LateRefund[] }> {
+    const chosen = choices.mapping ?? null;
     const header = headerOf(csv);
     const key = headerKey(header);
     const saved = chosen ? null : await this.savedMapping(key);
@@ -308,6 +326,7 @@ export class PaymentsImportService {
       for (const ref of [row.reference, ...(row.otherReferences ?? [])]) if ((owner = recorded.get(ref))) break;
       const problem = (message: string, certificate = row.certificate) =>
         problems.push({ line: row.line, message, ...(certificate ? { certificate } : {}) });
+      // A Stripe row naming no member: staff may leave it out (not dues).
       // Recorded before for this member (or, a Stripe row naming nobody, for whoever paid it online): a re-import, skipped.
       if (owner !== undefined && (!named || owner.id === member?.id)) {
         skippedRows.push({ line: row.line, reference: row.reference });
@@ -323,7 +342,7 @@ export class PaymentsImportService {
             method: owner.method,
           });
       } else if (owner !== undefined) problem(PAYMENTS_CSV_MESSAGES.referenceOfAnother(owner.certificate));
-      else if (!named) problem(STRIPE_EXPORT_MESSAGES.noMember);
+      else if (!named) problems.push({ line: row.line, message: STRIPE_EXPORT_MESSAGES.noMember, notDues: { reference: row.reference } });
       else if (row.memberReference && !ofReference) problem(STRIPE_EXPORT_MESSAGES.unknownReference);
       else if (row.certificate && !ofCertificate) problem(PAYMENTS_CSV_MESSAGES.unknownCertificate);
       else if (ofReference && ofCertificate && ofReference.id !== ofCertificate.id)
@@ -349,6 +368,11 @@ export class PaymentsImportService {
       problems.push(...tooFar);
     }
     problems.sort((a, b) => a.line - b.line);
+    // Rows that are not dues: problems, unless staff leave them out (then listed as left out).
+    const notDues = problems.filter((p) => p.notDues);
+    const leaveOut = !!choices.leaveOutNotDues && notDues.length > 0;
+    const kept = leaveOut ? problems.filter((p) => !p.notDues) : problems;
+    const leftOutRows = leaveOut ? notDues.map((p) => ({ line: p.line, reference: p.notDues!.reference, reason: p.message })) : [];
     const refundRows = [
       ...rows.filter((r) => r.refundCents).map((r) => ({ line: r.line, reference: r.reference, refundCents: r.refundCents! })),
       ...lateRefunds.map((r) => ({ line: r.line, reference: r.reference, refundCents: r.cents })),
@@ -362,8 +386,10 @@ export class PaymentsImportService {
         totalCents,
         skipped: skippedRows.length,
         skippedRows: skippedRows.slice(0, LISTED_ROWS),
-        problems: problems.length,
-        problemRows: problems.slice(0, LISTED_ROWS),
+        problems: kept.length,
+        problemRows: kept
+          .slice(0, LISTED_ROWS)
+          .map(({ line, message, certificate }) => ({ line, message, ...(certificate ? { certificate } : {}) })),
         members: memberIds.size,
         matchedRows: rows.slice(0, LISTED_MATCHES).map(({ line, certificate, name, amountCents, paidOn, reference, refundCents }) => ({
           line,
@@ -380,6 +406,9 @@ export class PaymentsImportService {
         refunds: refundRows.length,
         refundCents: refundRows.reduce((sum, r) => sum + r.refundCents, 0),
         refundRows: refundRows.slice(0, LISTED_ROWS),
+        mayLeaveOut: leaveOut ? 0 : notDues.length,
+        leftOut: leftOutRows.length,
+        leftOutRows: leftOutRows.slice(0, LISTED_ROWS),
       },
     };
   }

@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isStripeExport, parsePaymentsCsv, PAYMENTS_CSV_MESSAGES as P, stripeDay, STRIPE_EXPORT_MESSAGES as S } from "./payments-csv";
+import {
+  isStripeExport,
+  obviousMapping,
+  parsePaymentsCsv,
+  PAYMENTS_CSV_MESSAGES as P,
+  stripeDay,
+  STRIPE_EXPORT_MESSAGES as S,
+} from "./payments-csv";
 
 /** Files shaped as Stripe's payments export writes them (Payments, Export: its column names, UTC times, dollars, metadata columns). */
 const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/stripe/${name}`, import.meta.url), "utf8");
@@ -91,6 +98,30 @@ describe("Stripe's payments export, as downloaded", () => {
     expect(parse(`${header}\n${row("Paid")}\n${row("Paid")}\n`)).toMatchObject({ problems: [{ line: 3, message: P.repeated(2) }] });
   });
 
+  it("stores references only as Stripe writes its ids: a spreadsheet formula or other text in an id column is a problem naming its line", () => {
+    const header = fixture("unified_payments.csv").split("\n")[0];
+    // id, Invoice ID and PaymentIntent ID are the 1st, 23rd and 25th columns.
+    const row = (id: string, invoice: string, paymentIntent: string) =>
+      `${id},2026-03-07 14:05:33,19.95,0.00,usd,true,19.95,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,${invoice},,${paymentIntent},STR0001,`;
+    const one = (line: string) => parse(`${header}\n${row("ch_Good1", "", "pi_Good1")}\n${line}\n`);
+    expect(one(row("\"=cmd|' /C calc'!A0\"", "", ""))).toMatchObject({ problems: [{ line: 3, message: S.providerId("id") }] });
+    expect(one(row("ch_Good2", "", '=HYPERLINK("http://x")'))).toMatchObject({
+      problems: [{ line: 3, message: S.providerId("PaymentIntent ID") }],
+    });
+    expect(one(row("ch_Good2", "+in_1", "pi_Good2"))).toMatchObject({ problems: [{ line: 3, message: S.providerId("Invoice ID") }] });
+    for (const bad of ["@SUM(1)", "-pi_1", "pi_", "pi_a b", "ch_1;", "txn_1", "PI_1", `pi_${"a".repeat(98)}`])
+      expect(one(row(bad, "", "")), bad).toMatchObject({ problems: [{ line: 3, message: S.providerId("id") }] });
+    // As Stripe writes them: read, each kept as the reference or one of the others.
+    const good = one(row("py_3QxA1b2C3d4E5f6G", "in_1QxF1b2C3d4E5f6G", "pi_3QxA1b2C3d4E5f6G"));
+    expect(good).toMatchObject({ ok: true, problems: [] });
+    if (good.ok)
+      expect(good.rows[1]).toMatchObject({
+        line: 3,
+        reference: "pi_3QxA1b2C3d4E5f6G",
+        otherReferences: ["py_3QxA1b2C3d4E5f6G", "in_1QxF1b2C3d4E5f6G"],
+      });
+  });
+
   it("dates a UTC time in the association's time zone", () => {
     expect(stripeDay("2026-03-08 02:30:00", "America/New_York")).toBe("2026-03-07");
     expect(stripeDay("2026-03-08 02:30", "UTC")).toBe("2026-03-08");
@@ -110,6 +141,27 @@ describe("other portals' files, mapped by staff", () => {
       columns: ["Member No", "Txn", "Date", "Paid"],
     });
   });
+  it("preselects the obvious columns: a field's or its label's name, case and punctuation aside; none when two could be it", () => {
+    expect(obviousMapping(["Member No", "Txn", "Date", "Paid"])).toEqual({
+      certificate_number: "",
+      amount: "",
+      paid_on: "",
+      reference: "",
+    });
+    expect(obviousMapping(["CertificateNumber", "AMOUNT ($)", "Paid-On:", "Ref", "Memo"])).toEqual({
+      certificate_number: "CertificateNumber",
+      amount: "AMOUNT ($)",
+      paid_on: "Paid-On:",
+      reference: "",
+    });
+    expect(obviousMapping(["certificate.number", "Reference #", "Amount", "amount"])).toEqual({
+      certificate_number: "certificate.number",
+      amount: "",
+      paid_on: "",
+      reference: "Reference #",
+    });
+  });
+
   it("reads the columns staff chose", () => {
     const mapping = { certificate_number: "Member No", amount: "Paid", paid_on: "Date", reference: "Txn" };
     expect(parsePaymentsCsv(file, "2026-11-28", undefined, { mapping })).toEqual({

@@ -173,6 +173,75 @@ describeEachDatabase("membership: payments import of Stripe's export and of mapp
     expect(await ledgerOf("STR0001")).toEqual(before);
   });
 
+  it("lets staff leave out rows that name no member (another currency, no metadata: not dues), listed with why; a row naming a member that is wrong still stops the file", async () => {
+    const header = fixture("unified_payments.csv").split("\n")[0];
+    const row = (id: string, currency: string, certificate = "", reference = "") =>
+      `ch_${id},2026-05-06 12:00:00,25.00,0.00,${currency},true,25.00,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,,,pi_${id},${certificate},${reference}`;
+    const good = `ch_LeaveOutA,2026-05-06 12:00:00,19.95,0.00,usd,true,19.95,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,,,pi_LeaveOutA,STR0001,`;
+    const csv = [header, good, row("LeaveOutB", "eur"), row("LeaveOutC", "usd"), ""].join("\n");
+    const before = await ledgerOf("STR0001");
+
+    // Not left out: the file is refused for them, as before, and the preview says they may be.
+    let preview = await send(csv, false);
+    expect(preview.body.report).toMatchObject({ toRecord: 1, problems: 2, mayLeaveOut: 2, leftOut: 0, leftOutRows: [] });
+    expect(preview.body.report.problemRows).toEqual([
+      { line: 3, message: S.currency("eur") },
+      { line: 4, message: S.noMember },
+    ]);
+    const refused = await send(csv, true);
+    expect(refused.status).toBe(400);
+    expect(await ledgerOf("STR0001")).toEqual(before);
+
+    // Left out: listed with their reasons, the rest recorded all or nothing.
+    const leaveOut = (apply: boolean, text = csv) =>
+      server.request("/api/admin/membership/payments/import", {
+        method: "POST",
+        cookie: staff.cookie,
+        json: { csv: text, apply, leaveOutNotDues: true },
+      });
+    let res = await leaveOut(false);
+    expect(res.status).toBe(200);
+    preview = { status: res.status, body: (await res.json()) as PaymentsImportAnswer };
+    expect(preview.body.report).toMatchObject({ toRecord: 1, problems: 0, mayLeaveOut: 0, leftOut: 2 });
+    expect(preview.body.report.leftOutRows).toEqual([
+      { line: 3, reference: "pi_LeaveOutB", reason: S.currency("eur") },
+      { line: 4, reference: "pi_LeaveOutC", reason: S.noMember },
+    ]);
+    expect(preview.body.message).toBe("Ready to record 1 payment ($19.95) for 1 member. 2 rows that name no member are left out.");
+    res = await leaveOut(true);
+    expect(res.status).toBe(201);
+    expect(await ledgerOf("STR0001")).toEqual([...before, [1995, "2026-05-06", "card", "pi_LeaveOutA", null, null]]);
+    const audit = await server.services.database.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "membership.payments_import")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.details!)).toMatchObject({ leftOut: 2 });
+
+    // A row that names a member and is wrong is no row to leave out: nothing is recorded.
+    const named = [header, good.replaceAll("LeaveOutA", "LeaveOutD"), row("LeaveOutE", "eur", "STR0002"), row("LeaveOutF", "eur"), ""].join(
+      "\n",
+    );
+    res = await leaveOut(false, named);
+    const body = (await res.json()) as PaymentsImportAnswer;
+    expect(body.report).toMatchObject({ problems: 1, leftOut: 1 });
+    expect(body.report.problemRows).toEqual([{ line: 3, message: S.currency("eur") }]);
+    res = await leaveOut(true, named);
+    expect(res.status).toBe(400);
+    expect(await ledgerOf("STR0001")).toEqual([...before, [1995, "2026-05-06", "card", "pi_LeaveOutA", null, null]]);
+    expect(await ledgerOf("STR0002")).not.toContainEqual(expect.arrayContaining(["pi_LeaveOutE"]));
+    // Nor is a row whose id is no Stripe id, member or not.
+    const formula = [
+      header,
+      good.replaceAll("LeaveOutA", "LeaveOutG"),
+      `"=cmd|' /C calc'!A0",2026-05-06 12:00:00,25.00,0.00,eur,true,25.00,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,,,,,`,
+      "",
+    ].join("\n");
+    res = await leaveOut(false, formula);
+    expect(((await res.json()) as PaymentsImportAnswer).report).toMatchObject({ problems: 1, leftOut: 0 });
+  });
+
   it("a Membership ID and a payment reference naming different members is a problem, never a guess", async () => {
     const header = fixture("unified_payments.csv").split("\n")[0];
     const csv = `${header}\nch_X,2026-05-06 12:00:00,19.95,0.00,usd,true,19.95,0.00,usd,,,0.88,false,Live,card,Paid,,0.00,,,,,,,pi_X,STR0001,pref_Two2Two2Two2Two2Tw\n`;

@@ -6,7 +6,7 @@ import { REVEAL_MARGIN, useRevealOnChange } from "~/components/admin/reveal";
 import { DropZone, isCsvFile, sizeInKb, UploadProgress, type UploadPhase } from "~/components/upload/FileUpload";
 import { formatCents, formatLongDay } from "../coverage";
 import { PAYMENTS_IMPORT_MAX_BYTES, PAYMENTS_IMPORT_MAX_LABEL, type PaymentsImportAnswer } from "../contract";
-import { MAPPED_FIELD_LABELS, PAYMENT_COLUMNS, PAYMENTS_CSV_MESSAGES, type ColumnMapping } from "../payments-csv";
+import { MAPPED_FIELD_LABELS, obviousMapping, PAYMENT_COLUMNS, PAYMENTS_CSV_MESSAGES, type ColumnMapping } from "../payments-csv";
 import { sendPaymentsImport } from "./api-client";
 
 export const PAYMENTS_IMPORT_TEXTS = {
@@ -27,6 +27,10 @@ export const PAYMENTS_IMPORT_TEXTS = {
   changeColumns: "Change columns",
   readStripe: "Read as Stripe's payments export: the member by the payment reference or the Membership ID in its metadata.",
   readSite: "Read as the site's own columns (certificate_number, amount, paid_on, reference).",
+  leaveOut: (n: number) =>
+    `Leave out ${n === 1 ? "the row" : `the ${n.toLocaleString("en-US")} rows`} that ${n === 1 ? "names" : "name"} no member and cannot be recorded (payments that are not dues)`,
+  leaveOutHint: "A row that names a member and has a problem still stops the file.",
+  leftOutTitle: (n: number) => `Left out: not dues (${n.toLocaleString("en-US")})`,
   readMapped: (mapping: ColumnMapping) =>
     `Read with the columns chosen for this file's columns: ${PAYMENT_COLUMNS.map((f) => `${MAPPED_FIELD_LABELS[f]} from "${mapping[f]}"`).join(", ")}.`,
 } as const;
@@ -36,7 +40,6 @@ type Outcome =
   | { kind: "preview"; message: string; report: Report }
   | { kind: "applied"; message: string; report: Report }
   | { kind: "refused"; message: string; problemRows: Report["problemRows"] };
-const NO_MAPPING: ColumnMapping = { certificate_number: "", amount: "", paid_on: "", reference: "" };
 
 /**
  * Import payments (CSV): the payment portal's export (certificate_number, amount, paid_on,
@@ -54,6 +57,8 @@ export function PaymentsImportPanel() {
   const [columns, setColumns] = useState<string[] | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   const [mappingOpen, setMappingOpen] = useState(false);
+  /** Staff chose to leave out the Stripe rows that name no member (not dues). */
+  const [leaveOut, setLeaveOut] = useState(false);
   const sending = useRef(false);
   const busy = phase !== null;
 
@@ -63,6 +68,7 @@ export function PaymentsImportPanel() {
     setColumns(null);
     setMapping(null);
     setMappingOpen(false);
+    setLeaveOut(false);
     if (!isCsvFile(next)) return setNotice(PAYMENTS_IMPORT_TEXTS.chooseCsv);
     if (next.size > PAYMENTS_IMPORT_MAX_BYTES) return setNotice(PAYMENTS_IMPORT_TEXTS.tooLarge);
     try {
@@ -74,13 +80,13 @@ export function PaymentsImportPanel() {
     }
   }
 
-  async function send(apply: boolean, chosen: ColumnMapping | null = mapping) {
+  async function send(apply: boolean, chosen: ColumnMapping | null = mapping, leavingOut = leaveOut) {
     if (!file || sending.current) return;
     sending.current = true;
     setSendingApply(apply);
     setPhase({ kind: "sending", loaded: 0, total: file.text.length });
     try {
-      const answer = await sendPaymentsImport(file.text, apply, setPhase, chosen);
+      const answer = await sendPaymentsImport(file.text, apply, setPhase, chosen, leavingOut);
       const body = answer.body;
       if (body && body.success) {
         setOutcome({ kind: body.applied ? "applied" : "preview", message: body.message, report: body.report });
@@ -92,6 +98,14 @@ export function PaymentsImportPanel() {
       } else {
         const details =
           body && !body.success ? (body.details as { problems?: Report["problemRows"]; columns?: string[] } | undefined) : undefined;
+        if (details?.columns?.length && !chosen) {
+          // A file whose columns are not known: the mapping step, no refusal (nothing was tried yet).
+          setColumns(details.columns);
+          setMapping(null);
+          setMappingOpen(true);
+          setOutcome(null);
+          return;
+        }
         if (details?.columns?.length) {
           setColumns(details.columns);
           setMappingOpen(true);
@@ -140,7 +154,7 @@ export function PaymentsImportPanel() {
             <li>
               Stripe&apos;s payments export is read as downloaded (Payments, Export): the member is found by the payment reference or the
               Membership ID in its metadata, never by name or e-mail; failed payments are skipped; a refunded amount is recorded as a refund
-              of its payment.
+              of its payment; a row that names no member and cannot be recorded (another currency, another product) may be left out.
             </li>
             <li>Another portal&apos;s file: choose which of its columns holds what; the choice is kept for its next file.</li>
             <li>A reference already recorded is skipped, so the same file imported twice records nothing new.</li>
@@ -176,10 +190,28 @@ export function PaymentsImportPanel() {
               {PAYMENTS_IMPORT_TEXTS.changeColumns}
             </button>
           ) : null}
+          {outcome?.kind === "preview" && (outcome.report.mayLeaveOut > 0 || outcome.report.leftOut > 0) ? (
+            <div className="mt-4 text-sm text-slate-800">
+              <label className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 h-4 w-4 shrink-0"
+                  checked={leaveOut}
+                  disabled={busy}
+                  onChange={(e) => {
+                    setLeaveOut(e.target.checked);
+                    void send(false, mapping, e.target.checked);
+                  }}
+                />
+                <span>{PAYMENTS_IMPORT_TEXTS.leaveOut(outcome.report.mayLeaveOut || outcome.report.leftOut)}</span>
+              </label>
+              <p className="mt-1 pl-6 text-slate-700">{PAYMENTS_IMPORT_TEXTS.leaveOutHint}</p>
+            </div>
+          ) : null}
           {columns && mappingOpen ? (
             <ColumnMapper
               columns={columns}
-              initial={mapping ?? NO_MAPPING}
+              initial={mapping ?? obviousMapping(columns)}
               busy={busy}
               onPreview={(chosen) => {
                 setMapping(chosen);
@@ -189,7 +221,14 @@ export function PaymentsImportPanel() {
           ) : null}
         </div>
       </div>
-      <Announced alert={outcome?.kind === "refused"}>{outcome ? <ImportOutcome outcome={outcome} /> : null}</Announced>
+      <Announced alert={outcome?.kind === "refused"}>
+        {outcome ? (
+          <ImportOutcome outcome={outcome} />
+        ) : columns && mappingOpen ? (
+          // The mapping step is no refusal: said politely, once, where it appears.
+          <p className="sr-only">{PAYMENTS_IMPORT_TEXTS.mapTitle}</p>
+        ) : null}
+      </Announced>
     </AdminPanel>
   );
 }
@@ -298,6 +337,19 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
       {report && report.notPaidRows.length ? (
         <RowList title="No money taken (skipped)" testId="payments-not-paid" more={report.notPaid - report.notPaidRows.length}>
           {report.notPaidRows.map((r) => (
+            <li key={r.line}>
+              Line {r.line}: reference {r.reference}, {r.reason}
+            </li>
+          ))}
+        </RowList>
+      ) : null}
+      {report && report.leftOutRows.length ? (
+        <RowList
+          title={PAYMENTS_IMPORT_TEXTS.leftOutTitle(report.leftOut)}
+          testId="payments-left-out"
+          more={report.leftOut - report.leftOutRows.length}
+        >
+          {report.leftOutRows.map((r) => (
             <li key={r.line}>
               Line {r.line}: reference {r.reference}, {r.reason}
             </li>

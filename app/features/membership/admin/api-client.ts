@@ -57,6 +57,7 @@ export function sendPaymentsImport(
   apply: boolean,
   onPhase: (phase: UploadPhase) => void,
   mapping: PaymentsImportAnswer["report"]["format"]["mapping"] = null,
+  leaveOutNotDues = false,
 ): Promise<ImportAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -77,6 +78,6 @@ export function sendPaymentsImport(
     xhr.onerror = () => reject(new Error("Network error: the server could not be reached"));
     xhr.ontimeout = () => reject(new Error("The upload timed out"));
     xhr.onabort = () => reject(new Error("The upload was cancelled"));
-    xhr.send(JSON.stringify({ csv, apply, ...(mapping ? { mapping } : {}) }));
+    xhr.send(JSON.stringify({ csv, apply, ...(mapping ? { mapping } : {}), ...(leaveOutNotDues ? { leaveOutNotDues } : {}) }));
   });
 }

@@ -18,6 +18,7 @@ export const ONLINE_MESSAGES = {
   noSignature: "Missing Stripe-Signature header",
   badSignature: "The Stripe-Signature does not verify: wrong, stale or for another endpoint",
   notAnEvent: "Not an event",
+  notJson: "Not JSON: the signed body could not be read",
   ignoredType: "Not an event this site acts on",
   ignoredSetup: "A checkout that saved a card without a payment",
   notPaidYet: "Not paid yet: recorded when its payment succeeds",
@@ -32,6 +33,9 @@ export const ONLINE_MESSAGES = {
   waitingForCheckout: "Waiting for the checkout of its subscription",
   waitingForPayment: "Waiting for the payment it refunds",
   notUsd: (currency: string | null) => `Paid in ${(currency ?? "an unknown currency").toUpperCase()}, not USD`,
+  refundNotUsd: (currency: string | null) =>
+    `Refunded in ${(currency ?? "an unknown currency").toUpperCase()}, not USD: the payment's dollars are not taken off by it`,
+  refundTotalInvalid: "The refund's running total (amount refunded) is missing or below zero: nothing can be recorded from it",
   notWholePeriods: (cents: number, billing: Billing) =>
     `${formatCents(cents)} is not a whole number of the ${billing} plan's periods (${formatCents(PLAN_PRICE_CENTS[billing])} each)`,
   endsOn: (day: string) => `Ends on ${day}`,

@@ -46,8 +46,8 @@ export type OnlineEvent =
       kind: "refund";
       charge: string;
       paymentIntent: string | null;
-      /** Everything refunded of the charge so far (the provider's running total). */
-      amountRefundedCents: number;
+      /** Everything refunded of the charge so far (the provider's running total); null when the event has none. */
+      amountRefundedCents: number | null;
       currency: string | null;
     }
   | {
@@ -139,7 +139,7 @@ export function readEvent(type: string, object: unknown): OnlineEvent {
         kind: "refund",
         charge: str(o.id) ?? "",
         paymentIntent: idOf(o.payment_intent),
-        amountRefundedCents: int(o.amount_refunded) ?? 0,
+        amountRefundedCents: int(o.amount_refunded),
         currency: str(o.currency),
       };
     case "customer.subscription.updated":

@@ -45,6 +45,8 @@ export interface OnlinePaymentCounters {
   /** `${type} ${outcome}` -> count; outcome is applied, pending, unmatched, ignored or duplicate. */
   events: Map<string, number>;
   signatureFailures: number;
+  /** Bodies whose signature verified but that are refused: not JSON, or JSON that is no event (null, 0, [], no id or type). */
+  refused: { notJson: number; notAnEvent: number };
   /** The provider's time (Unix seconds) of the newest event received, or null. */
   lastEventAt: number | null;
 }
@@ -71,7 +73,12 @@ export function newPaymentReference(): string {
  * whole number of the plan's periods goes to staff's Unmatched payments. Nothing is guessed.
  */
 export class OnlinePayments {
-  readonly counters: OnlinePaymentCounters = { events: new Map(), signatureFailures: 0, lastEventAt: null };
+  readonly counters: OnlinePaymentCounters = {
+    events: new Map(),
+    signatureFailures: 0,
+    refused: { notJson: 0, notAnEvent: 0 },
+    lastEventAt: null,
+  };
 
   constructor(
     private deps: {
@@ -94,7 +101,10 @@ export class OnlinePayments {
 
   /**
    * The event, verified with the provider's library (its 5-minute tolerance) from the raw
-   * body and the Stripe-Signature header; a missing, wrong or stale signature is refused.
+   * body and the Stripe-Signature header; a missing, wrong or stale signature is refused. Only
+   * then is the body read: a signed body that is not JSON, or JSON that is not an event (null,
+   * 0, [], an object without an id and a type), is refused with its own answer, and counted
+   * apart from the signatures that fail.
    */
   verify(rawBody: Buffer, signature: string | undefined): Stripe.Event {
     if (!this.deps.webhookSecret) throw DomainError.notFound(O.off);
@@ -103,11 +113,23 @@ export class OnlinePayments {
       throw DomainError.invalid(O.noSignature);
     }
     try {
-      return Stripe.webhooks.constructEvent(rawBody, signature, this.deps.webhookSecret, 300);
+      Stripe.webhooks.signature!.verifyHeader(rawBody, signature, this.deps.webhookSecret, 300);
     } catch {
       this.counters.signatureFailures++;
       throw DomainError.invalid(O.badSignature);
     }
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString("utf8"));
+    } catch {
+      this.counters.refused.notJson++;
+      throw DomainError.invalid(O.notJson);
+    }
+    if (!isEvent(body)) {
+      this.counters.refused.notAnEvent++;
+      throw DomainError.invalid(O.notAnEvent);
+    }
+    return body;
   }
 
   /**
@@ -146,7 +168,7 @@ export class OnlinePayments {
 
   private async receiveNow(event: Stripe.Event): Promise<{ state: OnlineEventState; duplicate: boolean }> {
     const { db } = this.deps;
-    if (typeof event.id !== "string" || !event.id || typeof event.type !== "string") throw DomainError.invalid(O.notAnEvent);
+    if (!isEvent(event)) throw DomainError.invalid(O.notAnEvent);
     this.counters.lastEventAt = Math.max(this.counters.lastEventAt ?? 0, Number(event.created) || 0);
     const result = await db.transaction().execute(async (trx) => {
       const inserted = await trx
@@ -337,6 +359,13 @@ export class OnlinePayments {
   private async refund(trx: Db, e: Extract<OnlineEvent, { kind: "refund" }>, created: number): Promise<Outcome> {
     const base: Outcome = { state: "applied", ...idsOf(e), amountCents: e.amountRefundedCents, currency: e.currency };
     const payment = await this.recordedPayment(trx, [e.paymentIntent, e.charge], { paymentIntent: e.paymentIntent, charge: e.charge });
+    // The ledger is in dollars, as every payment it records: a refund in another currency is not
+    // a number of cents to take off one (nor a reason to wait for a payment that will never be recorded).
+    if ((e.currency ?? "").toLowerCase() !== "usd")
+      return { ...base, state: "unmatched", reason: O.refundNotUsd(e.currency), memberId: payment?.memberId ?? null };
+    // The provider's running total, missing or below zero: nothing to read a refund from.
+    if (e.amountRefundedCents === null || e.amountRefundedCents < 0)
+      return { ...base, state: "unmatched", reason: O.refundTotalInvalid, memberId: payment?.memberId ?? null };
     if (!payment) return { ...base, state: "pending", waitsFor: e.paymentIntent ?? e.charge, reason: O.waitingForPayment };
     const { paymentId, memberId } = payment;
     // The member's row first: two refund events of one charge at once take turns, the second sees the first.
@@ -793,6 +822,13 @@ export class OnlinePayments {
       .onConflict((oc) => oc.column("user_id").doNothing())
       .execute();
   }
+}
+
+/** An event as the provider sends it: an object with an id and a type (what the site reads of it is checked where it is read). */
+function isEvent(body: unknown): body is Stripe.Event {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return false;
+  const { id, type } = body as { id?: unknown; type?: unknown };
+  return typeof id === "string" && id !== "" && typeof type === "string" && type !== "";
 }
 
 const isPayment = (type: string) =>

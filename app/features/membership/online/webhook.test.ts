@@ -7,6 +7,7 @@ import {
   invoice,
   newId,
   signed,
+  signedText,
   STRIPE_TEST_ENV,
   subscription,
   TEST_WEBHOOK_SECRET,
@@ -91,6 +92,42 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
       expect((await ledger(m.userId)).payments).toEqual([]);
       // The library's own tolerance: a signature made 4 minutes ago still verifies.
       expect((await post(body, { timestamp: Math.floor(Date.now() / 1000) - 240 })).status).toBe(200);
+    });
+
+    it("refuses a correctly signed body that is no event (null, 0, [], a string, no id or type) with 400 'Not an event', storing nothing", async () => {
+      const before = await eventCount();
+      for (const body of [
+        null,
+        0,
+        [],
+        "evt_1",
+        true,
+        {},
+        { id: "evt_x" },
+        { type: "charge.refunded" },
+        { id: "", type: "x" },
+        [event("x", {})],
+      ]) {
+        const res = await post(body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(await res.json()).toMatchObject({ success: false, error: O.notAnEvent });
+      }
+      expect(await eventCount()).toBe(before);
+    });
+
+    it("refuses a correctly signed body that is not JSON with 400 and its own message, not as a signature failure", async () => {
+      const before = await eventCount();
+      for (const payload of ["not json", "{", '{"id":"evt_1",', "\u00ff"]) {
+        const { header } = signedText(payload);
+        const res = await server.request(WEBHOOK, {
+          method: "POST",
+          body: payload,
+          headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+        });
+        expect(res.status, payload).toBe(400);
+        expect(await res.json()).toMatchObject({ success: false, error: O.notJson });
+      }
+      expect(await eventCount()).toBe(before);
     });
 
     it("acknowledges an event type the site does not act on, and ignores it", async () => {
@@ -211,15 +248,26 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
   });
 
   describe("refunds", () => {
-    it("records a partial refund, then the rest, against the payment it pays back", async () => {
+    it("records a partial refund, then the rest, against the payment it pays back: each delivery's outcome and the ledger after it", async () => {
       const m = await member();
       const session = checkoutSession({ clientReference: m.reference, amount: 3990 });
       await deliver(event("checkout.session.completed", session));
       const ch = newId("ch");
-      await deliver(event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 1995 })));
-      await deliver(event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 3990 })));
+      const refunds = async () => (await ledger(m.userId)).payments.filter((p) => p.refundOf !== null).map((p) => p.amountCents);
+      const partial = event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 1995 }));
+      expect(await deliver(partial)).toMatchObject({ state: "applied", duplicate: false });
+      expect(await stored(partial.id)).toMatchObject({ state: "applied", reason: null, member_id: m.userId });
+      expect(await refunds()).toEqual([-1995]);
+      // The rest: the provider's running total is 39.90, of which 19.95 is new.
+      const rest = event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 3990 }));
+      expect(await deliver(rest)).toMatchObject({ state: "applied", duplicate: false });
+      expect(await stored(rest.id)).toMatchObject({ state: "applied", reason: null, member_id: m.userId });
+      expect(await refunds()).toEqual([-1995, -1995]);
+      expect((await ledger(m.userId)).payments[0].refundedCents).toBe(3990);
       // An older running total arriving late adds nothing.
-      await deliver(event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 1995 })));
+      const stale = event("charge.refunded", charge({ id: ch, paymentIntent: session.payment_intent!, amount: 3990, refunded: 1995 }));
+      expect(await deliver(stale)).toMatchObject({ state: "applied", duplicate: false });
+      expect(await stored(stale.id)).toMatchObject({ state: "applied", reason: O.refundAlreadyRecorded });
       const view = await ledger(m.userId);
       expect(view.payments.map((p) => [p.amountCents, p.refundOf === null ? null : "refund"])).toEqual([
         [3990, null],
@@ -227,6 +275,49 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
         [-1995, "refund"],
       ]);
       expect(view.payments[0].refundedCents).toBe(3990);
+    });
+
+    it("sends a refund in another currency than its payment's to Unmatched payments, taking nothing off the payment", async () => {
+      const m = await member();
+      const session = checkoutSession({ clientReference: m.reference, amount: 1995 });
+      await deliver(event("checkout.session.completed", session));
+      const euro = event(
+        "charge.refunded",
+        charge({ paymentIntent: session.payment_intent!, amount: 1000, refunded: 1000, currency: "eur" }),
+      );
+      expect(await deliver(euro)).toMatchObject({ state: "unmatched", duplicate: false });
+      expect(await stored(euro.id)).toMatchObject({
+        state: "unmatched",
+        reason: O.refundNotUsd("eur"),
+        member_id: m.userId,
+        currency: "eur",
+      });
+      expect((await ledger(m.userId)).payments.map((p) => p.amountCents)).toEqual([1995]);
+      expect((await unmatchedList(staff.cookie)).events.find((e) => e.id === euro.id)).toMatchObject({
+        state: "unmatched",
+        amountCents: 1000,
+        currency: "eur",
+        assignable: false,
+      });
+      // One whose payment has not arrived does not wait for it either.
+      const early = event("charge.refunded", charge({ paymentIntent: newId("pi"), amount: 1000, refunded: 1000, currency: "eur" }));
+      expect(await deliver(early)).toMatchObject({ state: "unmatched" });
+      expect(await stored(early.id)).toMatchObject({ reason: O.refundNotUsd("eur"), waits_for: null });
+    });
+
+    it("sends a refund whose running total is below zero (or missing) to Unmatched payments, not applied", async () => {
+      const m = await member();
+      const session = checkoutSession({ clientReference: m.reference, amount: 1995 });
+      await deliver(event("checkout.session.completed", session));
+      const negative = event("charge.refunded", charge({ paymentIntent: session.payment_intent!, amount: 1995, refunded: -500 }));
+      expect(await deliver(negative)).toMatchObject({ state: "unmatched" });
+      expect(await stored(negative.id)).toMatchObject({ state: "unmatched", reason: O.refundTotalInvalid, member_id: m.userId });
+      const missing = charge({ paymentIntent: session.payment_intent!, amount: 1995, refunded: 0 }) as Record<string, unknown>;
+      delete missing.amount_refunded;
+      const none = event("charge.refunded", missing);
+      expect(await deliver(none)).toMatchObject({ state: "unmatched" });
+      expect(await stored(none.id)).toMatchObject({ reason: O.refundTotalInvalid });
+      expect((await ledger(m.userId)).payments.map((p) => p.amountCents)).toEqual([1995]);
     });
 
     it("refunds a subscription's first payment (recorded from its checkout) by the payment intent its invoice names", async () => {
@@ -320,6 +411,21 @@ describeEachDatabase("online payments: the provider's signed events", (dialect) 
         expect((await ledger(m.userId)).payments).toEqual([]);
       },
     );
+
+    it("a checkout whose client_reference_id is a member's certificate number (not their payment reference) records nothing and is listed as unmatched", async () => {
+      const m = await member();
+      const certificate = await certificateOf(m.userId);
+      const body = event("checkout.session.completed", checkoutSession({ clientReference: certificate, amount: 1995 }));
+      expect(await deliver(body)).toMatchObject({ state: "unmatched", duplicate: false });
+      expect(await stored(body.id)).toMatchObject({ state: "unmatched", reason: O.unknownReference, member_id: null });
+      expect((await ledger(m.userId)).payments).toEqual([]);
+      expect((await unmatchedList(staff.cookie)).events.find((e) => e.id === body.id)).toMatchObject({
+        state: "unmatched",
+        reason: O.unknownReference,
+        member: null,
+        assignable: true,
+      });
+    });
 
     it("lets super_admin assign an unmatched payment to a member (audited) or mark one handled; other staff only read", async () => {
       const m = await member();
@@ -617,6 +723,13 @@ describeEachDatabase("online payments: /metrics", (dialect) => {
       expect((await send(unmatched)).status).toBe(200);
       expect((await send(event("customer.created", { id: "cus_1", object: "customer" }))).status).toBe(200);
       expect((await send(unmatched, { secret: "whsec_wrong000000000000" })).status).toBe(400);
+      // Signed, and no event: counted apart from the signatures.
+      expect((await send(null)).status).toBe(400);
+      expect((await send([])).status).toBe(400);
+      const notJson = signedText("not json");
+      expect(
+        (await server.request(WEBHOOK, { method: "POST", body: "not json", headers: { "Stripe-Signature": notJson.header } })).status,
+      ).toBe(400);
       const res = await server.request("/metrics", { headers: { Authorization: `Bearer ${token}` } });
       const text = await res.text();
       const value = (series: string) => {
@@ -627,6 +740,8 @@ describeEachDatabase("online payments: /metrics", (dialect) => {
       expect(value('aha_stripe_events_total{type="checkout.session.completed",outcome="duplicate"}')).toBe(1);
       expect(value('aha_stripe_events_total{type="other",outcome="ignored"}')).toBe(1);
       expect(value("aha_stripe_signature_failures_total")).toBe(1);
+      expect(value('aha_stripe_webhook_refused_total{reason="not_json"}')).toBe(1);
+      expect(value('aha_stripe_webhook_refused_total{reason="not_an_event"}')).toBe(2);
       expect(value('aha_stripe_unmatched_payments{state="unmatched"}')).toBe(1);
       expect(value('aha_stripe_unmatched_payments{state="pending"}')).toBe(0);
       expect(value("aha_stripe_last_event_timestamp_seconds")).toBeGreaterThanOrEqual(created);
