@@ -105,3 +105,38 @@ export const forSeconds = (seconds: number) => {
   const end = Date.now() + seconds * 1000;
   return () => Date.now() > end;
 };
+
+/**
+ * Requests each of `urls` every `intervalMs`, from a process of its own (so a server that
+ * holds its event loop cannot hold the probe's clock too), without waiting for the answer
+ * before the next one is due. `stop()` waits for the probes in flight and gives each URL's
+ * times (from the moment each was due to its answer), sorted.
+ */
+export async function startProbe(urls: string[], intervalMs = 50): Promise<{ stop(): Promise<Record<string, number[]>> }> {
+  const code = `const urls = ${JSON.stringify(urls)}; const times = Object.fromEntries(urls.map((u) => [u, []]));
+    let inFlight = 0; let stopping = false; let first = false;
+    const finish = () => process.stdout.write(JSON.stringify(times) + "\\n", () => process.exit(0));
+    const probe = (url) => { const due = performance.now(); inFlight++;
+      fetch(url).then((r) => r.arrayBuffer()).then(() => { times[url].push(performance.now() - due); },
+        () => { times[url].push(Infinity); })
+      .finally(() => { inFlight--; if (!first) { first = true; process.stdout.write("up\\n"); } if (stopping && !inFlight) finish(); }); };
+    const timer = setInterval(() => { for (const u of urls) probe(u); }, ${intervalMs});
+    process.on("SIGTERM", () => { stopping = true; clearInterval(timer); if (!inFlight) finish(); });`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.startsWith("up\n")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the probe exited with ${code}`)));
+  });
+  return {
+    async stop() {
+      await stopProcess(child);
+      const times = JSON.parse(out.slice(3).trim()) as Record<string, Array<number | null>>;
+      // JSON writes Infinity (a failed probe) as null.
+      return Object.fromEntries(Object.entries(times).map(([u, t]) => [u, t.map((x) => x ?? Infinity).sort((a, b) => a - b)]));
+    },
+  };
+}
