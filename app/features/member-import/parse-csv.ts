@@ -93,7 +93,7 @@ export function parseMemberCsv(text: string, today: string, options: { preview?:
 /**
  * The same parse and checks, streamed: the file is read in pieces of about chunkBytes
  * characters (a string, or the bytes of an upload as they arrived, decoded as UTF-8), and
- * each piece's valid records are handed to onRecords; the next piece is read once they are
+ * each piece's valid records (none, perhaps) are handed to onRecords; the next piece is read once they are
  * stored, so only one piece's text and records are held at a time. If onRecords fails, the
  * read stops and the error is thrown. A file refused as a whole (empty, without the required
  * columns, without rows) hands on nothing: its header is its first row. One with a quoted field
@@ -108,8 +108,8 @@ export async function readMemberCsv(
   const reader = new MemberCsvReader(today, 0);
   const pieces = typeof file === "string" ? textPieces(file, chunkBytes) : decodedPieces(file, chunkBytes);
   for (const chunk of csvChunks(pieces)) {
-    const found = reader.read(chunk);
-    if (found.length) await onRecords(found);
+    // Also a piece without valid rows: the caller may give way between pieces (the import does).
+    await onRecords(reader.read(chunk));
     if (reader.done) break;
   }
   return reader.summary();
