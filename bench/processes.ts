@@ -105,3 +105,42 @@ export const forSeconds = (seconds: number) => {
   const end = Date.now() + seconds * 1000;
   return () => Date.now() > end;
 };
+
+/**
+ * Requests each target every `intervalMs`, from a process of its own (so a server that holds
+ * its event loop cannot hold the probe's clock too), without waiting for the answer before the
+ * next one is due. `stop()` waits for the probes in flight and gives each target's times (from
+ * the moment each was due to its answer; a failed request counts as Infinity), sorted.
+ */
+export async function startProbe<K extends string>(
+  targets: Record<K, { url: string; headers?: Record<string, string> }>,
+  intervalMs = 50,
+): Promise<{ stop(): Promise<Record<K, number[]>> }> {
+  const code = `const targets = ${JSON.stringify(targets)}; const times = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+    let inFlight = 0; let stopping = false; let first = false;
+    const finish = () => process.stdout.write(JSON.stringify(times) + "\\n", () => process.exit(0));
+    const probe = (name) => { const due = performance.now(); inFlight++;
+      fetch(targets[name].url, { headers: targets[name].headers ?? {} }).then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.arrayBuffer(); })
+      .then(() => { times[name].push(performance.now() - due); }, () => { times[name].push(null); })
+      .finally(() => { inFlight--; if (!first) { first = true; process.stdout.write("up\\n"); } if (stopping && !inFlight) finish(); }); };
+    const timer = setInterval(() => { for (const name of Object.keys(targets)) probe(name); }, ${intervalMs});
+    process.on("SIGTERM", () => { stopping = true; clearInterval(timer); if (!inFlight) finish(); });`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.startsWith("up\n")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the probe exited with ${code}`)));
+  });
+  return {
+    async stop() {
+      await stopProcess(child);
+      const times = JSON.parse(out.slice(3).trim()) as Record<K, Array<number | null>>;
+      return Object.fromEntries(
+        Object.entries<Array<number | null>>(times).map(([k, t]) => [k, t.map((x) => x ?? Infinity).sort((a, b) => a - b)]),
+      ) as Record<K, number[]>;
+    },
+  };
+}

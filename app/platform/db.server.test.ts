@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "./db.server";
+import { openDatabase, pingDatabase, type DatabaseHandle } from "./db.server";
 
 describe("the embedded database beside another connection to its file", () => {
   let dir: string;
@@ -43,5 +43,32 @@ describe("the embedded database beside another connection to its file", () => {
     other.prepare("insert into t (name) values ('other')").run();
     const rows = await sql<{ name: string }>`select name from t order by id`.execute(handle.db);
     expect(rows.rows.map((r) => r.name)).toEqual(["mine", "other"]);
+  });
+});
+
+describe("the health check's ping on the embedded database (issue 48)", () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-db-"));
+    handle = openDatabase({ sqliteFile: path.join(dir, "app.db") });
+  });
+
+  afterAll(async () => {
+    await handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers while another's transaction holds the one connection (a large import), not after it", async () => {
+    await sql`create table t (id integer primary key)`.execute(handle.db);
+    let answered = false;
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`insert into t (id) values (1)`.execute(trx);
+      const ping = pingDatabase(handle).then(() => (answered = true));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(answered).toBe(true);
+      await ping;
+    });
   });
 });

@@ -14,19 +14,21 @@ import { WRITE_CHUNK } from "./members-writer.server";
 import { STREAM_CHUNK_BYTES } from "./parse-csv";
 import { rawRequest } from "../../../tests/support/raw-http";
 import { unclosedQuoteMessage } from "~/platform/csv";
+import type { PublicUser } from "~/features/auth/user";
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
 
 describeEachDatabase("member CSV import API", (dialect) => {
   let server: TestServer;
   let admin: string;
+  let adminId: number;
   let tagN = 0;
   /** A unique certificate prefix per test, so tests share one database without colliding. */
   const tag = () => `T${++tagN}X`;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    admin = (await loginAs(server, "limited_admin", { username: `importer${dialect}` })).cookie;
+    ({ cookie: admin, userId: adminId } = await loginAs(server, "limited_admin", { username: `importer${dialect}` }));
   });
   afterAll(() => server.close());
 
@@ -416,12 +418,19 @@ describeEachDatabase("member CSV import API", (dialect) => {
         const csv = rowsOf(t, 200);
         const form = new FormData();
         form.append("csvFile", new Blob([csv], { type: "text/csv" }), `sibling-${t}.csv`);
-        const [a, b] = await Promise.all([
-          uploadJson(csv, { filename: `sibling-${t}.csv` }),
+        const viaSibling = () =>
           sibling
             .request("/api/upload-users", { method: "POST", cookie: admin, body: form })
-            .then(async (r) => ({ status: r.status, body: (await r.json()) as UploadResponse })),
-        ]);
+            .then(async (r) => ({ status: r.status, body: (await r.json()) as UploadResponse }));
+        // On SQLite both instances run in this process, each on its own connection to the file.
+        // The import gives way to the event loop inside its transaction (issue 48), and a write
+        // of the other instance waiting for that lock would sleep the thread both run on
+        // (SQLite's busy handler) until busy_timeout: so there the second upload follows the
+        // first's answer (an SQLite file has one instance in production). On PostgreSQL they race.
+        const [a, b] =
+          dialect === "sqlite"
+            ? [await uploadJson(csv, { filename: `sibling-${t}.csv` }), await viaSibling()]
+            : await Promise.all([uploadJson(csv, { filename: `sibling-${t}.csv` }), viaSibling()]);
         expect([a.status, b.status]).toEqual([200, 200]);
         const [first, repeat] = a.body.repeated ? [b, a] : [a, b];
         expect(repeat.body).toEqual({ ...first.body, repeated: true });
@@ -569,6 +578,79 @@ describeEachDatabase("member CSV import API", (dialect) => {
       const entry = entries.find((e) => JSON.parse(e.details ?? "{}").filename === `audit-${t}.csv`);
       expect(entry).toMatchObject({ actor_label: `importer${dialect}`, row_count: 2 });
       expect(JSON.parse(entry!.details!)).toMatchObject({ totalProcessed: 3, errors: 1, created: 2 });
+    });
+  });
+
+  describe("a large import beside other requests (issue 48)", () => {
+    /** Rows enough for several pieces of the file and several statements. */
+    const largeFile = (t: string, last: string[] = []) => {
+      const rows = [HEADER];
+      for (let i = 1; i <= 25_000; i++) rows.push(`${t}N${i},1980-01-01,,,`);
+      rows.push(...last);
+      const csv = rows.join("\n");
+      expect(csv.length).toBeGreaterThan(2 * STREAM_CHUNK_BYTES);
+      expect(rows.length).toBeGreaterThan(10 * WRITE_CHUNK);
+      return csv;
+    };
+    const importing = (csv: string, filename: string) => {
+      const actor: PublicUser = {
+        id: adminId,
+        certificate_number: null,
+        username: `importer${dialect}`,
+        first_name: null,
+        last_name: null,
+        admin: true,
+        role: "limited_admin",
+        is_active: true,
+        is_core_admin: false,
+      };
+      const state = { settled: false };
+      const answer = server.services.memberImport.importCsv({ csv, filename, actor }).finally(() => (state.settled = true));
+      return { answer, state };
+    };
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    it("gives way between the file's pieces and its statements: the event loop turns while it runs", async () => {
+      const t = tag();
+      const { answer, state } = importing(largeFile(t), `turns-${t}.csv`);
+      // Asked for after the import began: each runs once the import gives way (on SQLite every
+      // query resolves at once, so an import that never gives way ends before the first).
+      let turns = 0;
+      const count = () => {
+        if (state.settled) return;
+        turns++;
+        setImmediate(count);
+      };
+      setImmediate(count);
+      await turn();
+      expect(state.settled).toBe(false);
+      const { status, body } = await answer;
+      expect(status).toBe(200);
+      expect(body.stats.successful).toBe(25_000);
+      // At least once per statement, not only once at its start.
+      expect(turns).toBeGreaterThanOrEqual(Math.floor(25_000 / WRITE_CHUNK));
+    });
+
+    it("still imports nothing when the file is refused in a late piece, while other requests read and write between its statements", async () => {
+      const t = tag();
+      const usersBefore = await countUsers();
+      const { answer, state } = importing(largeFile(t, [`${t}Q,1980-01-01,"Open,,`, `${t}Z,1980-01-01,,,`]), `late-${t}.csv`);
+      await turn();
+      expect(state.settled).toBe(false);
+      // Another request's read and write while the import runs: the read sees none of the
+      // import's rows, the write is its own and stays when the import is undone.
+      const [seen, other] = await Promise.all([
+        db().selectFrom("users").select("id").where("certificate_number", "like", `${t}N%`).execute(),
+        server.services.auth.users.createMember({ certificate: `${t}OTHER`, birthdateDigest: "x".repeat(64), firstName: "Other" }),
+      ]);
+      expect(seen).toEqual([]);
+      const { status, body } = await answer;
+      expect(status).toBe(400);
+      expect(body.error).toBe(unclosedQuoteMessage(25_002));
+      expect(await countUsers()).toBe(usersBefore + 1);
+      expect(await member(`${t}N1`)).toBeUndefined();
+      expect(await member(`${t}OTHER`)).toMatchObject({ id: other.id, first_name: "Other" });
+      expect(await importAudits(`late-${t}.csv`)).toEqual([]);
     });
   });
 

@@ -6,6 +6,7 @@ import { nowIso, type Dialect } from "~/platform/db.server";
 import type { Logger } from "~/platform/logger.server";
 import type { Database } from "~/platform/schema";
 import { todayUtc } from "~/platform/dates";
+import { nextTurn } from "~/platform/event-loop.server";
 import { MAX_REPORTED_ERRORS, MESSAGES, type UploadResponse } from "./contract";
 import { contentDigest, ImportClaims } from "./import-claims.server";
 import { membersWriter } from "./members-writer.server";
@@ -91,7 +92,9 @@ export class MemberImportService {
     // The file is read and written in one pass inside one transaction: each chunk's valid
     // rows are written before the next chunk is parsed, so memory holds one chunk's rows,
     // and an import is wholly there or wholly absent. About 36,600 birthdates exist: each
-    // distinct one is digested once.
+    // distinct one is digested once. Each piece of the file is read in a turn of the event
+    // loop of its own, and each statement written in another (membersWriter), so the process
+    // keeps answering while a large file is imported (issue 48).
     const digests = new Map<string, string>();
     let records = 0;
     let outcome;
@@ -106,6 +109,7 @@ export class MemberImportService {
           }
           records += found.length;
           await writer.write(found);
+          await nextTurn();
         });
         // A file refused as a whole: whatever rows it handed on before (those above a quoted
         // field that is not closed) are undone with the transaction.

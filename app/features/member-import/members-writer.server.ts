@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
+import { nextTurn } from "~/platform/event-loop.server";
 import { UsersRepo, type MembersUpserted } from "~/features/auth/users.server";
 import type { ImportedPlan } from "./parse-csv";
 
@@ -73,6 +74,9 @@ export async function membersWriter(
 
   const users = new UsersRepo(trx);
   const upsert = async (chunk: MemberWrite[]) => {
+    // Each statement in a turn of its own: the process answers other requests between them
+    // (those that need the database wait for the transaction; on SQLite it holds the one connection).
+    await nextTurn();
     const { before, written, signedOut } = await users.upsertMembers(dialect, chunk, now);
     outcome.signedOut += signedOut;
     await emailsChanging(trx, chunk, before, outcome);
