@@ -6,7 +6,7 @@ import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { FormFailure } from "~/components/forms/FormParts";
 import { Modal } from "~/components/Modal";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
-import { formatDateTime } from "~/platform/dates";
+import { formatZonedDateTime } from "~/platform/dates";
 import { COVERAGE_KINDS, COVERAGE_KIND_NAMES } from "~/features/membership/statuses";
 import {
   ANNOUNCEMENT_MESSAGES,
@@ -262,7 +262,9 @@ export function AnnouncementEditor({
     void run("schedule", async () => {
       const saved = await save();
       const scheduled = await announcementsApi.schedule(saved.id, at.data.at);
-      onBack(`“${scheduled.subject}” is scheduled for ${formatDateTime(scheduled.scheduledAt, options?.timeZone) ?? at.data.at}.`);
+      onBack(
+        `“${scheduled.subject}” is scheduled for ${(options && formatZonedDateTime(scheduled.scheduledAt, options.timeZone)) ?? at.data.at}.`,
+      );
     });
   };
   const askSend = () => valid() && setConfirm("send");
@@ -328,7 +330,7 @@ export function AnnouncementEditor({
             <StatusLabel status={record.status} />
             {record.status === "scheduled" && record.scheduledAt ? (
               <span>
-                Goes out {formatDateTime(record.scheduledAt, options.timeZone)} ({options.timeZone})
+                Goes out {formatZonedDateTime(record.scheduledAt, options.timeZone)} ({options.timeZone})
               </span>
             ) : null}
           </p>

@@ -5,7 +5,7 @@ import { AdminPanel } from "~/components/AdminPanel";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/usePublicConfig";
 import type { AnnouncementSummary } from "../contract";
 import { announcementsApi, errorText } from "./api-client";
 import { audienceSummary, donePercent, formatCount, sentOf, skippedTotal } from "./display";
@@ -47,6 +47,7 @@ export default function AnnouncementsPanel() {
   const [list, setList] = useState<AnnouncementSummary[] | null>(null);
   const [failed, setFailed] = useState(false);
   const { flash, show, clear } = useFlashMessage();
+  const when = useAssociationTime();
 
   const load = useCallback(async () => {
     try {
@@ -96,16 +97,16 @@ export default function AnnouncementsPanel() {
         meta: { label: "When" },
         cell: ({ row: { original: a } }) =>
           a.startedAt ? (
-            `Started ${formatDateTime(a.startedAt) ?? ""}`
+            `Started ${when(a.startedAt) ?? ""}`
           ) : a.scheduledAt ? (
-            `Scheduled for ${formatDateTime(a.scheduledAt) ?? ""}`
+            `Scheduled for ${when(a.scheduledAt) ?? ""}`
           ) : (
             <span className="text-slate-500">Not scheduled</span>
           ),
       },
       { id: "progress", meta: { label: "Progress" }, cell: ({ row: { original: a } }) => <ProgressCell a={a} /> },
     ],
-    [open],
+    [open, when],
   );
   const table = useReactTable({
     data: list ?? [],

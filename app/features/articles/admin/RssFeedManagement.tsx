@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { CircleAlert, CircleCheck, Pencil, Plus, RefreshCw, RotateCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/usePublicConfig";
 import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
@@ -14,7 +14,11 @@ import { FEED_ADMIN_MESSAGES as M } from "./messages";
 export const RSS_PANEL_TITLE = "RSS Feed Management";
 export const RSS_PANEL_DESCRIPTION = "Manage RSS feeds, sync content, and monitor ingestion status.";
 
-const formatWhen = (iso: string | null | undefined): string => formatDateTime(iso) ?? "Never";
+/** "Never" or the instant in the association's zone, named. */
+function useFormatWhen(): (iso: string | null | undefined) => string {
+  const when = useAssociationTime();
+  return (iso) => when(iso) ?? "Never";
+}
 
 const feedRecords: RecordListApi<RssFeed, FeedInput> = {
   list: rssApi.listFeeds,
@@ -149,6 +153,7 @@ function ActiveMark({ active }: { active: boolean }) {
 const isFailing = (feed: RssFeed) => feed.is_active && feed.consecutive_failures > 0;
 
 function LastError({ feed }: { feed: RssFeed }) {
+  const formatWhen = useFormatWhen();
   if (!feed.last_error) return <span className="text-slate-500">None</span>;
   const failures = feed.consecutive_failures;
   return (
@@ -207,6 +212,7 @@ function RowActions({ feed, onEdit, onDelete, onRetry, retrying }: RowHandlers &
 
 /** A table on wide screens, stacked cards on phones. */
 function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
+  const formatWhen = useFormatWhen();
   return (
     <>
       <div className="hidden overflow-x-auto lg:block">

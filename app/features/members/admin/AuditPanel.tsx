@@ -5,7 +5,8 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { type AuditPage } from "../contract";
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry } from "~/domain/audit";
-import { auditApi, errorText, formatWhen } from "./api-client";
+import { useAssociationTime } from "~/components/usePublicConfig";
+import { auditApi, errorText } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 
 /** What an entry was done to, with the change it made where it records one (a role, an assignee, a status). */
@@ -65,20 +66,21 @@ export function AuditPanel() {
     return () => controller.abort();
   }, [actorId, action, page, pageSize, reload]);
 
+  const when = useAssociationTime();
   const columns = useMemo<AdminColumn<AuditEntry>[]>(
     () => [
       {
         id: "created_at",
         accessorKey: "created_at",
         meta: { label: "When", primary: true },
-        cell: (c) => formatWhen(c.row.original.created_at),
+        cell: (c) => when(c.row.original.created_at) ?? "Never",
       },
       { id: "actor", accessorFn: (e) => e.actor_label ?? "System", meta: { label: "Who" } },
       { id: "action", accessorFn: (e) => AUDIT_ACTION_LABELS[e.action] ?? e.action, meta: { label: "Action" } },
       { id: "target", accessorFn: describeTarget, meta: { label: "On" } },
       { id: "rows", accessorFn: (e) => (e.row_count === null ? "—" : e.row_count.toLocaleString("en-US")), meta: { label: "Rows" } },
     ],
-    [],
+    [when],
   );
   const table = useReactTable({
     data: data?.entries ?? [],

@@ -12,7 +12,8 @@ import { Field, inputProps } from "~/components/forms/FormParts";
 import { CONTACT_LABELS } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT } from "~/features/member-import/birthdate";
 import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, type MembersPage, type MemberSort } from "../contract";
-import { errorText, formatWhen, membersApi } from "./api-client";
+import { useAssociationTime } from "~/components/usePublicConfig";
+import { errorText, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
 import { MembershipDialog, MembershipRowActions, type MembershipMember } from "~/features/membership/admin/MembershipDialog";
@@ -115,6 +116,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
     }
   }
 
+  const when = useAssociationTime();
   const columns = useMemo<AdminColumn<MemberRow>[]>(
     () => [
       { id: "certificate_number", accessorKey: "certificate_number", meta: { label: "Certificate number", primary: true } },
@@ -157,7 +159,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         id: "last_login_at",
         accessorKey: "last_login_at",
         meta: { label: "Last sign-in" },
-        cell: (c) => formatWhen(c.row.original.last_login_at),
+        cell: (c) => when(c.row.original.last_login_at) ?? "Never",
       },
       {
         id: "actions",
@@ -205,7 +207,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [busyId],
+    [busyId, when],
   );
 
   const table = useReactTable({
