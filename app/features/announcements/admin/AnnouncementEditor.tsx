@@ -94,10 +94,13 @@ export function AnnouncementEditor({
   id: initialId,
   onBack,
   onStarted,
+  onCreated,
 }: {
   id: number | null;
   onBack: (message?: string) => void;
   onStarted: (id: number, message: string) => void;
+  /** A new announcement was saved as a draft: the page's address names it from then on. */
+  onCreated?: (id: number) => void;
 }) {
   const uid = useId().replace(/[^a-zA-Z0-9]/g, "");
   const ids = {
@@ -221,6 +224,7 @@ export function AnnouncementEditor({
   /** Saves what is typed (a new draft, or the draft or scheduled one); the saved record. */
   async function save(): Promise<AnnouncementDetail> {
     const saved = id === null ? await announcementsApi.create(input) : await announcementsApi.update(id, input);
+    if (id === null) onCreated?.(saved.id);
     setId(saved.id);
     setRecord(saved);
     return saved;
