@@ -48,6 +48,8 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
   const [failed, setFailed] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MemberRow | null>(null);
+  // Deactivating asks first (issue 48: a click-everything run deactivated five members unnoticed); activating does not.
+  const [deactivating, setDeactivating] = useState<MemberRow | null>(null);
   const [editing, setEditing] = useState<MemberRow | null>(null);
   const [membershipOf, setMembershipOf] = useState<{ member: MembershipMember; payment: boolean } | null>(null);
   const [reload, setReload] = useState(0);
@@ -92,6 +94,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
       show("error", `Failed to update member: ${errorText(err)}`);
     } finally {
       setBusyId(null);
+      setDeactivating(null);
     }
   }
 
@@ -185,7 +188,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
             <button
               type="button"
               className="btn-ghost px-2.5"
-              onClick={() => void toggleActive(m)}
+              onClick={() => (m.is_active ? setDeactivating(m) : void toggleActive(m))}
               disabled={busyId === m.id}
               aria-label={`${m.is_active ? "Deactivate" : "Activate"} ${m.certificate_number}`}
             >
@@ -275,6 +278,17 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         onChanged={() => setReload((n) => n + 1)}
       />
       <ConfirmDialog
+        open={deactivating !== null}
+        title="Deactivate Member"
+        confirmLabel="Deactivate"
+        busyLabel="Deactivating..."
+        busy={busyId !== null && busyId === deactivating?.id}
+        onCancel={() => setDeactivating(null)}
+        onConfirm={() => deactivating && void toggleActive(deactivating)}
+      >
+        {deactivating ? <DeactivateQuestion member={deactivating} /> : null}
+      </ConfirmDialog>
+      <ConfirmDialog
         open={deleting !== null}
         title="Delete Member"
         confirmLabel="Delete"
@@ -292,6 +306,24 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         ) : null}
       </ConfirmDialog>
     </AdminPanel>
+  );
+}
+
+/** What deactivating a member does, as the services do it: sessions ended, sign-in refused, no mail while inactive. */
+function DeactivateQuestion({ member }: { member: MemberRow }) {
+  const name = memberName(member);
+  return (
+    <>
+      <p>
+        Deactivate member <span className="font-semibold text-brand-900">{member.certificate_number}</span>
+        {name ? ` (${name})` : ""}?
+      </p>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        <li>They are signed out everywhere at once and cannot sign in until the account is activated again.</li>
+        <li>No membership reminders, payment receipts or announcements are sent to them, including mail already waiting.</li>
+        <li>Their record, membership and payments are kept; Activate undoes this.</li>
+      </ul>
+    </>
   );
 }
 
