@@ -359,6 +359,23 @@ test.describe("member administration", () => {
     await expectNoAxeViolations(page);
   });
 
+  test("the audit log fits a 390 px phone, its Action filter included (issue 48: it was 516 px wide)", async ({ page, signIn }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn("super_admin");
+    await page.goto("/admin/members?tab=audit");
+    await expect(page.getByLabel("Action")).toBeVisible();
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+      action: document.getElementById("audit-action")!.getBoundingClientRect().right,
+    }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.action).toBeLessThanOrEqual(widths.viewport);
+    // Every action can still be chosen.
+    await page.getByLabel("Action").selectOption({ index: 1 });
+    await expect(page).toHaveURL(/action=/);
+  });
+
   test("members and anonymous visitors cannot open the page", async ({ page, signIn }) => {
     await page.goto("/admin/members");
     await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();

@@ -100,13 +100,14 @@ export function AuditPanel() {
         </p>
       ) : null}
       <div className="mb-5 flex flex-wrap items-end gap-3">
-        <div>
+        {/* On a phone a filter is as wide as the screen at most: the longest action's label would make the tab scroll sideways. */}
+        <div className="min-w-0 max-w-full">
           <label htmlFor="audit-actor" className="field-label">
             Person
           </label>
           <select
             id="audit-actor"
-            className="field-input w-auto"
+            className="field-input w-auto max-w-full"
             value={actorId}
             onChange={(e) => {
               update({ actor: e.target.value, page: null });
@@ -120,13 +121,13 @@ export function AuditPanel() {
             ))}
           </select>
         </div>
-        <div>
+        <div className="min-w-0 max-w-full">
           <label htmlFor="audit-action" className="field-label">
             Action
           </label>
           <select
             id="audit-action"
-            className="field-input w-auto"
+            className="field-input w-auto max-w-full"
             value={action}
             onChange={(e) => {
               update({ action: e.target.value, page: null });
