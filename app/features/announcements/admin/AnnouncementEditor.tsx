@@ -14,6 +14,7 @@ import {
   MERGE_FIELDS,
   PLAN_CHOICES,
   PLAN_CHOICE_LABELS,
+  PREVIEW_MISSING_TEXT,
   SUBJECT_MAX,
   audienceSchema,
   draftSchema,
@@ -617,7 +618,9 @@ export function AnnouncementEditor({
         size="lg"
         description={
           preview
-            ? `As ${preview.member.name}${preview.member.certificateNumber ? ` (${preview.member.certificateNumber})` : ""} would read it.`
+            ? `As ${preview.member.name}${preview.member.certificateNumber ? ` (${preview.member.certificateNumber})` : ""} would read it.${
+                preview.member.missing ? ` ${PREVIEW_MISSING_TEXT[preview.member.missing]}` : ""
+              }`
             : undefined
         }
       >
