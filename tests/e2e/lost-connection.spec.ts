@@ -1,10 +1,11 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONNECTION_LOST, REQUEST_TIMEOUT_MS } from "../../app/platform/json-client";
+import { FORM_LOAD_FAILED } from "../../app/components/forms/afterPage";
 import { CONTACT_DRAFT_KEY } from "../../app/features/contact/draft";
 import { MEMBER_PASSWORD, createAccount, expect, test } from "./fixtures";
 
 /**
- * Issue 48: a request that never answers. The page's clock
+ * Issue 48: a request that never answers, and a form whose code never comes. The page's clock
  * is Playwright's: time moves only when the test says, so nothing here waits 30 real seconds.
  */
 
@@ -71,4 +72,27 @@ test("a sign-in that never answers says the connection seems lost and gives the 
   await expect(page.getByRole("alert")).toContainText(CONNECTION_LOST);
   await expect(button).toBeEnabled();
   await expect(page.getByLabel("Certificate Number")).toHaveValue(member.certificate!);
+});
+
+test("a form whose code cannot be fetched after a link says so and offers to reload the page, which brings the form", async ({ page }) => {
+  let blocked = true;
+  let refused = 0;
+  await page.route(/\/assets\/ContactForm-[\w-]+\.js$/, (route) => {
+    if (!blocked) return route.continue();
+    refused++;
+    return route.abort();
+  });
+  await page.goto("/");
+  const link = page.getByRole("banner").getByRole("link", { name: "Contact Us" });
+  await hydrated(link);
+  await link.click();
+  await expect(page).toHaveURL(/\/contact-us$/);
+  const failure = page.getByRole("alert").filter({ hasText: FORM_LOAD_FAILED });
+  await expect(failure).toBeVisible();
+  expect(refused).toBeGreaterThan(0);
+  await expect(page.getByText("Loading the form…")).toHaveCount(0);
+  blocked = false;
+  await failure.getByRole("button", { name: "Reload the page" }).click();
+  await expect(page.getByRole("button", { name: "Send Message" })).toBeVisible();
+  await expect(failure).toHaveCount(0);
 });
