@@ -63,7 +63,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       config: DEFAULT_PUBLIC_CONFIG,
       nonce: undefined,
       siteUrl: "",
-      year: yearIn(DEFAULT_PUBLIC_CONFIG.timeZone),
+      // No loader data (its read failed): the browser's year, on an error page only.
+      year: new Date().getFullYear(),
     };
   const nonce = data.nonce;
   return (

@@ -1,6 +1,4 @@
-import { useCallback } from "react";
 import { useRouteLoaderData } from "react-router";
-import { formatZonedDateTime } from "~/platform/dates";
 import type { PublicConfig, RootShellData } from "~/platform/public-config";
 
 /** The association's own details, for the rare page drawn without the root loader's configuration. */
@@ -28,13 +26,4 @@ export function useRootShellData(): RootShellData | undefined {
 /** A phone number as a tel: link target. */
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
-}
-
-/**
- * How staff read an instant: in the association's zone (TIME_ZONE), the zone named, whatever
- * the browser's own (issue 48); null when there is none.
- */
-export function useAssociationTime(): (value: string | null | undefined) => string | null {
-  const { timeZone } = usePublicConfig();
-  return useCallback((value) => formatZonedDateTime(value, timeZone), [timeZone]);
 }

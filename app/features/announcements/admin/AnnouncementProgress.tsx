@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { ConfirmDialog } from "~/components/admin/Feedback";
 import { FormFailure } from "~/components/forms/FormParts";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { AnnouncementDetail } from "../contract";
 import { announcementsApi, errorText } from "./api-client";
 import { audienceSummary, donePercent, formatCount, sentOf, skippedTotal } from "./display";

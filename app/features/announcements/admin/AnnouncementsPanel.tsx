@@ -6,7 +6,7 @@ import { DataTable, TableState, type AdminColumn } from "~/components/admin/Data
 import { EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { backToQuery, useAddressQuery } from "~/components/admin/useAddressQuery";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { AnnouncementSummary } from "../contract";
 import { announcementsApi, errorText } from "./api-client";
 import { audienceSummary, donePercent, formatCount, sentOf, skippedTotal } from "./display";

@@ -1,7 +1,7 @@
 import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { MixedScriptsMark } from "~/components/admin/MixedScriptsMark";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "../contract";
 import { BILLING_LABELS } from "~/features/membership/contract";
 import { formatCents, formatLongDay } from "~/features/membership/coverage";

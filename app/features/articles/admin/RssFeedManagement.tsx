@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { CircleAlert, CircleCheck, Pencil, Plus, RefreshCw, RotateCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";

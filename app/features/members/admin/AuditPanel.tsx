@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { type AuditPage } from "../contract";
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry } from "~/domain/audit";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { auditApi, errorText } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 

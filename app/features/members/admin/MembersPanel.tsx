@@ -12,7 +12,7 @@ import { Field, inputProps } from "~/components/forms/FormParts";
 import { CONTACT_LABELS } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT } from "~/features/member-import/birthdate";
 import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, type MembersPage, type MemberSort } from "../contract";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { errorText, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";

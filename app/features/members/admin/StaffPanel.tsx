@@ -16,7 +16,7 @@ import {
   type StaffRole,
   type StaffRow,
 } from "../contract";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { errorText, staffApi } from "./api-client";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";

@@ -2,7 +2,7 @@ import { LoaderCircle, Mail, MessageSquarePlus, Send } from "lucide-react";
 import { useState } from "react";
 import { Field, FormFailure, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
-import { useAssociationTime } from "~/components/usePublicConfig";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import {
   MAX_NOTE_LENGTH,
   MAX_REPLY_SUBJECT,
