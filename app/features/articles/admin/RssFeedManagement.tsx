@@ -2,6 +2,7 @@ import { useState } from "react";
 import { CircleAlert, CircleCheck, Pencil, Plus, RefreshCw, RotateCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { useAssociationTime } from "~/components/useAssociationTime";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
@@ -37,6 +38,7 @@ export function RssFeedManagement() {
   const { flash, show, clear } = list.flash;
   const [ingesting, setIngesting] = useState(false);
   const [retrying, setRetrying] = useState<number | null>(null);
+  const { timeZone } = usePublicConfig();
 
   async function retry(feed: RssFeed) {
     setRetrying(feed.id);
@@ -58,7 +60,7 @@ export function RssFeedManagement() {
     try {
       const outcome = await rssApi.ingest();
       if (outcome.failed > 0) show("warning", M.ingestedWithFailures(outcome.failed, Math.max(outcome.feeds, outcome.failed)));
-      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt));
+      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt, timeZone));
       else if (outcome.feeds === 0) show("warning", M.noActiveFeeds);
       else show("success", M.ingested);
     } catch (err) {
