@@ -256,7 +256,10 @@ test.describe("staff whose browser is in another zone than the association's", (
     });
     const scheduled = `Scheduled ${tag}`;
     const sent = `Sent ${tag}`;
-    await db.insertInto("announcements").values(row(scheduled, "scheduled", { scheduled_at: scheduledAt })).execute();
+    await db
+      .insertInto("announcements")
+      .values(row(scheduled, "scheduled", { scheduled_at: scheduledAt }))
+      .execute();
     await db
       .insertInto("announcements")
       .values(row(sent, "sent", { started_at: startedAt, finished_at: finishedAt }))
