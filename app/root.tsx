@@ -9,11 +9,14 @@ import { RouteError } from "./components/RouteError";
 import { DEFAULT_PUBLIC_CONFIG } from "./components/usePublicConfig";
 import { AuthSyncProvider } from "./features/auth/auth-sync";
 import type { RootShellData } from "./platform/public-config";
+import { yearIn } from "./platform/dates";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // Absolute URLs for canonical links and share images: PUBLIC_URL, else the address asked for.
   const siteUrl = (context.publicConfig.publicUrl ?? new URL(request.url).origin).replace(/\/$/, "");
-  const data = { user: context.user, config: context.publicConfig, nonce: context.cspNonce, siteUrl };
+  // The footer's copyright year: the association's, read for every render, never the browser's clock.
+  const year = yearIn(context.publicConfig.timeZone);
+  const data = { user: context.user, config: context.publicConfig, nonce: context.cspNonce, siteUrl, year };
   // What shared components read of it (app/platform/public-config.ts).
   return data satisfies RootShellData;
 }
@@ -54,7 +57,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, [loaded]);
   // An error page keeps the site's header and footer: without this request's data (the root
   // loader itself failed), with what the browser showed last, or signed out with the default contacts.
-  const data = loaded ?? shownRootData ?? { user: null, config: DEFAULT_PUBLIC_CONFIG, nonce: undefined, siteUrl: "" };
+  const data = loaded ??
+    shownRootData ?? {
+      user: null,
+      config: DEFAULT_PUBLIC_CONFIG,
+      nonce: undefined,
+      siteUrl: "",
+      // No loader data (its read failed): the browser's year, on an error page only.
+      year: new Date().getFullYear(),
+    };
   const nonce = data.nonce;
   return (
     <html lang="en">
@@ -78,7 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <main id="main" className="flex-1">
               {children}
             </main>
-            <Footer user={data.user} config={data.config} />
+            <Footer user={data.user} config={data.config} year={data.year} />
           </AuthSyncProvider>
         </SiteDialogsProvider>
         <ScrollRestoration nonce={nonce} />

@@ -10,6 +10,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   paymentPortalUrl: "https://pay.aha-homeowners.org/",
   publicUrl: null,
   onlinePayments: false,
+  timeZone: "America/New_York",
 };
 
 /** The browser-safe configuration (organisation name, phone, e-mail...) from the root loader. */

@@ -183,5 +183,6 @@ export function publicConfig(config: Config): PublicConfig {
     paymentPortalUrl: config.PAYMENT_PORTAL_URL,
     publicUrl: config.PUBLIC_URL ?? null,
     onlinePayments: config.stripe !== null,
+    timeZone: config.TIME_ZONE,
   };
 }

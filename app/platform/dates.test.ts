@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dayParts, daysInMonth, formatDateTime, formatDay, isIsoDate, isoDate, MONTH_NAMES, todayUtc } from "./dates";
+import {
+  addDays,
+  dayParts,
+  daysInMonth,
+  formatDateTime,
+  formatDay,
+  formatZonedDateTime,
+  isIsoDate,
+  isoDate,
+  MONTH_NAMES,
+  todayUtc,
+  yearIn,
+} from "./dates";
 
 describe("dates", () => {
   it("knows the length of every month, leap years by the Gregorian rule", () => {
@@ -43,7 +55,14 @@ describe("dates", () => {
     expect(formatDateTime("2026-11-23T19:29:12.466Z", "America/New_York")).toBe("Nov 23, 2026, 2:29 PM");
     expect(formatDay("2026-11-24T02:00:00.000Z", "UTC")).toBe("Nov 24, 2026");
     expect(formatDay("2026-11-24T02:00:00.000Z", "America/Los_Angeles")).toBe("Nov 23, 2026");
+    // Staff read the association's zone, named (issue 48).
+    expect(formatZonedDateTime("2026-11-23T19:29:12.466Z", "America/New_York")).toBe("Nov 23, 2026, 2:29 PM EST");
+    expect(formatZonedDateTime("2026-07-01T16:05:00.000Z", "America/New_York")).toBe("Jul 1, 2026, 12:05 PM EDT");
+    expect(formatZonedDateTime("2026-07-01T16:05:00.000Z", "America/Los_Angeles")).toBe("Jul 1, 2026, 9:05 AM PDT");
+    expect(yearIn("America/New_York", new Date("2027-01-01T03:00:00Z"))).toBe(2026);
+    expect(yearIn("UTC", new Date("2027-01-01T03:00:00Z"))).toBe(2027);
     for (const missing of [null, undefined, "", "not-a-date"]) {
+      expect(formatZonedDateTime(missing, "UTC")).toBeNull();
       expect(formatDateTime(missing)).toBeNull();
       expect(formatDay(missing)).toBeNull();
     }

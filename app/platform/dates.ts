@@ -84,17 +84,34 @@ export function formatDay(value: string | null | undefined, timeZone?: string): 
   return date ? formatter("day", timeZone).format(date) : null;
 }
 
+/**
+ * An instant as staff read it, in the association's zone with the zone named, e.g.
+ * "Nov 23, 2026, 2:29 PM EST" (issue 48: one screen never shows two zones); null when there is none.
+ */
+export function formatZonedDateTime(value: string | null | undefined, timeZone: string): string | null {
+  const date = instant(value);
+  return date ? formatter("zoned", timeZone).format(date) : null;
+}
+
+/** The year (four digits) it is in `timeZone` at `now`. */
+export function yearIn(timeZone: string, now: Date = new Date()): number {
+  return Number(wallTimeIn(now, timeZone).slice(0, 4));
+}
+
 // Building an Intl formatter costs far more than using one (toLocaleString builds one per
 // call): each is made once per time zone. A page of cards formats dozens of dates.
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(style: "dateTime" | "day", timeZone: string | undefined): Intl.DateTimeFormat {
+const STYLES: Record<"dateTime" | "day" | "zoned", Intl.DateTimeFormatOptions> = {
+  day: { dateStyle: "medium" },
+  dateTime: { dateStyle: "medium", timeStyle: "short" },
+  // dateStyle and timeStyle cannot name the zone: the same fields written out, and its short name.
+  zoned: { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" },
+};
+function formatter(style: keyof typeof STYLES, timeZone: string | undefined): Intl.DateTimeFormat {
   const key = `${style} ${timeZone ?? ""}`;
   let made = formatters.get(key);
   if (!made) {
-    made = new Intl.DateTimeFormat(
-      "en-US",
-      style === "day" ? { dateStyle: "medium", timeZone } : { dateStyle: "medium", timeStyle: "short", timeZone },
-    );
+    made = new Intl.DateTimeFormat("en-US", { ...STYLES[style], timeZone });
     formatters.set(key, made);
   }
   return made;

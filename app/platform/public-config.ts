@@ -12,6 +12,8 @@ export interface PublicConfig {
   publicUrl: string | null;
   /** Dues paid online (issue 40): a signed-in member's Make a Payment opens their plan's payment page. */
   onlinePayments: boolean;
+  /** TIME_ZONE: every time staff read is written in it, named (issue 48), and the footer's year. */
+  timeZone: string;
 }
 
 /** What shared components read of the root route's data (app/root.tsx's loader returns at least this). */

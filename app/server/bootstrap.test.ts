@@ -70,6 +70,7 @@ describe("configuration", () => {
       "paymentPortalUrl",
       "phone",
       "publicUrl",
+      "timeZone",
     ]);
   });
 });

@@ -4,13 +4,15 @@ import { Logo } from "~/components/Logo";
 import { useApplyNow } from "~/features/marketing/ApplyNow";
 import { usePaymentDialog } from "~/features/payments/PaymentDialog";
 import { useAboutUs } from "~/components/useAboutUs";
-import { knowledgeLink } from "./Header";
-import type { PublicUser } from "~/features/auth/user";
+import { knowledgeLink, showsApplyNow, STAFF_PAYMENTS_PATH } from "./Header";
+import { isAdmin, type PublicUser } from "~/features/auth/user";
 import type { PublicConfig } from "~/platform/config.server";
 
-export const COPYRIGHT_YEAR = 2022;
-
-export function Footer({ user, config }: { user: PublicUser | null; config: PublicConfig }) {
+/**
+ * `year`: the copyright's, the current year in the association's zone as the server rendered
+ * the page (the root loader's `year`), so the browser hydrates the kept page with the same one.
+ */
+export function Footer({ user, config, year }: { user: PublicUser | null; config: PublicConfig; year: number }) {
   const openApplyNow = useApplyNow();
   const openPayment = usePaymentDialog();
   const goAbout = useAboutUs();
@@ -45,11 +47,13 @@ export function Footer({ user, config }: { user: PublicUser | null; config: Publ
                 Membership Benefits
               </Link>
             </li>
-            <li>
-              <button type="button" className={link} onClick={openApplyNow}>
-                Apply Now
-              </button>
-            </li>
+            {showsApplyNow(user) ? (
+              <li>
+                <button type="button" className={link} onClick={openApplyNow}>
+                  Apply Now
+                </button>
+              </li>
+            ) : null}
             <li>
               <Link className={link} to={knowledgeLink(user)}>
                 Knowledge Center
@@ -61,9 +65,15 @@ export function Footer({ user, config }: { user: PublicUser | null; config: Publ
               </Link>
             </li>
             <li>
-              <button type="button" className={link} onClick={() => openPayment()}>
-                Make a Payment
-              </button>
+              {isAdmin(user) ? (
+                <Link className={link} to={STAFF_PAYMENTS_PATH}>
+                  Make a Payment
+                </Link>
+              ) : (
+                <button type="button" className={link} onClick={() => openPayment()}>
+                  Make a Payment
+                </button>
+              )}
             </li>
             <li>
               <Link className={link} to="/privacy-policy">
@@ -95,9 +105,7 @@ export function Footer({ user, config }: { user: PublicUser | null; config: Publ
         </div>
       </div>
       <div className="border-t border-white/10">
-        <p className="container-page py-5 text-center text-xs text-brand-200">
-          © {COPYRIGHT_YEAR} {config.orgName}. All rights reserved.
-        </p>
+        <p className="container-page py-5 text-center text-xs text-brand-200">{`© ${year} ${config.orgName}. All rights reserved.`}</p>
       </div>
     </footer>
   );

@@ -26,6 +26,18 @@ export function knowledgeLink(user: PublicUser | null): string {
   return user ? "/knowledge-center" : "/members-only";
 }
 
+/**
+ * Where staff's "Make a Payment" leads: Member administration, where a member's row records a
+ * payment (the public portal is for members paying their own dues).
+ */
+export const STAFF_PAYMENTS_PATH = "/admin/members";
+
+/**
+ * Apply Now (online applications are coming soon) is for visitors: a signed-in account is a
+ * member already, made from an application or an import, or staff (issue 48).
+ */
+export const showsApplyNow = (user: PublicUser | null) => user === null;
+
 /** Main navigation with the spec's role rules: Application and Admin for admins only. */
 export function navItems(user: PublicUser | null): NavItem[] {
   const admin = isAdmin(user);
@@ -148,7 +160,12 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
                     <CircleUser className="h-3.5 w-3.5" aria-hidden /> My account
                   </Link>
                 )}
-                {onlinePayments && !isAdmin(user) ? (
+                {isAdmin(user) ? (
+                  // Staff record members' payments; they pay nothing themselves (issue 48).
+                  <Link to={STAFF_PAYMENTS_PATH} className="inline-flex items-center gap-1 hover:text-white">
+                    <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
+                  </Link>
+                ) : onlinePayments ? (
                   // A member's own plan's payment page (issue 40).
                   <a href={PAY_PATH} className="inline-flex items-center gap-1 hover:text-white">
                     <CreditCard className="h-3.5 w-3.5" aria-hidden /> Make a Payment
@@ -195,9 +212,11 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
           </ul>
         </nav>
         <div className="flex items-center gap-2">
-          <button type="button" className="btn-accent hidden sm:inline-flex" onClick={openApplyNow}>
-            Apply Now
-          </button>
+          {showsApplyNow(user) ? (
+            <button type="button" className="btn-accent hidden sm:inline-flex" onClick={openApplyNow}>
+              Apply Now
+            </button>
+          ) : null}
           <button
             ref={menuToggle}
             type="button"
@@ -217,11 +236,13 @@ export function Header({ user, config }: { user: PublicUser | null; config: Publ
           {items.map((item) => (
             <li key={item.label}>{renderItem(item, true)}</li>
           ))}
-          <li className="pt-2">
-            <button type="button" className="btn-accent w-full" onClick={() => closeMenuFor(openApplyNow)}>
-              Apply Now
-            </button>
-          </li>
+          {showsApplyNow(user) ? (
+            <li className="pt-2">
+              <button type="button" className="btn-accent w-full" onClick={() => closeMenuFor(openApplyNow)}>
+                Apply Now
+              </button>
+            </li>
+          ) : null}
         </ul>
       </nav>
     </header>

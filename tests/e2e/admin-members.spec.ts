@@ -80,10 +80,26 @@ test.describe("member administration", () => {
     await expect(page.getByTestId("members-row")).toHaveCount(1);
     await expect(memberRow(page, `${tag}-007`)).toBeVisible();
 
-    // Deactivate: the member's open session ends at once.
+    // Deactivate asks first, naming the member and what follows (issue 48); Cancel changes nothing.
     await search(page, `${tag}-002`);
     const second = memberRow(page, `${tag}-002`);
     await second.getByRole("button", { name: `Deactivate ${tag}-002` }).click();
+    const deactivate = page.getByRole("dialog", { name: "Deactivate Member" });
+    await expect(deactivate).toContainText(`Deactivate member ${tag}-002 (Sam Tester2)?`);
+    await expect(deactivate).toContainText(
+      "They are signed out everywhere at once and cannot sign in until the account is activated again.",
+    );
+    await expect(deactivate).toContainText(
+      "No membership reminders, payment receipts or announcements are sent to them, including mail already waiting.",
+    );
+    await expect(deactivate.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await deactivate.getByRole("button", { name: "Cancel" }).click();
+    await expect(deactivate).toBeHidden();
+    await expect(second).toContainText("Active");
+    expect(await services.auth.userForSession(signedIn.token, false)).not.toBeNull();
+    // Confirmed: the member's open session ends at once.
+    await second.getByRole("button", { name: `Deactivate ${tag}-002` }).click();
+    await deactivate.getByRole("button", { name: "Deactivate" }).click();
     await expect(message(page)).toHaveText(`${tag}-002 is now inactive.`);
     await expect(second).toContainText("Inactive");
     expect(await services.auth.userForSession(signedIn.token, false)).toBeNull();
@@ -341,6 +357,23 @@ test.describe("member administration", () => {
     await page.getByRole("tab", { name: /Staff/ }).click();
     await expect(page.getByTestId("staff-card").first()).toBeVisible();
     await expectNoAxeViolations(page);
+  });
+
+  test("the audit log fits a 390 px phone, its Action filter included (issue 48: it was 516 px wide)", async ({ page, signIn }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn("super_admin");
+    await page.goto("/admin/members?tab=audit");
+    await expect(page.getByLabel("Action")).toBeVisible();
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+      action: document.getElementById("audit-action")!.getBoundingClientRect().right,
+    }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.action).toBeLessThanOrEqual(widths.viewport);
+    // Every action can still be chosen.
+    await page.getByLabel("Action").selectOption({ index: 1 });
+    await expect(page).toHaveURL(/action=/);
   });
 
   test("members and anonymous visitors cannot open the page", async ({ page, signIn }) => {

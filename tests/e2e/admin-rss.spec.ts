@@ -351,7 +351,7 @@ test.describe("admin RSS feed management", () => {
         await forgetRecentIngests(services);
         await panel(page).getByRole("button", { name: "Ingest all" }).click();
         await expect(message(page)).toHaveText(
-          /^No feeds were due: every active feed is waiting to retry after failures \(next at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\)\.$/,
+          /^No feeds were due: every active feed is waiting to retry after failures \(next at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M E[SD]T\)\.$/,
         );
         await expect(message(page)).toHaveAttribute("data-kind", "warning");
       } finally {

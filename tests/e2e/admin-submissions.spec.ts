@@ -130,7 +130,8 @@ test.describe("admin submissions", () => {
     await expect(value("Co-Applicant Phone")).toHaveText("(555) 765-4321");
     await expect(value("Automatic Checking")).toHaveText("Yes");
     const submitted = await value("Submitted").textContent();
-    expect(submitted).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/);
+    // In the association's zone (New York), named (issue 48).
+    expect(submitted).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T$/);
     await expect(dialog).not.toContainText(/\d{4}-\d{2}-\d{2}T/);
     await expect(dialog).not.toContainText(/Co-applicant/);
     for (const label of ["Applicant Signature", "Co-Applicant Signature", "ACH Applicant Signature", "ACH Co-Applicant Signature"]) {

@@ -5,6 +5,7 @@ import { startSecondSite } from "./second-site";
 import { ANNOUNCEMENT_MESSAGES } from "../../app/features/announcements/contract";
 import type { Services } from "../../app/server/services.server";
 import { MEMBER_BIRTHDATE } from "./fixtures";
+import { formatZonedDateTime } from "../../app/platform/dates";
 
 /**
  * Issue 41: a super admin writes an announcement, sees the live count of its audience,
@@ -218,3 +219,95 @@ for (const [label, width, height] of [
     expect(await optedOut()).toHaveLength(0);
   });
 }
+
+test.describe("staff whose browser is in another zone than the association's", () => {
+  // The association's zone is New York (TIME_ZONE's default); this browser is in Tokyo.
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("every time of the Announcements tab is the association's, named; an announcement's screen has its own address (reload, Back)", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    test.setTimeout(120_000);
+    const boss = await signIn("super_admin");
+    const tag = crypto.randomBytes(3).toString("hex");
+    const { db } = services.database;
+    const hour = 3_600_000;
+    const scheduledAt = new Date(Math.ceil((Date.now() + 20 * 24 * hour) / hour) * hour).toISOString();
+    const startedAt = new Date(Math.floor((Date.now() - 48 * hour) / hour) * hour + 7 * 60_000).toISOString();
+    const finishedAt = new Date(Date.parse(startedAt) + 5 * 60_000).toISOString();
+    const row = (subject: string, status: string, times: Record<string, string | null>) => ({
+      subject,
+      body: "Hello {first_name}",
+      audience: JSON.stringify({ statuses: ["covered"], plans: [], states: [], joinedAfter: null, joinedBefore: null }),
+      status,
+      recipients: status === "sent" ? 0 : null,
+      created_by: boss.userId,
+      updated_by: boss.userId,
+      sent_by: boss.userId,
+      created_at: startedAt,
+      updated_at: startedAt,
+      scheduled_at: null,
+      started_at: null,
+      finished_at: null,
+      cancelled_at: null,
+      ...times,
+    });
+    const scheduled = `Scheduled ${tag}`;
+    const sent = `Sent ${tag}`;
+    await db
+      .insertInto("announcements")
+      .values(row(scheduled, "scheduled", { scheduled_at: scheduledAt }))
+      .execute();
+    await db
+      .insertInto("announcements")
+      .values(row(sent, "sent", { started_at: startedAt, finished_at: finishedAt }))
+      .execute();
+    const ny = (iso: string) => formatZonedDateTime(iso, "America/New_York")!;
+    // Not what this browser's own zone reads: the test shows the zone that is used.
+    expect(ny(scheduledAt)).not.toBe(await page.evaluate((iso) => new Date(iso).toLocaleString("en-US"), scheduledAt));
+    expect(ny(scheduledAt)).toMatch(/ E[SD]T$/);
+
+    await page.goto("/admin/dashboard?tab=announcements");
+    const list = page.getByTestId("announcements-table");
+    const scheduledRow = page.getByTestId("announcements-row").filter({ hasText: scheduled });
+    await expect(scheduledRow).toContainText(`Scheduled for ${ny(scheduledAt)}`);
+    await expect(page.getByTestId("announcements-row").filter({ hasText: sent })).toContainText(`Started ${ny(startedAt)}`);
+
+    // The editor: its banner says the same time, and it has an address of its own.
+    await scheduledRow.getByRole("button", { name: scheduled }).click();
+    await expect(page.getByRole("heading", { name: "Edit announcement" })).toBeVisible();
+    await expect(page).toHaveURL(/[?&]tab=announcements/);
+    await expect(page).toHaveURL(/[?&]id=\d+/);
+    const editor = page.url();
+    await expect(page.getByText(`Goes out ${ny(scheduledAt)} (America/New_York)`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Edit announcement" })).toBeVisible();
+    await expect(page.getByLabel("Subject")).toHaveValue(scheduled);
+    expect(page.url()).toBe(editor);
+    // Back returns to the list, still on the tab.
+    await page.goBack();
+    await expect(list).toBeVisible();
+    await expect(page).not.toHaveURL(/[?&]id=/);
+    await expect(page).toHaveURL(/[?&]tab=announcements/);
+
+    // The progress page: the same zone, its own address, Back to announcements returns.
+    await page.getByTestId("announcements-row").filter({ hasText: sent }).getByRole("button", { name: sent }).click();
+    await expect(page.getByRole("heading", { name: sent })).toBeVisible();
+    await expect(page.getByText(`Started ${ny(startedAt)}`)).toBeVisible();
+    await expect(page.getByText(`Finished ${ny(finishedAt)}`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("heading", { name: sent })).toBeVisible();
+    await expect(page.getByText(`Finished ${ny(finishedAt)}`)).toBeVisible();
+    await page.getByRole("button", { name: "Back to announcements" }).click();
+    await expect(list).toBeVisible();
+    await expect(page).not.toHaveURL(/[?&]id=/);
+    // A new one is an address too; Back leaves it.
+    await page.getByRole("button", { name: "New announcement" }).click();
+    await expect(page.getByRole("heading", { name: "New announcement" })).toBeVisible();
+    await expect(page).toHaveURL(/[?&]id=new/);
+    await page.goBack();
+    await expect(list).toBeVisible();
+  });
+});

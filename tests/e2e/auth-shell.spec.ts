@@ -1,5 +1,6 @@
 import { MEMBER_PASSWORD, STAFF_PASSWORD, createAccount, expect, expectFieldError, expectNoAxeViolations, test } from "./fixtures";
 import { E2E_BASE } from "./env";
+import { yearIn } from "../../app/platform/dates";
 
 test.describe("sign-in", () => {
   test("a member signs in with certificate and birthdate, sees the welcome line, and logs out", async ({ page, services }) => {
@@ -592,15 +593,46 @@ test.describe("shell", () => {
     await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
   });
 
-  test("the footer shows contact details and the 2022 copyright", async ({ page }) => {
+  test("the footer shows contact details and this year's copyright, the same in the kept page and after hydration", async ({ page }) => {
+    // The association's year (TIME_ZONE, New York by default), not a fixed 2022 (issue 48).
+    const year = yearIn("America/New_York");
+    const served = await (await page.request.get("/")).text();
+    expect(served).toContain(`© ${year} American Homeowners Association. All rights reserved.`);
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
     await expect(footer).toContainText("(800) 555-0142");
     await expect(footer).toContainText("info@aha-homeowners.org");
-    await expect(footer).toContainText("© 2022");
+    await expect(footer).toContainText(`© ${year} American Homeowners Association`);
     for (const name of ["Home", "About Us", "Membership Benefits", "Knowledge Center", "Contact Us"]) {
       await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await expect(footer.getByRole("button", { name: "Apply Now" })).toBeVisible();
+  });
+
+  for (const role of ["member", "limited_admin"] as const)
+    test(`Apply Now is for visitors: a signed-in ${role} is not offered it (issue 48)`, async ({ page, signIn }) => {
+      await signIn(role);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto("/contact-us");
+        await expect(page.getByTestId("welcome-line")).toBeVisible();
+        if (width < 1024) await page.getByRole("button", { name: "Open menu" }).click();
+        await expect(page.getByRole("button", { name: "Apply Now" })).toHaveCount(0);
+      }
+    });
+
+  test("staff's Make a Payment leads where staff record payments (Member administration), not to the public portal", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn("limited_admin");
+    await page.goto("/");
+    const inHeader = page.getByRole("banner").getByRole("link", { name: "Make a Payment" });
+    await expect(inHeader).toHaveAttribute("href", "/admin/members");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Make a Payment" })).toHaveAttribute("href", "/admin/members");
+    await inHeader.click();
+    await expect(page).toHaveURL(/\/admin\/members$/);
+    await expect(page.getByRole("dialog", { name: "Leaving Our Site" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
   });
 });

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import { formatDateTime } from "~/platform/dates";
+import { formatZonedDateTime } from "~/platform/dates";
 import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
@@ -28,7 +28,8 @@ export interface EmailChangeDeps {
    * let them send someone else's mailbox a link from the association to another site.
    */
   publicUrl: string | null;
-  timeZone?: string;
+  /** TIME_ZONE: the mail to the old address says when, in the association's zone, named. */
+  timeZone: string;
   now?: () => Date;
 }
 
@@ -182,7 +183,7 @@ export class EmailChanges {
   async tellOldAddress(userId: number, oldEmail: string): Promise<void> {
     const { mailer, logger, orgName, contactEmail, timeZone } = this.deps;
     if (!mailer?.enabled) return;
-    const when = formatDateTime(this.now().toISOString(), timeZone) ?? this.now().toISOString();
+    const when = formatZonedDateTime(this.now().toISOString(), timeZone) ?? this.now().toISOString();
     try {
       await mailer.send(oldEmail, `Your e-mail address with ${orgName} was changed`, changedText(orgName, contactEmail, when));
     } catch (err) {

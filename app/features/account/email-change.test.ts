@@ -76,6 +76,8 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     const told = mailsTo(old);
     expect(told).toHaveLength(1);
     expect(told[0]).toContain("was changed on");
+    // When, in the association's zone (TIME_ZONE, New York here), the zone named (issue 48).
+    expect(told[0]).toMatch(/was changed on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\./);
     expect(told[0]).not.toContain(next);
     const audit = await db()
       .selectFrom("audit_log")

@@ -9,7 +9,14 @@ import { UsersRepo } from "~/features/auth/users.server";
 import type { PublicUser } from "~/features/auth/user";
 import type { CoverageKind } from "~/features/membership/statuses";
 import { coverageCensus } from "~/features/membership/census.server";
-import { ANNOUNCEMENT_MESSAGES, SKIP_REASONS, type AnnouncementAnswer, type AudienceCount, type PreviewAnswer } from "./contract";
+import {
+  ANNOUNCEMENT_MESSAGES,
+  PREVIEW_MISSING_TEXT,
+  SKIP_REASONS,
+  type AnnouncementAnswer,
+  type AudienceCount,
+  type PreviewAnswer,
+} from "./contract";
 import { ANNOUNCEMENT_KIND } from "./service.server";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -325,8 +332,23 @@ describeEachDatabase("announcements", (dialect) => {
     const preview = (await res.json()) as PreviewAnswer;
     expect(preview.subject).toBe("Storm season: Lou, check your roof");
     expect(preview.text).toContain(`Membership ID: ${m.certificate}`);
-    expect(preview.member).toMatchObject({ certificateNumber: m.certificate, name: "Lou" });
+    expect(preview.member).toMatchObject({ certificateNumber: m.certificate, name: "Lou", missing: null });
     expect((await api("/preview", { method: "POST", json: { ...draft(), certificateNumber: "NOPE1" } })).status).toBe(400);
+
+    // Issue 48: the audience's first member has no address; the preview is read as the first who will receive it.
+    const audience = { statuses: ["covered"], states: ["WY"] };
+    const none = await member("covered", { firstName: "Noaddr", email: null, state: "WY" });
+    const gets = await member("covered", { firstName: "Gets", state: "WY" });
+    const asFirst = (await (await api("/preview", { method: "POST", json: { ...draft(), audience } })).json()) as PreviewAnswer;
+    expect(asFirst.member).toEqual({ certificateNumber: gets.certificate, name: "Gets", missing: null });
+    // A member chosen by their number who would not receive it is said to.
+    const chosen = await api("/preview", { method: "POST", json: { ...draft(), audience, certificateNumber: none.certificate } });
+    expect(((await chosen.json()) as PreviewAnswer).member).toEqual({
+      certificateNumber: none.certificate,
+      name: "Noaddr",
+      missing: "address",
+    });
+    expect(PREVIEW_MISSING_TEXT.address).toBe("This member has no e-mail address: they will not receive it.");
 
     const test = await api("/test", { method: "POST", json: { ...draft(), to: "someone@example.net" } });
     expect(test.status).toBe(400); // no address may be typed: the schema is strict

@@ -272,8 +272,19 @@ export interface PreviewAnswer {
   success: true;
   subject: string;
   text: string;
-  member: { certificateNumber: string | null; name: string };
+  /**
+   * Whose values fill it in: the audience's first member who will receive it, else its first;
+   * `missing` says why this member would not receive it (no e-mail address, opted out), else null.
+   */
+  member: { certificateNumber: string | null; name: string; missing: PreviewMissing | null };
 }
+
+/** Why the member a preview is read as would not receive the announcement. */
+export type PreviewMissing = "address" | "opted-out";
+export const PREVIEW_MISSING_TEXT: Record<PreviewMissing, string> = {
+  address: "This member has no e-mail address: they will not receive it.",
+  "opted-out": "This member opted out of announcements: they will not receive it.",
+};
 export interface TestAnswer {
   success: true;
   sentTo: string;

@@ -26,6 +26,7 @@ import {
   type AudienceOptions,
   type Draft,
   type PreviewAnswer,
+  type PreviewMissing,
   type Progress,
   type RecipientProblem,
 } from "./contract";
@@ -293,27 +294,50 @@ export class AnnouncementService {
   }): Promise<Omit<PreviewAnswer, "success">> {
     const member = await this.previewMember(input.audience, input.certificateNumber);
     const rendered = renderAnnouncement(input, member.values, this.foot("…"));
-    return { ...rendered, member: { certificateNumber: member.values.certificateNumber, name: member.name } };
+    return { ...rendered, member: { certificateNumber: member.values.certificateNumber, name: member.name, missing: member.missing } };
   }
 
-  private async previewMember(audience: Audience, certificateNumber: string | null): Promise<{ values: MergeValues; name: string }> {
+  /**
+   * The member a preview is read as: the one named, else the audience's first who will receive
+   * it (issue 48: its very first may have no address), else its first, with why they would not.
+   */
+  private async previewMember(
+    audience: Audience,
+    certificateNumber: string | null,
+  ): Promise<{ values: MergeValues; name: string; missing: PreviewMissing | null }> {
+    const missingOf = (email: string | null, optedOut: boolean): PreviewMissing | null =>
+      !email?.trim() ? "address" : optedOut ? "opted-out" : null;
     if (certificateNumber) {
       const row = await this.deps.db
         .selectFrom("users")
-        .select(["id", "first_name", "last_name", "certificate_number"])
-        .where("role", "=", "user")
-        .where("certificate_number", "=", normalizeCertificate(certificateNumber))
+        .leftJoin("announcement_opt_outs", "announcement_opt_outs.user_id", "users.id")
+        .select([
+          "users.id",
+          "users.first_name",
+          "users.last_name",
+          "users.certificate_number",
+          "users.email",
+          "announcement_opt_outs.user_id as opted_out",
+        ])
+        .where("users.role", "=", "user")
+        .where("users.certificate_number", "=", normalizeCertificate(certificateNumber))
         .executeTakeFirst();
       if (!row) throw DomainError.invalid(ANNOUNCEMENT_MESSAGES.previewMember);
       const coverage = await this.deps.census.of(Number(row.id));
       return {
         values: { firstName: row.first_name, certificateNumber: row.certificate_number, paidThrough: coverage?.paidThrough ?? null },
         name: [row.first_name, row.last_name].filter(Boolean).join(" "),
+        missing: missingOf(row.email, row.opted_out !== null),
       };
     }
-    const first = (await this.audience.members(audience))[0];
+    const members = await this.audience.members(audience);
+    const first = members.find((m) => m.email && !m.optedOut) ?? members[0];
     if (!first) throw DomainError.invalid(ANNOUNCEMENT_MESSAGES.previewNobody);
-    return { values: valuesOf(first), name: [first.firstName, first.lastName].filter(Boolean).join(" ") };
+    return {
+      values: valuesOf(first),
+      name: [first.firstName, first.lastName].filter(Boolean).join(" "),
+      missing: missingOf(first.email, first.optedOut),
+    };
   }
 
   /** Send test: the preview, to the staff member's own stored address only (never an address typed here). */

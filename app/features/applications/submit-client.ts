@@ -1,3 +1,4 @@
+import { connectionFailure, requestInTime } from "~/platform/json-client";
 import type { Application, ApplicationField, ApplicationRejected } from "./contract";
 
 export type SubmitOutcome = { ok: true; id: number } | { ok: false; message: string; fields?: Partial<Record<ApplicationField, string>> };
@@ -9,23 +10,30 @@ export type SubmitOutcome = { ok: true; id: number } | { ok: false; message: str
  */
 export async function postApplication(application: Application): Promise<SubmitOutcome> {
   let res: Response;
+  let text: string;
   try {
-    res = await fetch("/api/applications", {
+    ({ response: res, text } = await requestInTime("/api/applications", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       credentials: "same-origin",
       body: JSON.stringify({ ...application, submittedAt: new Date().toISOString() }),
-    });
-  } catch {
-    return { ok: false, message: "Could not reach the server. Please check your connection and try again." };
+    }));
+  } catch (err) {
+    return { ok: false, message: connectionFailure(err, "Could not reach the server. Please check your connection and try again.") };
   }
+  const json = (): unknown => JSON.parse(text);
   if (res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { id?: number };
+    let body: { id?: number } = {};
+    try {
+      body = json() as { id?: number };
+    } catch {
+      body = {};
+    }
     return { ok: true, id: Number(body.id) };
   }
   let body: Partial<ApplicationRejected> = {};
   try {
-    body = (await res.json()) as Partial<ApplicationRejected>;
+    body = json() as Partial<ApplicationRejected>;
   } catch {
     return { ok: false, message: res.status === 413 ? "The signatures are too large to send." : "Submission failed" };
   }

@@ -32,7 +32,8 @@ export const rssApi = {
   deleteFeed: (id: number) => call("/api/rss/feeds", { method: "DELETE", json: { id } }).then(() => undefined),
   /** Runs an ingest; when another server is running one, follows that run to its end. */
   ingest: async (): Promise<IngestOutcome> => {
-    let answer = await call<Partial<IngestResult>>("/api/rss/ingest", { method: "POST", json: {} });
+    // The run answers when it is done, which may take minutes: no deadline (the page says it is refreshing).
+    let answer = await call<Partial<IngestResult>>("/api/rss/ingest", { method: "POST", json: {}, timeoutMs: null });
     for (let runId = answer.run?.id ?? null; answer.inProgress; runId ??= answer.run?.id ?? null) {
       await new Promise((resolve) => setTimeout(resolve, INGEST_FOLLOW_MS));
       answer = await call<Partial<IngestResult>>(`/api/rss/ingest/status${runId === null ? "" : `?run=${runId}`}`);

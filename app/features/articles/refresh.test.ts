@@ -25,13 +25,14 @@ describe("the Refresh button's message", () => {
 
   it("says that no feed was due when every active feed waits after failures, and when the first is tried again", () => {
     expect(refreshMessage(outcome({ feeds: 0, skipped: 3, nextAttemptAt: "2026-11-26T14:05:00.000Z" }), "UTC")).toBe(
-      "No feeds were due: every active feed is waiting to retry after failures (next at Nov 26, 2026, 2:05 PM).",
+      "No feeds were due: every active feed is waiting to retry after failures (next at Nov 26, 2026, 2:05 PM UTC).",
     );
     expect(refreshMessage(outcome({ feeds: 0, skipped: 3 }))).toBe(
       "No feeds were due: every active feed is waiting to retry after failures.",
     );
-    expect(FEED_ADMIN_MESSAGES.noFeedsDue("2026-11-26T14:05:00.000Z", "UTC")).toBe(
-      "No feeds were due: every active feed is waiting to retry after failures (next at Nov 26, 2026, 2:05 PM).",
+    // Staff read it in the association's zone, named (issue 48).
+    expect(FEED_ADMIN_MESSAGES.noFeedsDue("2026-11-26T14:05:00.000Z", "America/New_York")).toBe(
+      "No feeds were due: every active feed is waiting to retry after failures (next at Nov 26, 2026, 9:05 AM EST).",
     );
   });
 });

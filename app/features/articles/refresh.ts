@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/platform/dates";
+import { formatDateTime, formatZonedDateTime } from "~/platform/dates";
 
 /** Knowledge center Refresh messages (spec: public-side section 8). */
 export const REFRESH_FAILED = "Failed to refresh RSS feeds. Please try again.";
@@ -28,9 +28,12 @@ export interface IngestOutcome {
 /** A member's Refresh answered with a run someone else started a moment before. */
 export const REFRESHED_MOMENTS_AGO = "Articles were refreshed a moment ago; no new articles since.";
 
-/** A run that fetched nothing because every active feed waits after failures. */
+/**
+ * A run that fetched nothing because every active feed waits after failures. With `timeZone`
+ * (staff: the association's) the time names its zone; without, it is the reader's own.
+ */
 export function noFeedsDueMessage(nextAttemptAt: string | null, timeZone?: string): string {
-  const when = formatDateTime(nextAttemptAt, timeZone);
+  const when = timeZone ? formatZonedDateTime(nextAttemptAt, timeZone) : formatDateTime(nextAttemptAt);
   return `No feeds were due: every active feed is waiting to retry after failures${when ? ` (next at ${when})` : ""}.`;
 }
 

@@ -13,6 +13,7 @@ import { LOGIN_FAILED, LOGIN_FAILED_RETRY, loginSchema, type LoginKind } from ".
 import { BIRTHDATE_MAX_LENGTH, birthdateFromPaste, maskBirthdateEdit, normalizeBirthdate, normalizeCertificate } from "./normalize";
 import { LOGIN_NAVIGATION_DELAY_MS, landingPath } from "./redirect";
 import type { PublicUser } from "./user";
+import { connectionFailure, requestInTime } from "~/platform/json-client";
 
 const TAB_CLASS =
   "rounded-md px-3 py-2 text-slate-600 hover:text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500 data-[state=active]:bg-white data-[state=active]:text-brand-800 data-[state=active]:shadow";
@@ -114,12 +115,12 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
           credentials.kind === "member"
             ? { username: normalizeCertificate(credentials.username), password: normalizeBirthdate(credentials.password), kind }
             : { username: credentials.username, password: credentials.password, kind };
-        const response = await fetch("/api/auth/login", {
+        const { text } = await requestInTime("/api/auth/login", {
           method: "POST",
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify(body),
         });
-        const result = (await response.json()) as { success?: boolean; error?: string; user?: PublicUser };
+        const result = JSON.parse(text) as { success?: boolean; error?: string; user?: PublicUser };
         if (!result.success || !result.user) {
           showErrors(submission, {}, [result.error || LOGIN_FAILED]);
           announceFailure();
@@ -130,8 +131,8 @@ function CredentialsForm({ kind, redirectTo, lastResult }: { kind: LoginKind; re
         await recheck();
         const destination = landingPath(result.user, redirectTo);
         setTimeout(() => navigate(destination, { replace: true }), LOGIN_NAVIGATION_DELAY_MS);
-      } catch {
-        showErrors(submission, {}, [LOGIN_FAILED_RETRY]);
+      } catch (err) {
+        showErrors(submission, {}, [connectionFailure(err, LOGIN_FAILED_RETRY)]);
         announceFailure();
         setBusy(false);
       }

@@ -6,6 +6,7 @@ import { focusAndReveal } from "~/components/forms/focus";
 import { ErrorSummary, Field, FormMessage, SubmitButton, inputProps, selectProps, textareaProps } from "~/components/forms/FormParts";
 import { toFieldErrors, useSchemaForm } from "~/components/forms/useSchemaForm";
 import { useHydrated } from "~/components/useHydrated";
+import { ConnectionLostError } from "~/platform/json-client";
 import { postForm } from "~/features/submissions/intake/client";
 import type { FormActionData } from "~/features/submissions/intake/form-result";
 import { Honeypot, honeypotValue } from "~/features/submissions/intake/Honeypot";
@@ -64,8 +65,8 @@ export function ContactForm({ result }: { result?: FormActionData }) {
         }
         if (answer.details) showErrors(submission, toFieldErrors(answer.details, FIELD_NAMES));
         setFailureReason(answer.status === 400 && answer.details ? null : answer.error);
-      } catch {
-        setFailureReason(null);
+      } catch (err) {
+        setFailureReason(err instanceof ConnectionLostError ? err.message : null);
       }
       saveDraft(draftKey, draftOf(submission.payload));
       setDraftKept(true);

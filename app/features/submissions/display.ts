@@ -1,12 +1,12 @@
 /**
  * How staff read a stored submission value in the table and the detail dialog: phones as
  * (XXX) XXX-XXXX, coverage as USD, a contact subject and a beneficiary relationship by their
- * labels, dates and times in the reader's own time zone; the details column shortened the
+ * labels, dates and times in the association's time zone (named) when given; the details column shortened the
  * postal way. Pure: browser and tests alike.
  */
 import { formatCoverage, formatPhone } from "~/domain/formats";
 import { RELATIONSHIP_OPTIONS } from "~/domain/people";
-import { formatDateTime, formatDay } from "~/platform/dates";
+import { formatDateTime, formatDay, formatZonedDateTime } from "~/platform/dates";
 import type { SubmissionField, SubmissionStatus, SubmissionTable } from "./contract";
 import { subjectLabel } from "./intake/schemas";
 
@@ -15,9 +15,10 @@ const DATE_TIME_COLUMNS = new Set(["submitted_at", "updated_at"]);
 const DATE_COLUMNS = new Set(["dob", "co_dob", "todays_date", "cc_process_date"]);
 const PHONE_COLUMNS = new Set(["phone", "co_phone", "beneficiary_phone"]);
 
-/** "2026-11-23T19:29:12.466Z" as "Nov 23, 2026, 2:29 PM" in the reader's zone; anything else as stored. */
+/** "2026-11-23T19:29:12.466Z" as "Nov 23, 2026, 2:29 PM EST" in `timeZone`, named (the reader's zone when omitted); anything else as stored. */
 export function formatStoredDateTime(value: string, timeZone?: string): string {
-  return (/^\d{4}-\d{2}-\d{2}T/.test(value) && formatDateTime(value, timeZone)) || value;
+  const shown = timeZone ? formatZonedDateTime(value, timeZone) : formatDateTime(value);
+  return (/^\d{4}-\d{2}-\d{2}T/.test(value) && shown) || value;
 }
 
 /** When a submission arrived, date and time; an invalid date shows 'Recent' as in the table. */

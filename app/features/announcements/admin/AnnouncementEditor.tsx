@@ -6,7 +6,7 @@ import { useFlashMessage } from "~/components/admin/useFlashMessage";
 import { FormFailure } from "~/components/forms/FormParts";
 import { Modal } from "~/components/Modal";
 import { useDebouncedCallback } from "~/components/useDebouncedCallback";
-import { formatDateTime } from "~/platform/dates";
+import { formatZonedDateTime } from "~/platform/dates";
 import { COVERAGE_KINDS, COVERAGE_KIND_NAMES } from "~/features/membership/statuses";
 import {
   ANNOUNCEMENT_MESSAGES,
@@ -14,6 +14,7 @@ import {
   MERGE_FIELDS,
   PLAN_CHOICES,
   PLAN_CHOICE_LABELS,
+  PREVIEW_MISSING_TEXT,
   SUBJECT_MAX,
   audienceSchema,
   draftSchema,
@@ -94,10 +95,13 @@ export function AnnouncementEditor({
   id: initialId,
   onBack,
   onStarted,
+  onCreated,
 }: {
   id: number | null;
   onBack: (message?: string) => void;
   onStarted: (id: number, message: string) => void;
+  /** A new announcement was saved as a draft: the page's address names it from then on. */
+  onCreated?: (id: number) => void;
 }) {
   const uid = useId().replace(/[^a-zA-Z0-9]/g, "");
   const ids = {
@@ -221,6 +225,7 @@ export function AnnouncementEditor({
   /** Saves what is typed (a new draft, or the draft or scheduled one); the saved record. */
   async function save(): Promise<AnnouncementDetail> {
     const saved = id === null ? await announcementsApi.create(input) : await announcementsApi.update(id, input);
+    if (id === null) onCreated?.(saved.id);
     setId(saved.id);
     setRecord(saved);
     return saved;
@@ -262,7 +267,9 @@ export function AnnouncementEditor({
     void run("schedule", async () => {
       const saved = await save();
       const scheduled = await announcementsApi.schedule(saved.id, at.data.at);
-      onBack(`“${scheduled.subject}” is scheduled for ${formatDateTime(scheduled.scheduledAt, options?.timeZone) ?? at.data.at}.`);
+      onBack(
+        `“${scheduled.subject}” is scheduled for ${(options && formatZonedDateTime(scheduled.scheduledAt, options.timeZone)) ?? at.data.at}.`,
+      );
     });
   };
   const askSend = () => valid() && setConfirm("send");
@@ -328,7 +335,7 @@ export function AnnouncementEditor({
             <StatusLabel status={record.status} />
             {record.status === "scheduled" && record.scheduledAt ? (
               <span>
-                Goes out {formatDateTime(record.scheduledAt, options.timeZone)} ({options.timeZone})
+                Goes out {formatZonedDateTime(record.scheduledAt, options.timeZone)} ({options.timeZone})
               </span>
             ) : null}
           </p>
@@ -611,7 +618,9 @@ export function AnnouncementEditor({
         size="lg"
         description={
           preview
-            ? `As ${preview.member.name}${preview.member.certificateNumber ? ` (${preview.member.certificateNumber})` : ""} would read it.`
+            ? `As ${preview.member.name}${preview.member.certificateNumber ? ` (${preview.member.certificateNumber})` : ""} would read it.${
+                preview.member.missing ? ` ${PREVIEW_MISSING_TEXT[preview.member.missing]}` : ""
+              }`
             : undefined
         }
       >

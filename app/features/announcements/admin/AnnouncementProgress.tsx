@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { ConfirmDialog } from "~/components/admin/Feedback";
 import { FormFailure } from "~/components/forms/FormParts";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { AnnouncementDetail } from "../contract";
 import { announcementsApi, errorText } from "./api-client";
 import { audienceSummary, donePercent, formatCount, sentOf, skippedTotal } from "./display";
@@ -31,6 +31,7 @@ export function AnnouncementProgressView({ id, onBack }: { id: number; onBack: (
   const [failure, setFailure] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
+  const when = useAssociationTime();
 
   const load = useCallback(async () => {
     try {
@@ -93,9 +94,9 @@ export function AnnouncementProgressView({ id, onBack }: { id: number; onBack: (
         {failure ? <FormFailure id="announcement-failure">{failure}</FormFailure> : null}
         <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
           <StatusLabel status={a.status} testId="announcement-status" />
-          {a.startedAt ? <span>Started {formatDateTime(a.startedAt)}</span> : null}
-          {a.finishedAt ? <span>Finished {formatDateTime(a.finishedAt)}</span> : null}
-          {a.cancelledAt ? <span>Cancelled {formatDateTime(a.cancelledAt)}</span> : null}
+          {a.startedAt ? <span>Started {when(a.startedAt)}</span> : null}
+          {a.finishedAt ? <span>Finished {when(a.finishedAt)}</span> : null}
+          {a.cancelledAt ? <span>Cancelled {when(a.cancelledAt)}</span> : null}
           {a.sentBy ? <span>by {a.sentBy}</span> : null}
           {a.status === "sending" ? (
             <button type="button" className="btn-ghost ml-auto text-red-700 hover:bg-red-50" onClick={() => setConfirm(true)}>

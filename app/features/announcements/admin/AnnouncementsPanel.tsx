@@ -1,11 +1,12 @@
 import { getCoreRowModel, useReactTable } from "@tanstack/react-table";
-import { Megaphone, Plus } from "lucide-react";
+import { LoaderCircle, Megaphone, Plus } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { AdminPanel } from "~/components/AdminPanel";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useFlashMessage } from "~/components/admin/useFlashMessage";
-import { formatDateTime } from "~/platform/dates";
+import { backToQuery, useAddressQuery } from "~/components/admin/useAddressQuery";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { AnnouncementSummary } from "../contract";
 import { announcementsApi, errorText } from "./api-client";
 import { audienceSummary, donePercent, formatCount, sentOf, skippedTotal } from "./display";
@@ -16,7 +17,15 @@ import { ProgressBar, StatusLabel } from "./parts";
 /** How often a list or page with a send under way asks again. */
 export const POLL_MS = 3000;
 
-type Screen = { kind: "list" } | { kind: "edit"; id: number | null } | { kind: "view"; id: number };
+type Screen = { kind: "list" } | { kind: "edit"; id: number | null } | { kind: "view"; id: number } | { kind: "loading"; id: number };
+/** Which screen an announcement opens in: the editor while it is a draft or scheduled, else its progress page. */
+type ScreenKind = "edit" | "view";
+const screenKindOf = (status: AnnouncementSummary["status"]): ScreenKind =>
+  status === "draft" || status === "scheduled" ? "edit" : "view";
+
+/** The state of the entry an announcement was opened into (Back, or Back to announcements, leaves it). */
+const OPENED_ANNOUNCEMENT = { openedAnnouncement: true };
+const openedHere = (state: unknown) => (state as typeof OPENED_ANNOUNCEMENT | null)?.openedAnnouncement === true;
 
 /** The list's progress cell: "sent N of M" (a bar while sending), failed and skipped counts. */
 function ProgressCell({ a }: { a: AnnouncementSummary }) {
@@ -43,10 +52,26 @@ function ProgressCell({ a }: { a: AnnouncementSummary }) {
  * page of one being sent or sent. Fetched when the tab is first opened (AdminDashboard).
  */
 export default function AnnouncementsPanel() {
-  const [screen, setScreen] = useState<Screen>({ kind: "list" });
+  // The screen is the address's (`?tab=announcements&id=N`, `id=new`): a reload keeps it, Back leaves it (issue 48).
+  const [params, update] = useAddressQuery();
+  const idParam = params.get("id");
+  // What each announcement opened in (known from the list, a send started, or asked for on a reload).
+  const [kinds, setKinds] = useState<Record<number, ScreenKind>>({});
+  // The draft the open "new" editor saved: the address names it, the editor stays as it is.
+  const [created, setCreated] = useState<number | null>(null);
+  const openedId = idParam !== null && /^[1-9]\d{0,15}$/.test(idParam) ? Number(idParam) : null;
+  const screen: Screen =
+    idParam === "new" || (openedId !== null && openedId === created)
+      ? { kind: "edit", id: null }
+      : openedId === null
+        ? { kind: "list" }
+        : kinds[openedId]
+          ? { kind: kinds[openedId], id: openedId }
+          : { kind: "loading", id: openedId };
   const [list, setList] = useState<AnnouncementSummary[] | null>(null);
   const [failed, setFailed] = useState(false);
   const { flash, show, clear } = useFlashMessage();
+  const when = useAssociationTime();
 
   const load = useCallback(async () => {
     try {
@@ -69,10 +94,30 @@ export default function AnnouncementsPanel() {
   }, [sending, load]);
 
   const open = useCallback(
-    (a: AnnouncementSummary) =>
-      setScreen(a.status === "draft" || a.status === "scheduled" ? { kind: "edit", id: a.id } : { kind: "view", id: a.id }),
-    [],
+    (a: AnnouncementSummary) => {
+      setKinds((k) => ({ ...k, [a.id]: screenKindOf(a.status) }));
+      update({ tab: "announcements", id: String(a.id) }, { push: { state: OPENED_ANNOUNCEMENT } });
+    },
+    [update],
   );
+
+  // Opened by its address alone (a reload, a link): which screen it is asks the announcement.
+  const loadingId = screen.kind === "loading" ? screen.id : null;
+  useEffect(() => {
+    if (loadingId === null) return;
+    let live = true;
+    announcementsApi.get(loadingId).then(
+      (a) => live && setKinds((k) => ({ ...k, [a.id]: screenKindOf(a.status) })),
+      (err: unknown) => {
+        if (!live) return;
+        show("error", `The announcement could not be loaded: ${errorText(err)}`);
+        update({ id: null });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [loadingId, show, update]);
   const columns = useMemo<AdminColumn<AnnouncementSummary>[]>(
     () => [
       {
@@ -96,16 +141,16 @@ export default function AnnouncementsPanel() {
         meta: { label: "When" },
         cell: ({ row: { original: a } }) =>
           a.startedAt ? (
-            `Started ${formatDateTime(a.startedAt) ?? ""}`
+            `Started ${when(a.startedAt) ?? ""}`
           ) : a.scheduledAt ? (
-            `Scheduled for ${formatDateTime(a.scheduledAt) ?? ""}`
+            `Scheduled for ${when(a.scheduledAt) ?? ""}`
           ) : (
             <span className="text-slate-500">Not scheduled</span>
           ),
       },
       { id: "progress", meta: { label: "Progress" }, cell: ({ row: { original: a } }) => <ProgressCell a={a} /> },
     ],
-    [open],
+    [open, when],
   );
   const table = useReactTable({
     data: list ?? [],
@@ -115,19 +160,35 @@ export default function AnnouncementsPanel() {
     enableSorting: false,
   });
 
+  /** Back to the list: the entry behind when opening pushed this one, else the address in place. */
   const back = (message?: string) => {
     if (message) show("success", message);
-    setScreen({ kind: "list" });
+    setCreated(null);
+    backToQuery({ id: null }, openedHere);
   };
 
+  if (screen.kind === "loading")
+    return (
+      <p role="status" className="flex items-center justify-center gap-2 py-12 text-slate-600">
+        <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden />
+        Loading the announcement...
+      </p>
+    );
   if (screen.kind === "edit")
     return (
       <AnnouncementEditor
+        key={screen.id ?? "new"}
         id={screen.id}
         onBack={back}
+        onCreated={(id) => {
+          setCreated(id);
+          update({ tab: "announcements", id: String(id) });
+        }}
         onStarted={(id, message) => {
           show("success", message);
-          setScreen({ kind: "view", id });
+          setCreated(null);
+          setKinds((k) => ({ ...k, [id]: "view" }));
+          update({ tab: "announcements", id: String(id) });
         }}
       />
     );
@@ -143,7 +204,11 @@ export default function AnnouncementsPanel() {
       title="Announcements"
       description="Write to members by their coverage: choose who, write, preview, test, then send or schedule."
       actions={
-        <button type="button" className="btn-primary" onClick={() => setScreen({ kind: "edit", id: null })}>
+        <button
+          type="button"
+          className="btn-primary"
+          onClick={() => update({ tab: "announcements", id: "new" }, { push: { state: OPENED_ANNOUNCEMENT } })}
+        >
           <Plus className="h-4 w-4" aria-hidden />
           New announcement
         </button>

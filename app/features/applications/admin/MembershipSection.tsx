@@ -1,7 +1,7 @@
 import { Link2, LoaderCircle, TriangleAlert, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { MixedScriptsMark } from "~/components/admin/MixedScriptsMark";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import type { ApplicationMembership, MemberMatch, MemberMatches, PlanFromApplication } from "../contract";
 import { BILLING_LABELS } from "~/features/membership/contract";
 import { formatCents, formatLongDay } from "~/features/membership/coverage";
@@ -41,6 +41,7 @@ const planLines = (plan: PlanFromApplication) => [
 /** An application's member: the one it became, or a button to make it one once approved. */
 export function MembershipSection({ applicationId, status, membership, onChanged }: MembershipSectionProps) {
   const [busy, setBusy] = useState(false);
+  const when = useAssociationTime();
   const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   // The members with the application's name and birthdate (and the plan the application gives): staff choose before anything is done.
@@ -95,9 +96,7 @@ export function MembershipSection({ applicationId, status, membership, onChanged
             </a>
           </p>
           <p className="text-slate-600">
-            {membership.welcomeSentAt
-              ? `Welcome e-mail sent ${formatDateTime(membership.welcomeSentAt) ?? ""}.`
-              : "No welcome e-mail has been sent."}
+            {membership.welcomeSentAt ? `Welcome e-mail sent ${when(membership.welcomeSentAt) ?? ""}.` : "No welcome e-mail has been sent."}
           </p>
         </div>
       ) : status === "approved" ? (

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { CircleAlert, CircleCheck, Pencil, Plus, RefreshCw, RotateCw, Rss, Trash2, TriangleAlert, Download } from "lucide-react";
 import { AdminPanel } from "~/components/AdminPanel";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/useAssociationTime";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { TableState } from "~/components/admin/DataTable";
 import { ConfirmDialog, EmptyList, FlashBanner } from "~/components/admin/Feedback";
 import { useRecordList, type RecordListApi } from "~/components/admin/useRecordList";
@@ -14,7 +15,11 @@ import { FEED_ADMIN_MESSAGES as M } from "./messages";
 export const RSS_PANEL_TITLE = "RSS Feed Management";
 export const RSS_PANEL_DESCRIPTION = "Manage RSS feeds, sync content, and monitor ingestion status.";
 
-const formatWhen = (iso: string | null | undefined): string => formatDateTime(iso) ?? "Never";
+/** "Never" or the instant in the association's zone, named. */
+function useFormatWhen(): (iso: string | null | undefined) => string {
+  const when = useAssociationTime();
+  return (iso) => when(iso) ?? "Never";
+}
 
 const feedRecords: RecordListApi<RssFeed, FeedInput> = {
   list: rssApi.listFeeds,
@@ -33,6 +38,7 @@ export function RssFeedManagement() {
   const { flash, show, clear } = list.flash;
   const [ingesting, setIngesting] = useState(false);
   const [retrying, setRetrying] = useState<number | null>(null);
+  const { timeZone } = usePublicConfig();
 
   async function retry(feed: RssFeed) {
     setRetrying(feed.id);
@@ -54,7 +60,7 @@ export function RssFeedManagement() {
     try {
       const outcome = await rssApi.ingest();
       if (outcome.failed > 0) show("warning", M.ingestedWithFailures(outcome.failed, Math.max(outcome.feeds, outcome.failed)));
-      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt));
+      else if (outcome.feeds === 0 && outcome.skipped > 0) show("warning", M.noFeedsDue(outcome.nextAttemptAt, timeZone));
       else if (outcome.feeds === 0) show("warning", M.noActiveFeeds);
       else show("success", M.ingested);
     } catch (err) {
@@ -149,6 +155,7 @@ function ActiveMark({ active }: { active: boolean }) {
 const isFailing = (feed: RssFeed) => feed.is_active && feed.consecutive_failures > 0;
 
 function LastError({ feed }: { feed: RssFeed }) {
+  const formatWhen = useFormatWhen();
   if (!feed.last_error) return <span className="text-slate-500">None</span>;
   const failures = feed.consecutive_failures;
   return (
@@ -207,6 +214,7 @@ function RowActions({ feed, onEdit, onDelete, onRetry, retrying }: RowHandlers &
 
 /** A table on wide screens, stacked cards on phones. */
 function FeedList({ feeds, ...handlers }: RowHandlers & { feeds: RssFeed[] }) {
+  const formatWhen = useFormatWhen();
   return (
     <>
       <div className="hidden overflow-x-auto lg:block">

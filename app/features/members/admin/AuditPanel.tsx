@@ -5,7 +5,8 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "~/platform/paging";
 import { useAddressQuery } from "~/components/admin/useAddressQuery";
 import { type AuditPage } from "../contract";
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditEntry } from "~/domain/audit";
-import { auditApi, errorText, formatWhen } from "./api-client";
+import { useAssociationTime } from "~/components/useAssociationTime";
+import { auditApi, errorText } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 
 /** What an entry was done to, with the change it made where it records one (a role, an assignee, a status). */
@@ -65,20 +66,21 @@ export function AuditPanel() {
     return () => controller.abort();
   }, [actorId, action, page, pageSize, reload]);
 
+  const when = useAssociationTime();
   const columns = useMemo<AdminColumn<AuditEntry>[]>(
     () => [
       {
         id: "created_at",
         accessorKey: "created_at",
         meta: { label: "When", primary: true },
-        cell: (c) => formatWhen(c.row.original.created_at),
+        cell: (c) => when(c.row.original.created_at) ?? "Never",
       },
       { id: "actor", accessorFn: (e) => e.actor_label ?? "System", meta: { label: "Who" } },
       { id: "action", accessorFn: (e) => AUDIT_ACTION_LABELS[e.action] ?? e.action, meta: { label: "Action" } },
       { id: "target", accessorFn: describeTarget, meta: { label: "On" } },
       { id: "rows", accessorFn: (e) => (e.row_count === null ? "—" : e.row_count.toLocaleString("en-US")), meta: { label: "Rows" } },
     ],
-    [],
+    [when],
   );
   const table = useReactTable({
     data: data?.entries ?? [],
@@ -98,13 +100,14 @@ export function AuditPanel() {
         </p>
       ) : null}
       <div className="mb-5 flex flex-wrap items-end gap-3">
-        <div>
+        {/* On a phone a filter is as wide as the screen at most: the longest action's label would make the tab scroll sideways. */}
+        <div className="min-w-0 max-w-full">
           <label htmlFor="audit-actor" className="field-label">
             Person
           </label>
           <select
             id="audit-actor"
-            className="field-input w-auto"
+            className="field-input w-auto max-w-full"
             value={actorId}
             onChange={(e) => {
               update({ actor: e.target.value, page: null });
@@ -118,13 +121,13 @@ export function AuditPanel() {
             ))}
           </select>
         </div>
-        <div>
+        <div className="min-w-0 max-w-full">
           <label htmlFor="audit-action" className="field-label">
             Action
           </label>
           <select
             id="audit-action"
-            className="field-input w-auto"
+            className="field-input w-auto max-w-full"
             value={action}
             onChange={(e) => {
               update({ action: e.target.value, page: null });

@@ -12,7 +12,8 @@ import { Field, inputProps } from "~/components/forms/FormParts";
 import { CONTACT_LABELS } from "~/features/account/contract";
 import { DATE_FORMATS_TEXT } from "~/features/member-import/birthdate";
 import { MEMBER_SORTS, memberEditSchema, type MemberEditInput, type MemberRow, type MembersPage, type MemberSort } from "../contract";
-import { errorText, formatWhen, membersApi } from "./api-client";
+import { useAssociationTime } from "~/components/useAssociationTime";
+import { errorText, membersApi } from "./api-client";
 import { DataTable, PageControls, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner, StatusBadge } from "~/components/admin/Feedback";
 import { MembershipDialog, MembershipRowActions, type MembershipMember } from "~/features/membership/admin/MembershipDialog";
@@ -47,6 +48,8 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
   const [failed, setFailed] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<MemberRow | null>(null);
+  // Deactivating asks first (issue 48: a click-everything run deactivated five members unnoticed); activating does not.
+  const [deactivating, setDeactivating] = useState<MemberRow | null>(null);
   const [editing, setEditing] = useState<MemberRow | null>(null);
   const [membershipOf, setMembershipOf] = useState<{ member: MembershipMember; payment: boolean } | null>(null);
   const [reload, setReload] = useState(0);
@@ -91,6 +94,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
       show("error", `Failed to update member: ${errorText(err)}`);
     } finally {
       setBusyId(null);
+      setDeactivating(null);
     }
   }
 
@@ -115,6 +119,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
     }
   }
 
+  const when = useAssociationTime();
   const columns = useMemo<AdminColumn<MemberRow>[]>(
     () => [
       { id: "certificate_number", accessorKey: "certificate_number", meta: { label: "Certificate number", primary: true } },
@@ -157,7 +162,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         id: "last_login_at",
         accessorKey: "last_login_at",
         meta: { label: "Last sign-in" },
-        cell: (c) => formatWhen(c.row.original.last_login_at),
+        cell: (c) => when(c.row.original.last_login_at) ?? "Never",
       },
       {
         id: "actions",
@@ -183,7 +188,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
             <button
               type="button"
               className="btn-ghost px-2.5"
-              onClick={() => void toggleActive(m)}
+              onClick={() => (m.is_active ? setDeactivating(m) : void toggleActive(m))}
               disabled={busyId === m.id}
               aria-label={`${m.is_active ? "Deactivate" : "Activate"} ${m.certificate_number}`}
             >
@@ -205,7 +210,7 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [busyId],
+    [busyId, when],
   );
 
   const table = useReactTable({
@@ -273,6 +278,17 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         onChanged={() => setReload((n) => n + 1)}
       />
       <ConfirmDialog
+        open={deactivating !== null}
+        title="Deactivate Member"
+        confirmLabel="Deactivate"
+        busyLabel="Deactivating..."
+        busy={busyId !== null && busyId === deactivating?.id}
+        onCancel={() => setDeactivating(null)}
+        onConfirm={() => deactivating && void toggleActive(deactivating)}
+      >
+        {deactivating ? <DeactivateQuestion member={deactivating} /> : null}
+      </ConfirmDialog>
+      <ConfirmDialog
         open={deleting !== null}
         title="Delete Member"
         confirmLabel="Delete"
@@ -290,6 +306,24 @@ export function MembersPanel({ superAdmin = false }: { superAdmin?: boolean }) {
         ) : null}
       </ConfirmDialog>
     </AdminPanel>
+  );
+}
+
+/** What deactivating a member does, as the services do it: sessions ended, sign-in refused, no mail while inactive. */
+function DeactivateQuestion({ member }: { member: MemberRow }) {
+  const name = memberName(member);
+  return (
+    <>
+      <p>
+        Deactivate member <span className="font-semibold text-brand-900">{member.certificate_number}</span>
+        {name ? ` (${name})` : ""}?
+      </p>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        <li>They are signed out everywhere at once and cannot sign in until the account is activated again.</li>
+        <li>No membership reminders, payment receipts or announcements are sent to them, including mail already waiting.</li>
+        <li>Their record, membership and payments are kept; Activate undoes this.</li>
+      </ul>
+    </>
   );
 }
 

@@ -16,7 +16,8 @@ import {
   type StaffRole,
   type StaffRow,
 } from "../contract";
-import { errorText, formatWhen, staffApi } from "./api-client";
+import { useAssociationTime } from "~/components/useAssociationTime";
+import { errorText, staffApi } from "./api-client";
 import { DataTable, TableState, type AdminColumn } from "~/components/admin/DataTable";
 import { ConfirmDialog, FlashBanner } from "~/components/admin/Feedback";
 import { STAFF_PERMISSION_LABELS } from "~/features/auth/staff-permissions";
@@ -85,6 +86,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
     }
   }
 
+  const when = useAssociationTime();
   const columns = useMemo<AdminColumn<StaffRow>[]>(
     () => [
       {
@@ -155,7 +157,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
         id: "last_login_at",
         accessorKey: "last_login_at",
         meta: { label: "Last sign-in" },
-        cell: (c) => formatWhen(c.row.original.last_login_at),
+        cell: (c) => when(c.row.original.last_login_at) ?? "Never",
       },
       {
         id: "actions",
@@ -196,7 +198,7 @@ export function StaffPanel({ currentUserId }: { currentUserId: number }) {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [currentUserId, rowBusy, dialog],
+    [currentUserId, rowBusy, dialog, when],
   );
   const table = useReactTable({
     data: staff ?? [],

@@ -2,7 +2,6 @@
  * Browser calls to /api/admin/... Every call reads the JSON answer and throws an ApiError
  * carrying the server's `error` text (or 'HTTP error! status: N').
  */
-import { formatDateTime } from "~/platform/dates";
 import { jsonClient } from "~/platform/json-client";
 import type {
   AuditPage,
@@ -45,6 +44,3 @@ export const staffApi = {
 export const auditApi = {
   list: (query: URLSearchParams, signal?: AbortSignal) => call<AuditPage>(`/api/admin/audit?${query}`, { signal }),
 };
-
-/** "Never" or a short local date and time. */
-export const formatWhen = (iso: string | null | undefined): string => formatDateTime(iso) ?? "Never";

@@ -2,7 +2,7 @@ import { LoaderCircle, Mail, MessageSquarePlus, Send } from "lucide-react";
 import { useState } from "react";
 import { Field, FormFailure, inputProps, textareaProps } from "~/components/forms/FormParts";
 import { useSchemaForm } from "~/components/forms/useSchemaForm";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import {
   MAX_NOTE_LENGTH,
   MAX_REPLY_SUBJECT,
@@ -14,10 +14,15 @@ import {
 } from "../contract";
 import { errorText, submissionsApi } from "./api-client";
 
-const when = (iso: string) => formatDateTime(iso) ?? iso;
+/** An instant in the association's zone, named. */
+function useWhen(): (iso: string) => string {
+  const zoned = useAssociationTime();
+  return (iso) => zoned(iso) ?? iso;
+}
 
 /** A submission's status changes, oldest first (from the audit log). */
 export function StatusHistory({ history }: { history: StatusChange[] }) {
+  const when = useWhen();
   return (
     <section aria-labelledby="submission-history-heading">
       <h3 id="submission-history-heading" className="mb-3 font-semibold text-brand-900">
@@ -46,6 +51,7 @@ export function StatusHistory({ history }: { history: StatusChange[] }) {
 
 /** One note, or one e-mail reply with its subject and address. */
 function NoteItem({ note }: { note: SubmissionNote }) {
+  const when = useWhen();
   return (
     <li
       className={`rounded-lg border px-3 py-2 text-sm ${note.kind === "reply" ? "border-brand-200 bg-brand-50" : "border-slate-200 bg-slate-50"}`}

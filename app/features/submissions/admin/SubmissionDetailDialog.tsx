@@ -9,6 +9,7 @@ import {
   type SubmissionStatus,
   type SubmissionSummary,
 } from "../contract";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { displayFieldValue, formatSubmittedAt } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
@@ -54,6 +55,7 @@ export function SubmissionDetailDialog({
   onAssigned: (assignee: Assignee | null) => void;
   membershipSection?: MembershipSectionComponent;
 }) {
+  const { timeZone } = usePublicConfig();
   // What was loaded, for which id: another submission's answer is never shown.
   const [loaded, setLoaded] = useState<{ id: string; detail: SubmissionDetail | null; error: string | null } | null>(null);
   const id = summary?.id ?? null;
@@ -84,7 +86,7 @@ export function SubmissionDetailDialog({
       size="xl"
       returnFocus={returnFocus}
       title={summary ? `${summary.formType}: ${summary.applicantName || summary.id}` : ""}
-      description={summary ? `${summary.id} · submitted ${formatSubmittedAt(summary.submissionDate)}` : undefined}
+      description={summary ? `${summary.id} · submitted ${formatSubmittedAt(summary.submissionDate, timeZone)}` : undefined}
     >
       {summary ? (
         <div className="space-y-6" data-testid="submission-detail">
@@ -126,7 +128,7 @@ export function SubmissionDetailDialog({
                           {EMAIL_COLUMNS.has(f.key) && typeof f.value === "string" && f.value ? (
                             <EmailText email={f.value} />
                           ) : (
-                            displayFieldValue(detail.table, f)
+                            displayFieldValue(detail.table, f, timeZone)
                           )}
                         </dd>
                       </div>

@@ -26,6 +26,7 @@ import {
   type SubmissionSummary,
 } from "../contract";
 import { formatPhone } from "~/domain/formats";
+import { usePublicConfig } from "~/components/usePublicConfig";
 import { formatSubmissionDate, shortDetails } from "../display";
 import { errorText, submissionsApi } from "./api-client";
 import { EmailText } from "./EmailText";
@@ -220,6 +221,7 @@ export function SubmissionsPanel({ membershipSection }: { membershipSection?: Me
 
   // Built on every render, so each cell's handlers see the address and rows of this render
   // (the table keeps its cells mounted: DataTable calls the templates).
+  const { timeZone } = usePublicConfig();
   const columns: AdminColumn<SubmissionSummary>[] = [
     {
       id: "select",
@@ -283,7 +285,7 @@ export function SubmissionsPanel({ membershipSection }: { membershipSection?: Me
       id: "date",
       accessorKey: "submissionDate",
       meta: { label: "Date" },
-      cell: ({ row: { original: s } }) => <span className="whitespace-nowrap">{formatSubmissionDate(s.submissionDate)}</span>,
+      cell: ({ row: { original: s } }) => <span className="whitespace-nowrap">{formatSubmissionDate(s.submissionDate, timeZone)}</span>,
     },
     {
       id: "status",

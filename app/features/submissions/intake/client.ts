@@ -1,18 +1,20 @@
+import { requestInTime } from "~/platform/json-client";
+
 /** What the browser learns from posting a public form to the JSON API. */
 export type PostResult =
   { ok: true; id: number } | { ok: false; status: number; error: string; details?: Record<string, string>; bodyText: string };
 
 /**
  * Posts JSON and reads the answer. A network failure throws (the caller shows its failure
- * message); any HTTP answer is returned, with the server's message when it sent one.
+ * message), no answer in time a ConnectionLostError; any HTTP answer is returned, with the
+ * server's message when it sent one.
  */
 export async function postForm(url: string, body: unknown): Promise<PostResult> {
-  const response = await fetch(url, {
+  const { response, text } = await requestInTime(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
   });
-  const text = await response.text();
   let json: { success?: boolean; ok?: boolean; id?: number; error?: unknown; details?: unknown } | null = null;
   try {
     json = JSON.parse(text);
