@@ -164,10 +164,11 @@ test("a super admin allows a limited admin to write announcements in Staff, and 
     await page.screenshot({ path: ".tmp/announcements-staff-settings-1280.png" });
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog).toHaveCount(0);
+    // The message clears itself after 5 s (the spec's admin messages): read it before the list's reload.
+    await expect(page.getByText(`Settings saved for ${helper.username}.`)).toBeVisible();
     const row = page.getByTestId("staff-row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${helper.username}`) }) });
     await expect(row).toContainText(`${helper.username}@example.org`);
     await expect(row).toContainText("Announcements");
-    await expect(page.getByText(`Settings saved for ${helper.username}.`)).toBeVisible();
 
     // Allowed now: the tab shows (the dashboard kept for limited admins asks the API once), and it opens.
     await helperPage.goto("/admin");
