@@ -24,6 +24,18 @@ const paidAnnual = annual("2026-03-15", [pay("2026-03-15", 9900)]);
 const paidMonthly = monthly("2027-01-10", [pay("2027-01-10", 1995)]);
 
 const cases: Array<{ name: string; record: MembershipRecord; today: string; due: DueReminder | null }> = [
+  {
+    name: "a year refunded below the price: past due, but no paid-through day to remind of",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]),
+    today: "2027-01-26",
+    due: null,
+  },
+  {
+    name: "the same, lapsed",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]),
+    today: "2027-02-20",
+    due: null,
+  },
   { name: "no plan", record: { billing: null, approvedOn: null, payments: [] }, today: "2027-03-01", due: null },
   { name: "approved, 2 days: not yet", record: monthly("2027-03-10"), today: "2027-03-12", due: null },
   {

@@ -111,11 +111,14 @@ export function reminderDue(record: MembershipRecord, today: string, coverage: C
       const dueOn = addDays(paidThrough, -DUE_SOON_DAYS_BEFORE);
       return within(today, dueOn, paidThrough) ? { kind: "due-soon", period: paidThrough, dueOn } : null;
     }
+    // A term refunded below a whole period has no paid-through day to remind of: staff refunded it, and told the member.
     case "past-due": {
+      if (!paidThrough) return null;
       const dueOn = addDays(paidThrough!, 1);
       return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "past-due", period: paidThrough!, dueOn } : null;
     }
     case "lapsed": {
+      if (!paidThrough) return null;
       const dueOn = addDays(graceEndsOn!, 1);
       return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "lapsed", period: paidThrough!, dueOn } : null;
     }
