@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
+import type { Page } from "@playwright/test";
 import { MEMBER_BIRTHDATE, expect, test } from "./fixtures";
 import type { Services } from "../../app/server/services.server";
 import { addDays, firstOfNextMonth, formatCents, formatLongDay } from "../../app/features/membership/coverage";
 import { daysInMonth, dayParts, isoDate } from "../../app/platform/dates";
 
-const shot = (page: import("@playwright/test").Page, name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `.tmp/screens/membership-refund-${name}.png`, fullPage: true, style: "header { position: static !important; }" });
 
 const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
@@ -67,6 +68,8 @@ test.describe("refunding a payment", () => {
       signIn,
       services,
     }) => {
+      // Two browsers and a member's page after staff's: slow on a loaded machine.
+      test.slow();
       await page.setViewportSize({ width, height });
       // Bob signs in in his own browser; staff in theirs.
       const bob = await signIn("member", { firstName: "Bob" });
