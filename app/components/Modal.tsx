@@ -3,8 +3,9 @@ import { X } from "lucide-react";
 import { useRef, type ReactNode, type RefObject } from "react";
 
 /**
- * The one dialog of the site, on Radix Dialog: closes on Escape and on a backdrop click,
- * keeps Tab focus inside, returns focus to the opener.
+ * The one dialog of the site, on Radix Dialog: closes on Escape and on a backdrop click
+ * (unless `keepOnOutsideClick`: a question that needs an answer), keeps Tab focus inside,
+ * returns focus to the opener.
  */
 export function Modal({
   open,
@@ -16,6 +17,7 @@ export function Modal({
   size = "md",
   initialFocus,
   returnFocus,
+  keepOnOutsideClick = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -28,6 +30,12 @@ export function Modal({
   initialFocus?: RefObject<HTMLElement | null>;
   /** Where focus goes on closing when the opener is gone (a dialog opened from the address, or its opener re-rendered away). */
   returnFocus?: () => HTMLElement | null;
+  /**
+   * A click beside the dialog leaves it open (ConfirmDialog): the second press of a double
+   * click on the button that opened it lands on the backdrop, and closed the question and the
+   * form beneath it with what was typed.
+   */
+  keepOnOutsideClick?: boolean;
 }) {
   // Without a Dialog.Trigger, Radix has nothing to return focus to: remember the opener.
   const opener = useRef<HTMLElement | null>(null);
@@ -52,6 +60,7 @@ export function Modal({
               target.focus();
             }
           }}
+          onPointerDownOutside={keepOnOutsideClick ? (e) => e.preventDefault() : undefined}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-6 py-4">

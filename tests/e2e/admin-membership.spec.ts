@@ -282,7 +282,11 @@ for (const [device, viewport] of VIEWPORTS) {
       await refund.getByLabel("Reason").fill("One month too many");
       await refund.getByRole("button", { name: "Refund", exact: true }).click();
       const confirm = page.getByRole("dialog", { name: "Confirm refund", exact: true });
-      await expect(confirm).toContainText(`Refund $19.95 of the payment of ${formatLongDay(paidOn)}? $219.45 of it stays refundable.`);
+      // What it does to the membership, by the rule (issue 48): eleven of the twelve months stay paid.
+      const effective = firstOfNextMonth(paidOn);
+      await expect(confirm).toContainText(
+        `Refund $19.95 of the payment of ${formatLongDay(paidOn)}? Parker will be covered through ${formatLongDay(addDays(addMonthsKeepingMonthEnd(effective, 11), -1))} after this refund, not ${formatLongDay(addDays(addMonthsKeepingMonthEnd(effective, 12), -1))}. $219.45 of it stays refundable.`,
+      );
       await confirm.getByRole("button", { name: "Refund", exact: true }).click();
       await expect(refund).toBeHidden();
       await expect(payment.getByTestId("payment-refunded")).toHaveText("$19.95 of $239.40 refunded");

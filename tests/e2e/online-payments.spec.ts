@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { firstOfNextMonth, formatLongDay, todayIn } from "../../app/features/membership/coverage";
+import { addMonthsKeepingMonthEnd, firstOfNextMonth, formatLongDay, todayIn } from "../../app/features/membership/coverage";
 import { ONLINE_TEXTS } from "../../app/features/membership/online/texts";
 import { checkoutSession, event, signed, STRIPE_TEST_ENV } from "../support/stripe-events";
 import { createAccount, expect, test } from "./fixtures";
@@ -83,6 +83,22 @@ test.describe("dues paid online", () => {
       );
       expect(new URL(page.url()).search).toBe("");
       await shot(page, `account-paid-${width}`);
+
+      // The card's next charge, as the subscription's events give it, beside the plan's next payment due:
+      // one sentence says the charge is how that payment is paid (issue 48).
+      const nextCharge = addMonthsKeepingMonthEnd(today, 1);
+      const nextDue = firstOfNextMonth(firstOfNextMonth(today));
+      await services.database.db
+        .updateTable("membership_online")
+        .set({ autopay_next_charge_on: nextCharge })
+        .where("user_id", "=", member.userId)
+        .execute();
+      await page.reload();
+      await expect(section.getByTestId("autopay")).toHaveText(
+        `Autopay: On: your card is charged automatically on ${formatLongDay(nextCharge)} for the payment due ${formatLongDay(nextDue)}: nothing to do.Manage autopay`,
+      );
+      await expect(section.getByTestId("coverage-details")).toContainText(`Next payment due${formatLongDay(nextDue)}: $19.95`);
+      await shot(page, `account-autopay-${width}`);
     });
   }
 
@@ -112,5 +128,32 @@ test.describe("dues paid online", () => {
     await expect(page.getByRole("dialog")).toBeVisible();
     await shot(page, "assign-dialog");
     void services;
+  });
+
+  test("a limited admin reads that a super admin assigns unmatched payments, on the list and in the dashboard's banner", async ({
+    browser,
+    signIn,
+  }) => {
+    const { payload, header } = signed(
+      event("checkout.session.completed", checkoutSession({ clientReference: "pay_nobody_2", amount: 2992 })),
+    );
+    await fetch(`${site.url}/api/payments/stripe/webhook`, { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
+    const context = await browser.newContext();
+    await signIn("limited_admin", { context });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/admin/members?tab=unmatched`);
+    const list = page.getByRole("region", { name: "Unmatched payments" });
+    await expect(list.getByText("No member has this payment reference").first()).toBeVisible();
+    await expect(list.getByTestId("unmatched-who")).toHaveText(
+      "A super admin assigns these payments to their members or marks them handled.",
+    );
+    await expect(list.getByRole("button", { name: /Assign|Mark handled/ })).toHaveCount(0);
+    await shot(page, "unmatched-limited");
+    await page.goto(`${site.url}/admin`);
+    await expect(
+      page.getByRole("status").filter({ hasText: /unmatched online payments? waits? for a super admin to assign (it|them)\./ }),
+    ).toBeVisible();
+    await shot(page, "dashboard-limited");
+    await context.close();
   });
 });

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import { MEMBER_BIRTHDATE, expect, expectNoAxeViolations, test } from "./fixtures";
 import type { Services } from "../../app/server/services.server";
+import { formatLongDay, todayIn } from "../../app/features/membership/coverage";
+import { ONLINE_ACTOR } from "../../app/features/membership/service.server";
 
 const uniq = () => crypto.randomBytes(3).toString("hex").toUpperCase();
 
@@ -96,4 +98,82 @@ test.describe("reminder e-mails in member administration", () => {
       await page.screenshot({ path: `.tmp/members-without-email-${label}.png` });
     });
   }
+
+  test("a member who paid online: the receipt names its payment beside the announcement and each reminder kind; both dialogs open", async ({
+    page,
+    signIn,
+    services,
+  }) => {
+    const tag = `0RP${uniq()}`;
+    const { id } = await services.auth.users.createMember({
+      certificate: tag,
+      birthdateDigest: services.auth.digestBirthdate(MEMBER_BIRTHDATE),
+      firstName: "Paige",
+      lastName: "Online",
+      email: "paige@example.org",
+    });
+    const staff = await signIn("limited_admin");
+    const today = todayIn("America/New_York");
+    await services.coverage.setPlan({ id: staff.userId }, id, {
+      billing: "annual",
+      coverageAmount: null,
+      beneficiaryName: null,
+      beneficiaryRelationship: null,
+      approvedOn: today,
+    });
+    // Paid online, as the webhook records it: the receipt's period is the payment's id.
+    await services.database.db
+      .transaction()
+      .execute((trx) =>
+        services.coverage.recordPaymentIn(trx, ONLINE_ACTOR, id, { amount: 9900, paidOn: today, method: "online", reference: `pi_${tag}` }),
+      );
+    const payment = await services.database.db
+      .selectFrom("membership_payments")
+      .select("id")
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const at = "2027-03-01T15:00:00.000Z";
+    const row = (kind: string, period: string) => ({
+      user_id: id,
+      kind,
+      period,
+      due_on: "2027-03-01",
+      status: "sent",
+      attempts: 1,
+      next_attempt_at: null,
+      sent_to: "paige@example.org",
+      sent_at: at,
+      created_at: at,
+      updated_at: at,
+    });
+    await services.database.db
+      .insertInto("membership_reminders")
+      .values([
+        row("first-payment", "2027-01-10"),
+        row("due-soon", "2027-01-31"),
+        row("past-due", "2027-02-28"),
+        row("lapsed", "2027-03-31"),
+        row("announcement", "424242"),
+        row("payment-received", String(payment.id)),
+      ])
+      .execute();
+
+    await page.goto(`/admin/members?q=${tag.toLowerCase()}`);
+    await page.getByRole("button", { name: `Membership ${tag}` }).click();
+    const dialog = page.getByRole("dialog", { name: /^Membership of / });
+    const items = dialog.getByRole("region", { name: "Payment reminders" }).getByTestId("reminder-mails").getByRole("listitem");
+    // Newest first; the announcement is staff's mail to members, read on its own progress page.
+    await expect(items).toHaveCount(5);
+    await expect(items.nth(0)).toContainText(`Payment received ($99.00 paid ${formatLongDay(today)})`);
+    await expect(items.nth(1)).toContainText("Lapsed (paid through March 31, 2027)");
+    await expect(items.nth(2)).toContainText("Past due (paid through February 28, 2027)");
+    await expect(items.nth(3)).toContainText("Payment due soon (paid through January 31, 2027)");
+    await expect(items.nth(4)).toContainText("First payment awaited (approved January 10, 2027)");
+    await expect(dialog).toContainText(`pi_${tag}`);
+
+    await dialog.getByRole("button", { name: "Record payment" }).click();
+    const record = page.getByRole("dialog", { name: "Record payment", exact: true });
+    await expect(record.getByLabel("Amount")).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
 });

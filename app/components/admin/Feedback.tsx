@@ -105,6 +105,7 @@ export function ConfirmDialog({
       size="sm"
       initialFocus={cancelRef}
       returnFocus={returnFocus}
+      keepOnOutsideClick
       footer={
         <>
           <button ref={cancelRef} type="button" className="btn-ghost" onClick={onCancel} disabled={busy}>

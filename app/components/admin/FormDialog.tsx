@@ -35,7 +35,8 @@ export interface FormDialogProps<S extends FormSchema> {
   /** Called with the checked values; the caller sends them and closes the dialog. */
   onSubmit: (data: z.output<S>) => void;
   /** The fields, built with FormParts (Field, inputProps, selectProps...). */
-  children: (fields: SchemaFields<S>) => ReactNode;
+  /** The form's fields; `form` to set a value from a button (Conform's `form.update`). */
+  children: (fields: SchemaFields<S>, form: ReturnType<typeof useSchemaForm<S>>["form"]) => ReactNode;
 }
 
 /**
@@ -120,7 +121,7 @@ function FormDialogOpening<S extends FormSchema>({
     >
       <form {...formProps} className="space-y-4">
         {error ? <FormFailure id={failureId}>{error}</FormFailure> : null}
-        {children(fields)}
+        {children(fields, form)}
       </form>
     </Modal>
   );

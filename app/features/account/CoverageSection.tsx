@@ -10,6 +10,7 @@ import { accountApi } from "./api-client";
 import {
   coverageAmountText,
   effectiveText,
+  nextDueTerm,
   paidThroughText,
   paymentRows,
   statusNote,
@@ -61,7 +62,10 @@ export function CoverageSections({ certificate, name }: { certificate: string; n
         <h2 id="coverage-heading" className="text-xl font-bold text-brand-900">
           Coverage
         </h2>
-        <OnlinePayment onArrived={() => fetchMembership(undefined, true)} />
+        <OnlinePayment
+          onArrived={() => fetchMembership(undefined, true)}
+          nextDue={load.state === "ready" ? load.view.coverage.nextDue : null}
+        />
         {load.state === "loading" ? (
           <p role="status" className="mt-4 flex items-center gap-2 text-sm text-slate-600">
             <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> Loading your coverage...
@@ -112,7 +116,7 @@ function CoverageDetails({ view, certificate }: { view: MembershipView; certific
             <dd className="font-semibold text-slate-900">{paidThroughText(coverage)}</dd>
             {coverage.nextDue ? (
               <>
-                <dt className="text-slate-600">Next payment due</dt>
+                <dt className="text-slate-600">{nextDueTerm(coverage, view.today)}</dt>
                 <dd className="text-slate-900">
                   <span className="font-semibold">{formatLongDay(coverage.nextDue.on)}</span>: {formatCents(coverage.nextDue.amountCents)}
                   {coverage.creditCents > 0 ? (

@@ -2,7 +2,7 @@ import { CircleAlert, CircleCheck, LoaderCircle, RefreshCw } from "lucide-react"
 import { useEffect, useRef, useState } from "react";
 import { jsonClient } from "~/platform/json-client";
 import { usePublicConfig } from "~/components/usePublicConfig";
-import { formatLongDay } from "~/features/membership/coverage";
+import { autopayChargeText } from "./coverage-display";
 import type { OnlineAccountAnswer } from "~/features/membership/online/contract";
 import { ONLINE_TEXTS } from "~/features/membership/online/texts";
 
@@ -18,14 +18,15 @@ type Arrival = "waiting" | "arrived" | "late" | null;
  * Dues paid online on My account (issue 40): back from the payment page (?paid=1), a note that
  * the payment is being recorded, checked every few seconds (never a reload) until the
  * provider's event has arrived, then the new dates (`onArrived` reads the coverage again); and
- * Autopay: on (next charge, Manage autopay), failing (why) or off.
+ * Autopay: on (the next charge, named as the payment due it pays: `nextDue`, the plan's; Manage
+ * autopay), failing (why) or off.
  */
-export function OnlinePayment({ onArrived }: { onArrived: () => void }) {
+export function OnlinePayment({ onArrived, nextDue }: { onArrived: () => void; nextDue: { on: string } | null }) {
   const { onlinePayments } = usePublicConfig();
-  return onlinePayments ? <OnlinePaymentShown onArrived={onArrived} /> : null;
+  return onlinePayments ? <OnlinePaymentShown onArrived={onArrived} nextDue={nextDue} /> : null;
 }
 
-function OnlinePaymentShown({ onArrived }: { onArrived: () => void }) {
+function OnlinePaymentShown({ onArrived, nextDue }: { onArrived: () => void; nextDue: { on: string } | null }) {
   const [answer, setAnswer] = useState<OnlineAccountAnswer | null>(null);
   const [arrival, setArrival] = useState<Arrival>(null);
   const arrived = useRef(onArrived);
@@ -102,12 +103,12 @@ function OnlinePaymentShown({ onArrived }: { onArrived: () => void }) {
           {ONLINE_TEXTS.late}
         </p>
       ) : null}
-      {answer?.enabled ? <Autopay answer={answer} /> : null}
+      {answer?.enabled ? <Autopay answer={answer} nextDue={nextDue} /> : null}
     </>
   );
 }
 
-function Autopay({ answer }: { answer: OnlineAccountAnswer }) {
+function Autopay({ answer, nextDue }: { answer: OnlineAccountAnswer; nextDue: { on: string } | null }) {
   const { autopay, customerPortalUrl } = answer;
   const manage = customerPortalUrl ? (
     <a href={customerPortalUrl} className="ml-2 font-semibold text-brand-700 underline" rel="noopener noreferrer">
@@ -120,7 +121,11 @@ function Autopay({ answer }: { answer: OnlineAccountAnswer }) {
       {autopay.state === "on" ? (
         <>
           <span className="font-semibold text-green-800">On</span>
-          {autopay.nextChargeOn ? <span className="text-slate-800">, next charge {formatLongDay(autopay.nextChargeOn)}</span> : null}
+          {autopay.nextChargeOn ? (
+            <span className="text-slate-800" data-testid="autopay-charge">
+              : {autopayChargeText(autopay.nextChargeOn, nextDue)}
+            </span>
+          ) : null}
           {autopay.reason ? <span className="text-slate-800"> ({autopay.reason})</span> : null}
           {manage}
         </>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coverageOn } from "~/features/membership/coverage";
 import type { PaymentView } from "~/features/membership/contract";
-import { effectiveText, paidThroughText, paymentRows, statusNote, statusTone } from "./coverage-display";
+import { autopayChargeText, effectiveText, nextDueTerm, paidThroughText, paymentRows, statusNote, statusTone } from "./coverage-display";
 
 const payment = (id: number, paidOn: string, amountCents: number, extra: Partial<PaymentView> = {}): PaymentView => ({
   id,
@@ -131,5 +131,39 @@ describe("My account's coverage", () => {
       "Awaiting first payment",
       "Your membership was reinstated on June 10, 2026 as a new term. Payments made before then belong to the earlier term (see your payment history), so your coverage begins again on the 1st of the month after we receive this term's first payment.",
     ]);
+  });
+
+  it("a member refunded below a period reads why there is no coverage, and that the due day has passed (issue 48)", () => {
+    const bob = (today: string) =>
+      coverageOn(
+        {
+          billing: "annual",
+          approvedOn: "2027-01-10",
+          payments: [
+            { on: "2027-01-10", amountCents: 9900 },
+            { on: "2027-01-25", amountCents: -4000 },
+          ],
+        },
+        today,
+      );
+    expect(statusNote(bob("2027-01-25"))).toBe(
+      "After a refund, what you have paid ($59.00) is less than one year of dues, so your coverage is not in force. Pay $40.00 by February 8, 2027 to keep your membership from lapsing.",
+    );
+    expect(statusTone(bob("2027-07-15"))).toBe("bad");
+    expect(statusNote(bob("2027-07-15"))).toBe(
+      "Your membership lapsed. After a refund, what you have paid ($59.00) is less than one year of dues, so your coverage is not in force. Make a payment or contact us to bring it up to date.",
+    );
+    expect(nextDueTerm(bob("2027-07-15"), "2027-07-15")).toBe("Payment past due since");
+    expect(nextDueTerm(bob("2027-01-10"), "2027-01-10")).toBe("Next payment due");
+  });
+
+  it("names autopay's next charge as the way the payment due is paid (issue 48)", () => {
+    expect(autopayChargeText("2027-01-07", { on: "2027-02-01" })).toBe(
+      "your card is charged automatically on January 7, 2027 for the payment due February 1, 2027: nothing to do.",
+    );
+    expect(autopayChargeText("2027-02-07", { on: "2027-02-01" })).toBe(
+      "your card is charged automatically on February 7, 2027 for the payment due February 1, 2027, so your membership reads past due until then.",
+    );
+    expect(autopayChargeText("2027-01-07", null)).toBe("your card is charged automatically on January 7, 2027.");
   });
 });

@@ -41,12 +41,39 @@ export function statusNote(coverage: Coverage): string {
     case "covered":
       return `Your home protection plan is in force through ${formatLongDay(coverage.paidThrough!)}.`;
     case "past-due":
-      return `The payment due ${due} has not reached us. Pay by ${formatLongDay(coverage.graceEndsOn!)} to keep your membership from lapsing.`;
+      return coverage.paidThrough
+        ? `The payment due ${due} has not reached us. Pay by ${formatLongDay(coverage.graceEndsOn!)} to keep your membership from lapsing.`
+        : `${refundedBelow(coverage)} Pay ${formatCents(coverage.nextDue!.amountCents)} by ${formatLongDay(coverage.graceEndsOn!)} to keep your membership from lapsing.`;
     case "lapsed":
-      return `Your membership lapsed: the payment due ${due} did not reach us. Make a payment or contact us to bring it up to date.`;
+      return coverage.paidThrough
+        ? `Your membership lapsed: the payment due ${due} did not reach us. Make a payment or contact us to bring it up to date.`
+        : `Your membership lapsed. ${refundedBelow(coverage)} Make a payment or contact us to bring it up to date.`;
     case "cancelled":
       return `Your membership was cancelled on ${formatLongDay(state.on)}. Please contact us if you have questions.`;
   }
+}
+
+/** Why a member who paid has no coverage: a refund took what is paid below one period of dues. */
+function refundedBelow(coverage: Coverage): string {
+  const period = coverage.billing === "annual" ? "year" : "month";
+  return `After a refund, what you have paid (${formatCents(coverage.paidCents)}) is less than one ${period} of dues, so your coverage is not in force.`;
+}
+
+/** The name of the next payment's day: past due once the day has gone by. */
+export const nextDueTerm = (coverage: Pick<Coverage, "nextDue">, today: string) =>
+  coverage.nextDue && coverage.nextDue.on < today ? "Payment past due since" : "Next payment due";
+
+/**
+ * Autopay's next charge beside the plan's next payment due, in one sentence (issue 48: "next
+ * charge January 7" beside "Next payment due February 1" read as two payments): the card's
+ * automatic charge is how the payment due is paid, ahead of its day.
+ */
+export function autopayChargeText(nextChargeOn: string, nextDue: Pick<NonNullable<Coverage["nextDue"]>, "on"> | null): string {
+  const charge = formatLongDay(nextChargeOn);
+  if (!nextDue) return `your card is charged automatically on ${charge}.`;
+  return nextChargeOn <= nextDue.on
+    ? `your card is charged automatically on ${charge} for the payment due ${formatLongDay(nextDue.on)}: nothing to do.`
+    : `your card is charged automatically on ${charge} for the payment due ${formatLongDay(nextDue.on)}, so your membership reads past due until then.`;
 }
 
 /** Coverage effective, as the member reads it when there is no date yet. */

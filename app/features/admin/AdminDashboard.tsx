@@ -109,7 +109,7 @@ export function AdminDashboard({
         </div>
       ) : null}
       <MembershipOverview figures={membership} />
-      <UnmatchedPaymentsCount />
+      <UnmatchedPaymentsCount superAdmin={superAdmin} />
       <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value }, { alone: true })} className="mt-2">
         <Tabs.List aria-label="Admin sections" className="flex border-b border-slate-200">
           {superAdmin ? (

@@ -192,7 +192,8 @@ describeEachDatabase("membership: plans, payments, refunds, cancellation", (dial
     });
     const partial = await refund({ amount: "5.00" });
     expect(partial.status).toBe(201);
-    expect(partial.body.coverage).toMatchObject({ label: "Awaiting first payment", creditCents: 1495 });
+    // Less than a month left: no coverage, but a member who paid is not awaiting a first payment (issue 48).
+    expect(partial.body.coverage).toMatchObject({ label: "Lapsed", paidThrough: null, creditCents: 1495 });
     // What is left of it, and no more, can be refunded too.
     expect(await refund({ amount: "14.96" })).toMatchObject({
       status: 400,

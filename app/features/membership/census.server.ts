@@ -14,7 +14,8 @@ import { coverageOn, PLAN_PRICE_CENTS, type Billing, type Coverage, type LedgerE
  * the day the running total first reached the plan's price. For a member who was never
  * cancelled, coverageOn reads nothing else of the ledger: the net paid gives the periods and
  * the credit, and that day the first payment received. So a one-entry ledger of the net paid
- * on that day gives the same coverage (census.test.ts holds this against the whole ledgers).
+ * on that day gives the same coverage (two entries when refunds took the net below the price
+ * after it was reached: the price, then the difference, so the term still counts as once paid) (census.test.ts holds this against the whole ledgers).
  * The few members with cancellations or reinstatements, whose terms own only part of the
  * ledger, get their whole ledger from a third query (a refund with its payment's day: it
  * counts in that payment's term).
@@ -98,11 +99,18 @@ export async function coverageCensus(db: Kysely<Database>, today: string, only?:
     const id = Number(m.id);
     const termEvents = eventsOf.get(id);
     const total = m.total === null ? 0 : Number(m.total);
+    const price = m.billing === "annual" ? PLAN_PRICE_CENTS.annual : PLAN_PRICE_CENTS.monthly;
+    // Reached the price, then refunded below it: the running total must still reach it that day.
     const payments: LedgerEntry[] = termEvents
       ? (ledgerOf.get(id) ?? [])
       : m.total === null
         ? []
-        : [{ on: m.reached ?? m.approved_on ?? today, amountCents: total }];
+        : m.reached !== null && total < price
+          ? [
+              { on: m.reached, amountCents: price },
+              { on: m.reached, amountCents: total - price },
+            ]
+          : [{ on: m.reached ?? m.approved_on ?? today, amountCents: total }];
     out.set(
       id,
       coverageOn(

@@ -80,6 +80,16 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
       ["2025-12-01", 2900],
       ["2026-06-01", 500],
     ]);
+    // A year paid, then a part of it refunded: below the price, but no longer awaiting a first payment.
+    await member(41, { billing: "annual", approvedOn: "2026-01-10" }, [
+      ["2026-01-10", 9900],
+      ["2026-05-20", -4000],
+    ]);
+    // The only payment refunded whole.
+    await member(42, { billing: "monthly", approvedOn: "2026-01-10" }, [
+      ["2026-01-12", 1995],
+      ["2026-01-20", -1995],
+    ]);
     // Paid before approval (sent with the application).
     await member(6, { billing: "monthly", approvedOn: "2026-03-20" }, [["2026-03-01", 3990]]);
     // Carried over from the old records, then paid.

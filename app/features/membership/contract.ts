@@ -415,8 +415,13 @@ export interface ReminderView {
   kind: ReminderKind;
   /** "Past due", "Payment due soon"... */
   label: string;
-  /** The paid-through date (or the term's first day) it is about. */
+  /**
+   * What it is about, as the outbox keys it: a reminder's paid-through date (or the term's
+   * first day); a receipt's payment id (kind payment-received).
+   */
   period: string;
+  /** Its period in words ("paid through March 31, 2027", "$99.00 paid January 7, 2027"): reminders.ts, reminderAbout. */
+  about: string;
   dueOn: string;
   /** queued: waiting; failed: tried again at nextAttemptAt (null: no more tries); dropped: no longer due, not sent. */
   status: "queued" | "sent" | "failed" | "dropped";

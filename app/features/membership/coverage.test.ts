@@ -196,11 +196,37 @@ const cases: Case[] = [
     paidThrough: "2026-02-28",
   },
   {
-    name: "a refund of the only payment: awaiting again",
+    name: "a refund of the only payment, whole: nothing paid, awaiting again",
     record: monthly("2026-01-15", [pay("2026-01-16", 1995), pay("2026-01-18", -1995)]),
     today: "2026-01-20",
     label: "Awaiting first payment",
     paidThrough: null,
+    nextDue: { on: "2026-01-15", amountCents: 1995 },
+  },
+  {
+    name: "a year paid, $40.00 of it refunded: less than a year is no coverage; past due within the grace after the due day",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]),
+    today: "2027-02-08",
+    label: "Past due",
+    effectiveOn: null,
+    paidThrough: null,
+    creditCents: 5900,
+    nextDue: { on: "2027-01-10", amountCents: 4000 },
+  },
+  {
+    name: "a year paid, $40.00 of it refunded months later: lapsed, never awaiting a first payment",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-07-15", -4000)]),
+    today: "2027-07-15",
+    label: "Lapsed",
+    paidThrough: null,
+    nextDue: { on: "2027-01-10", amountCents: 4000 },
+  },
+  {
+    name: "part of a first payment, never a whole period: still awaiting it",
+    record: annual("2027-01-10", [pay("2027-01-10", 5000)]),
+    today: "2027-07-15",
+    label: "Awaiting first payment",
+    nextDue: { on: "2027-01-10", amountCents: 4900 },
   },
   {
     name: "annual plan: a year from the 1st after payment",
@@ -353,6 +379,11 @@ describe("coverageOn", () => {
 
   it("gives the grace's last day", () => {
     expect(coverageOn(monthly("2026-01-15", [pay("2026-01-16", 1995)]), "2026-02-01").graceEndsOn).toBe("2026-03-30");
+    // Refunded below a period: the grace runs from the day the payment is due, as long as after a paid-through day.
+    const refunded = coverageOn(annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]), "2027-02-08");
+    expect(refunded.graceEndsOn).toBe("2027-02-08");
+    expect(coverageOn(annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]), "2027-02-09").label).toBe("Lapsed");
+    expect(coverageOn(monthly("2026-01-15"), "2026-06-01").graceEndsOn).toBeNull();
   });
 });
 

@@ -88,7 +88,10 @@ export interface Coverage {
   effectiveOn: string | null;
   /** The last day paid for; null before the first payment. */
   paidThrough: string | null;
-  /** The last day of the grace after paidThrough. */
+  /**
+   * The last day of the grace after paidThrough; for a term whose whole period was paid and
+   * then refunded below it (no paidThrough), the grace after the day its payment is due.
+   */
   graceEndsOn: string | null;
   /** Paid beyond whole periods (this term), kept toward the next one. */
   creditCents: number;
@@ -220,6 +223,8 @@ function labelOf(state: CoverageState): { label: string; status: CoverageStatusN
 }
 
 interface TermDates {
+  /** The term's payments once paid a whole period (the running total reached the price) and some of it is still paid: refunds took it below a period, not to nothing. */
+  everPaid: boolean;
   paidCents: number;
   periods: number;
   creditCents: number;
@@ -240,15 +245,15 @@ function termDates(billing: Billing, term: Term, entries: readonly LedgerEntry[]
   let effectiveOn: string | null = null;
   let paidThrough: string | null = null;
   const carried = term.first ? carriedPaidThrough : null;
+  const received = firstPaymentReceived(entries, price);
   if (carried) {
     paidThrough = addMonthsKeepingMonthEnd(carried, periods * PERIOD_MONTHS[billing]);
   } else if (periods > 0) {
-    const received = firstPaymentReceived(entries, price)!;
-    effectiveOn = firstOfNextMonth(term.startsOn > received ? term.startsOn : received);
+    effectiveOn = firstOfNextMonth(term.startsOn > received! ? term.startsOn : received!);
     paidThrough = addMonthsKeepingMonthEnd(addDays(effectiveOn, -1), periods * PERIOD_MONTHS[billing]);
   }
   const graceEndsOn = paidThrough ? addDays(paidThrough, GRACE_DAYS) : null;
-  return { paidCents, periods, creditCents, effectiveOn, paidThrough, graceEndsOn };
+  return { everPaid: received !== null && paidCents > 0, paidCents, periods, creditCents, effectiveOn, paidThrough, graceEndsOn };
 }
 
 /** A member's coverage on `today` (the association's calendar day). */
@@ -272,7 +277,7 @@ export function coverageOn(record: MembershipRecord, today: string): Coverage {
   const carried = record.carriedPaidThrough ?? null;
   const terms = termsOf(record.approvedOn ?? carried!, record.events ?? []);
   const term = terms[terms.length - 1];
-  const { effectiveOn, paidThrough, graceEndsOn, creditCents, paidCents } = termDates(
+  const { everPaid, effectiveOn, paidThrough, creditCents, paidCents, ...dates } = termDates(
     billing,
     term,
     termEntries(term, record.payments),
@@ -283,16 +288,21 @@ export function coverageOn(record: MembershipRecord, today: string): Coverage {
     return { effectiveOn: dates.effectiveOn, paidThrough: dates.paidThrough, graceEndsOn: dates.graceEndsOn, cancelledOn: t.cancelled!.on };
   });
 
+  // Nothing paid through: the payment is due from the term's first day. A term that once paid
+  // a whole period and was refunded below it (not to nothing: a whole refund starts it over) is
+  // not awaiting a first payment (issue 48): its payment is due, past due within the grace
+  // after that day, lapsed after it.
+  const dueOn = paidThrough ? addDays(paidThrough, 1) : term.startsOn;
+  const graceEndsOn = paidThrough ? dates.graceEndsOn : everPaid ? addDays(dueOn, GRACE_DAYS - 1) : null;
   let state: CoverageState;
   if (term.cancelled && term.cancelled.on <= today) state = { kind: "cancelled", ...term.cancelled };
-  else if (!paidThrough) state = { kind: "awaiting-first-payment" };
-  else if (effectiveOn && today < effectiveOn) state = { kind: "starts", on: effectiveOn };
-  else if (today <= paidThrough) state = { kind: "covered" };
+  else if (!paidThrough && !everPaid) state = { kind: "awaiting-first-payment" };
+  else if (paidThrough && effectiveOn && today < effectiveOn) state = { kind: "starts", on: effectiveOn };
+  else if (paidThrough && today <= paidThrough) state = { kind: "covered" };
   else if (today <= graceEndsOn!) state = { kind: "past-due" };
   else state = { kind: "lapsed" };
 
-  const nextDue =
-    state.kind === "cancelled" ? null : { on: paidThrough ? addDays(paidThrough, 1) : term.startsOn, amountCents: price - creditCents };
+  const nextDue = state.kind === "cancelled" ? null : { on: dueOn, amountCents: price - creditCents };
   return {
     state,
     ...labelOf(state),

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { coverageOn } from "./coverage";
 import type { PaymentView, PlanView, TermEventView } from "./contract";
-import { leftOfPayment, membershipRecord, paymentsToDrawFrom, reinstatementPreview, type LedgerRow } from "./ledger";
+import {
+  leftOfPayment,
+  membershipRecord,
+  paymentsToDrawFrom,
+  refundEffectText,
+  refundOutcome,
+  reinstatementPreview,
+  unusedMonthsRefund,
+  type LedgerRow,
+} from "./ledger";
 
 const row = (id: number, paidOn: string, amountCents: number, refundOf: number | null = null): LedgerRow => ({
   id,
@@ -95,5 +104,89 @@ describe("a reinstatement's preview: the money left, and the coverage carried or
       { on: "2026-02-12", amountCents: 23940 },
       { on: "2026-07-01", amountCents: -1995, termOn: "2026-02-12" },
     ]);
+  });
+});
+
+describe("a refund's effect on the coverage, and the unused months (issue 48)", () => {
+  const plan = (billing: "monthly" | "annual", approvedOn: string) => ({ billing, approvedOn, carriedPaidThrough: null });
+  const member = (billing: "monthly" | "annual", approvedOn: string, payments: LedgerRow[], events: TermEventView[] = []) => ({
+    plan: plan(billing, approvedOn),
+    payments,
+    events,
+  });
+  const cancelled = (on: string): TermEventView => ({ kind: "cancelled", on, reason: "Asked to" }) as TermEventView;
+
+  it("states what the refund does, by the rule", () => {
+    // Bob: a year paid January 10, covered February 1 through January 31 next year.
+    const bob = member("annual", "2027-01-10", [row(1, "2027-01-10", 9900)]);
+    const forty = refundOutcome(bob, { id: 1 }, 4000, "2027-07-15", "2027-07-15");
+    expect(forty.before.label).toBe("Covered");
+    expect(forty.after.label).toBe("Lapsed");
+    expect(refundEffectText("Bob", forty.before, forty.after, "2027-07-15")).toBe(
+      "Bob will not be covered after this refund: $59.00 is less than one year of dues.",
+    );
+    // Six months paid ahead: four of them refunded.
+    const ann = member("monthly", "2027-01-10", [row(1, "2027-01-10", 11970)]);
+    const four = refundOutcome(ann, { id: 1 }, 7980, "2027-03-15", "2027-03-15");
+    expect(refundEffectText("Ann", four.before, four.after, "2027-03-15")).toBe(
+      "Ann will be covered through March 31, 2027 after this refund, not July 31, 2027.",
+    );
+    // Credit only: the paid-through day stays.
+    const credit = member("monthly", "2027-01-10", [row(1, "2027-01-10", 2500)]);
+    const five = refundOutcome(credit, { id: 1 }, 505, "2027-02-15", "2027-02-15");
+    expect(refundEffectText("Cy", five.before, five.after, "2027-02-15")).toBe(
+      "The refund does not change Cy's coverage: paid through February 28, 2027.",
+    );
+    // Nothing in force either way.
+    const partial = member("annual", "2027-01-10", [row(1, "2027-01-10", 5000)]);
+    const some = refundOutcome(partial, { id: 1 }, 1000, "2027-02-15", "2027-02-15");
+    expect(refundEffectText("Di", some.before, some.after, "2027-02-15")).toBe(
+      "Di has no coverage in force, before or after this refund: $40.00 is less than one year of dues.",
+    );
+  });
+
+  it("the unused months: the most that keeps the member covered to the end of this month", () => {
+    // Monthly, six months paid (February to July); in March: April to July, four months.
+    expect(
+      unusedMonthsRefund(member("monthly", "2027-01-10", [row(1, "2027-01-10", 11970)]), row(1, "2027-01-10", 11970), "2027-03-15"),
+    ).toBe(7980);
+    // The credit goes back too.
+    expect(
+      unusedMonthsRefund(member("monthly", "2027-01-10", [row(1, "2027-01-10", 6000)]), row(1, "2027-01-10", 6000), "2027-03-15"),
+    ).toBe(6000 - 2 * 1995);
+    // Three years paid: the two not begun. One year in force: nothing, since a year is bought whole.
+    expect(
+      unusedMonthsRefund(member("annual", "2027-01-10", [row(1, "2027-01-10", 29700)]), row(1, "2027-01-10", 29700), "2027-05-15"),
+    ).toBe(19800);
+    expect(
+      unusedMonthsRefund(member("annual", "2027-01-10", [row(1, "2027-01-10", 9900)]), row(1, "2027-01-10", 9900), "2027-05-15"),
+    ).toBeNull();
+    // Before coverage begins (starts February 1): the first month is kept.
+    expect(
+      unusedMonthsRefund(member("monthly", "2027-01-20", [row(1, "2027-01-20", 5985)]), row(1, "2027-01-20", 5985), "2027-01-25"),
+    ).toBe(3990);
+    // No whole period paid: all of it is unused.
+    expect(unusedMonthsRefund(member("annual", "2027-01-10", [row(1, "2027-01-10", 1000)]), row(1, "2027-01-10", 1000), "2027-05-15")).toBe(
+      1000,
+    );
+    // Past due (paid through February 28): nothing comes back without taking that month.
+    expect(
+      unusedMonthsRefund(member("monthly", "2027-01-10", [row(1, "2027-01-10", 1995)]), row(1, "2027-01-10", 1995), "2027-03-10"),
+    ).toBeNull();
+    // What was refunded before is not offered again.
+    const refunded = [row(1, "2027-01-10", 11970), row(2, "2027-02-01", -3990, 1)];
+    expect(unusedMonthsRefund(member("monthly", "2027-01-10", refunded), refunded[0], "2027-03-15")).toBe(3990);
+    // Cancelled: settled at a reinstatement.
+    expect(
+      unusedMonthsRefund(
+        member("monthly", "2027-01-10", [row(1, "2027-01-10", 11970)], [cancelled("2027-03-01")]),
+        row(1, "2027-01-10", 11970),
+        "2027-03-15",
+      ),
+    ).toBeNull();
+    // What it computes keeps the member covered to the month's end, and a cent more would not.
+    const six = member("monthly", "2027-01-10", [row(1, "2027-01-10", 11970)]);
+    expect(refundOutcome(six, { id: 1 }, 7980, "2027-03-15", "2027-03-15").after.paidThrough).toBe("2027-03-31");
+    expect(refundOutcome(six, { id: 1 }, 7981, "2027-03-15", "2027-03-15").after.paidThrough).toBe("2027-02-28");
   });
 });

@@ -3,8 +3,11 @@
  * coverage.ts computes from, what is left of a payment to refund, which payments the money left
  * at a reinstatement comes out of, and what a reinstatement would give either way. Pure.
  */
+import { dayParts, daysInMonth, isoDate } from "~/platform/dates";
 import {
   coverageOn,
+  formatCents,
+  formatLongDay,
   latestPaidThrough,
   leftAtReinstatement,
   type Coverage,
@@ -142,4 +145,80 @@ export function prepaidPastLimit(
   if (!through || through <= latest) return null;
   const before = view.coverage.paidThrough;
   return before && through <= before ? null : { through, latest };
+}
+
+/** A member's plan, ledger and events: what the rule reads. */
+type RecordView = {
+  plan: Pick<PlanView, "billing" | "approvedOn" | "carriedPaidThrough"> | null;
+  payments: readonly LedgerRow[];
+  events: readonly Pick<TermEventView, "kind" | "on" | "reason">[];
+};
+
+/** The coverage before and after a refund of `cents` of `payment` on `refundedOn`, on `today`, by the rule: what the confirmation states. */
+export function refundOutcome(
+  view: RecordView,
+  payment: Pick<LedgerRow, "id">,
+  cents: number,
+  refundedOn: string,
+  today: string,
+): { before: Coverage; after: Coverage } {
+  const refund: LedgerRow = { id: -1, amountCents: -cents, paidOn: refundedOn, refundOf: payment.id };
+  return {
+    before: coverageOn(membershipRecord(view.plan, view.payments, view.events), today),
+    after: coverageOn(membershipRecord(view.plan, [...view.payments, refund], view.events), today),
+  };
+}
+
+/**
+ * Refund the unused months: the most of what is left of `payment` that can be refunded on
+ * `today` while the member stays covered to the end of this month (or to the paid-through day,
+ * when that comes first), by the rule. Coverage is bought in whole periods, so for an annual
+ * plan this is the years not begun and any credit. Null when nothing can be refunded so, and
+ * for a cancelled membership (its money is settled at a reinstatement).
+ */
+export function unusedMonthsRefund(view: RecordView, payment: LedgerRow, today: string): number | null {
+  const left = leftOfPayment(payment, view.payments);
+  const { before } = refundOutcome(view, payment, 0, today, today);
+  if (left <= 0 || before.state.kind === "cancelled") return null;
+  const [y, m] = dayParts(today);
+  const monthEnd = isoDate(y, m, daysInMonth(y, m));
+  const target = before.paidThrough === null ? null : before.paidThrough < monthEnd ? before.paidThrough : monthEnd;
+  const keeps = (cents: number) => {
+    if (target === null) return true;
+    const { after } = refundOutcome(view, payment, cents, today, today);
+    return after.paidThrough !== null && after.paidThrough >= target;
+  };
+  // More refunded never pays further: the largest amount that keeps it, by halves.
+  let low = 0;
+  let high = left;
+  if (keeps(high)) low = high;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (keeps(mid)) low = mid;
+    else high = mid;
+  }
+  return low > 0 ? low : null;
+}
+
+/**
+ * What a refund does to the membership, as the confirmation states it (issue 48: a partial
+ * refund ended a paid member's coverage without a word): "Bob will not be covered after this
+ * refund: $59.00 is less than one year of dues."
+ */
+export function refundEffectText(name: string, before: Coverage, after: Coverage, today: string): string {
+  const period = after.billing === "annual" ? "year" : "month";
+  const day = (d: string) => formatLongDay(d);
+  if (after.paidThrough === null && after.paidCents === 0)
+    return before.paidThrough === null || before.paidThrough < today
+      ? `${name} has no coverage in force, before or after this refund: nothing of it stays paid.`
+      : `${name} will not be covered after this refund: nothing of it stays paid.`;
+  if (after.paidThrough === null)
+    return before.paidThrough === null || before.paidThrough < today
+      ? `${name} has no coverage in force, before or after this refund: ${formatCents(after.paidCents)} is less than one ${period} of dues.`
+      : `${name} will not be covered after this refund: ${formatCents(after.paidCents)} is less than one ${period} of dues.`;
+  if (before.paidThrough !== null && after.paidThrough >= before.paidThrough)
+    return `The refund does not change ${name}'s coverage: paid through ${day(after.paidThrough)}.`;
+  if (after.paidThrough < today)
+    return `${name} will not be covered after this refund: what is left pays only through ${day(after.paidThrough)}.`;
+  return `${name} will be covered through ${day(after.paidThrough)} after this refund${before.paidThrough ? `, not ${day(before.paidThrough)}` : ""}.`;
 }

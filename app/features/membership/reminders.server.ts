@@ -11,6 +11,7 @@ import { ReminderOutbox, type ClaimedReminder, type ReminderMember, type SendOut
 import {
   RECEIPT_KIND,
   receiptMail,
+  reminderAbout,
   REMINDER_LABELS,
   reminderDue,
   reminderMail,
@@ -398,25 +399,35 @@ export class ReminderService {
       .where("role", "=", "user")
       .executeTakeFirst();
     if (!member) throw DomainError.notFound(MEMBERSHIP_MESSAGES.memberNotFound);
-    const rows = await this.outbox.forMember(memberId);
+    const rows = (await this.outbox.forMember(memberId)).filter((r) => !this.deps.kinds?.[r.kind]);
+    // A receipt's period is its payment's id: named by its amount and day.
+    const paymentIds = rows.filter((r) => r.kind === RECEIPT_KIND && /^\d{1,15}$/.test(r.period)).map((r) => Number(r.period));
+    const payments = paymentIds.length
+      ? await this.deps.db
+          .selectFrom("membership_payments")
+          .select(["id", "amount_cents", "paid_on"])
+          .where("user_id", "=", memberId)
+          .where("id", "in", paymentIds)
+          .execute()
+      : [];
+    const paymentOf = new Map(payments.map((p) => [String(p.id), { amountCents: Number(p.amount_cents), paidOn: p.paid_on }]));
     const nowText = this.now().toISOString();
-    const reminders: ReminderView[] = rows
-      .filter((r) => !this.deps.kinds?.[r.kind])
-      .map((r) => ({
-        id: Number(r.id),
-        kind: r.kind as ReminderKind,
-        label: REMINDER_LABELS[r.kind as ReminderKind] ?? r.kind,
-        period: r.period,
-        dueOn: r.due_on,
-        status: r.status as ReminderView["status"],
-        sending: !!r.claimed_until && r.claimed_until > nowText,
-        attempts: Number(r.attempts),
-        nextAttemptAt: r.next_attempt_at,
-        lastError: r.last_error,
-        sentTo: r.sent_to,
-        sentAt: r.sent_at,
-        createdAt: r.created_at,
-      }));
+    const reminders: ReminderView[] = rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind as ReminderKind,
+      label: REMINDER_LABELS[r.kind as ReminderKind] ?? r.kind,
+      period: r.period,
+      about: reminderAbout({ kind: r.kind, period: r.period, payment: r.kind === RECEIPT_KIND ? paymentOf.get(r.period) : null }),
+      dueOn: r.due_on,
+      status: r.status as ReminderView["status"],
+      sending: !!r.claimed_until && r.claimed_until > nowText,
+      attempts: Number(r.attempts),
+      nextAttemptAt: r.next_attempt_at,
+      lastError: r.last_error,
+      sentTo: r.sent_to,
+      sentAt: r.sent_at,
+      createdAt: r.created_at,
+    }));
     return { memberId, hasEmail: !!member.email?.trim(), enabled: this.deps.transport !== null, reminders };
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LedgerEntry, MembershipRecord, TermEvent } from "./coverage";
 import { coverageOn } from "./coverage";
-import { reminderDue, reminderMail, stillDue, type DueReminder } from "./reminders";
+import { reminderAbout, reminderDue, reminderMail, stillDue, type DueReminder } from "./reminders";
 
 const pay = (on: string, amountCents: number): LedgerEntry => ({ on, amountCents });
 const monthly = (approvedOn: string, payments: LedgerEntry[] = [], events: TermEvent[] = []): MembershipRecord => ({
@@ -24,6 +24,18 @@ const paidAnnual = annual("2026-03-15", [pay("2026-03-15", 9900)]);
 const paidMonthly = monthly("2027-01-10", [pay("2027-01-10", 1995)]);
 
 const cases: Array<{ name: string; record: MembershipRecord; today: string; due: DueReminder | null }> = [
+  {
+    name: "a year refunded below the price: past due, but no paid-through day to remind of",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]),
+    today: "2027-01-26",
+    due: null,
+  },
+  {
+    name: "the same, lapsed",
+    record: annual("2027-01-10", [pay("2027-01-10", 9900), pay("2027-01-25", -4000)]),
+    today: "2027-02-20",
+    due: null,
+  },
   { name: "no plan", record: { billing: null, approvedOn: null, payments: [] }, today: "2027-03-01", due: null },
   { name: "approved, 2 days: not yet", record: monthly("2027-03-10"), today: "2027-03-12", due: null },
   {
@@ -155,5 +167,25 @@ describe("the reminder's mail", () => {
     );
     expect(new Set(subjects).size).toBe(4);
     expect(reminderMail("due-soon", coverageOn(paidAnnual, "2027-03-24"), ctx).text).toContain("please pay $99.00 by April 1, 2027");
+  });
+});
+
+describe("reminderAbout: what each mail of the outbox is about, never a throw", () => {
+  it("a reminder names its period, a receipt its payment, an announcement its id", () => {
+    expect(reminderAbout({ kind: "first-payment", period: "2027-01-10" })).toBe("approved January 10, 2027");
+    expect(reminderAbout({ kind: "due-soon", period: "2027-03-31" })).toBe("paid through March 31, 2027");
+    expect(reminderAbout({ kind: "past-due", period: "2027-02-28" })).toBe("paid through February 28, 2027");
+    expect(reminderAbout({ kind: "lapsed", period: "2027-02-28" })).toBe("paid through February 28, 2027");
+    expect(reminderAbout({ kind: "payment-received", period: "12", payment: { amountCents: 9900, paidOn: "2027-01-07" } })).toBe(
+      "$99.00 paid January 7, 2027",
+    );
+    expect(reminderAbout({ kind: "payment-received", period: "12", payment: null })).toBe("payment 12");
+    expect(reminderAbout({ kind: "announcement", period: "7" })).toBe("announcement 7");
+  });
+
+  it("a period that is not a day, or a kind it does not know, is shown as written", () => {
+    expect(reminderAbout({ kind: "past-due", period: "12" })).toBe("paid through 12");
+    expect(reminderAbout({ kind: "first-payment", period: "2027-02-30" })).toBe("approved 2027-02-30");
+    expect(reminderAbout({ kind: "something-new", period: "x-1" })).toBe("x-1");
   });
 });

@@ -8,6 +8,7 @@
  * period (the paid-through date, or the first day of a term awaiting its first payment), so each
  * is sent once per member, kind and period.
  */
+import { isIsoDate } from "~/platform/dates";
 import { addDays, coverageOn, formatCents, GRACE_DAYS, formatLongDay, type Coverage, type MembershipRecord } from "./coverage";
 
 export const REMINDER_KINDS = ["first-payment", "due-soon", "past-due", "lapsed"] as const;
@@ -26,6 +27,31 @@ export const REMINDER_LABELS: Record<ReminderKind, string> = {
   lapsed: "Lapsed",
   "payment-received": "Payment received",
 };
+
+/**
+ * What a mail of the outbox is about, as staff read it beside its label (in brackets): a
+ * reminder its period ("paid through March 31, 2027", "approved January 10, 2027"), a receipt
+ * its payment ("$99.00 paid January 7, 2027"; "payment 12" when that payment is not found), an
+ * announcement its id (staff read its subject and delivery on its own progress page). Never throws: a period not written as a day, or a kind
+ * this screen does not know, is shown as written.
+ */
+export function reminderAbout(mail: { kind: string; period: string; payment?: { amountCents: number; paidOn: string } | null }): string {
+  const day = (d: string) => (isIsoDate(d) ? formatLongDay(d) : d);
+  switch (mail.kind) {
+    case "first-payment":
+      return `approved ${day(mail.period)}`;
+    case "due-soon":
+    case "past-due":
+    case "lapsed":
+      return `paid through ${day(mail.period)}`;
+    case RECEIPT_KIND:
+      return mail.payment ? `${formatCents(mail.payment.amountCents)} paid ${day(mail.payment.paidOn)}` : `payment ${mail.period}`;
+    case "announcement":
+      return `announcement ${mail.period}`;
+    default:
+      return mail.period;
+  }
+}
 
 /** The receipt of a payment recorded online: "Payment received", with the amount, the day, the new paid-through date and the Membership ID. */
 export function receiptMail(
@@ -85,11 +111,14 @@ export function reminderDue(record: MembershipRecord, today: string, coverage: C
       const dueOn = addDays(paidThrough, -DUE_SOON_DAYS_BEFORE);
       return within(today, dueOn, paidThrough) ? { kind: "due-soon", period: paidThrough, dueOn } : null;
     }
+    // A term refunded below a whole period has no paid-through day to remind of: staff refunded it, and told the member.
     case "past-due": {
+      if (!paidThrough) return null;
       const dueOn = addDays(paidThrough!, 1);
       return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "past-due", period: paidThrough!, dueOn } : null;
     }
     case "lapsed": {
+      if (!paidThrough) return null;
       const dueOn = addDays(graceEndsOn!, 1);
       return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "lapsed", period: paidThrough!, dueOn } : null;
     }

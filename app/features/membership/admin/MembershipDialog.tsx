@@ -331,6 +331,7 @@ export function MembershipDialog({
             form={form}
             view={view}
             certificate={member.certificate}
+            memberName={member.name.trim().split(/\s+/)[0] || member.certificate}
             api={api}
             onClose={() => {
               setForm(null);

@@ -22,7 +22,7 @@ import {
   type PaymentView,
 } from "../contract";
 import { BILLINGS, type Coverage } from "../coverage";
-import { leftOfPayment, reinstatementPreview } from "../ledger";
+import { leftOfPayment, refundEffectText, refundOutcome, reinstatementPreview, unusedMonthsRefund } from "../ledger";
 import type { ReinstateBody } from "./api-client";
 
 /** The membership's own Record payment button, where the focus returns when a form's opener is gone. */
@@ -62,6 +62,8 @@ export interface FormsProps {
   form: MembershipForm | null;
   view: MembershipView | null;
   certificate: string;
+  /** The member's first name, or the certificate number: what the refund's confirmation calls them. */
+  memberName: string;
   api: {
     recordPayment: (body: { amount: string; paidOn: string; method: string; reference: string | null }) => Promise<MembershipAnswer>;
     setPlan: (body: Record<string, unknown>) => Promise<MembershipAnswer>;
@@ -88,7 +90,7 @@ const newestPaymentId = (view: MembershipView) => view.payments.reduce((max, p) 
  * reinstatement. A refund, a cancellation and a reinstatement are confirmed before they are
  * sent; the server's refusal stays in the open form, by the field it is about.
  */
-export function MembershipForms({ form, view, certificate, api, onClose, onDone }: FormsProps) {
+export function MembershipForms({ form, view, certificate, memberName, api, onClose, onDone }: FormsProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string> | null>(null);
@@ -119,11 +121,28 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
 
   const today = view?.today ?? "";
   // A refunded payment's Refund button is gone when its dialog closes: the focus goes to Record payment.
-  const common = { busy, error, fieldErrors, onClose, returnFocus: () => document.getElementById(RECORD_PAYMENT_ID) };
+  // While its confirmation is open a form stays: the second press of a double click on Refund
+  // came before the confirmation took the clicks, landed beside the form and closed it (and the
+  // confirmation with it), losing what was typed (issue 48).
+  const common = {
+    busy,
+    error,
+    fieldErrors,
+    onClose: () => pending === null && onClose(),
+    returnFocus: () => document.getElementById(RECORD_PAYMENT_ID),
+  };
 
   // The payment being refunded and what is left of it: more than that is refused by its field
   // before a confirmation is asked (the server decides again, with the payment locked).
-  const refunding = form?.kind === "refund" && view ? { payment: form.payment, left: leftOfPayment(form.payment, view.payments) } : null;
+  const refunding =
+    form?.kind === "refund" && view
+      ? {
+          payment: form.payment,
+          left: leftOfPayment(form.payment, view.payments),
+          // Refund the unused months: what keeps the member covered to the end of this month (ledger.ts).
+          unused: view.today ? unusedMonthsRefund(view, form.payment, view.today) : null,
+        }
+      : null;
   const refundLeft = refunding?.left ?? null;
   const refundWhole = refunding?.left === refunding?.payment.amountCents;
   // The days' ranges are the server's, on the association's today (the view's).
@@ -299,9 +318,11 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
           const { payment, left } = refunding;
           const cents = data.amount ?? left;
           const rest = left - cents;
+          // What it does to the membership, by the same rule (issue 48: a partial refund ended a paid member's coverage unsaid).
+          const { before, after } = refundOutcome(view!, payment, cents, data.refundedOn, today);
           setPending({
             title: "Confirm refund",
-            text: `Refund ${formatCents(cents)} of the payment of ${formatLongDay(payment.paidOn)}?${rest > 0 ? ` ${formatCents(rest)} of it stays refundable.` : ""} The refund is recorded for good: it cannot be edited or removed.`,
+            text: `Refund ${formatCents(cents)} of the payment of ${formatLongDay(payment.paidOn)}? ${refundEffectText(memberName, before, after, today)}${rest > 0 ? ` ${formatCents(rest)} of it stays refundable.` : ""} The refund is recorded for good: it cannot be edited or removed.`,
             confirmLabel: "Refund",
             busyLabel: "Refunding...",
             run: () =>
@@ -314,8 +335,16 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
           });
         }}
       >
-        {(fields) => (
+        {(fields, refundFormState) => (
           <>
+            {refunding ? (
+              <UnusedMonths
+                name={memberName}
+                unused={refunding.unused}
+                billing={view?.plan?.billing ?? null}
+                onChoose={(cents) => refundFormState.update({ name: fields.amount.name, value: dollars(cents) })}
+              />
+            ) : null}
             <div className="grid gap-4 sm:grid-cols-2">
               <DollarsField
                 meta={fields.amount}
@@ -432,6 +461,42 @@ export function MembershipForms({ form, view, certificate, api, onClose, onDone 
         <p>{pending?.text}</p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/**
+ * Refund the unused months: the amount that keeps the member covered to the end of this month
+ * (ledger.ts, unusedMonthsRefund), put in the Amount field; or why there is none.
+ */
+function UnusedMonths({
+  name,
+  unused,
+  billing,
+  onChoose,
+}: {
+  name: string;
+  unused: number | null;
+  billing: MembershipView["coverage"]["billing"];
+  onChoose: (cents: number) => void;
+}) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm" data-testid="unused-months">
+      {unused !== null ? (
+        <>
+          <p className="text-slate-700">
+            {formatCents(unused)} of it pays for coverage after this month: refunded, {name} stays covered to the end of this month.
+          </p>
+          <button type="button" className="btn-outline mt-2 px-3 py-1 text-sm" onClick={() => onChoose(unused)}>
+            Refund the unused months
+          </button>
+        </>
+      ) : (
+        <p className="text-slate-700">
+          No part of it can be refunded without ending {name}&apos;s coverage this month
+          {billing === "annual" ? ": a year of dues is paid whole." : "."}
+        </p>
+      )}
+    </div>
   );
 }
 

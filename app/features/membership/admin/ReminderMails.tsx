@@ -2,7 +2,6 @@ import { CircleAlert, LoaderCircle, MailX, RefreshCw } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { formatDateTime } from "~/platform/dates";
 import { errorReason, jsonClient } from "~/platform/json-client";
-import { formatLongDay } from "../coverage";
 import type { MemberRemindersAnswer, MembersWithoutEmailAnswer, ReminderView } from "../contract";
 
 const call = jsonClient();
@@ -89,8 +88,8 @@ export function Loaded<T>({
 }
 
 /**
- * A member's membership reminder e-mails (first payment awaited, due soon, past due, lapsed),
- * each with its state: queued, sent (to which address, when), failed (why, and when it is
+ * A member's membership reminder e-mails (first payment awaited, due soon, past due, lapsed)
+ * and receipts of payments made online, each with what it is about and its state: queued, sent (to which address, when), failed (why, and when it is
  * tried again) or not sent (no longer due, no address). Staff only.
  */
 export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number; headingLevel?: 2 | 3 | 4 }) {
@@ -120,7 +119,7 @@ export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number
                   <li key={r.id} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-start sm:gap-3">
                     <div className="min-w-0 flex-1">
                       <p className="font-semibold text-slate-900">
-                        {r.label} <span className="font-normal text-slate-600">({periodText(r)})</span>
+                        {r.label} <span className="font-normal text-slate-600">({r.about})</span>
                       </p>
                       <p className="break-words text-slate-700">{detailText(r)}</p>
                     </div>
@@ -136,10 +135,6 @@ export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number
       </Loaded>
     </section>
   );
-}
-
-function periodText(r: ReminderView): string {
-  return r.kind === "first-payment" ? `approved ${formatLongDay(r.period)}` : `paid through ${formatLongDay(r.period)}`;
 }
 
 /** Members with a plan and no e-mail address, who get no reminders (the first 100 and how many). */

@@ -71,6 +71,11 @@ export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
         Online payments the site could not record by itself, and events waiting for the payment or checkout they refer to. Nothing here is
         attached to a member by name or e-mail.
       </p>
+      {superAdmin ? null : (
+        <p className="mt-2 text-sm text-slate-700" data-testid="unmatched-who">
+          {UNMATCHED_WHO}
+        </p>
+      )}
       {done ? (
         <p role="status" className="mt-3 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
           {done}
@@ -188,12 +193,18 @@ export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
   );
 }
 
-/** The dashboard's line: how many online payments wait for staff, with a link to them (nothing when none). */
-export function UnmatchedPaymentsCount() {
-  return usePublicConfig().onlinePayments ? <UnmatchedPaymentsCountShown /> : null;
+/** Why a limited admin sees the list and no action on it (issue 48). */
+export const UNMATCHED_WHO = "A super admin assigns these payments to their members or marks them handled.";
+
+/**
+ * The dashboard's line: how many online payments wait for staff, with a link to them (nothing
+ * when none); a limited admin is told that a super admin assigns them.
+ */
+export function UnmatchedPaymentsCount({ superAdmin }: { superAdmin: boolean }) {
+  return usePublicConfig().onlinePayments ? <UnmatchedPaymentsCountShown superAdmin={superAdmin} /> : null;
 }
 
-function UnmatchedPaymentsCountShown() {
+function UnmatchedPaymentsCountShown({ superAdmin }: { superAdmin: boolean }) {
   const answer = useAnswer<UnmatchedPaymentsAnswer>(PATH);
   const n = answer.data?.unmatched ?? 0;
   if (!n) return null;
@@ -202,7 +213,9 @@ function UnmatchedPaymentsCountShown() {
       <Link to="/admin/members?tab=unmatched" className="font-semibold underline">
         {n} unmatched online {n === 1 ? "payment" : "payments"}
       </Link>{" "}
-      {n === 1 ? "waits" : "wait"} for staff.
+      {superAdmin
+        ? `${n === 1 ? "waits" : "wait"} for staff.`
+        : `${n === 1 ? "waits" : "wait"} for a super admin to assign ${n === 1 ? "it" : "them"}.`}
     </p>
   );
 }
