@@ -170,6 +170,8 @@ test.describe("reminder e-mails in member administration", () => {
     await expect(items.nth(3)).toContainText("Payment due soon (paid through January 31, 2027)");
     await expect(items.nth(4)).toContainText("First payment awaited (approved January 10, 2027)");
     await expect(dialog).toContainText(`pi_${tag}`);
+    // Staff read times in the association's zone, named (15:00 UTC on March 1 is 10 AM in New York).
+    await expect(items.nth(0)).toContainText("10:00 AM EST");
 
     await dialog.getByRole("button", { name: "Record payment" }).click();
     const record = page.getByRole("dialog", { name: "Record payment", exact: true });

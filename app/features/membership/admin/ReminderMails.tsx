@@ -1,6 +1,6 @@
 import { CircleAlert, LoaderCircle, MailX, RefreshCw } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { formatDateTime } from "~/platform/dates";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { errorReason, jsonClient } from "~/platform/json-client";
 import type { MemberRemindersAnswer, MembersWithoutEmailAnswer, ReminderView } from "../contract";
 
@@ -37,8 +37,8 @@ function statusText(r: ReminderView): string {
 }
 
 /** What staff need to know beside the state: where and when it went, or why not and when it is tried again. */
-function detailText(r: ReminderView): string {
-  const when = (iso: string | null) => formatDateTime(iso) ?? "";
+function detailText(r: ReminderView, zoned: (iso: string | null) => string | null): string {
+  const when = (iso: string | null) => zoned(iso) ?? "";
   switch (r.status) {
     case "sent":
       return `To ${r.sentTo} on ${when(r.sentAt)}`;
@@ -94,6 +94,7 @@ export function Loaded<T>({
  */
 export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number; headingLevel?: 2 | 3 | 4 }) {
   const answer = useAnswer<MemberRemindersAnswer>(`/api/admin/members/${memberId}/membership/reminders`);
+  const zoned = useAssociationTime();
   const Heading = `h${headingLevel}` as const;
   const headingId = `reminder-mails-${memberId}`;
   return (
@@ -121,7 +122,7 @@ export function ReminderMails({ memberId, headingLevel = 3 }: { memberId: number
                       <p className="font-semibold text-slate-900">
                         {r.label} <span className="font-normal text-slate-600">({r.about})</span>
                       </p>
-                      <p className="break-words text-slate-700">{detailText(r)}</p>
+                      <p className="break-words text-slate-700">{detailText(r, zoned)}</p>
                     </div>
                     <span className={`inline-flex w-fit rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[r.status]}`}>
                       {statusText(r)}

@@ -2,9 +2,9 @@ import { CheckCircle2, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { FormDialog } from "~/components/admin/FormDialog";
+import { useAssociationTime } from "~/components/useAssociationTime";
 import { usePublicConfig } from "~/components/usePublicConfig";
 import { Field, inputProps, textareaProps } from "~/components/forms/FormParts";
-import { formatDateTime } from "~/platform/dates";
 import { ApiError, errorReason, jsonClient } from "~/platform/json-client";
 import { formatCents } from "../coverage";
 import { assignSchema, handledSchema, type UnmatchedPaymentsAnswer, type UnmatchedPaymentView } from "../online/contract";
@@ -38,6 +38,7 @@ const amountOf = (e: UnmatchedPaymentView) =>
  */
 export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
   const answer = useAnswer<UnmatchedPaymentsAnswer>(PATH);
+  const when = useAssociationTime();
   const [acting, setActing] = useState<{ kind: "assign" | "handled"; event: UnmatchedPaymentView } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; fields: Record<string, string> | null } | null>(null);
@@ -97,7 +98,7 @@ export function UnmatchedPayments({ superAdmin }: { superAdmin: boolean }) {
                       key={e.id}
                       className="grid gap-1 py-3 sm:grid-cols-[11rem_minmax(0,1fr)_6rem_minmax(0,2fr)_auto] sm:items-start sm:gap-3"
                     >
-                      <span className="text-slate-600 sm:text-slate-900">{formatDateTime(e.occurredAt)}</span>
+                      <span className="text-slate-600 sm:text-slate-900">{when(e.occurredAt)}</span>
                       <span>
                         <span className="font-medium">{TYPE_LABELS[e.type] ?? e.type}</span>
                         <span className="block break-all text-xs text-slate-500">{e.paymentId ?? e.subscriptionId ?? e.id}</span>
