@@ -341,8 +341,18 @@ describeEachDatabase("announcements", (dialect) => {
   it("one click (POST) stops announcements; the link is the member's HMAC token, and the member's account sets it too", async () => {
     const m = await member("covered");
     const token = a.services.announcements["deps"].tokens.make(m.id);
-    // A forged token for the same id, a token for nobody: not valid, nothing changes.
-    for (const bad of [`${m.id.toString(36)}.${"A".repeat(32)}`, "zzzz", `${m.id.toString(36)}.`]) {
+    // A forged token for the same id, a token for nobody, the MAC cut short, another member's
+    // MAC, the id written with a leading zero: not valid, nothing changes.
+    const [id36, mac] = token.split(".");
+    const others = a.services.announcements["deps"].tokens.make(m.id + 1).split(".")[1];
+    for (const bad of [
+      `${id36}.${"A".repeat(32)}`,
+      "zzzz",
+      `${id36}.`,
+      `${id36}.${mac.slice(0, 31)}`,
+      `${id36}.${others}`,
+      `0${id36}.${mac}`,
+    ]) {
       const res = await fetch(`${a.url}/unsubscribe/${bad}`, {
         method: "POST",
         body: "List-Unsubscribe=One-Click",
