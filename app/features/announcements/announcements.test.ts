@@ -285,6 +285,41 @@ describeEachDatabase("announcements", (dialect) => {
     expect(ma).toMatch(/^aha_mail_outbox_waiting\{kind="announcement"\} 0$/m);
   });
 
+  it("starts of one announcement at once, on both instances: one start, one audit entry, the recipients fixed once", async () => {
+    const members = [];
+    for (let i = 0; i < 5; i++) members.push(await member("covered"));
+    const ann = await create();
+    const { db } = a.services.database;
+    // Its time came (as a check of each instance finds it), or Send now was pressed and the server stopped before starting it.
+    for (const status of ["scheduled", "starting"]) {
+      await db.deleteFrom("membership_reminders").execute();
+      await db.deleteFrom("audit_log").where("action", "=", "announcements.send").execute();
+      await db
+        .updateTable("announcements")
+        .set({ status, scheduled_at: new Date(Date.now() - 1000).toISOString(), sent_by: admin.userId, recipients: null, started_at: null })
+        .where("id", "=", ann.id)
+        .execute();
+      // SQLite: both instances of this process would block its one thread in turn (a BEGIN
+      // IMMEDIATE waits synchronously for the other's write lock), so one instance's four.
+      const instances = dialect === "postgres" ? [a, b, a, b] : [a, a, a, a];
+      const starts = await Promise.all(instances.map((server) => server.services.announcements.start(ann.id)));
+      expect([status, starts.filter(Boolean).length]).toEqual([status, 1]);
+      const row = await db.selectFrom("announcements").select(["status", "recipients"]).where("id", "=", ann.id).executeTakeFirstOrThrow();
+      expect([status, row]).toEqual([status, { status: "sending", recipients: members.length }]);
+      const audit = await db
+        .selectFrom("audit_log")
+        .select("row_count")
+        .where("action", "=", "announcements.send")
+        .where("target_id", "=", ann.id)
+        .execute();
+      expect([status, audit]).toEqual([status, [{ row_count: members.length }]]);
+      const rows = await db.selectFrom("membership_reminders").select("user_id").where("period", "=", String(ann.id)).execute();
+      expect([status, rows.map((r) => r.user_id).sort((x, y) => x - y)]).toEqual([status, members.map((m) => m.id)]);
+    }
+    await sendAll(ann.id);
+    for (const m of members) expect(mailsTo(m.email)).toHaveLength(1);
+  });
+
   it("a member's own values add no header, line or link; subjects are one line and unknown fields are refused by name", async () => {
     const evil = await member("covered", { firstName: "Eve" });
     const link = await member("covered", { firstName: "Mal" });
