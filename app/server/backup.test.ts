@@ -10,6 +10,10 @@ import { createTestContext, type TestContext } from "../../tests/support/test-ap
 import { runAdminCommand } from "./admin-cli.server";
 import { SubmissionStore } from "~/features/submissions/store.server";
 import { markServerUsing, serversUsing } from "~/platform/backup.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
 const WRITER = `

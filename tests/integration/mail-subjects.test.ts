@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../support/test-app";
 import { startSmtp, type ReceivedMail } from "../support/smtp";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** The Subject header of a received mail, unfolded and with its RFC 2047 encoded words decoded, as a mail program shows it. */
 function shownSubject(mail: ReceivedMail): string {

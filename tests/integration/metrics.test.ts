@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import SQLite from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { nowIso } from "../../app/platform/db.server";
 import { AppMetrics, startMetricsServer } from "../../app/server/metrics.server";
 import { createApp, metricsOf } from "../../app/server/app.server";
@@ -11,6 +11,10 @@ import { configureHttpServer } from "../../app/platform/http.server";
 import { createTestContext, describeEachDatabase, loginAs, startTestServer, type TestServer } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { freePort, startSmtp } from "../support/smtp";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** GET /metrics (issue 34): protected, labelled by route and never by path, and what each figure counts. */
 const TOKEN = "metrics-token-0123456789";

@@ -1,10 +1,14 @@
 import http from "node:http";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { EMAIL_CHANGE, type AccountOverview, type ContactSaved } from "./contract";
 import { changedText, confirmText } from "./email-change.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Issue 39 §3.1: a member's new e-mail address takes effect only once a link sent to it is followed. */
 describeEachDatabase("changing a member's e-mail address", (dialect) => {

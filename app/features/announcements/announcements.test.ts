@@ -11,8 +11,9 @@ import type { CoverageKind } from "~/features/membership/statuses";
 import { coverageCensus } from "~/features/membership/census.server";
 import { ANNOUNCEMENT_MESSAGES, SKIP_REASONS, type AnnouncementAnswer, type AudienceCount, type PreviewAnswer } from "./contract";
 import { ANNOUNCEMENT_KIND } from "./service.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const PUBLIC_URL = "https://aha.example.org";
 const METRICS_TOKEN = "metrics-token-announcements";
