@@ -11,7 +11,7 @@ import { configureHttpServer } from "../../app/platform/http.server";
 import { createTestContext, describeEachDatabase, loginAs, startTestServer, type TestServer } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { freePort, startSmtp } from "../support/smtp";
-import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
 
 // Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
 vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
@@ -340,6 +340,7 @@ describeEachDatabase("GET /readyz", (dialect) => {
     const server: Server = await new Promise((resolve) => {
       const s = configureHttpServer(app.listen(0, "127.0.0.1", () => resolve(s)));
     });
+    const listening = endsWithTheFile({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ready = await fetch(`${url}/readyz`);
@@ -355,7 +356,7 @@ describeEachDatabase("GET /readyz", (dialect) => {
         expect((await fetch(`${url}/healthz`)).status).toBe(200);
       }
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await ctx.close();
     }
   });

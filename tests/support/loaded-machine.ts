@@ -12,6 +12,13 @@
  */
 export const LOADED_TEST_TIMEOUT_MS = 180_000;
 
+/**
+ * How long a wait inside such a test (`vi.waitFor`, `expect.poll`: for a mail, another process's
+ * write) may last before it fails with its own message: a third of the test's budget, so the
+ * test fails by it, and runs its own `finally`, before the test's limit.
+ */
+export const LOADED_WAIT_MS = LOADED_TEST_TIMEOUT_MS / 3;
+
 interface Closable {
   close(): unknown;
 }

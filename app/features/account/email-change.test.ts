@@ -5,7 +5,7 @@ import { describeEachDatabase, loginAs, startTestServer, type TestServer } from 
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { EMAIL_CHANGE, type AccountOverview, type ContactSaved } from "./contract";
 import { changedText, confirmText } from "./email-change.server";
-import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from "../../../tests/support/loaded-machine";
 
 // Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
 vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
@@ -269,7 +269,7 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     });
     expect(res.status).toBe(200);
     expect(await emailOf(member.userId)).toBe(after);
-    await expect.poll(() => mailsTo(before).length).toBe(1);
+    await expect.poll(() => mailsTo(before).length, { timeout: LOADED_WAIT_MS }).toBe(1);
     expect(mailsTo(before)[0]).not.toContain(after);
     expect(mailsTo(after)).toEqual([]);
   });

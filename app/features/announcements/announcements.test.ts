@@ -11,7 +11,7 @@ import type { CoverageKind } from "~/features/membership/statuses";
 import { coverageCensus } from "~/features/membership/census.server";
 import { ANNOUNCEMENT_MESSAGES, SKIP_REASONS, type AnnouncementAnswer, type AudienceCount, type PreviewAnswer } from "./contract";
 import { ANNOUNCEMENT_KIND } from "./service.server";
-import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from "../../../tests/support/loaded-machine";
 
 vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
@@ -565,6 +565,13 @@ describeEachDatabase("announcements", (dialect) => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const exited = new Promise((resolve) => child.on("exit", resolve));
+    // Killed by the file's end should this test time out before its finally.
+    endsWithTheFile({
+      async close() {
+        child.kill("SIGKILL");
+        await exited;
+      },
+    });
     try {
       const sentRows = async () =>
         (
@@ -576,8 +583,8 @@ describeEachDatabase("announcements", (dialect) => {
             .execute()
         ).length;
       // The first five delivered and recorded, the sixth held: kill it there.
-      await vi.waitFor(async () => expect(await sentRows()).toBe(5), { timeout: 30_000, interval: 50 });
-      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(6), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(async () => expect(await sentRows()).toBe(5), { timeout: LOADED_WAIT_MS, interval: 50 });
+      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(6), { timeout: LOADED_WAIT_MS, interval: 50 });
     } finally {
       child.kill("SIGKILL");
       await exited;
