@@ -179,7 +179,7 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
         expect({ id, today, coverage: census.get(id) }).toEqual({ id, today, coverage: whole });
       }
     }
-  }, 120_000);
+  }, LOADED_TEST_TIMEOUT_MS);
 
   it("keeps the census while nothing it reads changes, and computes it again after any write or on a new day", async () => {
     const { db } = ctx.services.database;
