@@ -66,124 +66,120 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
     return Number(id);
   }
 
-  it(
-    "gives every member the coverage their whole record gives, on any day",
-    async () => {
-      // Named cases: the ones a sum could get wrong.
-      await member(1, null, []);
-      await member(2, { billing: "monthly", approvedOn: "2026-01-15" }, []);
-      await member(3, { billing: "monthly", approvedOn: "2026-01-31" }, [["2028-02-29", 1995]]);
-      // Reached the price, refunded below it, reached it again later: the first day counts.
-      await member(4, { billing: "monthly", approvedOn: "2026-01-10" }, [
-        ["2026-01-12", 1995],
-        ["2026-01-20", -1995],
-        ["2026-03-02", 1995],
-      ]);
-      // Partial payments that add up; the same day twice.
-      await member(5, { billing: "annual", approvedOn: "2025-11-03" }, [
-        ["2025-11-05", 5000],
-        ["2025-12-01", 2000],
-        ["2025-12-01", 2900],
-        ["2026-06-01", 500],
-      ]);
-      // Paid before approval (sent with the application).
-      await member(6, { billing: "monthly", approvedOn: "2026-03-20" }, [["2026-03-01", 3990]]);
-      // Carried over from the old records, then paid.
-      await member(7, { billing: "monthly", approvedOn: null, carried: "2026-02-28" }, [["2026-03-01", 1995]]);
-      // Cancelled, cancelled and reinstated (a new term that owns only what came after).
-      await member(8, { billing: "monthly", approvedOn: "2025-06-01" }, [["2025-06-02", 5985]], [["cancelled", "2025-08-15"]]);
+  it("gives every member the coverage their whole record gives, on any day", async () => {
+    // Named cases: the ones a sum could get wrong.
+    await member(1, null, []);
+    await member(2, { billing: "monthly", approvedOn: "2026-01-15" }, []);
+    await member(3, { billing: "monthly", approvedOn: "2026-01-31" }, [["2028-02-29", 1995]]);
+    // Reached the price, refunded below it, reached it again later: the first day counts.
+    await member(4, { billing: "monthly", approvedOn: "2026-01-10" }, [
+      ["2026-01-12", 1995],
+      ["2026-01-20", -1995],
+      ["2026-03-02", 1995],
+    ]);
+    // Partial payments that add up; the same day twice.
+    await member(5, { billing: "annual", approvedOn: "2025-11-03" }, [
+      ["2025-11-05", 5000],
+      ["2025-12-01", 2000],
+      ["2025-12-01", 2900],
+      ["2026-06-01", 500],
+    ]);
+    // Paid before approval (sent with the application).
+    await member(6, { billing: "monthly", approvedOn: "2026-03-20" }, [["2026-03-01", 3990]]);
+    // Carried over from the old records, then paid.
+    await member(7, { billing: "monthly", approvedOn: null, carried: "2026-02-28" }, [["2026-03-01", 1995]]);
+    // Cancelled, cancelled and reinstated (a new term that owns only what came after).
+    await member(8, { billing: "monthly", approvedOn: "2025-06-01" }, [["2025-06-02", 5985]], [["cancelled", "2025-08-15"]]);
+    await member(
+      9,
+      { billing: "monthly", approvedOn: "2025-06-01" },
+      [
+        ["2025-06-02", 5985],
+        ["2026-01-05", 1995],
+      ],
+      [
+        ["cancelled", "2025-08-15"],
+        ["reinstated", "2026-01-03"],
+      ],
+    );
+    // A member without a plan but with a stray payment row still has no plan on record.
+    await member(10, null, [["2026-01-01", 1995]]);
+    // Reinstated, and a payment of the earlier term refunded in the new one: the refund counts in its payment's term.
+    const eleven = await member(
+      11,
+      { billing: "monthly", approvedOn: "2026-02-10" },
+      [
+        ["2026-02-12", 23940],
+        ["2026-07-01", 1995],
+      ],
+      [
+        ["cancelled", "2026-06-10"],
+        ["reinstated", "2026-06-10"],
+      ],
+    );
+    const { db: database } = ctx.services.database;
+    const [earlier] = await database
+      .selectFrom("membership_payments")
+      .select("id")
+      .where("user_id", "=", eleven)
+      .where("paid_on", "=", "2026-02-12")
+      .execute();
+    await database
+      .insertInto("membership_payments")
+      .values({
+        user_id: eleven,
+        amount_cents: -13965,
+        paid_on: "2026-06-10",
+        method: "card",
+        refund_of: Number(earlier.id),
+        recorded_at: new Date().toISOString(),
+      })
+      .execute();
+
+    const next = random(31);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+    for (let n = 100; n < 260; n++) {
+      const billing = pick(["monthly", "annual"] as const);
+      const approvedOn = day(2025, 1 + Math.floor(next() * 12), 1 + Math.floor(next() * 28));
+      const carried = next() < 0.15 ? day(2025, 1 + Math.floor(next() * 12), 28) : null;
+      const payments: Array<[string, number]> = [];
+      const count = Math.floor(next() * 8);
+      for (let k = 0; k < count; k++) {
+        const amount = next() < 0.15 ? -Math.floor(next() * 3000) : pick([1995, 1995, 9900, 1000, 3990, 500]);
+        payments.push([day(2025 + Math.floor(next() * 2), 1 + Math.floor(next() * 12), 1 + Math.floor(next() * 28)), amount]);
+      }
+      const events: Array<["cancelled" | "reinstated", string]> = [];
+      if (next() < 0.2) {
+        events.push(["cancelled", day(2025, 10, 1 + Math.floor(next() * 28))]);
+        if (next() < 0.5) events.push(["reinstated", day(2026, 1 + Math.floor(next() * 6), 1 + Math.floor(next() * 28))]);
+      }
       await member(
-        9,
-        { billing: "monthly", approvedOn: "2025-06-01" },
-        [
-          ["2025-06-02", 5985],
-          ["2026-01-05", 1995],
-        ],
-        [
-          ["cancelled", "2025-08-15"],
-          ["reinstated", "2026-01-03"],
-        ],
+        n,
+        next() < 0.1 ? null : { billing, approvedOn: carried && next() < 0.5 ? null : approvedOn, carried },
+        payments,
+        events,
       );
-      // A member without a plan but with a stray payment row still has no plan on record.
-      await member(10, null, [["2026-01-01", 1995]]);
-      // Reinstated, and a payment of the earlier term refunded in the new one: the refund counts in its payment's term.
-      const eleven = await member(
-        11,
-        { billing: "monthly", approvedOn: "2026-02-10" },
-        [
-          ["2026-02-12", 23940],
-          ["2026-07-01", 1995],
-        ],
-        [
-          ["cancelled", "2026-06-10"],
-          ["reinstated", "2026-06-10"],
-        ],
+    }
+
+    for (const today of ["2025-03-01", "2026-01-01", "2026-03-31", "2026-07-04", "2027-02-28"]) {
+      const census = await coverageCensus(ctx.services.database.db, today);
+      const ids = (await ctx.services.database.db.selectFrom("users").select("id").where("role", "=", "user").execute()).map((r) =>
+        Number(r.id),
       );
-      const { db: database } = ctx.services.database;
-      const [earlier] = await database
-        .selectFrom("membership_payments")
-        .select("id")
-        .where("user_id", "=", eleven)
-        .where("paid_on", "=", "2026-02-12")
-        .execute();
-      await database
-        .insertInto("membership_payments")
-        .values({
-          user_id: eleven,
-          amount_cents: -13965,
-          paid_on: "2026-06-10",
-          method: "card",
-          refund_of: Number(earlier.id),
-          recorded_at: new Date().toISOString(),
-        })
-        .execute();
-
-      const next = random(31);
-      const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
-      for (let n = 100; n < 260; n++) {
-        const billing = pick(["monthly", "annual"] as const);
-        const approvedOn = day(2025, 1 + Math.floor(next() * 12), 1 + Math.floor(next() * 28));
-        const carried = next() < 0.15 ? day(2025, 1 + Math.floor(next() * 12), 28) : null;
-        const payments: Array<[string, number]> = [];
-        const count = Math.floor(next() * 8);
-        for (let k = 0; k < count; k++) {
-          const amount = next() < 0.15 ? -Math.floor(next() * 3000) : pick([1995, 1995, 9900, 1000, 3990, 500]);
-          payments.push([day(2025 + Math.floor(next() * 2), 1 + Math.floor(next() * 12), 1 + Math.floor(next() * 28)), amount]);
-        }
-        const events: Array<["cancelled" | "reinstated", string]> = [];
-        if (next() < 0.2) {
-          events.push(["cancelled", day(2025, 10, 1 + Math.floor(next() * 28))]);
-          if (next() < 0.5) events.push(["reinstated", day(2026, 1 + Math.floor(next() * 6), 1 + Math.floor(next() * 28))]);
-        }
-        await member(
-          n,
-          next() < 0.1 ? null : { billing, approvedOn: carried && next() < 0.5 ? null : approvedOn, carried },
-          payments,
-          events,
-        );
+      expect(census.size).toBe(ids.length);
+      const coverage = new CoverageService(
+        ctx.services.database.db,
+        ctx.services.database.dialect,
+        ctx.services.audit,
+        "UTC",
+        () => new Date(`${today}T12:00:00Z`),
+      );
+      for (const id of ids) {
+        const whole = (await coverage.view(id)).coverage;
+        expect({ id, today, coverage: census.get(id) }).toEqual({ id, today, coverage: whole });
       }
-
-      for (const today of ["2025-03-01", "2026-01-01", "2026-03-31", "2026-07-04", "2027-02-28"]) {
-        const census = await coverageCensus(ctx.services.database.db, today);
-        const ids = (await ctx.services.database.db.selectFrom("users").select("id").where("role", "=", "user").execute()).map((r) =>
-          Number(r.id),
-        );
-        expect(census.size).toBe(ids.length);
-        const coverage = new CoverageService(
-          ctx.services.database.db,
-          ctx.services.database.dialect,
-          ctx.services.audit,
-          "UTC",
-          () => new Date(`${today}T12:00:00Z`),
-        );
-        for (const id of ids) {
-          const whole = (await coverage.view(id)).coverage;
-          expect({ id, today, coverage: census.get(id) }).toEqual({ id, today, coverage: whole });
-        }
-      }
-    },
-    LOADED_TEST_TIMEOUT_MS,
-  );
+    }
+  });
 
   it("keeps the census while nothing it reads changes, and computes it again after any write or on a new day", async () => {
     const { db } = ctx.services.database;
