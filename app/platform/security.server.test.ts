@@ -11,6 +11,7 @@ import {
   sameOriginGuard,
   securityHeaders,
 } from "./security.server";
+import { endsWithTheFile } from "../../tests/support/loaded-machine";
 
 const directives = (policy: string) => Object.fromEntries(policy.split(";").map((d) => [d.split(" ")[0], d]));
 
@@ -136,7 +137,7 @@ describe("answers to signed-in users and HSTS, through Express", () => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return endsWithTheFile({ url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
   }
 
   it("a signed-in user's answer is private, no-store whatever the handler set; others keep theirs", async () => {

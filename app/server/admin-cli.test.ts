@@ -3,9 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../tests/support/test-app";
 import { runAdminCommand } from "./admin-cli.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("admin CLI", (dialect) => {
   let ctx: TestContext;
@@ -99,7 +103,7 @@ describeEachDatabase("admin CLI", (dialect) => {
 
 describe("npm run admin (a real process)", () => {
   // Two cold starts of tsx compiling the CLI: slow on a busy two-core machine.
-  it("creates an account in DATA_DIR and exits 0, or exits non-zero with a message", { timeout: 90_000 }, async () => {
+  it("creates an account in DATA_DIR and exits 0, or exits non-zero with a message", { timeout: LOADED_TEST_TIMEOUT_MS }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aha-cli-"));
     const exec = promisify(execFile);
     const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", DATABASE_URL: "" };

@@ -10,6 +10,10 @@ import { createTestContext, type TestContext } from "../../tests/support/test-ap
 import { runAdminCommand } from "./admin-cli.server";
 import { SubmissionStore } from "~/features/submissions/store.server";
 import { markServerUsing, serversUsing } from "~/platform/backup.server";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS } from "../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Another process writing to the same file: two rows per transaction, named after their batch, until stopped. */
 const WRITER = `
@@ -55,6 +59,13 @@ describe("backup and restore of the embedded database", () => {
   it("a backup taken while another process writes holds whole transactions only, and restores into another site", async () => {
     const writer = spawn(process.execPath, ["-e", WRITER, liveFile()], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = new Promise((resolve) => writer.once("exit", resolve));
+    // Killed by the file's end should this test time out before its finally.
+    endsWithTheFile({
+      async close() {
+        writer.kill("SIGKILL");
+        await exited;
+      },
+    });
     try {
       // Writing, or gone already (a statement the schema no longer takes): said at once, not by a timeout.
       await Promise.race([

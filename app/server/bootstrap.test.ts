@@ -1,11 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../tests/support/test-app";
 import { ensureFirstAdmin } from "./bootstrap.server";
 import { ConfigError, loadConfig, publicConfig } from "~/platform/config.server";
 import { loadAuthSecret } from "~/features/auth/credentials.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("first administrator from the environment", (dialect) => {
   let ctx: TestContext;

@@ -110,6 +110,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   // 3 links a day to one address.
   const emailChanges = new EmailChanges({
     db: database.db,
+    dialect: database.dialect,
     audit,
     mailer,
     limiter: rateLimits.limiter({ name: "email_change", points: 5, windowMs: 60 * 60_000 }),

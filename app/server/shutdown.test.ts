@@ -11,6 +11,7 @@ import { createApp } from "./app.server";
 import { Readiness } from "./readiness.server";
 import { createServices } from "./services.server";
 import { stopOnSignals } from "./shutdown.server";
+import { endsWithTheFile } from "../../tests/support/loaded-machine";
 
 /*
  * Stopping an instance (SIGTERM, as a rolling deploy sends it) in the test process itself: a
@@ -79,6 +80,18 @@ describeEachDatabase("stopping on SIGTERM", (dialect) => {
         },
       },
     );
+    // Put back by the file's end should this test time out before its finally.
+    const leftovers = endsWithTheFile({
+      async close() {
+        dispose();
+        process.off("SIGTERM", keepAlive);
+        if (instance.server.listening) {
+          instance.server.closeAllConnections();
+          instance.server.close();
+          await instance.handle.close();
+        }
+      },
+    });
     try {
       expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
       await signal("SIGTERM");
@@ -99,13 +112,7 @@ describeEachDatabase("stopping on SIGTERM", (dialect) => {
       expect(instance.server.listening).toBe(false);
       await expect(fetch(`${instance.url}/readyz`)).rejects.toThrow();
     } finally {
-      dispose();
-      process.off("SIGTERM", keepAlive);
-      if (instance.server.listening) {
-        instance.server.closeAllConnections();
-        instance.server.close();
-        await instance.handle.close();
-      }
+      await leftovers.close();
     }
   });
 });

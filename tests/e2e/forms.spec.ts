@@ -494,7 +494,7 @@ test.describe("make payment", () => {
   });
 
   test("with {amount}, {memberId} and {option} in PAYMENT_PORTAL_URL the portal opens with them filled in", async ({ browser }) => {
-    test.setTimeout(90_000); // starts a second copy of the site
+    test.slow(); // starts a second copy of the site
     const site = await startSecondSite({
       PAYMENT_PORTAL_URL: `${E2E_BASE}/test-payment-portal?amount={amount}&member={memberId}&for={option}`,
     });

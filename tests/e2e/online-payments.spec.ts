@@ -15,6 +15,7 @@ test.describe("dues paid online", () => {
   test.describe.configure({ mode: "default" });
   let site: Awaited<ReturnType<typeof startSecondSite>>;
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // starts a second copy of the site
     site = await startSecondSite(STRIPE_TEST_ENV, { port: SITE_PORT });
   });
   test.afterAll(async () => site?.close());

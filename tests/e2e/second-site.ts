@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -39,6 +39,24 @@ export async function startSecondSite(
   }
 }
 
+/**
+ * How long a second site may take to answer /healthz: a loaded machine (issue 48 §5) took more
+ * than the 30 s a quiet one never comes near. A test that starts one calls test.slow() (or sets
+ * a longer timeout): its start alone may take most of the default 60 s.
+ */
+export const SECOND_SITE_START_MS = 90_000;
+
+/**
+ * The second sites this worker started and has not closed. Playwright ends a worker after a
+ * failed test (a timeout included) without running the test's finally; a site left running
+ * would keep the shared database's outbox and send its mail to an SMTP server long gone, under
+ * the next test's feet. The worker kills them as it exits.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 async function start(
   env: Record<string, string>,
   base: Record<string, string>,
@@ -52,7 +70,9 @@ async function start(
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 30_000;
+  running.add(child);
+  void exited.then(() => running.delete(child));
+  const deadline = Date.now() + SECOND_SITE_START_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the second site exited with ${child.exitCode}`);
     try {
@@ -62,7 +82,7 @@ async function start(
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error("the second site did not start within 30 s");
+      throw new Error(`the second site did not start within ${SECOND_SITE_START_MS / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

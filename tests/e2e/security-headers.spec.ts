@@ -143,6 +143,7 @@ test.describe("security headers and cookie flags", () => {
     expect(flags(cleared)).toEqual(["httponly", "max-age=0", "path=/", "samesite=lax"]);
 
     // Behind a TLS-terminating proxy (TRUST_PROXY): HSTS, and a __Host- cookie with Secure.
+    test.slow(); // starts a second copy of the site
     const site = await startSecondSite({ TRUST_PROXY: "loopback" });
     try {
       const https = { "X-Forwarded-Proto": "https" };

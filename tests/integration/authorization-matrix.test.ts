@@ -1,10 +1,14 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import routes from "../../app/routes";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
 import { listApiRoutes } from "../support/api-routes";
 import { describeEachDatabase } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * Who may call what: every API route (read from the Express routers themselves) and every page

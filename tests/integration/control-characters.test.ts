@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { multiLineMessage, oneLineMessage } from "../../app/platform/text-fields";
 import { ILL_FORMED_TEXT } from "../../app/platform/http.server";
 import { rawRequest } from "../support/raw-http";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Control characters in one-line fields are refused with a clear message, everywhere; messages keep their lines. */
 describeEachDatabase("control characters in input", (dialect) => {

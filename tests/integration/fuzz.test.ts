@@ -1,10 +1,14 @@
 import fc from "fast-check";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { sessionCookieName } from "../../app/features/auth/cookie.server";
 import { openApiDocument } from "../../app/server/openapi.server";
 import { listApiRoutes } from "../support/api-routes";
 import { describeEachDatabase, startTestServer, type TestServer } from "../support/test-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * Malformed requests to every API route (read from the routers; field names from /api/openapi.json's description): wrong types, missing and extra

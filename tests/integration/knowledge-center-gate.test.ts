@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * Issue 30, 3.11: a visitor who is not signed in meets the knowledge center in one place, the

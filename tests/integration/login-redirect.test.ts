@@ -1,7 +1,11 @@
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * The redirect after sign-in, on the page (signed in, GET /login?redirectTo=...) and on the

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../support/test-app";
 import { startSmtp, type ReceivedMail } from "../support/smtp";
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** The Subject header of a received mail, unfolded and with its RFC 2047 encoded words decoded, as a mail program shows it. */
 function shownSubject(mail: ReceivedMail): string {
@@ -43,7 +47,7 @@ describeEachDatabase("mail subjects show the text typed", (dialect) => {
     });
     expect(sent.status).toBe(201);
     const { id } = (await sent.json()) as { id: number };
-    await expect.poll(() => smtp.received.filter((m) => m.to.includes("staff@example.com")).length).toBe(1);
+    await expect.poll(() => smtp.received.filter((m) => m.to.includes("staff@example.com")).length, { timeout: LOADED_WAIT_MS }).toBe(1);
     const staffMail = smtp.received.find((m) => m.to.includes("staff@example.com"))!;
     expect(shownSubject(staffMail)).toMatch(new RegExp(`from Dana ${ENCODED_WORD.replace(/[$?=+/]/g, "\\$&")}$`));
     expect(shownSubject(staffMail)).not.toContain("Urgent");

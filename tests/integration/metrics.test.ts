@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import SQLite from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { nowIso } from "../../app/platform/db.server";
 import { AppMetrics, startMetricsServer } from "../../app/server/metrics.server";
 import { createApp, metricsOf } from "../../app/server/app.server";
@@ -11,6 +11,10 @@ import { configureHttpServer } from "../../app/platform/http.server";
 import { createTestContext, describeEachDatabase, loginAs, startTestServer, type TestServer } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { freePort, startSmtp } from "../support/smtp";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** GET /metrics (issue 34): protected, labelled by route and never by path, and what each figure counts. */
 const TOKEN = "metrics-token-0123456789";
@@ -336,6 +340,7 @@ describeEachDatabase("GET /readyz", (dialect) => {
     const server: Server = await new Promise((resolve) => {
       const s = configureHttpServer(app.listen(0, "127.0.0.1", () => resolve(s)));
     });
+    const listening = endsWithTheFile({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ready = await fetch(`${url}/readyz`);
@@ -351,7 +356,7 @@ describeEachDatabase("GET /readyz", (dialect) => {
         expect((await fetch(`${url}/healthz`)).status).toBe(200);
       }
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await ctx.close();
     }
   });
@@ -361,8 +366,8 @@ describe("page requests and kept pages [sqlite]", () => {
   let site: PageTestServer;
   beforeAll(async () => {
     site = await startPageTestServer("sqlite", { METRICS_TOKEN: TOKEN, PUBLIC_URL: "http://localhost" });
-  }, 120_000);
-  afterAll(() => site.close());
+  });
+  afterAll(() => site?.close()); // none when its start ran out of time: that is the failure to read
 
   it("labels a page by its route id and counts the kept pages served and missed", async () => {
     expect((await site.request("/")).status).toBe(200);

@@ -2,13 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Migrator, sql, type Kysely, type Migration } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../app/platform/db.server";
 import { migrations } from "../../app/platform/migrations/index";
 import { createPgSchema, whileNoSchemaIsDropped } from "../support/pg-schema";
 import * as modules from "../support/server-modules";
 import { applicationRow } from "../support/submission-fixtures";
 import { describeEachDatabase, serve, sessionCookieFrom, type TestServer } from "../support/test-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * Migration 0028 (one identity for a submission) on a site that holds submissions of every
@@ -296,22 +300,26 @@ describeEachDatabase("migration 0028: one identity for a submission", (dialect) 
   afterAll(() => server.close());
 
   // About ninety requests one after another: more than the default time on a busy machine.
-  it("answers the admin API and the member's account the same after the migration as before", { timeout: 120_000 }, async () => {
-    const recording = process.env.RECORD_0028_ANSWERS === "1";
-    // 0028 first, then the migrations after it (0030: the submissions table; 0031: the kinds' own fields, the links' keys).
-    if (!recording) expect((await migrate(() => true))[0]).toBe("0028_submission_identity");
-    const after = await answers(server);
-    if (recording) {
-      const stored = fs.existsSync(ANSWERS) ? JSON.parse(fs.readFileSync(ANSWERS, "utf8")) : {};
-      fs.writeFileSync(ANSWERS, `${JSON.stringify({ ...stored, [dialect]: after }, null, 1)}\n`);
-      return;
-    }
-    const before = JSON.parse(fs.readFileSync(ANSWERS, "utf8"))[dialect];
-    expect(Object.keys(after)).toEqual(Object.keys(before));
-    for (const key of Object.keys(before)) expect(after[key], key).toEqual(before[key]);
-    // Keys in the same order too (0031 reads status and dates from submissions, put back where the kind tables held them).
-    for (const key of Object.keys(before)) expect(JSON.stringify(after[key]), key).toBe(JSON.stringify(before[key]));
-  });
+  it(
+    "answers the admin API and the member's account the same after the migration as before",
+    { timeout: LOADED_TEST_TIMEOUT_MS },
+    async () => {
+      const recording = process.env.RECORD_0028_ANSWERS === "1";
+      // 0028 first, then the migrations after it (0030: the submissions table; 0031: the kinds' own fields, the links' keys).
+      if (!recording) expect((await migrate(() => true))[0]).toBe("0028_submission_identity");
+      const after = await answers(server);
+      if (recording) {
+        const stored = fs.existsSync(ANSWERS) ? JSON.parse(fs.readFileSync(ANSWERS, "utf8")) : {};
+        fs.writeFileSync(ANSWERS, `${JSON.stringify({ ...stored, [dialect]: after }, null, 1)}\n`);
+        return;
+      }
+      const before = JSON.parse(fs.readFileSync(ANSWERS, "utf8"))[dialect];
+      expect(Object.keys(after)).toEqual(Object.keys(before));
+      for (const key of Object.keys(before)) expect(after[key], key).toEqual(before[key]);
+      // Keys in the same order too (0031 reads status and dates from submissions, put back where the kind tables held them).
+      for (const key of Object.keys(before)) expect(JSON.stringify(after[key]), key).toBe(JSON.stringify(before[key]));
+    },
+  );
 
   it.skipIf(process.env.RECORD_0028_ANSWERS === "1")(
     "keeps every note and assignment on its own submission, drops the one whose submission was gone, and cascades",

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
 import { rawRequest } from "../support/raw-http";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Odd requests to the pages: each is the caller's mistake (4xx), never a 500. */
 describeEachDatabase("page requests", (dialect) => {

@@ -1,10 +1,14 @@
 import crypto from "node:crypto";
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { SignedInPages } from "../../app/server/signed-in-pages.server";
 import { readPageGeneration } from "../../app/platform/page-generations.server";
 import { describeEachDatabase, sessionCookieFrom } from "../support/test-app";
 import { startPageTestServer, type PageTestServer } from "../support/page-app";
+import { LOADED_TEST_TIMEOUT_MS } from "../support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const PUBLIC_URL = "https://www.hoa.example";
 

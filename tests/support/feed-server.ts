@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
+import { endsWithTheFile } from "./loaded-machine";
 
 /**
  * A local HTTP server that behaves like the feed hosts out there, for ingest tests and the
@@ -227,5 +228,5 @@ export async function startFeedServer(opts: { host?: string; fixturesDir?: strin
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-  return Object.assign(api, rest);
+  return endsWithTheFile(Object.assign(api, rest));
 }

@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Dialect } from "../../app/platform/db.server";
+import { endsWithTheFile } from "./loaded-machine";
 import { createTestContext, type ServerModules, type TestServer } from "./test-app";
 
 /**
@@ -64,7 +65,7 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   const others: Server[] = [];
-  return {
+  return endsWithTheFile({
     ...ctx,
     server,
     port,
@@ -96,5 +97,5 @@ export async function startPageTestServer(dialect: Dialect, env: Record<string, 
         vite = null;
       }
     },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import net, { type AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { endsWithTheFile } from "./loaded-machine";
 
 /* A real SMTP server for the tests of what the site mails. */
 
@@ -51,7 +52,7 @@ export async function startSmtp({ refuse, beforeAnswer }: SmtpOptions = {}) {
   });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  return { received, stats, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return endsWithTheFile({ received, stats, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) });
 }
 
 /** Quoted-printable soft breaks and escapes undone, enough to read a plain-text mail. */

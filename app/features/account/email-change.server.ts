@@ -5,6 +5,7 @@ import { DomainError } from "~/platform/errors";
 import type { Logger } from "~/platform/logger.server";
 import type { Mailer } from "~/platform/mailer.server";
 import type { RateLimiter } from "~/platform/rate-limit.server";
+import type { Dialect } from "~/platform/db.server";
 import type { Database } from "~/platform/schema";
 import type { AuditRecorder } from "~/domain/audit";
 import { UsersRepo } from "~/features/auth/users.server";
@@ -12,6 +13,7 @@ import { EMAIL_CHANGE } from "./contract";
 
 export interface EmailChangeDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   audit: AuditRecorder;
   /** Null or disabled: no link can be sent, so a member cannot change their address here. */
   mailer: Mailer | null;
@@ -93,6 +95,9 @@ export class EmailChanges {
     const now = this.now();
     const digest = digestOf(token);
     await db.transaction().execute(async (trx) => {
+      // Two requests at once run one after the other, so the later forgets the earlier's link
+      // (PostgreSQL: the member's row, held until commit; SQLite: one writer).
+      if (this.deps.dialect === "postgres") await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
       await this.cancel(userId, trx);
       await trx
         .insertInto("email_changes")

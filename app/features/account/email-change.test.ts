@@ -1,9 +1,14 @@
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { EMAIL_CHANGE, type AccountOverview, type ContactSaved } from "./contract";
 import { changedText, confirmText } from "./email-change.server";
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Issue 39 §3.1: a member's new e-mail address takes effect only once a link sent to it is followed. */
 describeEachDatabase("changing a member's e-mail address", (dialect) => {
@@ -120,6 +125,83 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     expect(mailsTo(`race-old-${dialect}@example.com`)).toHaveLength(1);
   });
 
+  /** Runs `fn` while the database refuses `event` on `table` where `when` holds (a trigger). */
+  async function whileRefused(event: string, table: string, when: string, fn: () => Promise<void>) {
+    const [on, cond] = [sql.raw(`${event} on ${table}`), sql.raw(when)];
+    if (dialect === "sqlite")
+      await sql`create trigger planted_failure before ${on} for each row when ${cond} begin select raise(abort, 'planted failure'); end`.execute(
+        db(),
+      );
+    else {
+      await sql`create function planted_failure() returns trigger language plpgsql as $$ begin raise exception 'planted failure'; end $$`.execute(
+        db(),
+      );
+      await sql`create trigger planted_failure before ${on} for each row when (${cond}) execute function planted_failure()`.execute(db());
+    }
+    try {
+      await fn();
+    } finally {
+      if (dialect === "sqlite") await sql`drop trigger planted_failure`.execute(db());
+      else await sql`drop function planted_failure() cascade`.execute(db());
+    }
+  }
+
+  it("a confirmation whose transaction fails at or after the address's write leaves everything as it was", async () => {
+    for (const [what, event, table, when] of [
+      // The address's write itself.
+      ["address", "update of email", "users", "new.email like 'rollback-new-%'"],
+      // The audit entry, the transaction's last write (after the address's).
+      ["audit", "insert", "audit_log", "new.action = 'account.email_change'"],
+    ]) {
+      const old = `rollback-old-${what}-${dialect}@example.com`;
+      const next = `rollback-new-${what}-${dialect}@example.com`;
+      const member = await memberWith(old);
+      await put(member.cookie, { email: next });
+      const token = linkIn(mailsTo(next)[0])!;
+      await whileRefused(event, table, when, async () => {
+        await expect(server.services.emailChanges.confirm(token), what).rejects.toThrow(/planted failure/);
+      });
+      expect([what, await emailOf(member.userId)]).toEqual([what, old]);
+      expect([what, await server.services.emailChanges.inspect(token)]).toEqual([what, { state: "valid", newEmail: next }]);
+      expect([what, await server.services.emailChanges.pending(member.userId)]).toEqual([what, next]);
+      const audit = await db()
+        .selectFrom("audit_log")
+        .select("id")
+        .where("action", "=", "account.email_change")
+        .where("target_id", "=", member.userId)
+        .execute();
+      expect([what, audit]).toEqual([what, []]);
+      expect([what, mailsTo(old)]).toEqual([what, []]);
+      // The link is still good once the database takes the writes again.
+      expect(await server.services.emailChanges.confirm(token)).toEqual({ state: "valid", newEmail: next });
+      expect(await emailOf(member.userId)).toBe(next);
+    }
+  });
+
+  it("two requests at once leave one waiting link", async () => {
+    // Several members, each asking twice in the same moment: on PostgreSQL each pair's
+    // transactions overlap (a waiting link another has not committed yet is not seen).
+    const { auth } = server.services;
+    for (let k = 0; k < 8; k++) {
+      const { id } = await auth.users.createMember({
+        certificate: `TWICE${dialect}${k}`,
+        birthdateDigest: auth.digestBirthdate("1980-01-15"),
+        firstName: "Pat",
+      });
+      const addresses = [1, 2].map((n) => `twice${k}-${n}-${dialect}@example.com`);
+      await Promise.all(addresses.map((address) => server.services.emailChanges.request(id, address)));
+      const waiting = await db()
+        .selectFrom("email_changes")
+        .select("new_email")
+        .where("user_id", "=", id)
+        .where("used_at", "is", null)
+        .execute();
+      expect([k, waiting.length]).toEqual([k, 1]);
+      expect(addresses).toContain(waiting[0].new_email);
+      expect(await server.services.emailChanges.pending(id)).toBe(waiting[0].new_email);
+    }
+  });
+
   it("saving the same waiting address again sends no second link; the requests are limited", async () => {
     const member = await memberWith(null);
     const address = (n: number) => `many${n}-${dialect}@example.com`;
@@ -189,7 +271,7 @@ describeEachDatabase("changing a member's e-mail address", (dialect) => {
     });
     expect(res.status).toBe(200);
     expect(await emailOf(member.userId)).toBe(after);
-    await expect.poll(() => mailsTo(before).length).toBe(1);
+    await expect.poll(() => mailsTo(before).length, { timeout: LOADED_WAIT_MS }).toBe(1);
     expect(mailsTo(before)[0]).not.toContain(after);
     expect(mailsTo(after)).toEqual([]);
   });

@@ -18,8 +18,9 @@ import {
   type PreviewAnswer,
 } from "./contract";
 import { ANNOUNCEMENT_KIND } from "./service.server";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from "../../../tests/support/loaded-machine";
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const PUBLIC_URL = "https://aha.example.org";
 const METRICS_TOKEN = "metrics-token-announcements";
@@ -292,6 +293,41 @@ describeEachDatabase("announcements", (dialect) => {
     expect(ma).toMatch(/^aha_mail_outbox_waiting\{kind="announcement"\} 0$/m);
   });
 
+  it("starts of one announcement at once, on both instances: one start, one audit entry, the recipients fixed once", async () => {
+    const members = [];
+    for (let i = 0; i < 5; i++) members.push(await member("covered"));
+    const ann = await create();
+    const { db } = a.services.database;
+    // Its time came (as a check of each instance finds it), or Send now was pressed and the server stopped before starting it.
+    for (const status of ["scheduled", "starting"]) {
+      await db.deleteFrom("membership_reminders").execute();
+      await db.deleteFrom("audit_log").where("action", "=", "announcements.send").execute();
+      await db
+        .updateTable("announcements")
+        .set({ status, scheduled_at: new Date(Date.now() - 1000).toISOString(), sent_by: admin.userId, recipients: null, started_at: null })
+        .where("id", "=", ann.id)
+        .execute();
+      // SQLite: both instances of this process would block its one thread in turn (a BEGIN
+      // IMMEDIATE waits synchronously for the other's write lock), so one instance's four.
+      const instances = dialect === "postgres" ? [a, b, a, b] : [a, a, a, a];
+      const starts = await Promise.all(instances.map((server) => server.services.announcements.start(ann.id)));
+      expect([status, starts.filter(Boolean).length]).toEqual([status, 1]);
+      const row = await db.selectFrom("announcements").select(["status", "recipients"]).where("id", "=", ann.id).executeTakeFirstOrThrow();
+      expect([status, row]).toEqual([status, { status: "sending", recipients: members.length }]);
+      const audit = await db
+        .selectFrom("audit_log")
+        .select("row_count")
+        .where("action", "=", "announcements.send")
+        .where("target_id", "=", ann.id)
+        .execute();
+      expect([status, audit]).toEqual([status, [{ row_count: members.length }]]);
+      const rows = await db.selectFrom("membership_reminders").select("user_id").where("period", "=", String(ann.id)).execute();
+      expect([status, rows.map((r) => r.user_id).sort((x, y) => x - y)]).toEqual([status, members.map((m) => m.id)]);
+    }
+    await sendAll(ann.id);
+    for (const m of members) expect(mailsTo(m.email)).toHaveLength(1);
+  });
+
   it("a member's own values add no header, line or link; subjects are one line and unknown fields are refused by name", async () => {
     const evil = await member("covered", { firstName: "Eve" });
     const link = await member("covered", { firstName: "Mal" });
@@ -363,8 +399,18 @@ describeEachDatabase("announcements", (dialect) => {
   it("one click (POST) stops announcements; the link is the member's HMAC token, and the member's account sets it too", async () => {
     const m = await member("covered");
     const token = a.services.announcements["deps"].tokens.make(m.id);
-    // A forged token for the same id, a token for nobody: not valid, nothing changes.
-    for (const bad of [`${m.id.toString(36)}.${"A".repeat(32)}`, "zzzz", `${m.id.toString(36)}.`]) {
+    // A forged token for the same id, a token for nobody, the MAC cut short, another member's
+    // MAC, the id written with a leading zero: not valid, nothing changes.
+    const [id36, mac] = token.split(".");
+    const others = a.services.announcements["deps"].tokens.make(m.id + 1).split(".")[1];
+    for (const bad of [
+      `${id36}.${"A".repeat(32)}`,
+      "zzzz",
+      `${id36}.`,
+      `${id36}.${mac.slice(0, 31)}`,
+      `${id36}.${others}`,
+      `0${id36}.${mac}`,
+    ]) {
       const res = await fetch(`${a.url}/unsubscribe/${bad}`, {
         method: "POST",
         body: "List-Unsubscribe=One-Click",
@@ -541,6 +587,13 @@ describeEachDatabase("announcements", (dialect) => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const exited = new Promise((resolve) => child.on("exit", resolve));
+    // Killed by the file's end should this test time out before its finally.
+    endsWithTheFile({
+      async close() {
+        child.kill("SIGKILL");
+        await exited;
+      },
+    });
     try {
       const sentRows = async () =>
         (
@@ -552,8 +605,8 @@ describeEachDatabase("announcements", (dialect) => {
             .execute()
         ).length;
       // The first five delivered and recorded, the sixth held: kill it there.
-      await vi.waitFor(async () => expect(await sentRows()).toBe(5), { timeout: 30_000, interval: 50 });
-      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(6), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(async () => expect(await sentRows()).toBe(5), { timeout: LOADED_WAIT_MS, interval: 50 });
+      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(6), { timeout: LOADED_WAIT_MS, interval: 50 });
     } finally {
       child.kill("SIGKILL");
       await exited;

@@ -17,13 +17,16 @@ export class UnsubscribeTokens {
     return `${userId.toString(36)}.${this.mac(userId)}`;
   }
 
-  /** The member a token names, or null when it is not one this server made. */
+  /**
+   * The member a token names, or null when it is not one this server made. One form only: the
+   * id as `make` writes it (no leading zeros) and the whole MAC.
+   */
   read(token: unknown): number | null {
     if (typeof token !== "string" || token.length > 64) return null;
-    const m = /^([0-9a-z]{1,8})\.([A-Za-z0-9_-]{32})$/.exec(token);
+    const m = /^([1-9a-z][0-9a-z]{0,7})\.([A-Za-z0-9_-]{32})$/.exec(token);
     if (!m) return null;
     const userId = parseInt(m[1], 36);
-    if (!Number.isSafeInteger(userId) || userId <= 0 || userId > 2_147_483_647) return null;
+    if (!Number.isSafeInteger(userId) || userId <= 0 || userId > 2_147_483_647 || userId.toString(36) !== m[1]) return null;
     const expected = Buffer.from(this.mac(userId));
     const given = Buffer.from(m[2]);
     return crypto.timingSafeEqual(expected, given) ? userId : null;

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "~/platform/logger.server";
 import { RateLimits } from "~/platform/rate-limit.server";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
@@ -9,6 +9,10 @@ import { findKindRow } from "~/features/submissions/store.server";
 import { MESSAGES } from "./contract";
 import { localIsoDate } from "~/domain/people";
 import { APPLICATION_RATE_LIMIT, ApplicationsService, CASE_LOOKUP_RATE_LIMIT, CASE_LOOKUP_UNAVAILABLE } from "./service.server";
+import { endsWithTheFile, LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const SIGNATURE = pngDataUrl();
 
@@ -517,7 +521,7 @@ async function startCaseSource() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/lookup`;
-  return { url, hits, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return endsWithTheFile({ url, hits, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
 }
 
 describeEachDatabase("case lookup API", (dialect) => {

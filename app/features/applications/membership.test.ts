@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SubmissionStore } from "~/features/submissions/store.server";
 import { sql } from "kysely";
 import {
@@ -15,6 +15,10 @@ import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { MEMBERSHIP_MESSAGES } from "./contract";
 import { localIsoDate } from "~/domain/people";
 import { formatCertificate, splitName } from "./membership.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describe("certificate numbers and names", () => {
   it("fills the format's zeros with the number", () => {

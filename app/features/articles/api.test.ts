@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFeedServer, type FeedServer } from "../../../tests/support/feed-server";
 import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
@@ -8,6 +8,10 @@ import { FEED_INACTIVE } from "./ingest-service.server";
 import { FEATURED_SLOTS } from "~/domain/article-categories";
 import { FEED_EXISTS, FEED_NOT_FOUND, FEED_PRIVATE_HOST } from "./feeds.server";
 import { FEED_MESSAGES } from "./contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const INGEST_TOKEN = "scheduler-token-0123456789abcdef";
 

@@ -1,7 +1,7 @@
 import express from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { apiRequireAdmin, apiRequireSuperAdmin, apiRequireUser } from "~/features/auth/guards.server";
 import { apiErrorHandler } from "~/platform/http.server";
@@ -10,6 +10,10 @@ import { sessionMiddleware } from "./api.server";
 import { sessionIdHash } from "./credentials.server";
 import { INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./auth.server";
 import { TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("auth API", (dialect) => {
   let server: TestServer;

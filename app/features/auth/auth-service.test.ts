@@ -9,10 +9,11 @@ import { AuthService, INVALID_CREDENTIALS, INVALID_STAFF_CREDENTIALS } from "./a
 import { birthdateDigest, verifyPassword } from "./credentials.server";
 import { ACCOUNT_LIMIT, TOO_MANY_ACCOUNT } from "./throttle.server";
 import type { LoginInput } from "./contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
 
 // A test here hashes a dozen passwords (scrypt, on the thread pool): on a busy machine that
 // takes longer than the default 20 s, so give it room.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * AuthService on a real (SQLite) database: which credentials open which account, what every

@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { startPageTestServer, type PageTestServer } from "../../../tests/support/page-app";
 import { MESSAGES as UPLOAD_MESSAGES } from "~/features/member-import/contract";
 import { DeviceCookies, deviceCookieName } from "./device-cookie.server";
 import { ACCOUNT_LIMIT, DEVICE_LIMIT, IP_LIMIT, TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const STAFF_PASSWORD = "the-right-staff-password";
 const BIRTHDATE = "1985-03-07";

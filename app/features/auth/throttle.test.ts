@@ -3,10 +3,11 @@ import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { RateLimits } from "~/platform/rate-limit.server";
 import { ACCOUNT_LIMIT, IP_LIMIT, TOO_MANY_ACCOUNT, TOO_MANY_IP } from "./throttle.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
 
 // A test here hashes a dozen passwords (scrypt, on the thread pool): on a busy machine that
 // takes longer than the default 20 s, so give it room.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const STAFF_PASSWORD = "the-right-staff-password";
 const BIRTHDATE = "1985-03-07";

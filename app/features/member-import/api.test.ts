@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   describeEachDatabase,
   loginAs,
@@ -15,6 +15,10 @@ import { STREAM_CHUNK_BYTES } from "./parse-csv";
 import { rawRequest } from "../../../tests/support/raw-http";
 import { unclosedQuoteMessage } from "~/platform/csv";
 import type { PublicUser } from "~/features/auth/user";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const HEADER = "certificate_number,birthdate,first_name,last_name,email";
 

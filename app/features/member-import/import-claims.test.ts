@@ -1,9 +1,13 @@
 import { spawnSync } from "node:child_process";
 import os from "node:os";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import crypto from "node:crypto";
 import { ABANDONED_AFTER_MS, contentDigest, ImportClaims, type HeldClaim } from "./import-claims.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("member upload claims", (dialect) => {
   let ctx: TestContext;

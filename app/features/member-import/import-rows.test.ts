@@ -1,12 +1,16 @@
 import type { Kysely, KyselyPlugin, QueryId } from "kysely";
 import type { Database } from "~/platform/schema";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { guardRows, sessionKey } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { nowIso } from "~/platform/db.server";
 import type { UploadResponse } from "./contract";
 import { membersWriter, WRITE_CHUNK, writeMembers, type MemberWrite } from "./members-writer.server";
 import { REPEAT_WINDOW_MS } from "./import-claims.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * The rows a member import may touch: the members its file names, and no other row. Staff

@@ -7,10 +7,11 @@ import { EXPORT_COLUMNS, MESSAGES, type MemberRow, type StaffRow } from "./contr
 import { AUDIT_ACTIONS, type AuditEntry } from "~/domain/audit";
 import { StaffPermissions } from "~/features/auth/staff-permissions.server";
 import type { PublicUser } from "~/features/auth/user";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
 
 // Staff tests here confirm passwords (scrypt, on the thread pool) a dozen times: on a busy
 // machine that takes longer than the default 20 s, so give them room.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const BIRTHDATE = "1980-01-15";
 const BIRTHDATE_TYPED = "011580";

@@ -1,10 +1,14 @@
 import Papa from "papaparse";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { addDays, firstOfNextMonth, formatLongDay } from "~/features/membership/coverage";
 import { COVERAGE_KINDS } from "~/features/membership/statuses";
 import type { MembersPage } from "./contract";
 import type { AuditEntry } from "~/domain/audit";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("member administration: coverage status filter, counts and export", (dialect) => {
   let server: TestServer;

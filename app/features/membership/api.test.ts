@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { ACCOUNT_MESSAGES } from "~/features/account/contract";
 import { MEMBERSHIP_MESSAGES as M, type MembershipAnswer } from "./contract";
 import { CoverageService } from "./service.server";
 import { addDays, addMonthsKeepingMonthEnd, formatLongDay, latestPaidThrough } from "./coverage";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("membership: plans, payments, refunds, cancellation", (dialect) => {
   let server: TestServer;

@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createTestContext, describeEachDatabase, type TestContext } from "../../../tests/support/test-app";
 import { CoverageCensus, coverageCensus } from "./census.server";
 import type { Billing } from "./coverage";
 import { MembershipDashboard } from "./dashboard.server";
 import { CoverageService } from "./service.server";
 import { monthlyTrend } from "./trend";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** A small deterministic generator, so a failure names a ledger that can be replayed. */
 function random(seed: number) {
@@ -185,7 +189,7 @@ describeEachDatabase("membership: the census of every member's coverage", (diale
         expect({ id, today, coverage: census.get(id) }).toEqual({ id, today, coverage: whole });
       }
     }
-  }, 120_000);
+  });
 
   it("keeps the census while nothing it reads changes, and computes it again after any write or on a new day", async () => {
     const { db } = ctx.services.database;

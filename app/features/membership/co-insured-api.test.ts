@@ -1,8 +1,12 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { insertApplication } from "../../../tests/support/submission-fixtures";
 import { CO_INSURED_MESSAGES } from "./co-insured";
 import { MEMBERSHIP_MESSAGES, type MembershipAnswer } from "./contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const SAM = {
   firstName: "Sam",

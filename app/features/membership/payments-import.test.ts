@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/platform/schema";
 import { unclosedQuoteMessage } from "~/platform/csv";
 import { MEMBERSHIP_MESSAGES as M, type PaymentsImportAnswer } from "./contract";
@@ -7,6 +7,10 @@ import { addMonthsKeepingMonthEnd, formatLongDay, latestPaidThrough } from "./co
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { PAYMENTS_CSV_MESSAGES as P } from "./payments-csv";
 import { LISTED_ROWS, PaymentsImportService, PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("membership: payments import", (dialect) => {
   let server: TestServer;

@@ -1,11 +1,15 @@
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { decodeBody, startSmtp } from "../../../tests/support/smtp";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { Lease } from "~/platform/lease.server";
 import type { MemberRemindersAnswer, MembersWithoutEmailAnswer } from "./contract";
 import { ReminderOutbox } from "./reminder-outbox.server";
 import { DEFAULT_REMINDER_SETTINGS, REMINDER_DROP_REASONS, REMINDER_LEASE } from "./reminders.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * The reminder outbox on a real database and a real SMTP server: each reminder once per member,

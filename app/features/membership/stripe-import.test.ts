@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { ONLINE_METHOD, type PaymentInput, type PaymentsImportAnswer } from "./contract";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { PAYMENTS_CSV_MESSAGES as P, STRIPE_EXPORT_MESSAGES as S } from "./payments-csv";
 import { PAYMENTS_IMPORT_MESSAGES as I } from "./payments-import.server";
 import { ONLINE_ACTOR } from "./service.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /** Files shaped as Stripe's payments export writes them (tests/fixtures/stripe). */
 const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/stripe/${name}`, import.meta.url), "utf8");

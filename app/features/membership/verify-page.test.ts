@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startPageTestServer, type PageTestServer } from "../../../tests/support/page-app";
 import { describeEachDatabase } from "../../../tests/support/test-app";
 import { addDays, firstOfNextMonth, formatLongDay } from "./coverage";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /**
  * The public check's page (/verify/<token>) as a scanner reads it, status by status: the

@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import type { CardAnswer, MembershipAnswer, VerifyAnswer } from "./contract";
 import { addDays, firstOfNextMonth } from "./coverage";
 import { coverageProof, proofDate } from "./proof";
 import { qrCodeSvg } from "./proof-card.server";
 import { VERIFY_MESSAGES } from "./verify.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describeEachDatabase("membership: proof of coverage", (dialect) => {
   let server: TestServer;

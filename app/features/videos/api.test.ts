@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { guardRows } from "../../../tests/support/row-guard";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../tests/support/test-app";
 import { ARTICLE_CATEGORIES } from "~/domain/article-categories";
 import { parseYoutubeId, VIDEO_MESSAGES, type VideoCategoryCount, type VideoJson } from "./contract";
 import { DEFAULT_VIDEOS, SPEC_VIDEO_COUNTS } from "./default-videos";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 describe("parseYoutubeId", () => {
   it("accepts an 11-character ID and the usual YouTube URLs", () => {

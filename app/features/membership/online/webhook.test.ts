@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import {
   charge,
@@ -19,6 +19,10 @@ import { addDays, formatLongDay, todayIn } from "../coverage";
 import { ReminderOutbox } from "../reminder-outbox.server";
 import { reminderMail } from "../reminders";
 import { decodeBody, startSmtp } from "../../../../tests/support/smtp";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const WEBHOOK = "/api/payments/stripe/webhook";
 

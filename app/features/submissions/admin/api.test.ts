@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
 import {
@@ -24,6 +24,10 @@ import {
   type SubmissionsPage,
   type SubmissionTable,
 } from "../contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 type Who = { cookie: string; userId: number };
 

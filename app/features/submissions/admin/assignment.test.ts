@@ -1,10 +1,14 @@
 import Papa from "papaparse";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { submissionIdentity } from "../../../../tests/support/submission-fixtures";
 import { describeEachDatabase, loginAs, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { guardRows, sessionKey } from "../../../../tests/support/row-guard";
 import type { AuditEntry } from "~/domain/audit";
 import { MESSAGES, type SubmissionDetail, type SubmissionsPage } from "../contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * Assigning submissions to staff: PUT /api/admin/submissions/:id/assignee, the assignee in the

@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/platform/schema";
 import { SubmissionQueries } from "./queries.server";
 import { SubmissionStore } from "../store.server";
@@ -8,6 +8,10 @@ import { deleteSubmissions, insertApplication, signatureDataUrl } from "../../..
 import { expectSubmissionListInStep } from "../../../../tests/support/list-index";
 import { localIsoDate } from "~/domain/people";
 import { SORTS, SOURCES, SUBMISSION_STATUSES, submissionQuerySchema, type SubmissionFilters, type SubmissionsPage } from "../contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * The list's own index (migration 0012, decision 008): submission_list and its counts follow

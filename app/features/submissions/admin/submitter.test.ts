@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, loginAs, sessionCookieFrom, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import type { SubmissionDetail } from "../contract";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 /*
  * Who sent a submission while signed in is shown by name, not by user id; a deleted sender is

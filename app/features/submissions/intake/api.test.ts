@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, startSiblingServer, startTestServer, type TestServer } from "../../../../tests/support/test-app";
 import { decodeBody, freePort, startSmtp } from "../../../../tests/support/smtp";
 import { SUBMISSION_RATE_LIMIT, SUBMISSION_REJECTED } from "./service.server";
+import { LOADED_TEST_TIMEOUT_MS } from "../../../../tests/support/loaded-machine";
+
+// Hashes passwords, starts servers or waits for mail: a budget for a loaded machine (tests/support/loaded-machine.ts).
+vi.setConfig({ testTimeout: LOADED_TEST_TIMEOUT_MS });
 
 const contact = {
   name: "  Dana Reyes ",
