@@ -117,7 +117,13 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("mmap_size = 268435456");
   const lockWaits = { count: 0, seconds: 0 };
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(sqlite) }, lockWaits) });
-  return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close: () => db.destroy(), lockWaits };
+  // Kysely closes its driver only if a query ever went through it; /healthz's ping asks the
+  // connection directly, so an instance that answered only pings would keep its file open.
+  const close = async () => {
+    await db.destroy();
+    if (sqlite.open) sqlite.close();
+  };
+  return { db, dialect: "sqlite", native: { dialect: "sqlite", database: sqlite }, close, lockWaits };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
