@@ -210,7 +210,7 @@ test.describe("marketing pages", () => {
     await expect(page.getByRole("button", { name: "Submit Application" })).toBeVisible();
   });
 
-  test("a signed-in member's Apply Now and Become a Member dialogs lead to the form, without asking them to sign in", async ({
+  test("a signed-in member is offered no Apply Now in the header; Become a Member leads to the form, without asking them to sign in", async ({
     page,
     signIn,
   }) => {
@@ -219,19 +219,13 @@ test.describe("marketing pages", () => {
     const story =
       "You are signed in, so you can fill in the online membership application now. Questions? Call our member services team at (800) 555-0142 or e-mail info@aha-homeowners.org.";
     await page.goto("/");
-    await page.getByRole("banner").getByRole("button", { name: "Apply Now" }).click();
-    const applyNow = page.getByRole("dialog", { name: "Apply Now" });
-    await expect(applyNow).toContainText("Online applications are coming soon.");
-    await expect(applyNow.getByTestId("joining-note")).toHaveText(story);
-    await expect(applyNow.getByRole("link", { name: "sign in" })).toHaveCount(0);
-    await expect(applyNow.getByRole("link", { name: "Contact Us" })).toBeVisible();
-    await applyNow.getByRole("link", { name: "fill in the online membership application" }).click();
-    await expect(page).toHaveURL(/\/application$/);
-    await expect(applyNow).toBeHidden();
-    await page.goto("/");
+    // Apply Now is for visitors (issue 48 §4.13): a member is already one, staff are not applicants.
+    await expect(page.getByRole("main").getByRole("button", { name: "Become a Member" })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("button", { name: "Apply Now" })).toHaveCount(0);
     await page.getByRole("main").getByRole("button", { name: "Become a Member" }).click();
     const become = page.getByRole("dialog", { name: "Become a Member" });
     await expect(become.getByTestId("joining-note")).toHaveText(story);
+    await expect(become.getByRole("link", { name: "sign in" })).toHaveCount(0);
     await become.getByRole("link", { name: "fill in the online membership application" }).click();
     await expect(page).toHaveURL(/\/application$/);
     await expect(page.getByRole("button", { name: "Submit Application" })).toBeVisible();
