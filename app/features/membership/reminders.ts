@@ -114,13 +114,13 @@ export function reminderDue(record: MembershipRecord, today: string, coverage: C
     // A term refunded below a whole period has no paid-through day to remind of: staff refunded it, and told the member.
     case "past-due": {
       if (!paidThrough) return null;
-      const dueOn = addDays(paidThrough!, 1);
-      return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "past-due", period: paidThrough!, dueOn } : null;
+      const dueOn = addDays(paidThrough, 1);
+      return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "past-due", period: paidThrough, dueOn } : null;
     }
     case "lapsed": {
       if (!paidThrough) return null;
       const dueOn = addDays(graceEndsOn!, 1);
-      return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "lapsed", period: paidThrough!, dueOn } : null;
+      return within(today, dueOn, addDays(dueOn, CATCH_UP_DAYS)) ? { kind: "lapsed", period: paidThrough, dueOn } : null;
     }
     default:
       return null;
